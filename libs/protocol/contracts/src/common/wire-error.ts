@@ -1,0 +1,37 @@
+import { z } from 'zod';
+
+/**
+ * Error codes that cross NATS. Stable and documented: a receiver maps each one to its own
+ * transport (the broker to JSON-RPC codes and HTTP statuses) with an exhaustive switch.
+ */
+export const WireErrorCode = {
+  /** The request did not match the contract's schema. */
+  InvalidRequest: 'INVALID_REQUEST',
+  /** The request was well-formed but names something that does not exist or is not allowed (unknown tool, bad cursor). */
+  InvalidParams: 'INVALID_PARAMS',
+  /** The addressed entity does not exist (a virtual server, a session). */
+  NotFound: 'NOT_FOUND',
+  /** The caller may not do this. */
+  Forbidden: 'FORBIDDEN',
+  /** The deadline passed before an answer came. */
+  Timeout: 'TIMEOUT',
+  /** The call was cancelled by its caller. */
+  Cancelled: 'CANCELLED',
+  /** No service answered the subject (nothing subscribed). */
+  Unavailable: 'UNAVAILABLE',
+  /** Anything unexpected; the message carries an error id that the service logged. */
+  Internal: 'INTERNAL',
+} as const;
+export type WireErrorCode = (typeof WireErrorCode)[keyof typeof WireErrorCode];
+
+/** The error half of every reply envelope. */
+export const WireErrorSchema = z.object({
+  code: z.enum(Object.values(WireErrorCode) as [WireErrorCode, ...WireErrorCode[]]),
+  message: z.string(),
+  data: z.unknown().optional(),
+  errorId: z.string().optional(),
+});
+export type WireError = z.infer<typeof WireErrorSchema>;
+
+/** Every RPC reply is one of these two shapes; the typed client unwraps it. */
+export type ReplyEnvelope<T> = { ok: true; value: T } | { ok: false; error: WireError };

@@ -1,0 +1,9 @@
+/**
+ * NATS contracts: one `defineRpc`/`defineEvent` object per message, grouped by the app that owns it.
+ * Versioning is additive: new optional fields within a major; a breaking change gets a new `.v<n>.` subject.
+ */
+export * from './define-contract';
+export * from './common/principal';
+export * from './common/wire-error';
+export * as toolExecutor from './tool-executor';
+export * as sessionBroker from './session-broker';

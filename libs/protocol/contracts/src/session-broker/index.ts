@@ -1,0 +1,2 @@
+export * from './call.contracts';
+export * from './session.contracts';

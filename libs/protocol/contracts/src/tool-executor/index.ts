@@ -1,0 +1,2 @@
+export * from './tool.contracts';
+export * from './virtual-server.contracts';

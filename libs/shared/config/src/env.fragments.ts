@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+/** How the apps reach NATS (distributed mode). */
+export const natsEnv = {
+  NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
+};
+
+/** How the apps reach PostgreSQL (distributed mode); each app uses its own schema in this database. */
+export const postgresEnv = {
+  DATABASE_URL: z.string().url().default('postgres://postgres@127.0.0.1:5432/mcp_platform'),
+};
+
+/** Where an app listens. Loopback by default (S-73); other addresses only by configuration. */
+export function httpEnv(defaultPort: number) {
+  return {
+    HOST: z.string().min(1).default('127.0.0.1'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(defaultPort),
+  };
+}
+
+/** Logging. */
+export const logEnv = {
+  LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
+  /** One JSON line per record (production) or human-readable lines. */
+  LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
+};
+
+export { booleanFlag };

@@ -1,0 +1,10 @@
+/** The typed message bus: contracts-driven client, handler decorators, NATS and in-process transports, KV buckets. */
+export { MessageBus, type BusSubscription, type EmitOptions, type EventListener, type RequestOptions, type SubscribeOptions } from './bus/message-bus';
+export { RpcHandler, EventHandler, queueGroupOf } from './bus/handler.decorators';
+export { RpcError, isRpcError, WireErrorCode } from './bus/rpc-error';
+export { contextFromHeaders, contextToHeaders, type CallContext, type HeaderReader } from './bus/call-context';
+export { KeyValueFactory, KeyValueStore, type KeyValueChange, type KeyValueBucketOptions } from './key-value/key-value.store';
+export { MemoryKeyValueFactory } from './key-value/memory.key-value';
+export { InProcessHub } from './transports/in-process.hub';
+export { InProcessServer, InProcessContext } from './transports/in-process.server';
+export { MessagingModule, microserviceOptions, inProcessMessaging, NATS_CONNECTION, type MessagingOptions } from './messaging.module';

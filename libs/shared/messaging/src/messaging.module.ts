@@ -1,0 +1,87 @@
+import { Global, Inject, Injectable, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
+import { connect, type NatsConnection } from 'nats';
+import { MessageBus } from './bus/message-bus';
+import { KeyValueFactory } from './key-value/key-value.store';
+import { MemoryKeyValueFactory } from './key-value/memory.key-value';
+import { NatsKeyValueFactory } from './key-value/nats.key-value';
+import { InProcessHub } from './transports/in-process.hub';
+import { InProcessMessageBus } from './transports/in-process.message-bus';
+import { InProcessServer } from './transports/in-process.server';
+import { NatsMessageBus } from './transports/nats.message-bus';
+
+/** Which bus an app runs on: real NATS (distributed mode) or the in-process hub (embedded mode). */
+export type MessagingOptions =
+  | {
+      transport: 'nats';
+      /** Comma-separated NATS server URLs. */
+      servers: string;
+      /** Connection name, shown by the NATS server (the app's name). */
+      name: string;
+      /** Prefix for JetStream bucket names, so test runs can be isolated. */
+      bucketPrefix?: string;
+    }
+  | { transport: 'in-process'; hub: InProcessHub; keyValue: MemoryKeyValueFactory };
+
+export const NATS_CONNECTION = 'NATS_CONNECTION';
+const MESSAGING_OPTIONS = 'MESSAGING_OPTIONS';
+
+/** Creates what the embedded mode shares between its apps: one hub and one set of buckets. */
+export function inProcessMessaging(): Extract<MessagingOptions, { transport: 'in-process' }> {
+  return { transport: 'in-process', hub: new InProcessHub(), keyValue: new MemoryKeyValueFactory() };
+}
+
+/** The microservice (server) side of the same choice, for `app.connectMicroservice()`. */
+export function microserviceOptions(options: MessagingOptions): MicroserviceOptions {
+  if (options.transport === 'in-process') return { strategy: new InProcessServer(options.hub) };
+  return {
+    transport: Transport.NATS,
+    options: { servers: options.servers.split(','), name: `${options.name}-server`, gracefulShutdown: true, gracePeriod: 2_000 },
+  };
+}
+
+@Injectable()
+class NatsConnectionCloser implements OnApplicationShutdown {
+  constructor(@Inject(NATS_CONNECTION) private readonly connection: NatsConnection | null) {}
+  async onApplicationShutdown(): Promise<void> {
+    if (this.connection && !this.connection.isClosed()) await this.connection.drain();
+  }
+}
+
+/**
+ * Provides `MessageBus` (the typed client) and `KeyValueFactory` for the configured transport.
+ * Handlers are served by the microservice created from `microserviceOptions()` with the same options.
+ */
+@Global()
+@Module({})
+export class MessagingModule {
+  static forRoot(options: MessagingOptions): DynamicModule {
+    return {
+      module: MessagingModule,
+      providers: [
+        { provide: MESSAGING_OPTIONS, useValue: options },
+        {
+          provide: NATS_CONNECTION,
+          useFactory: async (): Promise<NatsConnection | null> =>
+            options.transport === 'nats'
+              ? connect({ servers: options.servers.split(','), name: `${options.name}-client`, maxReconnectAttempts: -1 })
+              : null,
+        },
+        {
+          provide: MessageBus,
+          inject: [NATS_CONNECTION],
+          useFactory: (connection: NatsConnection | null): MessageBus =>
+            options.transport === 'nats' ? new NatsMessageBus(connection as NatsConnection) : new InProcessMessageBus(options.hub),
+        },
+        {
+          provide: KeyValueFactory,
+          inject: [NATS_CONNECTION],
+          useFactory: (connection: NatsConnection | null): KeyValueFactory =>
+            options.transport === 'nats' ? new NatsKeyValueFactory(connection as NatsConnection, options.bucketPrefix) : options.keyValue,
+        },
+        NatsConnectionCloser,
+      ],
+      exports: [MessageBus, KeyValueFactory, NATS_CONNECTION],
+    };
+  }
+}

@@ -1,0 +1,178 @@
+import { Controller, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
+import type { INestApplication } from '@nestjs/common';
+import { z } from 'zod';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defineEvent, defineRpc, WireErrorCode } from '@mcp-platform/protocol-contracts';
+import {
+  EventHandler,
+  inProcessMessaging,
+  KeyValueFactory,
+  MessageBus,
+  MessagingModule,
+  microserviceOptions,
+  RpcError,
+  RpcHandler,
+  type CallContext,
+  type MessagingOptions,
+} from '../src';
+
+const NATS_URL = process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222';
+const run = `t${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+
+// Subjects are unique per run so parallel runs on one NATS server never meet.
+const echo = defineRpc({
+  subject: `tool-executor.v1.${run}-echo.get`,
+  request: z.object({ text: z.string() }),
+  response: z.object({ text: z.string(), subject: z.string().optional() }),
+  timeoutMs: 2_000,
+});
+const failing = defineRpc({ subject: `tool-executor.v1.${run}-fail.get`, request: z.object({}), response: z.object({}) });
+const crashing = defineRpc({ subject: `tool-executor.v1.${run}-crash.get`, request: z.object({}), response: z.object({}) });
+const lying = defineRpc({ subject: `tool-executor.v1.${run}-lie.get`, request: z.object({}), response: z.object({ n: z.number() }) });
+const slow = defineRpc({ subject: `tool-executor.v1.${run}-slow.get`, request: z.object({}), response: z.object({}) });
+const nobody = defineRpc({ subject: `tool-executor.v1.${run}-nobody.get`, request: z.object({}), response: z.object({}), timeoutMs: 1_000 });
+const happened = defineEvent({ subject: `tool-executor.v1.${run}-thing.happened`, delivery: 'all', payload: z.object({ n: z.number() }) });
+const routed = defineEvent({ subject: `session-broker.v1.${run}-call.notified`, delivery: 'routed', payload: z.object({ n: z.number() }) });
+
+const seen: number[] = [];
+
+@Controller()
+class TestNatsController {
+  @RpcHandler(echo)
+  echo(request: { text: string }, context: CallContext) {
+    return { text: request.text, ...(context.principal ? { subject: context.principal.subject } : {}) };
+  }
+  @RpcHandler(failing)
+  fail(): never {
+    throw new RpcError(WireErrorCode.NotFound, 'no such thing', { what: 'thing' });
+  }
+  @RpcHandler(crashing)
+  crash(): never {
+    throw new Error('boom');
+  }
+  @RpcHandler(lying)
+  lie() {
+    return { n: 'not a number' } as unknown as { n: number };
+  }
+  @RpcHandler(slow)
+  async slow() {
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    return {};
+  }
+  @EventHandler(happened)
+  happened(payload: { n: number }) {
+    seen.push(payload.n);
+  }
+}
+
+async function boot(options: MessagingOptions): Promise<INestApplication> {
+  @Module({ imports: [MessagingModule.forRoot(options)], controllers: [TestNatsController] })
+  class TestModule {}
+  const app = await NestFactory.create(TestModule, new FastifyAdapter(), { logger: false });
+  app.connectMicroservice(microserviceOptions(options), { inheritAppConfig: true });
+  await app.init();
+  await app.startAllMicroservices();
+  return app;
+}
+
+const transports: Array<[string, () => MessagingOptions]> = [
+  ['nats', () => ({ transport: 'nats', servers: NATS_URL, name: `messaging-test-${run}`, bucketPrefix: `${run}-` })],
+  ['in-process', () => inProcessMessaging()],
+];
+
+describe.each(transports)('MessageBus over %s', (_name, options) => {
+  let app: INestApplication;
+  let bus: MessageBus;
+
+  beforeAll(async () => {
+    app = await boot(options());
+    bus = app.get(MessageBus);
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  describe('request', () => {
+    it('returns the handler result, validated against the contract', async () => {
+      await expect(bus.request(echo, { text: 'hello' })).resolves.toEqual({ text: 'hello' });
+    });
+
+    it('carries the principal in headers to the handler', async () => {
+      const principal = { subject: 'alice', tenant: 'demo', scopes: [], anonymous: false };
+      await expect(bus.request(echo, { text: 'x' }, { context: { principal } })).resolves.toEqual({ text: 'x', subject: 'alice' });
+    });
+
+    it('refuses an invalid payload before sending it', async () => {
+      await expect(bus.request(echo, { text: 42 } as never)).rejects.toMatchObject({ code: WireErrorCode.InvalidRequest });
+    });
+
+    it('turns an error envelope into a typed RpcError', async () => {
+      await expect(bus.request(failing, {})).rejects.toMatchObject({ code: WireErrorCode.NotFound, message: 'no such thing', data: { what: 'thing' } });
+    });
+
+    it('answers an unexpected failure as INTERNAL with an error id', async () => {
+      const error = (await bus.request(crashing, {}).catch((caught: unknown) => caught)) as RpcError;
+      expect(error).toBeInstanceOf(RpcError);
+      expect(error.code).toBe(WireErrorCode.Internal);
+      expect(error.errorId).toMatch(/^[0-9a-f-]{36}$/);
+    });
+
+    it('refuses a reply that does not match the contract', async () => {
+      await expect(bus.request(lying, {})).rejects.toMatchObject({ code: WireErrorCode.Internal });
+    });
+
+    it('gives up at the deadline', async () => {
+      await expect(bus.request(slow, {}, { timeoutMs: 200 })).rejects.toMatchObject({ code: WireErrorCode.Timeout });
+    });
+
+    it('stops waiting when the caller aborts', async () => {
+      const controller = new AbortController();
+      const pending = bus.request(slow, {}, { signal: controller.signal });
+      controller.abort();
+      await expect(pending).rejects.toMatchObject({ code: WireErrorCode.Cancelled });
+    });
+
+    it('says UNAVAILABLE when nothing serves the subject', async () => {
+      await expect(bus.request(nobody, {})).rejects.toMatchObject({ code: WireErrorCode.Unavailable });
+    });
+  });
+
+  describe('events', () => {
+    it('delivers an event to its @EventHandler', async () => {
+      seen.length = 0;
+      bus.emit(happened, { n: 7 });
+      await bus.flush();
+      await expect.poll(() => seen, { timeout: 2_000 }).toContain(7);
+    });
+
+    it('delivers a routed event only to its route', async () => {
+      const mine: number[] = [];
+      const other: number[] = [];
+      const a = bus.subscribe(routed, (payload) => mine.push(payload.n), { route: 'replica-a' });
+      const b = bus.subscribe(routed, (payload) => other.push(payload.n), { route: 'replica-b' });
+      await bus.flush();
+      bus.emit(routed, { n: 1 }, { route: 'replica-a' });
+      await expect.poll(() => mine, { timeout: 2_000 }).toEqual([1]);
+      expect(other).toEqual([]);
+      a.unsubscribe();
+      b.unsubscribe();
+    });
+  });
+
+  describe('key-value buckets', () => {
+    it('stores, creates once, watches and deletes', async () => {
+      const store = await app.get(KeyValueFactory).open(`test-${run}`);
+      const changes: Array<{ key: string; value?: string }> = [];
+      const watch = await store.watch((change) => changes.push(change));
+      await expect(store.create('k1', 'v1')).resolves.toBe(true);
+      await expect(store.create('k1', 'other')).resolves.toBe(false);
+      await expect(store.get('k1')).resolves.toBe('v1');
+      await store.delete('k1');
+      await expect(store.get('k1')).resolves.toBeUndefined();
+      await expect.poll(() => changes, { timeout: 2_000 }).toEqual([{ key: 'k1', value: 'v1' }, { key: 'k1' }]);
+      watch.stop();
+    });
+  });
+});
