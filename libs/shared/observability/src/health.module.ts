@@ -1,0 +1,17 @@
+import { Module, type DynamicModule, type Provider } from '@nestjs/common';
+import { TerminusModule } from '@nestjs/terminus';
+import { HEALTH_CHECKS } from './health.constants';
+import { HealthController } from './health.controller';
+
+/** `/health/live` and `/health/ready`; pass a provider of `HEALTH_CHECKS` to add readiness conditions. */
+@Module({})
+export class HealthModule {
+  static forRoot(options: { checks?: Provider } = {}): DynamicModule {
+    return {
+      module: HealthModule,
+      imports: [TerminusModule.forRoot({ logger: false })],
+      controllers: [HealthController],
+      providers: options.checks ? [options.checks] : [],
+    };
+  }
+}

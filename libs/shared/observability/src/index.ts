@@ -1,0 +1,5 @@
+/** What every app needs to run and be watched: pino logging, health probes, and one way to boot. */
+export { LoggingModule, type LoggingOptions } from './logging.module';
+export { HealthModule } from './health.module';
+export { HEALTH_CHECKS, type ReadinessCheck } from './health.constants';
+export { runService, type RunServiceOptions } from './run-service';

@@ -1,0 +1,35 @@
+import type { DynamicModule, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Logger } from 'nestjs-pino';
+import { microserviceOptions, type MessagingOptions } from '@mcp-platform/shared-messaging';
+
+export interface RunServiceOptions {
+  /** The root module (it imports LoggingModule, MessagingModule and the app's feature modules). */
+  module: Type | DynamicModule;
+  messaging: MessagingOptions;
+  host: string;
+  port: number;
+  /** HTTP-level setup that must happen before `init` (content-type parsers, hooks). */
+  configure?: (app: NestFastifyApplication) => void | Promise<void>;
+  /** Fastify options, e.g. `bodyLimit`. */
+  fastify?: ConstructorParameters<typeof FastifyAdapter>[0];
+}
+
+/**
+ * Boots one app the same way everywhere (STYLE.md §17): Fastify, pino, the microservice on the
+ * configured bus, shutdown hooks, HTTP listening last. Resolves once the app serves.
+ */
+export async function runService(options: RunServiceOptions): Promise<NestFastifyApplication> {
+  const app = await NestFactory.create<NestFastifyApplication>(options.module, new FastifyAdapter(options.fastify), {
+    bufferLogs: true,
+  });
+  app.useLogger(app.get(Logger));
+  app.enableShutdownHooks();
+  await options.configure?.(app);
+  app.connectMicroservice(microserviceOptions(options.messaging), { inheritAppConfig: true });
+  await app.init();
+  await app.startAllMicroservices();
+  await app.listen(options.port, options.host);
+  return app;
+}
