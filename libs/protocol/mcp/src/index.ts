@@ -4,8 +4,28 @@
  */
 export {
   CallToolResultSchema,
+  ClientCapabilitiesSchema,
   ContentBlockSchema,
+  DiscoverResultSchema,
+  ImplementationSchema,
+  InitializeRequestParamsSchema,
+  InitializeResultSchema,
+  ListToolsResultSchema,
   LoggingLevelSchema,
+  ProgressTokenSchema,
+  RequestIdSchema,
+  ServerCapabilitiesSchema,
   ToolSchema,
 } from '@modelcontextprotocol/core';
-export type { CallToolResult, LoggingLevel, Tool } from './core-types';
+export { JSONRPC_VERSION } from '@modelcontextprotocol/core/internal';
+export type { CallToolResult, Implementation, InitializeResult, LoggingLevel, ServerCapabilities, Tool } from './core-types';
+export * from './versions';
+export * from './error-codes';
+export * from './json-rpc-errors';
+export * from './json-rpc-message';
+export * from './era';
+export * from './headers';
+export * from './meta';
+export * from './results';
+export * from './capabilities';
+export * from './log-levels';

@@ -1,0 +1,23 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { MessagingModule, type MessagingOptions } from '@mcp-platform/shared-messaging';
+import { HealthModule, LoggingModule } from '@mcp-platform/shared-observability';
+import type { SessionBrokerOptions } from './session-broker.options';
+import { SessionBrokerModule } from './session-broker.module';
+
+/** The session broker as its own process (distributed mode). */
+@Module({})
+export class AppModule {
+  static forRoot(options: { logLevel: LoggingLevelName; messaging: MessagingOptions; broker: SessionBrokerOptions }): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        LoggingModule.forRoot({ name: 'session-broker', level: options.logLevel }),
+        MessagingModule.forRoot(options.messaging),
+        HealthModule.forRoot(),
+        SessionBrokerModule.register(options.broker),
+      ],
+    };
+  }
+}
+
+type LoggingLevelName = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';

@@ -1,0 +1,20 @@
+import { Controller } from '@nestjs/common';
+import { sessionBroker, toolExecutor, type EventPayload } from '@mcp-platform/protocol-contracts';
+import { EventHandler } from '@mcp-platform/shared-messaging';
+import { BrokerEvents } from './broker-events.service';
+
+/** Platform events every broker replica handles (delivery `all`). */
+@Controller()
+export class BrokerEventsNatsController {
+  constructor(private readonly events: BrokerEvents) {}
+
+  @EventHandler(toolExecutor.catalogChanged)
+  catalogChanged(payload: EventPayload<typeof toolExecutor.catalogChanged>): void {
+    this.events.catalogChanged(payload.tenant, payload.servers);
+  }
+
+  @EventHandler(sessionBroker.sessionClosed)
+  sessionClosed(payload: EventPayload<typeof sessionBroker.sessionClosed>): void {
+    this.events.sessionClosed(payload.sessionId);
+  }
+}

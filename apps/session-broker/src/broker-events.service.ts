@@ -1,0 +1,28 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { LegacyEndpoint } from './legacy/legacy-endpoint.service';
+import { SessionStreams } from './streams/session-streams.registry';
+import { VirtualServerCache } from './virtual-servers/virtual-server.cache';
+
+/** What a broker replica does when the catalog changes or a session ends anywhere. */
+@Injectable()
+export class BrokerEvents {
+  private readonly logger = new Logger(BrokerEvents.name);
+
+  constructor(
+    private readonly servers: VirtualServerCache,
+    private readonly streams: SessionStreams,
+    private readonly legacy: LegacyEndpoint,
+  ) {}
+
+  /** Forget the cached servers and tell their legacy sessions, on their GET streams (§3.1.6). */
+  catalogChanged(tenant: string, servers: readonly string[]): void {
+    this.servers.invalidate(tenant, servers);
+    const told = this.streams.notifyToolsChanged(tenant, servers);
+    if (told) this.logger.debug(`told ${told} session(s) of ${tenant} that their tools changed`);
+  }
+
+  /** Close this replica's streams and calls of an ended session (§3.2.2). */
+  sessionClosed(sessionId: string): void {
+    this.legacy.onSessionClosed(sessionId);
+  }
+}

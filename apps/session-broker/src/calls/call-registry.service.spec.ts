@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import type { MessageBus } from '@mcp-platform/shared-messaging';
+import type { LazyResponse } from '../streams/lazy-response';
+import { resolveSessionBrokerOptions } from '../session-broker.options';
+import { CallRegistry } from './call-registry.service';
+
+function stubResponse(): { response: LazyResponse; sent: unknown[] } {
+  const sent: unknown[] = [];
+  const response = { open: true, notify: (message: unknown) => sent.push(message) > 0, close: () => undefined } as unknown as LazyResponse;
+  return { response, sent };
+}
+
+function registry(): CallRegistry {
+  const bus = { subscribe: () => ({ unsubscribe: () => undefined }) } as unknown as MessageBus;
+  return new CallRegistry(bus, resolveSessionBrokerOptions({ publicUrl: 'http://x', allowedHosts: [], allowedOrigins: [], bodyLimitBytes: 1024, replicaId: 'r1' }));
+}
+
+const progress = (callId: string, value: number) => ({ callId, notification: { method: 'notifications/progress' as const, params: { progress: value, total: 10 } } });
+const message = (callId: string, level: 'debug' | 'info' | 'error') => ({
+  callId,
+  notification: { method: 'notifications/message' as const, params: { level, data: level } },
+});
+
+describe('CallRegistry', () => {
+  describe('deliver', () => {
+    it('adds the client progress token verbatim, string or number', () => {
+      const calls = registry();
+      const text = stubResponse();
+      const numeric = stubResponse();
+      calls.open('a', { response: text.response, progressToken: 'tok' });
+      calls.open('b', { response: numeric.response, progressToken: 0 });
+      calls.deliver(progress('a', 1));
+      calls.deliver(progress('b', 1));
+      expect(text.sent).toEqual([{ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'tok', progress: 1, total: 10 } }]);
+      expect(numeric.sent).toEqual([{ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 0, progress: 1, total: 10 } }]);
+    });
+
+    it('drops progress the client did not ask for, and progress that does not increase', () => {
+      const calls = registry();
+      const without = stubResponse();
+      const withToken = stubResponse();
+      calls.open('a', { response: without.response });
+      calls.open('b', { response: withToken.response, progressToken: 1 });
+      calls.deliver(progress('a', 1));
+      for (const value of [1, 1, 0.5, 2]) calls.deliver(progress('b', value));
+      expect(without.sent).toEqual([]);
+      expect(withToken.sent.map((sent) => (sent as { params: { progress: number } }).params.progress)).toEqual([1, 2]);
+    });
+
+    it('forwards log messages at or above the call level only, and none without a level', () => {
+      const calls = registry();
+      const leveled = stubResponse();
+      const silent = stubResponse();
+      calls.open('a', { response: leveled.response, logLevel: 'info' });
+      calls.open('b', { response: silent.response });
+      for (const level of ['debug', 'info', 'error'] as const) {
+        calls.deliver(message('a', level));
+        calls.deliver(message('b', level));
+      }
+      expect(leveled.sent.map((sent) => (sent as { params: { level: string } }).params.level)).toEqual(['info', 'error']);
+      expect(silent.sent).toEqual([]);
+    });
+
+    it('ignores notifications for calls it does not hold', () => {
+      const calls = registry();
+      expect(() => calls.deliver(progress('unknown', 1))).not.toThrow();
+    });
+  });
+
+  describe('closeSession', () => {
+    it('closes and returns the calls of one session', () => {
+      const calls = registry();
+      calls.open('a', { response: stubResponse().response, sessionId: 's1' });
+      calls.open('b', { response: stubResponse().response, sessionId: 's2' });
+      expect(calls.closeSession('s1')).toEqual(['a']);
+      expect(calls.has('a')).toBe(false);
+      expect(calls.has('b')).toBe(true);
+    });
+  });
+});

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { defaultAllowLists } from '../session-broker.options';
+import { loadSessionBrokerEnv } from './env.schema';
+
+describe('loadSessionBrokerEnv', () => {
+  it('fills the defaults', () => {
+    expect(loadSessionBrokerEnv({})).toMatchObject({
+      HOST: '127.0.0.1',
+      PORT: 3000,
+      BODY_LIMIT_BYTES: 4 * 1024 * 1024,
+      SESSION_TTL_SECONDS: 86_400,
+      ALLOWED_HOSTS: [],
+      ALLOWED_ORIGINS: [],
+    });
+  });
+
+  it('splits comma lists', () => {
+    expect(loadSessionBrokerEnv({ ALLOWED_HOSTS: 'a:1, b:*', ALLOWED_ORIGINS: 'https://a' })).toMatchObject({
+      ALLOWED_HOSTS: ['a:1', 'b:*'],
+      ALLOWED_ORIGINS: ['https://a'],
+    });
+  });
+});
+
+describe('defaultAllowLists', () => {
+  it('allows the public URL and the loopback names at the port', () => {
+    expect(defaultAllowLists('http://127.0.0.1:3000', 3000)).toEqual({
+      allowedHosts: ['127.0.0.1:3000', 'localhost:3000', '[::1]:3000'],
+      allowedOrigins: ['http://127.0.0.1:3000', 'http://localhost:3000', 'http://[::1]:3000'],
+    });
+  });
+
+  it('adds a proxy host without port', () => {
+    const lists = defaultAllowLists('https://mcp.example.com', 3000);
+    expect(lists.allowedHosts).toContain('mcp.example.com:443');
+    expect(lists.allowedHosts).toContain('mcp.example.com');
+    expect(lists.allowedOrigins).toContain('https://mcp.example.com');
+  });
+});

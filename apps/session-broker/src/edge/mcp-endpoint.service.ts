@@ -1,0 +1,100 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import {
+  classifyMessage,
+  detectEra,
+  internalError,
+  invalidRequestError,
+  jsonRpcError,
+  JsonRpcErrorCode,
+  McpHttpHeader,
+  parseError,
+} from '@mcp-platform/protocol-mcp';
+import { LegacyEndpoint } from '../legacy/legacy-endpoint.service';
+import { ModernEndpoint } from '../modern/modern-endpoint.service';
+import { SESSION_BROKER_OPTIONS, type ResolvedSessionBrokerOptions } from '../session-broker.options';
+import { LazyResponse, type ResponseTarget } from '../streams/lazy-response';
+import { VirtualServerCache } from '../virtual-servers/virtual-server.cache';
+import { EdgePolicy, type EdgeRejection } from './edge-policy';
+import { headerValue, UNPARSEABLE_BODY, type McpHttpRequest } from './mcp-request';
+
+/**
+ * The MCP endpoint of every virtual server, `/:tenant/:server/mcp`, both eras on one URL (S-56).
+ * The edge checks run on headers alone, before the body is read (`rejectEarly`); `handle` resolves
+ * the virtual server, classifies the message, picks the era and hands over.
+ */
+@Injectable()
+export class McpEndpoint {
+  private readonly logger = new Logger(McpEndpoint.name);
+  private readonly policy: EdgePolicy;
+
+  constructor(
+    private readonly servers: VirtualServerCache,
+    private readonly legacy: LegacyEndpoint,
+    private readonly modern: ModernEndpoint,
+    @Inject(SESSION_BROKER_OPTIONS) options: ResolvedSessionBrokerOptions,
+  ) {
+    this.policy = new EdgePolicy(options.allowedHosts, options.allowedOrigins);
+  }
+
+  /** Host/Origin (403, S-72) and Accept (406, S-76) from the headers, before any body is read. */
+  rejectEarly(method: string, headers: { host?: string; origin?: string; accept?: string }): EdgeRejection | undefined {
+    const rejection = this.policy.check(method, headers);
+    if (rejection) this.logger.debug(`refused ${method} with ${rejection.status}: ${rejection.reason}`);
+    return rejection;
+  }
+
+  async handle(request: McpHttpRequest, target: ResponseTarget): Promise<void> {
+    try {
+      await this.serve(request, target);
+    } catch (error) {
+      // Nothing a client sends may crash the edge; a bug answers -32603 and is logged.
+      this.logger.error(`unexpected failure serving ${request.method}: ${(error as Error)?.stack ?? String(error)}`);
+      if (!target.headersSent) new LazyResponse(target).respond(internalError(undefined, 'Internal error'), 500);
+      else if (!target.writableEnded) target.end();
+    }
+  }
+
+  private async serve(request: McpHttpRequest, target: ResponseTarget): Promise<void> {
+    const lookup = await this.servers.resolve(request.tenant, request.server);
+    if (!lookup.found) {
+      const response = new LazyResponse(target);
+      if (lookup.reason === 'not-found') {
+        return response.respond(jsonRpcError(undefined, JsonRpcErrorCode.InvalidRequest, 'Not Found: no MCP server at this URL'), 404);
+      }
+      return response.respond(internalError(undefined, 'The service behind this server is unavailable; retry later'), 503, { 'retry-after': '1' });
+    }
+    const server = lookup.server;
+    const sessionId = headerValue(request.headers, McpHttpHeader.SessionId);
+
+    if (request.method === 'GET' || request.method === 'DELETE') {
+      // spec S-121: without a session these are modern-path requests, which the transport does not define.
+      if (sessionId === undefined) {
+        return new LazyResponse(target).respond(jsonRpcError(undefined, JsonRpcErrorCode.InvalidRequest, 'Method Not Allowed'), 405, { allow: 'POST' });
+      }
+      return request.method === 'GET' ? this.legacy.get(request, server, target) : this.legacy.delete(request, server, target);
+    }
+    if (request.method !== 'POST') {
+      return new LazyResponse(target).respond(jsonRpcError(undefined, JsonRpcErrorCode.InvalidRequest, 'Method Not Allowed'), 405, { allow: 'POST, GET, DELETE' });
+    }
+
+    if (request.body === UNPARSEABLE_BODY || request.body === undefined) {
+      this.logger.debug('refused a body that is not JSON');
+      return new LazyResponse(target).respond(parseError(), 400);
+    }
+    const message = classifyMessage(request.body);
+    if (message.kind === 'invalid') {
+      this.logger.debug(`refused an invalid JSON-RPC message: ${message.reason}`);
+      return new LazyResponse(target).respond(invalidRequestError(message.id, `Invalid Request: ${message.reason}`), 400);
+    }
+    const era = detectEra({
+      ...(message.kind === 'response' ? {} : { method: message.method, ...(message.params ? { params: message.params } : {}) }),
+      ...(sessionId === undefined ? {} : { sessionId }),
+      ...withVersionHeader(headerValue(request.headers, McpHttpHeader.ProtocolVersion)),
+    });
+    return era === 'modern' ? this.modern.post(request, message, server, target) : this.legacy.post(request, message, server, target);
+  }
+}
+
+function withVersionHeader(value: string | undefined): { protocolVersionHeader?: string } {
+  return value === undefined ? {} : { protocolVersionHeader: value };
+}

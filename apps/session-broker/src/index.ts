@@ -1,0 +1,4 @@
+/** The session broker's feature module and HTTP setup, for the embedded host (`apps/standalone`). */
+export { SessionBrokerModule } from './session-broker.module';
+export { configureSessionBrokerHttp, MCP_ROUTE } from './session-broker.http';
+export { defaultAllowLists, type SessionBrokerOptions } from './session-broker.options';

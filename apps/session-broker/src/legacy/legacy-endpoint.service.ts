@@ -1,0 +1,231 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { sessionBroker, toolExecutor } from '@mcp-platform/protocol-contracts';
+import { MessageBus } from '@mcp-platform/shared-messaging';
+import {
+  InitializeRequestParamsSchema,
+  internalError,
+  invalidParamsError,
+  invalidRequestError,
+  isLoggingLevel,
+  isSupportedLegacyVersion,
+  jsonRpcError,
+  JsonRpcErrorCode,
+  McpHttpHeader,
+  methodNotFoundError,
+  negotiateLegacyVersion,
+  type IncomingMessage,
+  type RequestId,
+} from '@mcp-platform/protocol-mcp';
+import { legacyCallId } from '../calls/call-id';
+import { CallRegistry } from '../calls/call-registry.service';
+import { headerValue, type McpHttpRequest } from '../edge/mcp-request';
+import type { MethodOutcome } from '../methods/method-outcome';
+import { serverCapabilities, serverInfo } from '../methods/server-identity';
+import { ToolMethods } from '../methods/tool-methods.service';
+import { SESSION_BROKER_OPTIONS, type ResolvedSessionBrokerOptions } from '../session-broker.options';
+import { LazyResponse, type ResponseTarget } from '../streams/lazy-response';
+import { SessionStreams } from '../streams/session-streams.registry';
+import type { VirtualServer } from '../virtual-servers/virtual-server.cache';
+import { SessionStore, type LegacySession } from './session.store';
+
+type Request = Extract<IncomingMessage, { kind: 'request' }>;
+
+/**
+ * The legacy era (2025-03-26 / 2025-06-18 / 2025-11-25): the `initialize` handshake, sessions in the
+ * shared store, the GET stream, `DELETE`, and the methods those revisions define (S-42..S-48, S-71..S-97).
+ */
+@Injectable()
+export class LegacyEndpoint {
+  private readonly logger = new Logger(LegacyEndpoint.name);
+
+  constructor(
+    private readonly sessions: SessionStore,
+    private readonly streams: SessionStreams,
+    private readonly calls: CallRegistry,
+    private readonly tools: ToolMethods,
+    private readonly bus: MessageBus,
+    @Inject(SESSION_BROKER_OPTIONS) private readonly options: ResolvedSessionBrokerOptions,
+  ) {}
+
+  async post(request: McpHttpRequest, message: Exclude<IncomingMessage, { kind: 'invalid' }>, server: VirtualServer, target: ResponseTarget): Promise<void> {
+    const id = message.kind === 'notification' ? undefined : message.id;
+    if (message.kind === 'request' && message.method === 'initialize') return this.initialize(message, server, target);
+
+    const resolved = await this.sessionFor(request, server, id, target);
+    if (!resolved) return;
+    const { sessionId, session } = resolved;
+    const response = new LazyResponse(target);
+
+    if (message.kind === 'response') {
+      // The platform sends no server-to-client requests yet, so there is nothing to route it to (S-77).
+      return response.accepted();
+    }
+    if (message.kind === 'notification') {
+      await this.onNotification(sessionId, message.method, message.params);
+      return response.accepted();
+    }
+    const outcome = await this.dispatch(message, sessionId, session, server, response);
+    if (outcome.kind === 'result') response.respond({ jsonrpc: '2.0', id: message.id, result: outcome.result });
+    else if (outcome.kind === 'error') response.respond(outcome.error, outcome.status);
+    else response.close();
+  }
+
+  /** GET: the session's standalone SSE stream (S-86, S-87). */
+  async get(request: McpHttpRequest, server: VirtualServer, target: ResponseTarget): Promise<void> {
+    const resolved = await this.sessionFor(request, server, undefined, target);
+    if (!resolved) return;
+    const response = new LazyResponse(target);
+    if (!this.streams.attach(resolved.sessionId, server.tenant, server.name, response)) {
+      response.respond(jsonRpcError(undefined, JsonRpcErrorCode.InvalidRequest, 'Conflict: this session already has a GET stream open'), 409);
+    }
+  }
+
+  /** DELETE: ends the session on every replica; later requests with its id get 404 (S-93, S-94). */
+  async delete(request: McpHttpRequest, server: VirtualServer, target: ResponseTarget): Promise<void> {
+    const resolved = await this.sessionFor(request, server, undefined, target);
+    if (!resolved) return;
+    const response = new LazyResponse(target);
+    try {
+      await this.sessions.delete(resolved.sessionId);
+    } catch (error) {
+      this.logger.error(`could not delete a session: ${(error as Error).message}`);
+      return response.respond(internalError(undefined, 'Internal error: the session could not be ended'), 503);
+    }
+    this.bus.emit(sessionBroker.sessionClosed, { sessionId: resolved.sessionId, reason: 'deleted' });
+    response.status(200);
+  }
+
+  /** A session ended somewhere (this replica or another): close what this replica holds for it. */
+  onSessionClosed(sessionId: string): void {
+    this.sessions.forget(sessionId);
+    this.streams.close(sessionId);
+    for (const callId of this.calls.closeSession(sessionId)) {
+      this.bus.emit(toolExecutor.callCancelled, { callId, reason: 'the session ended' });
+    }
+  }
+
+  private async initialize(message: Request, server: VirtualServer, target: ResponseTarget): Promise<void> {
+    const parsed = InitializeRequestParamsSchema.safeParse(message.params ?? {});
+    if (!parsed.success) {
+      this.logger.debug(`initialize refused: ${parsed.error.message}`);
+      return new LazyResponse(target).respond(invalidParamsError(message.id, 'Invalid params: initialize needs protocolVersion, capabilities and clientInfo'));
+    }
+    // spec S-44: echo a version we serve, otherwise offer our latest.
+    const protocolVersion = negotiateLegacyVersion(parsed.data.protocolVersion);
+    let sessionId: string;
+    try {
+      ({ id: sessionId } = await this.sessions.create({
+        tenant: server.tenant,
+        server: server.name,
+        protocolVersion,
+        clientCapabilities: parsed.data.capabilities as Record<string, unknown>,
+        clientInfo: parsed.data.clientInfo,
+      }));
+    } catch (error) {
+      const errorId = randomUUID();
+      this.logger.error(`could not store a new session (error id ${errorId}): ${(error as Error).message}`);
+      return new LazyResponse(target).respond(internalError(message.id, `Internal error (id ${errorId})`, { errorId }), 503);
+    }
+    // spec S-91: the session id goes out on the response that carries InitializeResult.
+    new LazyResponse(target, { [McpHttpHeader.SessionId]: sessionId }).respond({
+      jsonrpc: '2.0',
+      id: message.id,
+      result: {
+        protocolVersion,
+        capabilities: serverCapabilities('legacy'),
+        serverInfo: serverInfo(server, this.options.serverVersion),
+        ...(server.instructions ? { instructions: server.instructions } : {}),
+      },
+    });
+  }
+
+  private async dispatch(message: Request, sessionId: string, session: LegacySession, server: VirtualServer, response: LazyResponse): Promise<MethodOutcome> {
+    switch (message.method) {
+      case 'ping':
+        // spec S-251: answer promptly with an empty result, even before initialization completes.
+        return { kind: 'result', result: {} };
+      case 'logging/setLevel': {
+        const level = message.params?.['level'];
+        if (!isLoggingLevel(level)) return { kind: 'error', error: invalidParamsError(message.id, 'Invalid params: level must be a logging level') };
+        if (!(await this.sessions.update(sessionId, { logLevel: level }))) {
+          return { kind: 'error', error: internalError(message.id, 'Internal error: the log level could not be stored') };
+        }
+        // spec S-233: the result is exactly {}.
+        return { kind: 'result', result: {} };
+      }
+      case 'tools/list':
+      case 'tools/call': {
+        const context = {
+          era: 'legacy' as const,
+          protocolVersion: session.protocolVersion,
+          virtualServer: server,
+          requestId: message.id,
+          params: message.params,
+          response,
+          callId: legacyCallId(sessionId, message.id),
+          ...(session.logLevel === undefined ? {} : { logLevel: session.logLevel }),
+          sessionId,
+          // spec S-85: a dropped connection is not a cancellation in the legacy era.
+          cancelWhenClientGone: false,
+        };
+        return message.method === 'tools/list' ? this.tools.listTools(context) : this.tools.callTool(context);
+      }
+      default:
+        // Resources, prompts and completion are not advertised yet (S-13).
+        return { kind: 'error', error: methodNotFoundError(message.id, message.method) };
+    }
+  }
+
+  private async onNotification(sessionId: string, method: string, params: Record<string, unknown> | undefined): Promise<void> {
+    if (method === 'notifications/initialized') {
+      await this.sessions.update(sessionId, { initialized: true });
+      return;
+    }
+    if (method === 'notifications/cancelled') {
+      const requestId = params?.['requestId'];
+      // spec S-257: malformed cancellations are ignored silently.
+      if (typeof requestId !== 'string' && !(typeof requestId === 'number' && Number.isSafeInteger(requestId))) return;
+      const reason = typeof params?.['reason'] === 'string' ? (params['reason'] as string).slice(0, 1024) : undefined;
+      // The call may run behind another replica: the id is derived, and the event reaches every executor.
+      this.bus.emit(toolExecutor.callCancelled, { callId: legacyCallId(sessionId, requestId), ...(reason ? { reason } : {}) });
+      this.logger.debug(`cancellation for request ${String(requestId).slice(0, 64)}${reason ? `: ${reason}` : ''}`);
+    }
+  }
+
+  /**
+   * The session a request names, or `undefined` after answering: 400 without an id (S-92), 404 for an
+   * unknown or ended one or one of another virtual server (S-93), 400 for an unsupported
+   * `MCP-Protocol-Version` (S-95; any legacy version we serve is accepted, absent means 2025-03-26).
+   */
+  private async sessionFor(
+    request: McpHttpRequest,
+    server: VirtualServer,
+    id: RequestId | undefined,
+    target: ResponseTarget,
+  ): Promise<{ sessionId: string; session: LegacySession } | undefined> {
+    const sessionId = headerValue(request.headers, McpHttpHeader.SessionId);
+    if (sessionId === undefined) {
+      new LazyResponse(target).respond(invalidRequestError(id, 'Bad Request: Mcp-Session-Id header is required'), 400);
+      return undefined;
+    }
+    const version = headerValue(request.headers, McpHttpHeader.ProtocolVersion);
+    if (version !== undefined && !isSupportedLegacyVersion(version)) {
+      new LazyResponse(target).respond(invalidRequestError(id, `Bad Request: unsupported MCP-Protocol-Version ${version.slice(0, 32)}`), 400);
+      return undefined;
+    }
+    let session: LegacySession | undefined;
+    try {
+      session = await this.sessions.get(sessionId);
+    } catch (error) {
+      this.logger.error(`session look-up failed: ${(error as Error).message}`);
+      new LazyResponse(target).respond(internalError(id, 'Internal error: the session store is unavailable'), 503);
+      return undefined;
+    }
+    if (!session || session.tenant !== server.tenant || session.server !== server.name) {
+      new LazyResponse(target).respond(invalidRequestError(id, 'Session not found'), 404);
+      return undefined;
+    }
+    return { sessionId, session };
+  }
+}

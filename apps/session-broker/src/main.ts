@@ -1,0 +1,34 @@
+import 'reflect-metadata';
+import { runService } from '@mcp-platform/shared-observability';
+import type { MessagingOptions } from '@mcp-platform/shared-messaging';
+import { AppModule } from './app.module';
+import { loadSessionBrokerEnv } from './config/env.schema';
+import { configureSessionBrokerHttp } from './session-broker.http';
+import { defaultAllowLists, type SessionBrokerOptions } from './session-broker.options';
+
+async function main(): Promise<void> {
+  const env = loadSessionBrokerEnv();
+  const publicUrl = env.PUBLIC_URL ?? `http://${env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST}:${env.PORT}`;
+  const defaults = defaultAllowLists(publicUrl, env.PORT);
+  const broker: SessionBrokerOptions = {
+    publicUrl,
+    allowedHosts: env.ALLOWED_HOSTS.length ? env.ALLOWED_HOSTS : defaults.allowedHosts,
+    allowedOrigins: env.ALLOWED_ORIGINS.length ? env.ALLOWED_ORIGINS : defaults.allowedOrigins,
+    bodyLimitBytes: env.BODY_LIMIT_BYTES,
+    sessionTtlSeconds: env.SESSION_TTL_SECONDS,
+    ...(env.REPLICA_ID ? { replicaId: env.REPLICA_ID } : {}),
+  };
+  const messaging: MessagingOptions = { transport: 'nats', servers: env.NATS_URL, name: 'session-broker' };
+  await runService({
+    module: AppModule.forRoot({ logLevel: env.LOG_LEVEL, messaging, broker }),
+    messaging,
+    host: env.HOST,
+    port: env.PORT,
+    configure: (app) => configureSessionBrokerHttp(app, broker),
+  });
+}
+
+void main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

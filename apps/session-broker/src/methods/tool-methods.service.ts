@@ -1,0 +1,148 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { toolExecutor, type Principal } from '@mcp-platform/protocol-contracts';
+import type { VirtualServer } from '../virtual-servers/virtual-server.cache';
+import { isRpcError, MessageBus, WireErrorCode } from '@mcp-platform/shared-messaging';
+import { internalError, invalidParamsError, invalidRequestError, type LoggingLevel, type ProtocolEra, type RequestId } from '@mcp-platform/protocol-mcp';
+import { CallRegistry, type ProgressToken } from '../calls/call-registry.service';
+import { wireErrorToJsonRpc } from '../calls/wire-error.mapper';
+import type { LazyResponse } from '../streams/lazy-response';
+import { failure, result, type MethodOutcome } from './method-outcome';
+
+/** What the era-specific front ends hand to the shared tool methods. */
+export interface ToolMethodContext {
+  era: ProtocolEra;
+  protocolVersion: string;
+  virtualServer: VirtualServer;
+  requestId: RequestId;
+  params: Record<string, unknown> | undefined;
+  response: LazyResponse;
+  /** Platform-wide id of this call (legacy: derived from session and request id). */
+  callId: string;
+  /** Minimum level of log notifications for this call; absent: none. */
+  logLevel?: LoggingLevel;
+  sessionId?: string;
+  /** Modern: a client closing the stream cancels the call (S-108). Legacy: it does not (S-85). */
+  cancelWhenClientGone: boolean;
+}
+
+/**
+ * `tools/list` and `tools/call` for both eras, forwarded to the tool executor over the bus. Era
+ * differences (caching hints, `resultType`, `_meta`) are added by the callers.
+ */
+@Injectable()
+export class ToolMethods {
+  private readonly logger = new Logger(ToolMethods.name);
+
+  constructor(
+    private readonly bus: MessageBus,
+    private readonly calls: CallRegistry,
+  ) {}
+
+  async listTools(context: ToolMethodContext): Promise<MethodOutcome> {
+    const cursor = context.params?.['cursor'];
+    if (cursor !== undefined && (typeof cursor !== 'string' || cursor.length > 1024)) {
+      return failure(invalidParamsError(context.requestId, 'Invalid params: cursor must be a string'));
+    }
+    try {
+      const page = await this.bus.request(
+        toolExecutor.listTools,
+        { tenant: context.virtualServer.tenant, server: context.virtualServer.name, ...(cursor === undefined ? {} : { cursor }) },
+        { context: { principal: anonymousPrincipal(context.virtualServer) } },
+      );
+      const tools: Record<string, unknown> = { tools: page.tools, ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }) };
+      // spec S-246: modern list results carry the caching hints the data's owner computed.
+      return result(context.era === 'modern' ? { ...tools, ttlMs: page.ttlMs, cacheScope: page.cacheScope } : tools);
+    } catch (error) {
+      return failure(this.toJsonRpc(context.requestId, 'tools/list', error));
+    }
+  }
+
+  async callTool(context: ToolMethodContext): Promise<MethodOutcome> {
+    const { params, requestId } = context;
+    const name = params?.['name'];
+    if (typeof name !== 'string' || name.length === 0) return failure(invalidParamsError(requestId, 'Invalid params: name must be a non-empty string'));
+    const args = params?.['arguments'];
+    if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
+      return failure(invalidParamsError(requestId, 'Invalid params: arguments must be an object'));
+    }
+    const progressToken = readProgressToken(params);
+    if (progressToken === null) return failure(invalidParamsError(requestId, 'Invalid params: _meta.progressToken must be a string or an integer'));
+    if (this.calls.has(context.callId)) {
+      return failure(invalidRequestError(requestId, 'Invalid Request: this request id is already in use by a running request'));
+    }
+
+    const abort = new AbortController();
+    this.calls.open(context.callId, {
+      response: context.response,
+      ...(progressToken === undefined ? {} : { progressToken }),
+      ...(context.logLevel === undefined ? {} : { logLevel: context.logLevel }),
+      ...(context.sessionId === undefined ? {} : { sessionId: context.sessionId }),
+    });
+    if (context.cancelWhenClientGone) {
+      context.response.onClientGone(() => {
+        // spec S-108: on the modern transport a closed response stream is the cancellation.
+        this.logger.debug(`call ${context.callId} cancelled: the client closed its stream`);
+        this.bus.emit(toolExecutor.callCancelled, { callId: context.callId, reason: 'the client closed the response stream' });
+        abort.abort();
+      });
+    }
+    try {
+      const value = await this.bus.request(
+        toolExecutor.callTool,
+        {
+          tenant: context.virtualServer.tenant,
+          server: context.virtualServer.name,
+          callId: context.callId,
+          name,
+          ...(args === undefined ? {} : { arguments: args as Record<string, unknown> }),
+          protocolVersion: context.protocolVersion,
+          notify: {
+            route: this.calls.route,
+            progress: progressToken !== undefined,
+            ...(context.logLevel === undefined ? {} : { logLevel: context.logLevel }),
+          },
+        },
+        { signal: abort.signal, context: { principal: anonymousPrincipal(context.virtualServer) } },
+      );
+      return result(value as Record<string, unknown>);
+    } catch (error) {
+      // spec S-256: a cancelled request gets no response.
+      if (isRpcError(error) && error.code === WireErrorCode.Cancelled) return { kind: 'none' };
+      return failure(this.toJsonRpc(requestId, 'tools/call', error));
+    } finally {
+      this.calls.close(context.callId);
+    }
+  }
+
+  private toJsonRpc(requestId: RequestId, method: string, error: unknown) {
+    if (isRpcError(error)) {
+      if (error.code === WireErrorCode.Internal || error.code === WireErrorCode.Unavailable || error.code === WireErrorCode.Timeout) {
+        this.logger.warn(`${method}: ${error.code}: ${error.message}`);
+      }
+      return wireErrorToJsonRpc(requestId, error.toWire());
+    }
+    const errorId = randomUUID();
+    this.logger.error(`${method}: unexpected failure (error id ${errorId}): ${(error as Error)?.stack ?? String(error)}`);
+    return internalError(requestId, `Internal error (id ${errorId})`, { errorId });
+  }
+}
+
+/**
+ * Until the authorization issue lands every caller is anonymous; the principal travels anyway so
+ * services are written against it from the start.
+ */
+function anonymousPrincipal(server: VirtualServer): Principal {
+  return { subject: 'anonymous', tenant: server.tenant, scopes: [], anonymous: true };
+}
+
+/** `_meta.progressToken` as sent; `undefined` when absent, `null` when malformed. */
+function readProgressToken(params: Record<string, unknown> | undefined): ProgressToken | undefined | null {
+  const meta = params?.['_meta'];
+  if (meta === undefined) return undefined;
+  if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) return null;
+  const token = (meta as Record<string, unknown>)['progressToken'];
+  if (token === undefined) return undefined;
+  if (typeof token === 'string' || (typeof token === 'number' && Number.isSafeInteger(token))) return token;
+  return null;
+}

@@ -1,0 +1,73 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { internalError, jsonRpcError, JsonRpcErrorCode, parseError, type JsonRpcErrorResponse } from '@mcp-platform/protocol-mcp';
+import { McpEndpoint } from './edge/mcp-endpoint.service';
+import { UNPARSEABLE_BODY } from './edge/mcp-request';
+import type { SessionBrokerOptions } from './session-broker.options';
+
+/** The path of every virtual server's MCP endpoint. */
+export const MCP_ROUTE = '/:tenant/:server/mcp';
+
+/**
+ * Mounts the MCP endpoint on the host's Fastify instance, in its own encapsulated plugin so its body
+ * handling does not leak into other apps of the embedded host: the body is read as text and parsed
+ * exactly once here (a parse failure becomes `-32700`, not Fastify's error), the body limit answers
+ * 413, and every edge refusal carries a JSON-RPC error body. Call it before `app.init()`.
+ */
+export function configureSessionBrokerHttp(app: NestFastifyApplication, options: Pick<SessionBrokerOptions, 'bodyLimitBytes'>): void {
+  const endpoint = app.get(McpEndpoint);
+  const fastify = app.getHttpAdapter().getInstance();
+  void fastify.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: options.bodyLimitBytes }, (_request, body, done) => {
+      try {
+        done(null, JSON.parse(body as string));
+      } catch {
+        done(null, UNPARSEABLE_BODY);
+      }
+    });
+
+    scope.addHook('onRequest', async (request, reply) => {
+      const headers = request.headers;
+      const rejection = endpoint.rejectEarly(request.method, {
+        ...(headers.host === undefined ? {} : { host: headers.host }),
+        ...(typeof headers.origin === 'string' ? { origin: headers.origin } : {}),
+        ...(typeof headers.accept === 'string' ? { accept: headers.accept } : {}),
+      });
+      if (!rejection) return;
+      // spec S-72: the body MAY be a JSON-RPC error without id.
+      await reply.code(rejection.status).header('content-type', 'application/json').send(JSON.stringify(jsonRpcError(undefined, JsonRpcErrorCode.InvalidRequest, rejection.reason)));
+    });
+
+    scope.setErrorHandler(async (error: { code?: string; statusCode?: number }, _request, reply) => {
+      const [status, body] = errorAnswer(error);
+      await reply.code(status).header('content-type', 'application/json').send(JSON.stringify(body));
+    });
+
+    scope.route({
+      method: ['POST', 'GET', 'DELETE'],
+      url: MCP_ROUTE,
+      bodyLimit: options.bodyLimitBytes,
+      handler: (request, reply) => {
+        reply.hijack();
+        const params = request.params as { tenant: string; server: string };
+        return endpoint.handle(
+          { method: request.method, tenant: params.tenant, server: params.server, headers: request.headers, body: request.body },
+          reply.raw,
+        );
+      },
+    });
+  });
+}
+
+/** Fastify's own refusals (before our handler runs), as JSON-RPC error bodies. */
+function errorAnswer(error: { code?: string; statusCode?: number }): [number, JsonRpcErrorResponse] {
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return [413, jsonRpcError(undefined, JsonRpcErrorCode.InvalidRequest, 'Payload Too Large: the body exceeds the limit')];
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return [415, jsonRpcError(undefined, JsonRpcErrorCode.InvalidRequest, 'Unsupported Media Type: the body must be application/json')];
+    default:
+      if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) return [400, parseError()];
+      return [500, internalError(undefined, 'Internal error')];
+  }
+}

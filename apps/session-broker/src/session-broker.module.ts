@@ -1,0 +1,49 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { KeyValueFactory } from '@mcp-platform/shared-messaging';
+import { BrokerEventsNatsController } from './broker-events.nats.controller';
+import { BrokerEvents } from './broker-events.service';
+import { CallRegistry } from './calls/call-registry.service';
+import { McpEndpoint } from './edge/mcp-endpoint.service';
+import { LegacyEndpoint } from './legacy/legacy-endpoint.service';
+import { SessionStore } from './legacy/session.store';
+import { ToolMethods } from './methods/tool-methods.service';
+import { ModernEndpoint } from './modern/modern-endpoint.service';
+import { resolveSessionBrokerOptions, SESSION_BROKER_OPTIONS, type ResolvedSessionBrokerOptions, type SessionBrokerOptions } from './session-broker.options';
+import { VirtualServerAnnouncer } from './startup/virtual-server-announcer.service';
+import { SessionStreams } from './streams/session-streams.registry';
+import { VirtualServerCache } from './virtual-servers/virtual-server.cache';
+
+/**
+ * The MCP Streamable HTTP edge, both protocol eras on one endpoint per virtual server. Transport-
+ * agnostic: it needs `MessagingModule` (bus and KV) from its host, and `configureSessionBrokerHttp`
+ * on the host's Fastify app to mount the endpoint.
+ */
+@Module({})
+export class SessionBrokerModule {
+  static register(options: SessionBrokerOptions): DynamicModule {
+    const resolved = resolveSessionBrokerOptions(options);
+    return {
+      module: SessionBrokerModule,
+      controllers: [BrokerEventsNatsController],
+      providers: [
+        { provide: SESSION_BROKER_OPTIONS, useValue: resolved },
+        {
+          provide: SessionStore,
+          inject: [KeyValueFactory, SESSION_BROKER_OPTIONS],
+          useFactory: (keyValue: KeyValueFactory, brokerOptions: ResolvedSessionBrokerOptions) =>
+            SessionStore.open(keyValue, { ttlMs: brokerOptions.sessionTtlSeconds * 1_000 }),
+        },
+        VirtualServerCache,
+        CallRegistry,
+        SessionStreams,
+        ToolMethods,
+        LegacyEndpoint,
+        ModernEndpoint,
+        McpEndpoint,
+        BrokerEvents,
+        VirtualServerAnnouncer,
+      ],
+      exports: [McpEndpoint, SESSION_BROKER_OPTIONS],
+    };
+  }
+}

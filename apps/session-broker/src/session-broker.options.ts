@@ -1,0 +1,62 @@
+import { randomBytes } from 'node:crypto';
+
+/** How the session broker is configured, by its own process or by the embedded host. */
+export interface SessionBrokerOptions {
+  /** Base URL clients reach the platform at, e.g. `http://127.0.0.1:3000` (no trailing slash needed). */
+  publicUrl: string;
+  /** Allowed `Host` values: `host:port`, or `host:*` for any port (DNS-rebinding defence, S-72). */
+  allowedHosts: string[];
+  /** Allowed `Origin` values: `scheme://host:port`, port may be `*`. Requests without Origin pass. */
+  allowedOrigins: string[];
+  /** Largest accepted POST body in bytes (413 above it). */
+  bodyLimitBytes: number;
+  /** This replica's route token (`[A-Za-z0-9_-]`); random when absent. */
+  replicaId?: string;
+  /** Idle lifetime of a legacy session in seconds (default one day). */
+  sessionTtlSeconds?: number;
+  /** Log the MCP URL of every virtual server once the executor answers (default true). */
+  announceVirtualServers?: boolean;
+  /** The version reported in `serverInfo` (default the platform's). */
+  serverVersion?: string;
+}
+
+/** Options with every default applied. */
+export interface ResolvedSessionBrokerOptions extends Required<Omit<SessionBrokerOptions, 'replicaId'>> {
+  replicaId: string;
+}
+
+export const SESSION_BROKER_OPTIONS = Symbol('SESSION_BROKER_OPTIONS');
+
+export const PLATFORM_VERSION = '0.1.0';
+
+export function resolveSessionBrokerOptions(options: SessionBrokerOptions): ResolvedSessionBrokerOptions {
+  const replicaId = options.replicaId ?? `broker-${randomBytes(6).toString('hex')}`;
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(replicaId)) throw new Error(`invalid replicaId: ${replicaId}`);
+  return {
+    publicUrl: options.publicUrl.replace(/\/+$/, ''),
+    allowedHosts: options.allowedHosts,
+    allowedOrigins: options.allowedOrigins,
+    bodyLimitBytes: options.bodyLimitBytes,
+    replicaId,
+    sessionTtlSeconds: options.sessionTtlSeconds ?? 24 * 3600,
+    announceVirtualServers: options.announceVirtualServers ?? true,
+    serverVersion: options.serverVersion ?? PLATFORM_VERSION,
+  };
+}
+
+/**
+ * The default allow-lists for a public URL: its own host and origin, plus the loopback names at
+ * the same port, so `localhost` and `127.0.0.1` both work on a laptop.
+ */
+export function defaultAllowLists(publicUrl: string, port: number): { allowedHosts: string[]; allowedOrigins: string[] } {
+  const url = new URL(publicUrl);
+  const publicPort = url.port || (url.protocol === 'https:' ? '443' : '80');
+  const hosts = new Set<string>([`${url.hostname}:${publicPort}`.toLowerCase()]);
+  const origins = new Set<string>([url.origin.toLowerCase()]);
+  if (!url.port) hosts.add(url.hostname.toLowerCase());
+  for (const loopback of ['localhost', '127.0.0.1', '[::1]']) {
+    hosts.add(`${loopback}:${port}`);
+    origins.add(`http://${loopback}:${port}`);
+  }
+  return { allowedHosts: [...hosts], allowedOrigins: [...origins] };
+}

@@ -1,0 +1,101 @@
+import type { OutgoingHttpHeaders } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { LazyResponse, type ResponseTarget } from './lazy-response';
+
+class FakeTarget implements ResponseTarget {
+  status?: number;
+  headers?: OutgoingHttpHeaders;
+  chunks: string[] = [];
+  headersSent = false;
+  writableEnded = false;
+  private closeListener: (() => void) | undefined;
+
+  writeHead(status: number, headers: OutgoingHttpHeaders): this {
+    this.status = status;
+    this.headers = headers;
+    this.headersSent = true;
+    return this;
+  }
+  write(chunk: string): boolean {
+    this.chunks.push(chunk);
+    return true;
+  }
+  end(chunk?: string): this {
+    if (chunk) this.chunks.push(chunk);
+    this.writableEnded = true;
+    this.closeListener?.();
+    return this;
+  }
+  flushHeaders(): void {}
+  once(_event: 'close', listener: () => void): this {
+    this.closeListener = listener;
+    return this;
+  }
+  dropConnection(): void {
+    this.closeListener?.();
+  }
+}
+
+const result = { jsonrpc: '2.0', id: 1, result: {} };
+const progress = { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 't', progress: 1 } };
+
+describe('LazyResponse', () => {
+  describe('respond', () => {
+    it('answers application/json when the result comes first', () => {
+      const target = new FakeTarget();
+      const response = new LazyResponse(target, { 'mcp-session-id': 's' });
+      response.respond(result);
+      expect(target.status).toBe(200);
+      expect(target.headers).toMatchObject({ 'content-type': 'application/json', 'mcp-session-id': 's' });
+      expect(JSON.parse(target.chunks.join(''))).toEqual(result);
+      expect(response.state).toBe('ended');
+    });
+
+    it('ends the SSE stream with the result after a notification', () => {
+      const target = new FakeTarget();
+      const response = new LazyResponse(target);
+      response.notify(progress);
+      expect(target.headers).toMatchObject({ 'content-type': 'text/event-stream', 'x-accel-buffering': 'no' });
+      response.respond(result);
+      expect(target.chunks).toEqual([`event: message\ndata: ${JSON.stringify(progress)}\n\n`, `event: message\ndata: ${JSON.stringify(result)}\n\n`]);
+      expect(target.writableEnded).toBe(true);
+    });
+
+    it('drops writes after the end', () => {
+      const target = new FakeTarget();
+      const response = new LazyResponse(target);
+      response.respond(result);
+      expect(response.notify(progress)).toBe(false);
+      response.respond(result);
+      expect(target.chunks).toHaveLength(1);
+    });
+  });
+
+  describe('onClientGone', () => {
+    it('fires when the connection closes before the end, not after a normal end', () => {
+      const gone: string[] = [];
+      const dropped = new FakeTarget();
+      const first = new LazyResponse(dropped);
+      first.onClientGone(() => gone.push('first'));
+      first.notify(progress);
+      dropped.dropConnection();
+      const finished = new FakeTarget();
+      const second = new LazyResponse(finished);
+      second.onClientGone(() => gone.push('second'));
+      second.respond(result);
+      expect(gone).toEqual(['first']);
+      expect(first.open).toBe(false);
+    });
+  });
+
+  describe('close', () => {
+    it('ends an answer without a response as an empty stream', () => {
+      const target = new FakeTarget();
+      const response = new LazyResponse(target);
+      response.close();
+      expect(target.headers).toMatchObject({ 'content-type': 'text/event-stream' });
+      expect(target.chunks).toEqual([]);
+      expect(target.writableEnded).toBe(true);
+    });
+  });
+});

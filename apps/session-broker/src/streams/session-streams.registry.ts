@@ -1,0 +1,61 @@
+import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { JSONRPC_VERSION } from '@mcp-platform/protocol-mcp';
+import type { LazyResponse } from './lazy-response';
+
+interface SessionStream {
+  response: LazyResponse;
+  tenant: string;
+  server: string;
+  keepAlive: NodeJS.Timeout;
+}
+
+const KEEP_ALIVE_MS = 25_000;
+
+/**
+ * The legacy GET streams open on this replica, one per session (S-86..S-88): where notifications
+ * unrelated to a request go, e.g. `notifications/tools/list_changed`.
+ */
+@Injectable()
+export class SessionStreams implements OnModuleDestroy {
+  private readonly streams = new Map<string, SessionStream>();
+
+  /** False when the session already has a GET stream on this replica. */
+  attach(sessionId: string, tenant: string, server: string, response: LazyResponse): boolean {
+    if (this.streams.get(sessionId)?.response.open) return false;
+    response.openStream();
+    const keepAlive = setInterval(() => response.keepAlive(), KEEP_ALIVE_MS);
+    keepAlive.unref();
+    this.streams.set(sessionId, { response, tenant, server, keepAlive });
+    response.onClientGone(() => this.detach(sessionId, response));
+    return true;
+  }
+
+  /** Tells every session of the named servers that their tool list changed (one stream each, S-88). */
+  notifyToolsChanged(tenant: string, servers: readonly string[]): number {
+    let sent = 0;
+    for (const stream of this.streams.values()) {
+      if (stream.tenant !== tenant || (servers.length > 0 && !servers.includes(stream.server))) continue;
+      if (stream.response.notify({ jsonrpc: JSONRPC_VERSION, method: 'notifications/tools/list_changed' })) sent++;
+    }
+    return sent;
+  }
+
+  /** Ends the session's GET stream (the session ended, S-84). */
+  close(sessionId: string): void {
+    const stream = this.streams.get(sessionId);
+    if (!stream) return;
+    stream.response.close();
+    this.detach(sessionId, stream.response);
+  }
+
+  onModuleDestroy(): void {
+    for (const sessionId of [...this.streams.keys()]) this.close(sessionId);
+  }
+
+  private detach(sessionId: string, response: LazyResponse): void {
+    const stream = this.streams.get(sessionId);
+    if (!stream || stream.response !== response) return;
+    clearInterval(stream.keepAlive);
+    this.streams.delete(sessionId);
+  }
+}

@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { inProcessMessaging, type MessagingOptions } from '@mcp-platform/shared-messaging';
+import { legacyCallId } from '../src/calls/call-id';
+import { bootBroker, ExecutorLog, type BootedBroker } from './fake-tool-executor';
+import { ACCEPT_BOTH, eventually, initializeRaw, post } from './http-helpers';
+
+const NATS_URL = process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222';
+const run = `sr${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+
+// Two replicas share one bus and one session bucket; each has its own route and its own memory.
+const shared: Array<[string, () => [MessagingOptions, MessagingOptions]]> = [
+  [
+    'in-process',
+    () => {
+      const messaging = inProcessMessaging();
+      return [messaging, messaging];
+    },
+  ],
+  [
+    'nats',
+    () => [
+      { transport: 'nats', servers: NATS_URL, name: `broker-a-${run}`, bucketPrefix: `${run}-` },
+      { transport: 'nats', servers: NATS_URL, name: `broker-b-${run}`, bucketPrefix: `${run}-` },
+    ],
+  ],
+];
+
+describe.each(shared)('two broker replicas over %s', (_transport, messaging) => {
+  let first: BootedBroker;
+  let second: BootedBroker;
+  const log = new ExecutorLog();
+
+  beforeAll(async () => {
+    const [a, b] = messaging();
+    first = await bootBroker(a, { executor: log, broker: { replicaId: `a-${run}` } });
+    second = await bootBroker(b, { broker: { replicaId: `b-${run}` } });
+  });
+  afterAll(async () => {
+    await second.close();
+    await first.close();
+  });
+
+  it('serves a session initialized on one replica through the other, notifications included', async () => {
+    const client = new LegacyClient({ name: 'replica-test', version: '1.0.0' });
+    const transport = new LegacyTransport(new URL(first.mcpUrl));
+    await client.connect(transport);
+    const sessionId = transport.sessionId as string;
+    const headers = { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' };
+    const listed = await post(second.mcpUrl, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers);
+    expect(listed.status).toBe(200);
+    expect(listed.messages[0]).toMatchObject({ id: 1, result: { tools: expect.any(Array) } });
+    const streamed = await post(
+      second.mcpUrl,
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'chatty', arguments: {}, _meta: { progressToken: 99 } } },
+      headers,
+    );
+    expect(streamed.headers.get('content-type')).toBe('text/event-stream');
+    expect(streamed.messages.filter((message) => (message as { method?: string }).method === 'notifications/progress')).toHaveLength(3);
+    expect(log.calls.at(-1)?.notify?.route).toBe(`b-${run}`);
+    await client.close();
+  });
+
+  it('cancels a call running behind one replica with notifications/cancelled sent to the other', async () => {
+    const sessionId = await initializeRaw(first.mcpUrl);
+    const pending = fetch(first.mcpUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: ACCEPT_BOTH, 'mcp-session-id': sessionId },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 41, method: 'tools/call', params: { name: 'wait_for_cancel', arguments: {} } }),
+    });
+    const callId = legacyCallId(sessionId, 41);
+    await eventually(() => log.calls.find((call) => call.callId === callId));
+    const cancel = await post(second.mcpUrl, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 41, reason: 'changed my mind' } }, { 'mcp-session-id': sessionId });
+    expect(cancel.status).toBe(202);
+    await eventually(() => (log.cancelled.includes(callId) ? true : undefined));
+    const answer = await pending;
+    expect(answer.status).toBe(200);
+    // spec S-256: the cancelled request gets no response, its stream just ends.
+    expect(await answer.text()).toBe('');
+  });
+
+  it('ends a session everywhere when it is deleted through the other replica', async () => {
+    const sessionId = await initializeRaw(first.mcpUrl);
+    await expect(post(first.mcpUrl, { jsonrpc: '2.0', id: 1, method: 'ping' }, { 'mcp-session-id': sessionId })).resolves.toMatchObject({ status: 200 });
+    const deleted = await fetch(second.mcpUrl, { method: 'DELETE', headers: { 'mcp-session-id': sessionId } });
+    expect(deleted.status).toBe(200);
+    await eventually(async () => {
+      const answer = await post(first.mcpUrl, { jsonrpc: '2.0', id: 2, method: 'ping' }, { 'mcp-session-id': sessionId });
+      return answer.status === 404 ? answer : undefined;
+    }, 2_000);
+    await expect(post(second.mcpUrl, { jsonrpc: '2.0', id: 3, method: 'ping' }, { 'mcp-session-id': sessionId })).resolves.toMatchObject({ status: 404 });
+  });
+
+  it('closes the GET stream of a deleted session on the replica that holds it', async () => {
+    const sessionId = await initializeRaw(first.mcpUrl);
+    const stream = await fetch(first.mcpUrl, { headers: { accept: 'text/event-stream', 'mcp-session-id': sessionId } });
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get('content-type')).toBe('text/event-stream');
+    const second409 = await fetch(first.mcpUrl, { headers: { accept: 'text/event-stream', 'mcp-session-id': sessionId } });
+    expect(second409.status).toBe(409);
+    await second409.body?.cancel();
+    await fetch(second.mcpUrl, { method: 'DELETE', headers: { 'mcp-session-id': sessionId } });
+    await expect(stream.text()).resolves.toBe('');
+  });
+});

@@ -1,0 +1,438 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { LoggingMessageNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
+import { toolExecutor } from '@mcp-platform/protocol-contracts';
+import { inProcessMessaging, MessageBus, type MessagingOptions } from '@mcp-platform/shared-messaging';
+import { legacyCallId } from '../src/calls/call-id';
+import { VirtualServerAnnouncer } from '../src/startup/virtual-server-announcer.service';
+import { bootBroker, ExecutorLog, type BootedBroker } from './fake-tool-executor';
+import { ACCEPT_BOTH, eventually, initializeRaw, MODERN, modernHeaders, modernParams, post, rawHttp } from './http-helpers';
+
+const NATS_URL = process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222';
+const run = `sb${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+
+const transports: Array<[string, () => MessagingOptions]> = [
+  ['in-process', () => inProcessMessaging()],
+  ['nats', () => ({ transport: 'nats', servers: NATS_URL, name: `session-broker-test-${run}`, bucketPrefix: `${run}-` })],
+];
+
+describe.each(transports)('SessionBroker over %s', (_transport, messaging) => {
+  let broker: BootedBroker;
+  const log = new ExecutorLog();
+
+  beforeAll(async () => {
+    broker = await bootBroker(messaging(), { executor: log });
+  });
+  afterAll(async () => {
+    await broker.close();
+  });
+
+  describe('VirtualServerAnnouncer', () => {
+    it('lists the full MCP URL of every virtual server', async () => {
+      await expect(broker.app.get(VirtualServerAnnouncer).announce()).resolves.toEqual(['http://127.0.0.1:0/demo/default/mcp']);
+    });
+  });
+
+  describe('legacy era with the official SDK 1.x client', () => {
+    let client: LegacyClient;
+    let transport: LegacyTransport;
+
+    beforeAll(async () => {
+      client = new LegacyClient({ name: 'legacy-test', version: '1.0.0' });
+      transport = new LegacyTransport(new URL(broker.mcpUrl));
+      await client.connect(transport);
+    });
+    afterAll(async () => {
+      await client.close();
+    });
+
+    it('initializes with our capabilities, server info and instructions', () => {
+      expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: true }, logging: {} });
+      expect(client.getServerVersion()).toMatchObject({ name: 'demo/default', title: 'Demo' });
+      expect(client.getInstructions()).toBe('Use the echo tool.');
+      expect(transport.sessionId).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    });
+
+    it('lists and calls tools', async () => {
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toEqual(['echo', 'chatty', 'wait_for_cancel', 'crash']);
+      await expect(client.callTool({ name: 'echo', arguments: { text: 'hello' } })).resolves.toMatchObject({ content: [{ type: 'text', text: 'hello' }] });
+    });
+
+    it('answers ping and logging/setLevel with empty results', async () => {
+      await expect(client.ping()).resolves.toEqual({});
+      await expect(client.setLoggingLevel('debug')).resolves.toEqual({});
+    });
+
+    it('streams progress (token echoed) and log messages on the call stream', async () => {
+      await client.setLoggingLevel('debug');
+      const messages: unknown[] = [];
+      client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+        messages.push(notification.params.data);
+      });
+      const progress: number[] = [];
+      const result = await client.callTool({ name: 'chatty', arguments: {} }, undefined, { onprogress: (update) => progress.push(update.progress) });
+      expect(result).toMatchObject({ content: [{ text: 'done' }] });
+      expect(progress).toEqual([0, 50, 100]);
+      expect(messages).toEqual(['step 0', 'step 50', 'step 100']);
+    });
+
+    it('answers an unknown tool with -32602 and an internal failure with -32603 and its error id', async () => {
+      await expect(client.callTool({ name: 'nope', arguments: {} })).rejects.toMatchObject({ code: -32602 });
+      await expect(client.callTool({ name: 'crash', arguments: {} })).rejects.toMatchObject({ code: -32603, message: expect.stringMatching(/err-42/) });
+    });
+
+    it('answers methods behind capabilities we do not advertise with -32601', async () => {
+      await expect(client.listResources()).rejects.toMatchObject({ code: -32601 });
+    });
+
+    it('turns notifications/cancelled into callCancelled for the derived call id', async () => {
+      const abort = new AbortController();
+      const call = client.callTool({ name: 'wait_for_cancel', arguments: {} }, undefined, { signal: abort.signal });
+      const started = await eventually(() => log.calls.find((candidate) => candidate.name === 'wait_for_cancel'));
+      abort.abort('user gave up');
+      await expect(call).rejects.toThrow();
+      await eventually(() => (log.cancelled.includes(started.callId) ? true : undefined));
+      expect(started.callId).toMatch(/^l-/);
+      expect(started.notify?.route).toBeTruthy();
+    });
+
+    it('sends tools/list_changed on the GET stream when the catalog changes', async () => {
+      let changed = 0;
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+        changed++;
+      });
+      const bus = broker.app.get(MessageBus);
+      await eventually(async () => {
+        bus.emit(toolExecutor.catalogChanged, { tenant: 'demo', servers: ['default'] });
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        return changed > 0 ? true : undefined;
+      });
+    });
+  });
+
+  describe('legacy session lifecycle over raw HTTP', () => {
+    it('accepts any legacy MCP-Protocol-Version we serve, not only the negotiated one', async () => {
+      const sessionId = await initializeRaw(broker.mcpUrl, '2025-11-25');
+      const answer = await post(broker.mcpUrl, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-03-26' });
+      expect(answer.status).toBe(200);
+    });
+
+    it('answers 400 for an unsupported MCP-Protocol-Version and for a missing session id', async () => {
+      const sessionId = await initializeRaw(broker.mcpUrl);
+      const badVersion = await post(broker.mcpUrl, { jsonrpc: '2.0', id: 1, method: 'ping' }, { 'mcp-session-id': sessionId, 'mcp-protocol-version': '1999-01-01' });
+      expect(badVersion.status).toBe(400);
+      expect(badVersion.messages[0]).toMatchObject({ id: 1, error: { code: -32600 } });
+      const noSession = await post(broker.mcpUrl, { jsonrpc: '2.0', id: 2, method: 'tools/list' });
+      expect(noSession.status).toBe(400);
+      expect(noSession.messages[0]).toMatchObject({ id: 2, error: { code: -32600 } });
+    });
+
+    it('answers 404 for an unknown session and for a session after DELETE', async () => {
+      const unknown = await post(broker.mcpUrl, { jsonrpc: '2.0', id: 1, method: 'ping' }, { 'mcp-session-id': 'A'.repeat(32) });
+      expect(unknown.status).toBe(404);
+      const sessionId = await initializeRaw(broker.mcpUrl);
+      const deleted = await fetch(broker.mcpUrl, { method: 'DELETE', headers: { 'mcp-session-id': sessionId } });
+      expect(deleted.status).toBe(200);
+      const after = await post(broker.mcpUrl, { jsonrpc: '2.0', id: 3, method: 'ping' }, { 'mcp-session-id': sessionId });
+      expect(after.status).toBe(404);
+      expect(after.messages[0]).toMatchObject({ id: 3, error: { code: -32600, message: 'Session not found' } });
+    });
+
+    it('answers 202 to notifications and client responses', async () => {
+      const sessionId = await initializeRaw(broker.mcpUrl);
+      const notification = await post(broker.mcpUrl, { jsonrpc: '2.0', method: 'notifications/roots/list_changed' }, { 'mcp-session-id': sessionId });
+      expect(notification.status).toBe(202);
+      expect(notification.text).toBe('');
+      const clientResponse = await post(broker.mcpUrl, { jsonrpc: '2.0', id: 'srv-1', result: {} }, { 'mcp-session-id': sessionId });
+      expect(clientResponse.status).toBe(202);
+    });
+
+    it('answers application/json when no notification precedes the result, SSE otherwise, echoing a string progress token', async () => {
+      const sessionId = await initializeRaw(broker.mcpUrl);
+      const headers = { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' };
+      const plain = await post(broker.mcpUrl, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' } } }, headers);
+      expect(plain.headers.get('content-type')).toBe('application/json');
+      const streamed = await post(
+        broker.mcpUrl,
+        { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'chatty', arguments: {}, _meta: { progressToken: 'tok-1' } } },
+        headers,
+      );
+      expect(streamed.headers.get('content-type')).toBe('text/event-stream');
+      expect(streamed.messages).toEqual([
+        { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'tok-1', progress: 0, total: 100 } },
+        { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'tok-1', progress: 50, total: 100 } },
+        { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'tok-1', progress: 100, total: 100 } },
+        { jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: 'done' }] } },
+      ]);
+    });
+
+    it('does not cancel a legacy call when its POST connection drops (S-85)', async () => {
+      const sessionId = await initializeRaw(broker.mcpUrl);
+      const abort = new AbortController();
+      const pending = fetch(broker.mcpUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: ACCEPT_BOTH, 'mcp-session-id': sessionId },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 'keep', method: 'tools/call', params: { name: 'wait_for_cancel', arguments: {} } }),
+        signal: abort.signal,
+      }).catch(() => undefined);
+      const callId = legacyCallId(sessionId, 'keep');
+      await eventually(() => log.calls.find((call) => call.callId === callId));
+      abort.abort();
+      await pending;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(log.cancelled).not.toContain(callId);
+      // The explicit cancellation still works, from any request of the session.
+      await post(broker.mcpUrl, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'keep' } }, { 'mcp-session-id': sessionId });
+      await eventually(() => (log.cancelled.includes(callId) ? true : undefined));
+    });
+  });
+
+  describe('modern era with the official 2.x client', () => {
+    let client: ModernClient;
+
+    beforeAll(async () => {
+      client = new ModernClient({ name: 'modern-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: MODERN } } });
+      await client.connect(new ModernTransport(new URL(broker.mcpUrl)));
+    });
+    afterAll(async () => {
+      await client.close();
+    });
+
+    it('negotiates 2026-07-28 through server/discover', () => {
+      expect(client.getServerVersion()).toMatchObject({ name: 'demo/default' });
+      expect(client.getInstructions()).toBe('Use the echo tool.');
+    });
+
+    it('lists and calls tools', async () => {
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toContain('echo');
+      await expect(client.callTool({ name: 'echo', arguments: { text: 'modern' } })).resolves.toMatchObject({ content: [{ type: 'text', text: 'modern' }] });
+    });
+
+    it('answers an unknown tool with -32602', async () => {
+      await expect(client.callTool({ name: 'nope', arguments: {} })).rejects.toMatchObject({ code: -32602 });
+    });
+  });
+
+  describe('modern era over raw HTTP', () => {
+    it('answers server/discover with versions, capabilities, caching hints, resultType and serverInfo, and no session id', async () => {
+      const answer = await post(broker.mcpUrl, { jsonrpc: '2.0', id: 1, method: 'server/discover', params: modernParams() }, modernHeaders('server/discover'));
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('mcp-session-id')).toBeNull();
+      expect(answer.messages[0]).toEqual({
+        jsonrpc: '2.0',
+        id: 1,
+        result: {
+          supportedVersions: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'],
+          capabilities: { tools: {}, logging: {} },
+          instructions: 'Use the echo tool.',
+          ttlMs: 60_000,
+          cacheScope: 'public',
+          resultType: 'complete',
+          _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'demo/default', version: '0.1.0', title: 'Demo' } },
+        },
+      });
+    });
+
+    it('puts ttlMs and cacheScope on tools/list', async () => {
+      const answer = await post(broker.mcpUrl, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: modernParams() }, modernHeaders('tools/list'));
+      expect(answer.messages[0]).toMatchObject({ result: { ttlMs: 30_000, cacheScope: 'public', resultType: 'complete' } });
+    });
+
+    it('refuses a request without the _meta envelope with 400 and -32602', async () => {
+      const answer = await post(broker.mcpUrl, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }, modernHeaders('tools/list'));
+      expect(answer.status).toBe(400);
+      expect(answer.messages[0]).toMatchObject({ id: 1, error: { code: -32602 } });
+    });
+
+    it('refuses missing or mismatched headers with 400 and -32020', async () => {
+      const body = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: modernParams({ name: 'echo', arguments: {} }) };
+      const cases: Array<Record<string, string>> = [
+        { 'mcp-method': 'tools/call', 'mcp-name': 'echo' },
+        { 'mcp-protocol-version': '2025-11-25', 'mcp-method': 'tools/call', 'mcp-name': 'echo' },
+        { 'mcp-protocol-version': MODERN, 'mcp-name': 'echo' },
+        { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/list', 'mcp-name': 'echo' },
+        { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call' },
+        { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'other' },
+        { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': '=?base64?!!!?=' },
+      ];
+      for (const headers of cases) {
+        const answer = await post(broker.mcpUrl, body, headers);
+        expect(answer.status, JSON.stringify(headers)).toBe(400);
+        expect(answer.messages[0], JSON.stringify(headers)).toMatchObject({ id: 1, error: { code: -32020 } });
+      }
+    });
+
+    it('decodes a Base64 sentinel Mcp-Name before comparing', async () => {
+      const body = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: modernParams({ name: 'echo', arguments: { text: 'b64' } }) };
+      const answer = await post(broker.mcpUrl, body, modernHeaders('tools/call', `=?base64?${Buffer.from('echo').toString('base64')}?=`));
+      expect(answer.status).toBe(200);
+      expect(answer.messages[0]).toMatchObject({ result: { content: [{ text: 'b64' }], resultType: 'complete' } });
+    });
+
+    it('answers an unsupported version with 400, -32022, supported and requested', async () => {
+      const params = modernParams({}, { 'io.modelcontextprotocol/protocolVersion': '2099-01-01' });
+      const answer = await post(broker.mcpUrl, { jsonrpc: '2.0', id: 9, method: 'tools/list', params }, { ...modernHeaders('tools/list'), 'mcp-protocol-version': '2099-01-01' });
+      expect(answer.status).toBe(400);
+      expect(answer.messages[0]).toMatchObject({
+        id: 9,
+        error: { code: -32022, data: { supported: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'], requested: '2099-01-01' } },
+      });
+    });
+
+    it('answers an unknown method (ping, setLevel included) with 404 and -32601', async () => {
+      for (const method of ['ping', 'logging/setLevel', 'resources/list', 'nope/nope']) {
+        const answer = await post(broker.mcpUrl, { jsonrpc: '2.0', id: 1, method, params: modernParams() }, modernHeaders(method));
+        expect(answer.status, method).toBe(404);
+        expect(answer.messages[0], method).toMatchObject({ id: 1, error: { code: -32601 } });
+      }
+    });
+
+    it('refuses an unknown per-request log level with -32602', async () => {
+      const params = modernParams({ name: 'echo' }, { 'io.modelcontextprotocol/logLevel': 'loud' });
+      const answer = await post(broker.mcpUrl, { jsonrpc: '2.0', id: 1, method: 'tools/call', params }, modernHeaders('tools/call', 'echo'));
+      expect(answer.status).toBe(400);
+      expect(answer.messages[0]).toMatchObject({ error: { code: -32602 } });
+    });
+
+    it('streams progress and the log messages at the requested level, with X-Accel-Buffering: no', async () => {
+      const params = modernParams({ name: 'chatty', arguments: {} }, { progressToken: 7, 'io.modelcontextprotocol/logLevel': 'info' });
+      const answer = await post(broker.mcpUrl, { jsonrpc: '2.0', id: 1, method: 'tools/call', params }, modernHeaders('tools/call', 'chatty'));
+      expect(answer.headers.get('content-type')).toBe('text/event-stream');
+      expect(answer.headers.get('x-accel-buffering')).toBe('no');
+      const methods = answer.messages.map((message) => (message as { method?: string }).method ?? 'result');
+      expect(methods).toEqual([
+        'notifications/progress',
+        'notifications/message',
+        'notifications/progress',
+        'notifications/message',
+        'notifications/progress',
+        'notifications/message',
+        'result',
+      ]);
+      expect(answer.messages[0]).toMatchObject({ params: { progressToken: 7, progress: 0 } });
+    });
+
+    it('sends no log messages when the request names no level (S-34)', async () => {
+      const params = modernParams({ name: 'chatty', arguments: {} });
+      const answer = await post(broker.mcpUrl, { jsonrpc: '2.0', id: 1, method: 'tools/call', params }, modernHeaders('tools/call', 'chatty'));
+      expect(answer.headers.get('content-type')).toBe('application/json');
+      expect(log.calls.at(-1)?.notify).toEqual({ route: expect.any(String), progress: false });
+    });
+
+    it('cancels the call when the client closes the response stream (S-108)', async () => {
+      const abort = new AbortController();
+      const params = modernParams({ name: 'wait_for_cancel', arguments: {} });
+      const pending = fetch(broker.mcpUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: ACCEPT_BOTH, ...modernHeaders('tools/call', 'wait_for_cancel') },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params }),
+        signal: abort.signal,
+      }).catch(() => undefined);
+      const before = log.calls.length;
+      const started = await eventually(() => log.calls.slice(before).find((call) => call.name === 'wait_for_cancel'));
+      expect(started.callId).toMatch(/^m-/);
+      abort.abort();
+      await pending;
+      await eventually(() => (log.cancelled.includes(started.callId) ? true : undefined));
+    });
+
+    it('answers GET and DELETE without a session id with 405', async () => {
+      for (const method of ['GET', 'DELETE']) {
+        const response = await fetch(broker.mcpUrl, { method, headers: { accept: 'text/event-stream' } });
+        expect(response.status, method).toBe(405);
+        await expect(response.json()).resolves.toMatchObject({ jsonrpc: '2.0', error: { code: -32600 } });
+      }
+    });
+  });
+
+  describe('edge', () => {
+    it('refuses a foreign Host and a foreign Origin with 403 (DNS rebinding), and serves the right ones', async () => {
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
+      const base = { 'content-type': 'application/json', accept: ACCEPT_BOTH };
+      const evil = await rawHttp(broker.mcpUrl, { method: 'POST', headers: { ...base, host: 'evil.example.com', origin: 'http://evil.example.com' }, body });
+      expect(evil.status).toBe(403);
+      expect(JSON.parse(evil.body)).toMatchObject({ jsonrpc: '2.0', error: { code: -32600 } });
+      const host = new URL(broker.mcpUrl).host;
+      const good = await rawHttp(broker.mcpUrl, { method: 'POST', headers: { ...base, host, origin: `http://${host}` }, body });
+      expect(good.status).toBe(200);
+      const badOrigin = await post(broker.mcpUrl, JSON.parse(body), { origin: 'http://evil.example.com' });
+      expect(badOrigin.status).toBe(403);
+    });
+
+    it('refuses a POST that does not accept both response modes with 406', async () => {
+      const answer = await post(broker.mcpUrl, { jsonrpc: '2.0', id: 1, method: 'ping' }, { accept: 'application/json' });
+      expect(answer.status).toBe(406);
+      expect(answer.messages[0]).toMatchObject({ error: { code: -32600 } });
+    });
+
+    it('refuses a body over the limit with 413 and a non-JSON content type with 415', async () => {
+      const big = await post(broker.mcpUrl, { jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(100_000) } });
+      expect(big.status).toBe(413);
+      expect(big.messages[0]).toMatchObject({ error: { code: -32600 } });
+      const text = await post(broker.mcpUrl, 'hello', { 'content-type': 'text/plain' });
+      expect(text.status).toBe(415);
+    });
+
+    it('answers broken JSON with -32700 and non-requests with -32600, echoing a readable id', async () => {
+      const broken = await post(broker.mcpUrl, '{"jsonrpc": "2.0", "id": 1,');
+      expect(broken.status).toBe(400);
+      expect(broken.messages[0]).toEqual({ jsonrpc: '2.0', error: { code: -32700, message: expect.any(String) } });
+      const cases: Array<[unknown, unknown]> = [
+        [[{ jsonrpc: '2.0', id: 1, method: 'ping' }], undefined],
+        [{ jsonrpc: '2.0', id: null, method: 'ping' }, undefined],
+        [{ jsonrpc: '1.0', id: 4, method: 'ping' }, 4],
+        [{ id: 5, method: 'ping' }, 5],
+        [{ jsonrpc: '2.0', id: 6, method: 17 }, 6],
+        [{ jsonrpc: '2.0', id: 'x', method: 'ping', params: 'no' }, 'x'],
+      ];
+      for (const [body, id] of cases) {
+        const answer = await post(broker.mcpUrl, body);
+        expect(answer.status, JSON.stringify(body)).toBe(400);
+        expect(answer.messages[0], JSON.stringify(body)).toEqual({ jsonrpc: '2.0', ...(id === undefined ? {} : { id }), error: { code: -32600, message: expect.any(String) } });
+      }
+    });
+
+    it('answers an unknown virtual server with 404 and a JSON-RPC body', async () => {
+      const answer = await post(`${broker.url}/demo/missing/mcp`, { jsonrpc: '2.0', id: 1, method: 'ping' });
+      expect(answer.status).toBe(404);
+      expect(answer.messages[0]).toMatchObject({ jsonrpc: '2.0', error: { code: -32600 } });
+    });
+
+    it('survives a thousand hostile requests, each answered with a 4xx and a JSON-RPC body', async () => {
+      const sessionId = await initializeRaw(broker.mcpUrl);
+      const bodies: Array<{ body: string; headers?: Record<string, string> }> = [];
+      const values: unknown[] = [null, true, 0, -1, 1.5, 1e308, '', 'x'.repeat(300), [], {}, { a: 1 }, [1, 2]];
+      for (const id of values) for (const method of values) bodies.push({ body: JSON.stringify({ jsonrpc: '2.0', id, method }) });
+      for (const value of values) bodies.push({ body: JSON.stringify(value) });
+      for (let cut = 1; cut < 60; cut++) bodies.push({ body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo' } }).slice(0, cut) });
+      for (const id of values) {
+        bodies.push({ body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: id, arguments: id } }), headers: { 'mcp-session-id': sessionId } });
+        bodies.push({ body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'logging/setLevel', params: { level: id } }), headers: { 'mcp-session-id': sessionId } });
+        bodies.push({ body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { cursor: id } }), headers: { 'mcp-session-id': sessionId } });
+        bodies.push({ body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: modernParams({}, { 'io.modelcontextprotocol/protocolVersion': id }) }), headers: modernHeaders('tools/list') });
+        bodies.push({ body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: modernParams({ name: id }) }), headers: modernHeaders('tools/call', String(id).slice(0, 20)) });
+      }
+      for (let index = 0; bodies.length < 1_000; index++) {
+        bodies.push({ body: JSON.stringify({ jsonrpc: '2.0', id: index, method: 'ping' }), headers: { 'mcp-session-id': `bogus-${index}-${'z'.repeat(index % 40)}` } });
+      }
+      let served = 0;
+      for (const { body, headers } of bodies) {
+        const answer = await post(broker.mcpUrl, body, headers);
+        if (answer.status === 200) {
+          served++;
+          expect(answer.messages[0], body).toMatchObject({ jsonrpc: '2.0' });
+          continue;
+        }
+        expect(answer.status, body).toBeGreaterThanOrEqual(400);
+        expect(answer.status, body).toBeLessThan(500);
+        expect(answer.messages[0], body).toMatchObject({ jsonrpc: '2.0', error: { code: expect.any(Number), message: expect.any(String) } });
+      }
+      expect(served).toBeLessThan(bodies.length);
+      await expect(post(broker.mcpUrl, { jsonrpc: '2.0', id: 1, method: 'ping' }, { 'mcp-session-id': sessionId })).resolves.toMatchObject({ status: 200 });
+    });
+  });
+});
