@@ -1,0 +1,11 @@
+import { TenantEntity } from './tenant.entity';
+import { ToolEntity } from './tool.entity';
+import { VirtualServerToolEntity } from './virtual-server-tool.entity';
+import { VirtualServerEntity } from './virtual-server.entity';
+import { CreateCatalog1767225600000 } from './migrations/1767225600000-CreateCatalog';
+
+/** The explicit entity list of the tool executor's DataSource (STYLE.md §7). */
+export const CATALOG_ENTITIES = [TenantEntity, VirtualServerEntity, ToolEntity, VirtualServerToolEntity];
+
+/** The committed migrations, in order. */
+export const CATALOG_MIGRATIONS = [CreateCatalog1767225600000];

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { BuiltinToolRegistry } from '../builtin/builtin-tool.registry';
+import type { CatalogRepository } from './catalog.repository';
+import { CatalogService } from './catalog.service';
+import type { CatalogTool, TenantCatalog } from './catalog.types';
+
+const baseTool = (name: string, overrides: Partial<CatalogTool> = {}): CatalogTool => ({
+  id: name,
+  tenant: 'acme',
+  name,
+  description: name,
+  inputSchema: { type: 'object' },
+  kind: 'builtin',
+  config: { handler: 'conformance.test_simple_text' },
+  timeoutMs: 1_000,
+  enabled: true,
+  updatedAt: new Date(1_000),
+  ...overrides,
+});
+
+function serviceWith(catalogs: Record<string, TenantCatalog>) {
+  const loads: string[] = [];
+  const repository = {
+    listTenants: async () => Object.keys(catalogs),
+    loadTenant: async (tenant: string) => {
+      loads.push(tenant);
+      return catalogs[tenant];
+    },
+  } as unknown as CatalogRepository;
+  return { service: new CatalogService(repository, new BuiltinToolRegistry()), loads };
+}
+
+describe(CatalogService, () => {
+  describe('loadAll', () => {
+    it('keeps enabled, servable tools of each server, sorted by name', async () => {
+      const { service } = serviceWith({
+        acme: {
+          tenant: 'acme',
+          servers: [{ tenant: 'acme', name: 'main', public: false, toolNames: ['zeta', 'alpha', 'off', 'bad_schema', 'no_handler', 'remote_ref'] }],
+          tools: [
+            baseTool('zeta'),
+            baseTool('alpha'),
+            baseTool('off', { enabled: false }),
+            baseTool('bad_schema', { inputSchema: { type: 'object', properties: { a: { type: 'no-such-type' } } } }),
+            baseTool('no_handler', { config: { handler: 'nowhere.nothing' } }),
+            baseTool('remote_ref', { inputSchema: { type: 'object', properties: { a: { $ref: 'https://example.com/s.json' } } } }),
+          ],
+        },
+      });
+      await service.loadAll();
+      expect(service.getServer('acme', 'main')?.tools.map((tool) => tool.wire.name)).toEqual(['alpha', 'zeta']);
+      expect(service.listServers()).toEqual([{ tenant: 'acme', name: 'main', public: false }]);
+    });
+  });
+
+  describe('reloadTenant', () => {
+    it('replaces one tenant and drops a tenant that no longer exists', async () => {
+      const catalogs: Record<string, TenantCatalog> = {
+        acme: { tenant: 'acme', servers: [{ tenant: 'acme', name: 'main', public: false, toolNames: ['alpha'] }], tools: [baseTool('alpha')] },
+        other: { tenant: 'other', servers: [{ tenant: 'other', name: 'x', public: true, toolNames: [] }], tools: [] },
+      };
+      const { service, loads } = serviceWith(catalogs);
+      await service.loadAll();
+      const before = service.getServer('acme', 'main')?.tools[0];
+      delete catalogs['other'];
+      await service.reloadTenant('other');
+      await service.reloadTenant('acme');
+      expect(service.getServer('other', 'x')).toBeUndefined();
+      // Same tool version: the compiled tool is reused, not recompiled.
+      expect(service.getServer('acme', 'main')?.tools[0]).toBe(before);
+      expect(loads).toEqual(['acme', 'other', 'other', 'acme']);
+    });
+
+    it('recompiles a tool whose version changed', async () => {
+      const catalogs: Record<string, TenantCatalog> = {
+        acme: { tenant: 'acme', servers: [{ tenant: 'acme', name: 'main', public: false, toolNames: ['alpha'] }], tools: [baseTool('alpha')] },
+      };
+      const { service } = serviceWith(catalogs);
+      await service.loadAll();
+      const before = service.getServer('acme', 'main')?.tools[0];
+      catalogs['acme'] = { ...(catalogs['acme'] as TenantCatalog), tools: [baseTool('alpha', { updatedAt: new Date(2_000), description: 'new' })] };
+      await service.reloadTenant('acme');
+      const after = service.getServer('acme', 'main')?.tools[0];
+      expect(after).not.toBe(before);
+      expect(after?.wire.description).toBe('new');
+    });
+  });
+});

@@ -1,0 +1,152 @@
+import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { ToolSchema, type Tool } from '@mcp-platform/protocol-mcp';
+import type { toolExecutor } from '@mcp-platform/protocol-contracts';
+import { BuiltinToolRegistry } from '../builtin/builtin-tool.registry';
+import type { ToolImplementation } from '../tools/tool-context';
+import { CatalogRepository } from './catalog.repository';
+import type { CatalogTool, HttpToolConfig, TenantCatalog } from './catalog.types';
+import { compileSchema, type CompiledSchema } from './schema-validator';
+
+/** A tool ready to be listed and called: its wire definition and its validators, compiled once. */
+export interface PreparedTool {
+  record: CatalogTool;
+  /** The `Tool` object published in tools/list. */
+  wire: Tool;
+  input: CompiledSchema;
+  output?: CompiledSchema;
+  /** How it runs: a built-in implementation, or the HTTP endpoint it POSTs to. */
+  runner: { kind: 'builtin'; implementation: ToolImplementation } | { kind: 'http'; config: HttpToolConfig };
+}
+
+/** A virtual server and its enabled tools, sorted by name (S-179: deterministic order). */
+export interface ServerSnapshot {
+  server: toolExecutor.VirtualServer;
+  tools: PreparedTool[];
+  byName: Map<string, PreparedTool>;
+}
+
+/**
+ * The in-memory catalog: every virtual server with its enabled tools, loaded at boot and reloaded per
+ * tenant on `catalogChanged`. tools/list and tools/call read only this snapshot, never the database.
+ * Validators are cached per tool version (`id` + `updatedAt`), so a reload recompiles only what changed.
+ */
+@Injectable()
+export class CatalogService implements OnApplicationBootstrap {
+  private readonly logger = new Logger(CatalogService.name);
+  private snapshot = new Map<string, Map<string, ServerSnapshot>>();
+  private prepared = new Map<string, PreparedTool | null>();
+
+  constructor(
+    private readonly repository: CatalogRepository,
+    private readonly builtins: BuiltinToolRegistry,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.loadAll();
+  }
+
+  async loadAll(): Promise<void> {
+    const tenants = await this.repository.listTenants();
+    const next = new Map<string, Map<string, ServerSnapshot>>();
+    for (const tenant of tenants) {
+      const catalog = await this.repository.loadTenant(tenant);
+      if (catalog) next.set(tenant, this.build(catalog));
+    }
+    this.snapshot = next;
+    this.prune();
+    this.logger.log(`catalog loaded: ${tenants.length} tenants, ${this.listServers().length} virtual servers`);
+  }
+
+  /** Re-reads one tenant (after `catalogChanged`); a tenant that no longer exists disappears. */
+  async reloadTenant(tenant: string): Promise<void> {
+    const catalog = await this.repository.loadTenant(tenant);
+    const next = new Map(this.snapshot);
+    if (catalog) next.set(tenant, this.build(catalog));
+    else next.delete(tenant);
+    this.snapshot = next;
+    this.prune();
+  }
+
+  getServer(tenant: string, server: string): ServerSnapshot | undefined {
+    return this.snapshot.get(tenant)?.get(server);
+  }
+
+  listServers(): toolExecutor.VirtualServer[] {
+    return [...this.snapshot.values()].flatMap((servers) => [...servers.values()].map((entry) => entry.server));
+  }
+
+  private build(catalog: TenantCatalog): Map<string, ServerSnapshot> {
+    const tools = new Map<string, PreparedTool>();
+    for (const record of catalog.tools) {
+      if (!record.enabled) continue;
+      const prepared = this.prepare(record);
+      if (prepared) tools.set(record.name, prepared);
+    }
+    const servers = new Map<string, ServerSnapshot>();
+    for (const server of catalog.servers) {
+      const exposed = server.toolNames.map((name) => tools.get(name)).filter((tool): tool is PreparedTool => tool !== undefined);
+      exposed.sort((a, b) => (a.record.name < b.record.name ? -1 : a.record.name > b.record.name ? 1 : 0));
+      servers.set(server.name, {
+        server: {
+          tenant: server.tenant,
+          name: server.name,
+          ...(server.title === undefined ? {} : { title: server.title }),
+          ...(server.description === undefined ? {} : { description: server.description }),
+          ...(server.instructions === undefined ? {} : { instructions: server.instructions }),
+          public: server.public,
+        },
+        tools: exposed,
+        byName: new Map(exposed.map((tool) => [tool.record.name, tool])),
+      });
+    }
+    return servers;
+  }
+
+  /** Compiles a tool once per version; a tool that cannot be served safely is left out and logged. */
+  private prepare(record: CatalogTool): PreparedTool | undefined {
+    const key = versionKey(record);
+    const cached = this.prepared.get(key);
+    if (cached !== undefined) return cached ?? undefined;
+    let prepared: PreparedTool | null = null;
+    try {
+      const wire = ToolSchema.parse({
+        name: record.name,
+        ...(record.title === undefined ? {} : { title: record.title }),
+        ...(record.description === undefined ? {} : { description: record.description }),
+        inputSchema: record.inputSchema,
+        ...(record.outputSchema === undefined ? {} : { outputSchema: record.outputSchema }),
+        ...(record.annotations === undefined ? {} : { annotations: record.annotations }),
+      });
+      const input = compileSchema(record.inputSchema, `inputSchema of ${record.name}`);
+      const output = record.outputSchema ? compileSchema(record.outputSchema, `outputSchema of ${record.name}`) : undefined;
+      prepared = { record, wire, input, ...(output ? { output } : {}), runner: this.runnerOf(record) };
+    } catch (error) {
+      this.logger.error(`tool ${record.tenant}/${record.name} left out of the catalog: ${(error as Error).message}`);
+    }
+    this.prepared.set(key, prepared);
+    return prepared ?? undefined;
+  }
+
+  private runnerOf(record: CatalogTool): PreparedTool['runner'] {
+    if (record.kind === 'http') {
+      const config = record.config as HttpToolConfig;
+      if (typeof config.url !== 'string') throw new Error('http tool without url');
+      return { kind: 'http', config };
+    }
+    const handler = (record.config as { handler?: unknown }).handler;
+    const implementation = typeof handler === 'string' ? this.builtins.implementation(handler) : undefined;
+    if (!implementation) throw new Error(`no built-in implementation named ${String(handler)}`);
+    return { kind: 'builtin', implementation };
+  }
+
+  /** Forgets compiled versions no longer in the snapshot. */
+  private prune(): void {
+    const live = new Set<string>();
+    for (const servers of this.snapshot.values()) for (const entry of servers.values()) for (const tool of entry.tools) live.add(versionKey(tool.record));
+    for (const key of this.prepared.keys()) if (!live.has(key)) this.prepared.delete(key);
+  }
+}
+
+function versionKey(record: CatalogTool): string {
+  return `${record.id}@${record.updatedAt.getTime()}`;
+}

@@ -1,0 +1,63 @@
+/** A JSON object as stored in jsonb columns and published in tool definitions. */
+export type JsonObject = { [key: string]: unknown };
+
+/** How a tool runs. */
+export type ToolKind = 'builtin' | 'http';
+
+/** A built-in tool names its implementation in the process's registry (`builtin/`). */
+export interface BuiltinToolConfig {
+  handler: string;
+}
+
+/** An HTTP tool POSTs its arguments as JSON to `url` (`http-tools/`). */
+export interface HttpToolConfig {
+  url: string;
+  headers?: Record<string, string>;
+  timeoutMs?: number;
+}
+
+/** What a tool is, independent of storage: the catalog's domain type. */
+export interface ToolDefinition {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: JsonObject;
+  outputSchema?: JsonObject;
+  annotations?: JsonObject;
+  kind: ToolKind;
+  config: BuiltinToolConfig | HttpToolConfig;
+  timeoutMs: number;
+  enabled: boolean;
+}
+
+/** A stored tool: its definition plus identity and version (the validator cache key). */
+export interface CatalogTool extends ToolDefinition {
+  id: string;
+  tenant: string;
+  updatedAt: Date;
+}
+
+/** A virtual server's settings. */
+export interface VirtualServerDefinition {
+  name: string;
+  title?: string;
+  description?: string;
+  instructions?: string;
+  public: boolean;
+}
+
+/** A stored virtual server with the names of the tools it exposes. */
+export interface CatalogVirtualServer extends VirtualServerDefinition {
+  tenant: string;
+  toolNames: string[];
+}
+
+/** Everything one tenant's catalog holds. */
+export interface TenantCatalog {
+  tenant: string;
+  servers: CatalogVirtualServer[];
+  tools: CatalogTool[];
+}
+
+/** Default per-call timeout of a tool when its definition sets none (60 s). */
+export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;

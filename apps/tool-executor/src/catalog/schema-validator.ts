@@ -1,0 +1,85 @@
+import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import type { JsonObject } from './catalog.types';
+
+/** The only dialect we validate (S-19, S-20): JSON Schema 2020-12, also when `$schema` is absent. */
+export const SUPPORTED_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
+
+/** Bounds on what a published schema may cost to compile and run (S-22). */
+export const SCHEMA_LIMITS = { maxBytes: 64 * 1024, maxDepth: 32, maxSubschemas: 2_000 } as const;
+
+/** A schema we refuse to publish or validate with; the tool is left out of the catalog. */
+export class SchemaRejectedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SchemaRejectedError';
+  }
+}
+
+/** A compiled schema: `validate` answers `undefined` when the value conforms, else a readable message. */
+export interface CompiledSchema {
+  validate(value: unknown): string | undefined;
+}
+
+/**
+ * Compiles a tool's schema once (the catalog caches it per tool version). A fresh Ajv per schema keeps
+ * `$id`s of different tools from colliding. No `loadSchema` is configured, so a `$ref` that is not
+ * inside the schema fails compilation instead of being fetched (S-21): such a schema is rejected.
+ */
+export function compileSchema(schema: JsonObject, what: string): CompiledSchema {
+  checkDialect(schema, what);
+  checkLimits(schema, what);
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+  addFormats(ajv);
+  let validate: ValidateFunction;
+  try {
+    validate = ajv.compile(schema);
+  } catch (error) {
+    throw new SchemaRejectedError(`${what} does not compile: ${(error as Error).message}`);
+  }
+  return {
+    validate(value: unknown): string | undefined {
+      return validate(value) ? undefined : describeErrors(validate.errors ?? []);
+    },
+  };
+}
+
+function checkDialect(schema: JsonObject, what: string): void {
+  const dialect = schema['$schema'];
+  if (dialect === undefined) return;
+  if (typeof dialect === 'string' && dialect.replace(/#$/, '') === SUPPORTED_DIALECT) return;
+  throw new SchemaRejectedError(`${what} uses an unsupported JSON Schema dialect ${JSON.stringify(dialect)}; only 2020-12 is supported`);
+}
+
+function checkLimits(schema: JsonObject, what: string): void {
+  if (JSON.stringify(schema).length > SCHEMA_LIMITS.maxBytes) {
+    throw new SchemaRejectedError(`${what} is larger than ${SCHEMA_LIMITS.maxBytes} bytes`);
+  }
+  let subschemas = 0;
+  const walk = (node: unknown, depth: number): void => {
+    if (depth > SCHEMA_LIMITS.maxDepth) throw new SchemaRejectedError(`${what} nests deeper than ${SCHEMA_LIMITS.maxDepth} levels`);
+    if (node === null || typeof node !== 'object') return;
+    if (!Array.isArray(node) && (subschemas += 1) > SCHEMA_LIMITS.maxSubschemas) {
+      throw new SchemaRejectedError(`${what} has more than ${SCHEMA_LIMITS.maxSubschemas} subschemas`);
+    }
+    for (const child of Array.isArray(node) ? node : Object.values(node)) walk(child, depth + 1);
+  };
+  walk(schema, 0);
+}
+
+/** One line per problem, with the JSON pointer of the offending value, for a model to self-correct (S-188). */
+export function describeErrors(errors: ErrorObject[]): string {
+  return errors
+    .slice(0, 10)
+    .map((error) => {
+      const where = error.instancePath || '(root)';
+      if (error.keyword === 'additionalProperties') {
+        return `${where}: unexpected property "${String((error.params as { additionalProperty?: string }).additionalProperty)}"`;
+      }
+      if (error.keyword === 'required') {
+        return `${where}: missing required property "${String((error.params as { missingProperty?: string }).missingProperty)}"`;
+      }
+      return `${where}: ${error.message ?? error.keyword}`;
+    })
+    .join('; ');
+}

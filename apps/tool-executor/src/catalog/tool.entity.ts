@@ -1,0 +1,54 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import type { BuiltinToolConfig, HttpToolConfig, JsonObject, ToolKind } from './catalog.types';
+import { TenantEntity } from './tenant.entity';
+
+/** One tool of a tenant's catalog: its MCP definition and how it runs. */
+@Entity({ name: 'tools' })
+@Index('uq_tools_tenant_name', ['tenantId', 'name'], { unique: true })
+export class ToolEntity {
+  @PrimaryColumn({ type: 'uuid' })
+  id!: string;
+
+  @Column({ type: 'uuid' })
+  tenantId!: string;
+
+  @ManyToOne(() => TenantEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'tenant_id', foreignKeyConstraintName: 'fk_tools_tenant' })
+  tenant?: TenantEntity;
+
+  @Column({ type: 'text' })
+  name!: string;
+
+  @Column({ type: 'text', nullable: true })
+  title!: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  description!: string | null;
+
+  @Column({ type: 'jsonb' })
+  inputSchema!: JsonObject;
+
+  @Column({ type: 'jsonb', nullable: true })
+  outputSchema!: JsonObject | null;
+
+  @Column({ type: 'jsonb', nullable: true })
+  annotations!: JsonObject | null;
+
+  @Column({ type: 'text' })
+  kind!: ToolKind;
+
+  @Column({ type: 'jsonb' })
+  config!: BuiltinToolConfig | HttpToolConfig;
+
+  @Column({ type: 'integer' })
+  timeoutMs!: number;
+
+  @Column({ type: 'boolean', default: true })
+  enabled!: boolean;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt!: Date;
+
+  @UpdateDateColumn({ type: 'timestamptz' })
+  updatedAt!: Date;
+}

@@ -1,0 +1,21 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { HttpToolRunner } from './http-tool.runner';
+import { HttpToolTransport, UndiciHttpToolTransport } from './http-tool.transport';
+import { DEFAULT_HTTP_TOOL_TIMEOUT_MS, DEFAULT_MAX_RESPONSE_BYTES, HTTP_TOOL_OPTIONS, type HttpToolOptions } from './http-tools.constants';
+
+/** Tools of kind `http`: the guarded outbound transport and the runner. */
+@Module({})
+export class HttpToolsModule {
+  static register(options: { allowPrivateNetworks: boolean; timeoutMs?: number }): DynamicModule {
+    const resolved: HttpToolOptions = {
+      allowPrivateNetworks: options.allowPrivateNetworks,
+      timeoutMs: options.timeoutMs ?? DEFAULT_HTTP_TOOL_TIMEOUT_MS,
+      maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
+    };
+    return {
+      module: HttpToolsModule,
+      providers: [{ provide: HTTP_TOOL_OPTIONS, useValue: resolved }, { provide: HttpToolTransport, useClass: UndiciHttpToolTransport }, HttpToolRunner],
+      exports: [HttpToolRunner],
+    };
+  }
+}

@@ -1,0 +1,84 @@
+import type { LookupAddress } from 'node:dns';
+import { describe, expect, it } from 'vitest';
+import { checkToolUrl, guardedLookup, isPublicAddress, SsrfRefusedError } from './ssrf-guard';
+
+describe(isPublicAddress, () => {
+  it.each([
+    '127.0.0.1',
+    '10.1.2.3',
+    '172.16.0.1',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '224.0.0.1',
+    '255.255.255.255',
+    '::1',
+    '::',
+    'fe80::1',
+    'fc00::1',
+    'fd12:3456::1',
+    'ff02::1',
+    '::ffff:127.0.0.1',
+    '::ffff:10.0.0.1',
+    '2001:db8::1',
+    '64:ff9b::a00:1',
+    '2002:7f00:1::',
+    'not an address',
+  ])('refuses %s', (address) => {
+    expect(isPublicAddress(address)).toBe(false);
+  });
+
+  it.each(['8.8.8.8', '93.184.216.34', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('accepts %s', (address) => {
+    expect(isPublicAddress(address)).toBe(true);
+  });
+});
+
+describe(checkToolUrl, () => {
+  it('refuses schemes other than http and https', () => {
+    expect(() => checkToolUrl('file:///etc/passwd', true)).toThrow(/only http and https/);
+    expect(() => checkToolUrl('ftp://example.com', true)).toThrow(SsrfRefusedError);
+  });
+
+  it('refuses a private literal unless private networks are allowed', () => {
+    expect(() => checkToolUrl('http://127.0.0.1:8080/x', false)).toThrow(/not a public address/);
+    expect(() => checkToolUrl('http://[::1]:8080/x', false)).toThrow(/not a public address/);
+    expect(checkToolUrl('http://127.0.0.1:8080/x', true).port).toBe('8080');
+  });
+
+  it('lets a host name through to the guarded lookup', () => {
+    expect(checkToolUrl('https://tools.example.com/run', false).hostname).toBe('tools.example.com');
+  });
+});
+
+describe(guardedLookup, () => {
+  const resolverOf =
+    (addresses: LookupAddress[]) =>
+    (_hostname: string, callback: (error: NodeJS.ErrnoException | null, found: LookupAddress[]) => void) =>
+      callback(null, addresses);
+
+  function lookup(allowPrivate: boolean, addresses: LookupAddress[], all = false) {
+    return new Promise<{ error: Error | null; address: unknown; family?: number }>((resolve) => {
+      guardedLookup(allowPrivate, resolverOf(addresses))('tools.example.com', { all }, ((error: Error | null, address: unknown, family?: number) =>
+        resolve({ error, address, ...(family === undefined ? {} : { family }) })) as never);
+    });
+  }
+
+  it('pins the checked public address', async () => {
+    await expect(lookup(false, [{ address: '93.184.216.34', family: 4 }])).resolves.toEqual({ error: null, address: '93.184.216.34', family: 4 });
+  });
+
+  it('refuses a name that resolves to a private address (DNS rebinding)', async () => {
+    const result = await lookup(false, [
+      { address: '93.184.216.34', family: 4 },
+      { address: '10.0.0.5', family: 4 },
+    ]);
+    expect(result.error).toBeInstanceOf(SsrfRefusedError);
+    expect(result.error?.message).toMatch(/10\.0\.0\.5/);
+  });
+
+  it('allows private answers when configured, returning every address for all: true', async () => {
+    const result = await lookup(true, [{ address: '127.0.0.1', family: 4 }], true);
+    expect(result).toEqual({ error: null, address: [{ address: '127.0.0.1', family: 4 }] });
+  });
+});

@@ -1,0 +1,34 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { PersistenceModule } from '@mcp-platform/shared-persistence';
+import { CATALOG_ENTITIES, CATALOG_MIGRATIONS } from './catalog/catalog.entities';
+import { CatalogModule } from './catalog/catalog.module';
+import { SeedModule } from './seed/seed.module';
+import { TOOL_EXECUTOR_CONNECTION, TOOL_EXECUTOR_SCHEMA } from './tool-executor.constants';
+import type { ToolExecutorOptions } from './tool-executor.options';
+import { ToolsModule } from './tools/tools.module';
+
+/**
+ * The tool catalog and tool execution, transport-agnostic: the app's own process (`AppModule`) and
+ * the embedded host (`apps/standalone`) both import it. Needs `MessagingModule` from its host.
+ */
+@Module({})
+export class ToolExecutorModule {
+  static register(options: ToolExecutorOptions): DynamicModule {
+    return {
+      module: ToolExecutorModule,
+      imports: [
+        PersistenceModule.forApp({
+          name: TOOL_EXECUTOR_CONNECTION,
+          schema: TOOL_EXECUTOR_SCHEMA,
+          database: options.database,
+          entities: CATALOG_ENTITIES,
+          migrations: CATALOG_MIGRATIONS,
+          applicationName: 'tool-executor',
+        }),
+        CatalogModule,
+        ToolsModule.register(options.http),
+        SeedModule.register(options.seed),
+      ],
+    };
+  }
+}

@@ -1,0 +1,169 @@
+import { describe, expect, it } from 'vitest';
+import { WireErrorCode } from '@mcp-platform/protocol-contracts';
+import type { CallToolResult } from '@mcp-platform/protocol-mcp';
+import type { MessageBus } from '@mcp-platform/shared-messaging';
+import type { CatalogService, PreparedTool, ServerSnapshot } from '../catalog/catalog.service';
+import { compileSchema } from '../catalog/schema-validator';
+import type { HttpToolRunner } from '../http-tools/http-tool.runner';
+import { CallsService } from './calls.service';
+import type { Clock } from './clock';
+import type { ToolImplementation } from './tool-context';
+
+/** A clock whose timers fire only when the test says so. */
+class ManualClock implements Clock {
+  private timers: Array<{ at: number; callback: () => void }> = [];
+  private current = 0;
+  now(): number {
+    return this.current;
+  }
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const cancel = this.schedule(ms, resolve);
+      signal?.addEventListener('abort', () => {
+        cancel();
+        reject(signal.reason);
+      });
+    });
+  }
+  schedule(ms: number, callback: () => void): () => void {
+    const timer = { at: this.current + ms, callback };
+    this.timers.push(timer);
+    return () => {
+      this.timers = this.timers.filter((candidate) => candidate !== timer);
+    };
+  }
+  advance(ms: number): void {
+    this.current += ms;
+    const due = this.timers.filter((timer) => timer.at <= this.current);
+    this.timers = this.timers.filter((timer) => timer.at > this.current);
+    for (const timer of due) timer.callback();
+  }
+}
+
+function tool(name: string, implementation: ToolImplementation, options: { outputSchema?: Record<string, unknown>; timeoutMs?: number } = {}): PreparedTool {
+  const inputSchema = { type: 'object', properties: { n: { type: 'number' } }, additionalProperties: false };
+  return {
+    record: {
+      id: name,
+      tenant: 't',
+      name,
+      description: name,
+      inputSchema,
+      ...(options.outputSchema ? { outputSchema: options.outputSchema } : {}),
+      kind: 'builtin',
+      config: { handler: name },
+      timeoutMs: options.timeoutMs ?? 1_000,
+      enabled: true,
+      updatedAt: new Date(0),
+    },
+    wire: { name, inputSchema: { type: 'object' } },
+    input: compileSchema(inputSchema, 'inputSchema'),
+    ...(options.outputSchema ? { output: compileSchema(options.outputSchema, 'outputSchema') } : {}),
+    runner: { kind: 'builtin', implementation },
+  };
+}
+
+function setup(tools: PreparedTool[]) {
+  const snapshot: ServerSnapshot = {
+    server: { tenant: 't', name: 's', public: false },
+    tools,
+    byName: new Map(tools.map((entry) => [entry.record.name, entry])),
+  };
+  const catalog = { getServer: (tenant: string, server: string) => (tenant === 't' && server === 's' ? snapshot : undefined) } as unknown as CatalogService;
+  const emitted: unknown[] = [];
+  const bus = { emit: (_contract: unknown, payload: unknown) => emitted.push(payload) } as unknown as MessageBus;
+  const clock = new ManualClock();
+  const service = new CallsService(catalog, {} as HttpToolRunner, bus, clock);
+  const call = (name: string, args?: Record<string, unknown>, callId = 'call-1') =>
+    service.call({ tenant: 't', server: 's', callId, name, protocolVersion: '2025-11-25', ...(args ? { arguments: args } : {}), notify: { route: 'r', progress: true } });
+  return { service, clock, call, emitted };
+}
+
+const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
+const flush = () => new Promise((resolve) => setImmediate(resolve));
+
+describe(CallsService, () => {
+  describe('call', () => {
+    it('passes {} to a tool when arguments are absent', async () => {
+      let received: unknown;
+      const { call } = setup([tool('echo', async (args) => ((received = args), text('ok')))]);
+      await expect(call('echo')).resolves.toEqual(text('ok'));
+      expect(received).toEqual({});
+    });
+
+    it('answers INVALID_PARAMS for a tool the server does not expose', async () => {
+      const { call } = setup([]);
+      await expect(call('ghost', {})).rejects.toMatchObject({ code: WireErrorCode.InvalidParams, message: 'Unknown tool: ghost' });
+    });
+
+    it('answers invalid arguments with an error result and does not run the tool', async () => {
+      let ran = false;
+      const { call } = setup([tool('echo', async () => ((ran = true), text('ok')))]);
+      const result = await call('echo', { n: 'not a number' });
+      expect(result).toEqual({ content: [{ type: 'text', text: 'Invalid arguments for tool echo: /n: must be number' }], isError: true });
+      expect(ran).toBe(false);
+    });
+
+    it('answers "timed out after N ms" when the tool overruns its timeout', async () => {
+      const { call, clock } = setup([tool('slow', async (_args, context) => (await context.clock.sleep(10_000, context.signal), text('late')), { timeoutMs: 250 })]);
+      const pending = call('slow', {});
+      await flush();
+      clock.advance(250);
+      await expect(pending).resolves.toEqual({ content: [{ type: 'text', text: 'Tool slow timed out after 250 ms' }], isError: true });
+    });
+
+    it('times out even a tool that ignores its signal', async () => {
+      const { call, clock } = setup([tool('stubborn', () => new Promise<CallToolResult>(() => undefined), { timeoutMs: 100 })]);
+      const pending = call('stubborn', {});
+      await flush();
+      clock.advance(100);
+      await expect(pending).resolves.toMatchObject({ isError: true });
+    });
+
+    it('answers CANCELLED when the call is cancelled, and sends no progress afterwards', async () => {
+      let report: ((value: number) => void) | undefined;
+      const { call, service, emitted } = setup([
+        tool('long', async (_args, context) => {
+          report = (value) => context.progress(value);
+          context.progress(1);
+          await context.clock.sleep(10_000, context.signal);
+          return text('done');
+        }),
+      ]);
+      const pending = call('long', {}, 'call-9');
+      await flush();
+      service.cancel('call-9', 'stop');
+      await expect(pending).rejects.toMatchObject({ code: WireErrorCode.Cancelled, message: 'Call cancelled: stop' });
+      report?.(2);
+      expect(emitted).toEqual([{ callId: 'call-9', notification: { method: 'notifications/progress', params: { progress: 1 } } }]);
+    });
+
+    it('ignores a cancellation for an unknown call', () => {
+      const { service } = setup([]);
+      expect(() => service.cancel('nobody')).not.toThrow();
+    });
+
+    it('turns a thrown error into an error result', async () => {
+      const { call } = setup([
+        tool('broken', async () => {
+          throw new Error('backend said no');
+        }),
+      ]);
+      await expect(call('broken', {})).resolves.toEqual({ content: [{ type: 'text', text: 'Tool broken failed: backend said no' }], isError: true });
+    });
+
+    it('adds the JSON text block to structured content that matches the outputSchema', async () => {
+      const outputSchema = { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'] };
+      const { call } = setup([tool('sum', async () => ({ content: [], structuredContent: { sum: 3 } }), { outputSchema })]);
+      await expect(call('sum', {})).resolves.toEqual({ content: [{ type: 'text', text: '{"sum":3}' }], structuredContent: { sum: 3 } });
+    });
+
+    it('answers an error result when structured content breaks the outputSchema', async () => {
+      const outputSchema = { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'] };
+      const { call } = setup([tool('sum', async () => ({ content: [], structuredContent: { sum: 'three' } }), { outputSchema })]);
+      const result = await call('sum', {});
+      expect(result.isError).toBe(true);
+      expect((result.content[0] as { text: string }).text).toMatch(/does not match its outputSchema: \/sum: must be number/);
+    });
+  });
+});

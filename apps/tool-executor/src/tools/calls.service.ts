@@ -1,0 +1,122 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { sessionBroker, type RpcRequestParsed, type toolExecutor } from '@mcp-platform/protocol-contracts';
+import { CallToolResultSchema, type CallToolResult } from '@mcp-platform/protocol-mcp';
+import { MessageBus, RpcError, WireErrorCode } from '@mcp-platform/shared-messaging';
+import { CatalogService, type PreparedTool } from '../catalog/catalog.service';
+import { HttpToolRunner } from '../http-tools/http-tool.runner';
+import { CallNotifier } from './call-notifier';
+import { Clock } from './clock';
+import type { ToolArguments, ToolContext } from './tool-context';
+
+type CallRequest = RpcRequestParsed<typeof toolExecutor.callTool>;
+
+/** Why a running call was stopped from outside. */
+class CallStopped extends Error {
+  constructor(readonly kind: 'cancelled' | 'timeout', message: string) {
+    super(message);
+    this.name = 'CallStopped';
+  }
+}
+
+const errorResult = (text: string): CallToolResult => ({ content: [{ type: 'text', text }], isError: true });
+
+/**
+ * Runs tools/call against the catalog snapshot: resolves the tool, validates arguments and output,
+ * enforces the tool's timeout, honours cancellation, and relays progress and logs to the caller.
+ */
+@Injectable()
+export class CallsService {
+  private readonly logger = new Logger(CallsService.name);
+  private readonly running = new Map<string, AbortController>();
+
+  constructor(
+    private readonly catalog: CatalogService,
+    private readonly http: HttpToolRunner,
+    private readonly bus: MessageBus,
+    private readonly clock: Clock,
+  ) {}
+
+  async call(request: CallRequest): Promise<CallToolResult> {
+    const server = this.catalog.getServer(request.tenant, request.server);
+    if (!server) throw new RpcError(WireErrorCode.NotFound, `Unknown virtual server: ${request.tenant}/${request.server}`);
+    const tool = server.byName.get(request.name);
+    // spec S-188: an unknown (or disabled, or not exposed) tool is a protocol error, -32602 at the edge.
+    if (!tool) throw new RpcError(WireErrorCode.InvalidParams, `Unknown tool: ${request.name}`);
+    const args: ToolArguments = request.arguments ?? {};
+    const invalid = tool.input.validate(args);
+    // spec S-188: invalid arguments are a tool error the model can correct, not a protocol error.
+    if (invalid) return errorResult(`Invalid arguments for tool ${request.name}: ${invalid}`);
+    if (this.running.has(request.callId)) throw new RpcError(WireErrorCode.InvalidRequest, `Call ${request.callId} is already running`);
+
+    const controller = new AbortController();
+    this.running.set(request.callId, controller);
+    const notifier = new CallNotifier(request.callId, request.notify, (payload, route) => this.bus.emit(sessionBroker.callNotified, payload, { route }));
+    const cancelTimer = this.clock.schedule(tool.record.timeoutMs, () =>
+      controller.abort(new CallStopped('timeout', `Tool ${request.name} timed out after ${tool.record.timeoutMs} ms`)),
+    );
+    try {
+      const result = await this.runUntilStopped(tool, args, controller.signal, notifier);
+      return this.finish(tool, result);
+    } catch (error) {
+      const stopped = error instanceof CallStopped ? error : controller.signal.reason instanceof CallStopped ? controller.signal.reason : undefined;
+      if (stopped?.kind === 'cancelled') throw new RpcError(WireErrorCode.Cancelled, stopped.message);
+      if (stopped?.kind === 'timeout') return errorResult(stopped.message);
+      this.logger.warn(`tool ${request.tenant}/${request.name} failed: ${(error as Error)?.message ?? String(error)}`);
+      return errorResult(`Tool ${request.name} failed: ${(error as Error)?.message ?? String(error)}`);
+    } finally {
+      // spec S-267: no progress or log after the call completed.
+      notifier.close();
+      cancelTimer();
+      this.running.delete(request.callId);
+    }
+  }
+
+  /** Stops a running call; unknown or finished calls are ignored (S-257). */
+  cancel(callId: string, reason?: string): void {
+    const controller = this.running.get(callId);
+    if (!controller) return;
+    // spec S-263: log cancellation reasons.
+    this.logger.log(`call ${callId} cancelled${reason ? `: ${reason}` : ''}`);
+    controller.abort(new CallStopped('cancelled', `Call cancelled${reason ? `: ${reason}` : ''}`));
+  }
+
+  /** Resolves with the tool's result, or rejects as soon as the signal aborts even if the tool ignores it. */
+  private runUntilStopped(tool: PreparedTool, args: ToolArguments, signal: AbortSignal, notifier: CallNotifier): Promise<CallToolResult> {
+    const context: ToolContext = {
+      signal,
+      clock: this.clock,
+      progress: (progress, total, message) => void notifier.progress(progress, total, message),
+      log: (level, data, logger) => void notifier.log(level, data, logger),
+    };
+    const running =
+      tool.runner.kind === 'builtin' ? tool.runner.implementation(args, context) : this.http.run(tool.record.name, tool.runner.config, args, signal);
+    return new Promise<CallToolResult>((resolve, reject) => {
+      const onAbort = (): void => reject(signal.reason);
+      if (signal.aborted) onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      running.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    });
+  }
+
+  /** Checks the tool's answer: a well-formed result, structured content matching outputSchema, a text twin. */
+  private finish(tool: PreparedTool, raw: CallToolResult): CallToolResult {
+    const parsed = CallToolResultSchema.safeParse(raw);
+    if (!parsed.success) {
+      this.logger.warn(`tool ${tool.record.tenant}/${tool.record.name} returned a malformed result: ${parsed.error.message}`);
+      return errorResult(`Tool ${tool.record.name} returned a malformed result`);
+    }
+    const result = parsed.data;
+    if (result.isError) return result;
+    if (tool.output) {
+      // spec S-184: with an outputSchema, structuredContent must be present and conform.
+      if (result.structuredContent === undefined) return errorResult(`Tool ${tool.record.name} returned no structuredContent although it declares an outputSchema`);
+      const invalid = tool.output.validate(result.structuredContent);
+      if (invalid) return errorResult(`Tool ${tool.record.name} returned structuredContent that does not match its outputSchema: ${invalid}`);
+    }
+    if (result.structuredContent !== undefined && !result.content.some((block) => block.type === 'text')) {
+      // spec S-187: older clients read the JSON text block.
+      return { ...result, content: [...result.content, { type: 'text', text: JSON.stringify(result.structuredContent) }] };
+    }
+    return result;
+  }
+}

@@ -1,0 +1,21 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { BuiltinModule } from '../builtin/builtin.module';
+import { CatalogModule } from '../catalog/catalog.module';
+import { HttpToolsModule } from '../http-tools/http-tools.module';
+import type { ToolExecutorOptions } from '../tool-executor.options';
+import { CallsService } from './calls.service';
+import { ToolsNatsController } from './tools.nats.controller';
+import { ToolsService } from './tools.service';
+
+/** tools/list, tools/call, virtual server look-ups and cancellation, served on the bus. */
+@Module({})
+export class ToolsModule {
+  static register(http: ToolExecutorOptions['http']): DynamicModule {
+    return {
+      module: ToolsModule,
+      imports: [CatalogModule, BuiltinModule, HttpToolsModule.register(http)],
+      controllers: [ToolsNatsController],
+      providers: [ToolsService, CallsService],
+    };
+  }
+}

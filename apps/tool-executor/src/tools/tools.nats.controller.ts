@@ -1,0 +1,39 @@
+import { Controller } from '@nestjs/common';
+import { toolExecutor, type EventPayload, type RpcRequestParsed } from '@mcp-platform/protocol-contracts';
+import { EventHandler, RpcHandler } from '@mcp-platform/shared-messaging';
+import { CallsService } from './calls.service';
+import { ToolsService } from './tools.service';
+
+/** The tool executor's request subjects: one call into a service each. */
+@Controller()
+export class ToolsNatsController {
+  constructor(
+    private readonly tools: ToolsService,
+    private readonly calls: CallsService,
+  ) {}
+
+  @RpcHandler(toolExecutor.listTools)
+  listTools(request: RpcRequestParsed<typeof toolExecutor.listTools>) {
+    return this.tools.listTools(request.tenant, request.server, request.cursor);
+  }
+
+  @RpcHandler(toolExecutor.callTool)
+  callTool(request: RpcRequestParsed<typeof toolExecutor.callTool>) {
+    return this.calls.call(request);
+  }
+
+  @RpcHandler(toolExecutor.getVirtualServer)
+  getVirtualServer(request: RpcRequestParsed<typeof toolExecutor.getVirtualServer>) {
+    return this.tools.getVirtualServer(request.tenant, request.server);
+  }
+
+  @RpcHandler(toolExecutor.listVirtualServers)
+  listVirtualServers() {
+    return this.tools.listVirtualServers();
+  }
+
+  @EventHandler(toolExecutor.callCancelled)
+  callCancelled(payload: EventPayload<typeof toolExecutor.callCancelled>): void {
+    this.calls.cancel(payload.callId, payload.reason);
+  }
+}

@@ -1,0 +1,5 @@
+/**
+ * Where an app's tables live: a PostgreSQL server (distributed mode) or PGlite, Postgres compiled to
+ * WASM, inside the process (embedded mode). PGlite without `dataDir` keeps everything in memory.
+ */
+export type DatabaseOptions = { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir?: string };
