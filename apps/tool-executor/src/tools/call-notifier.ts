@@ -25,6 +25,7 @@ const LEVEL_RANK: Record<LoggingLevel, number> = {
 export class CallNotifier {
   private lastProgress = Number.NEGATIVE_INFINITY;
   private closed = false;
+  private sentAny = false;
 
   constructor(
     private readonly callId: string,
@@ -50,6 +51,11 @@ export class CallNotifier {
     return true;
   }
 
+  /** Whether anything was sent: the reply must then wait until it has left the process. */
+  get sent(): boolean {
+    return this.sentAny;
+  }
+
   /** The call completed: its progress token and log stream are no longer valid. */
   close(): void {
     this.closed = true;
@@ -57,6 +63,7 @@ export class CallNotifier {
 
   private emit(notification: Notification): void {
     if (!this.notify) return;
+    this.sentAny = true;
     this.send({ callId: this.callId, notification }, this.notify.route);
   }
 }

@@ -68,6 +68,9 @@ export class CallsService {
       notifier.close();
       cancelTimer();
       this.running.delete(request.callId);
+      // Notifications and the reply leave on different connections; flushing first keeps them in
+      // order at the broker, so the last progress or log message never arrives after the result.
+      if (notifier.sent) await this.bus.flush();
     }
   }
 

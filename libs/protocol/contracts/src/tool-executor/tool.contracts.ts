@@ -14,8 +14,11 @@ export const listTools = defineRpc({
   subject: 'tool-executor.v1.tool.list',
   request: z.object({
     ...TenantServer,
-    /** Opaque cursor from an earlier page (S-239); absent for the first page. */
-    cursor: z.string().max(1024).optional(),
+    /**
+     * Opaque cursor from an earlier page (S-239); absent for the first page. Its length is the
+     * executor's to judge, so a client's bad cursor is `INVALID_PARAMS` (-32602, S-243).
+     */
+    cursor: z.string().optional(),
   }),
   response: z.object({
     tools: z.array(ToolSchema),
