@@ -71,12 +71,13 @@ function setup(tools: PreparedTool[]) {
   };
   const catalog = { getServer: (tenant: string, server: string) => (tenant === 't' && server === 's' ? snapshot : undefined) } as unknown as CatalogService;
   const emitted: unknown[] = [];
-  const bus = { emit: (_contract: unknown, payload: unknown) => emitted.push(payload) } as unknown as MessageBus;
+  let flushes = 0;
+  const bus = { emit: (_contract: unknown, payload: unknown) => emitted.push(payload), flush: async () => void flushes++ } as unknown as MessageBus;
   const clock = new ManualClock();
   const service = new CallsService(catalog, {} as HttpToolRunner, bus, clock);
   const call = (name: string, args?: Record<string, unknown>, callId = 'call-1') =>
     service.call({ tenant: 't', server: 's', callId, name, protocolVersion: '2025-11-25', ...(args ? { arguments: args } : {}), notify: { route: 'r', progress: true } });
-  return { service, clock, call, emitted };
+  return { service, clock, call, emitted, flushes: () => flushes };
 }
 
 const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
@@ -89,6 +90,17 @@ describe(CallsService, () => {
       const { call } = setup([tool('echo', async (args) => ((received = args), text('ok')))]);
       await expect(call('echo')).resolves.toEqual(text('ok'));
       expect(received).toEqual({});
+    });
+
+    it('flushes the bus before replying when the call sent notifications, and only then', async () => {
+      const { call, flushes } = setup([
+        tool('quiet', async () => text('ok')),
+        tool('chatty', async (_args, context) => (context.progress(1), text('ok'))),
+      ]);
+      await call('quiet', {});
+      expect(flushes()).toBe(0);
+      await call('chatty', {});
+      expect(flushes()).toBe(1);
     });
 
     it('answers INVALID_PARAMS for a tool the server does not expose', async () => {
