@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 
 /**
  * Subject grammar (DESIGN.md §4): `<app>.v<major>.<entity>.<verb>` for requests and

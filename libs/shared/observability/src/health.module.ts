@@ -1,6 +1,5 @@
 import { Module, type DynamicModule, type Provider } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
-import { HEALTH_CHECKS } from './health.constants';
 import { HealthController } from './health.controller';
 
 /** `/health/live` and `/health/ready`; pass a provider of `HEALTH_CHECKS` to add readiness conditions. */

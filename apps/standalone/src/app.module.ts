@@ -1,0 +1,43 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { AuthorizationServerModule } from '@mcp-platform/authorization-server';
+import { ResourceStoreModule } from '@mcp-platform/resource-store';
+import { SessionBrokerModule, type SessionBrokerOptions } from '@mcp-platform/session-broker';
+import { MessagingModule, type MessagingOptions } from '@mcp-platform/shared-messaging';
+import { HealthModule, LoggingModule, type LoggingOptions } from '@mcp-platform/shared-observability';
+import { databaseHealthChecks } from '@mcp-platform/shared-persistence';
+import { TaskSchedulerModule } from '@mcp-platform/task-scheduler';
+import { TOOL_EXECUTOR_CONNECTION, ToolExecutorModule, type ToolExecutorOptions } from '@mcp-platform/tool-executor';
+
+/** Everything the embedded host needs to compose the five apps in one process. */
+export interface EmbeddedPlatformOptions {
+  logLevel: LoggingOptions['level'];
+  /** In-process messaging: one hub and one set of buckets shared by the five apps. */
+  messaging: MessagingOptions;
+  broker: SessionBrokerOptions;
+  toolExecutor: ToolExecutorOptions;
+}
+
+/**
+ * The embedded platform (DESIGN.md §5): the five apps' feature modules in one Nest application, on
+ * the in-process bus and PGlite. Each module is the same one its own process registers, so both modes
+ * run the same code.
+ */
+@Module({})
+export class AppModule {
+  static forRoot(options: EmbeddedPlatformOptions): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        LoggingModule.forRoot({ name: 'standalone', level: options.logLevel }),
+        MessagingModule.forRoot(options.messaging),
+        // Ready means the catalog's database answers too, as in the tool executor's own process.
+        HealthModule.forRoot({ checks: databaseHealthChecks([TOOL_EXECUTOR_CONNECTION]) }),
+        AuthorizationServerModule.register(),
+        ResourceStoreModule.register(),
+        TaskSchedulerModule.register(),
+        ToolExecutorModule.register(options.toolExecutor),
+        SessionBrokerModule.register(options.broker),
+      ],
+    };
+  }
+}

@@ -1,0 +1,31 @@
+import 'reflect-metadata';
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { IN_MEMORY_DATA_DIR, loadStandaloneEnv } from './config/env.schema';
+import { readyBanner } from './ready-banner';
+import { startStandalone } from './start-standalone';
+
+async function main(): Promise<void> {
+  const env = loadStandaloneEnv();
+  const dataDir = env.DATA_DIR === undefined || env.DATA_DIR === IN_MEMORY_DATA_DIR ? undefined : resolve(env.DATA_DIR);
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const platform = await startStandalone({
+    host: env.HOST,
+    port: env.PORT,
+    publicUrl: env.PUBLIC_URL,
+    allowedHosts: env.ALLOWED_HOSTS,
+    allowedOrigins: env.ALLOWED_ORIGINS,
+    bodyLimitBytes: env.BODY_LIMIT_BYTES,
+    dataDir,
+    allowPrivateNetworks: env.TOOL_HTTP_ALLOW_PRIVATE_NETWORKS,
+    logLevel: env.LOG_LEVEL,
+  });
+  const servers = await platform.listVirtualServers();
+  // For the person at the terminal, beside the JSON logs.
+  process.stdout.write(readyBanner({ mode: 'embedded', url: platform.url, servers, dataDir, pid: process.pid }));
+}
+
+void main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,112 @@
+import { createServer } from 'node:net';
+import { configureSessionBrokerHttp, defaultAllowLists, type SessionBrokerOptions } from '@mcp-platform/session-broker';
+import { toolExecutor } from '@mcp-platform/protocol-contracts';
+import { inProcessMessaging, MessageBus } from '@mcp-platform/shared-messaging';
+import { runService, type LoggingOptions } from '@mcp-platform/shared-observability';
+import { AppModule } from './app.module';
+import { virtualServerUrl, type VirtualServerEndpoint } from './ready-banner';
+
+/** How to run the embedded platform; every field has a default fit for tests. */
+export interface StandaloneOptions {
+  /** Listen address (default `127.0.0.1`; other addresses only on purpose, S-73). */
+  host?: string;
+  /** Listen port; `0` (the default) picks a free one, for tests. */
+  port?: number;
+  /** The base URL clients use (default `http://<host>:<port>`). */
+  publicUrl?: string;
+  /** `Host` allow-list (default: the public URL's host plus the loopback names at the port). */
+  allowedHosts?: string[];
+  /** `Origin` allow-list (default: the public URL's origin plus the loopback origins at the port). */
+  allowedOrigins?: string[];
+  /** Largest accepted POST body in bytes (default 4 MiB). */
+  bodyLimitBytes?: number;
+  /** PGlite data directory; absent keeps the catalog in memory (tests). */
+  dataDir?: string;
+  /** Let HTTP tools reach private networks (default false: the SSRF guard refuses them). */
+  allowPrivateNetworks?: boolean;
+  /** pino level (default `info`; tests pass `silent` or `warn`). */
+  logLevel?: LoggingOptions['level'];
+}
+
+/** The running embedded platform. */
+export interface StandaloneHandle {
+  /** Base URL it serves, without a trailing slash, e.g. `http://127.0.0.1:41234`. */
+  url: string;
+  /** Every virtual server with its MCP URL, asked of the tool executor over the bus. */
+  listVirtualServers(): Promise<VirtualServerEndpoint[]>;
+  /** Stops the HTTP server, the bus and the database; safe to call twice. */
+  close(): Promise<void>;
+}
+
+const DEFAULT_BODY_LIMIT_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Boots the five apps in this process (DESIGN.md §5): one Fastify server, the in-process bus and
+ * PGlite. Resolves once it serves; `npm start` and the e2e tests both come through here.
+ */
+export async function startStandalone(options: StandaloneOptions = {}): Promise<StandaloneHandle> {
+  const host = options.host ?? '127.0.0.1';
+  // The broker needs its public URL (and the allow-lists built from it) before the app exists, so a
+  // free port is found first rather than read back after `listen(0)`.
+  const port = options.port ? options.port : await findFreePort(host);
+  const url = (options.publicUrl ?? `http://${urlHost(host)}:${port}`).replace(/\/+$/, '');
+  const defaults = defaultAllowLists(url, port);
+  const broker: SessionBrokerOptions = {
+    publicUrl: url,
+    allowedHosts: options.allowedHosts?.length ? options.allowedHosts : defaults.allowedHosts,
+    allowedOrigins: options.allowedOrigins?.length ? options.allowedOrigins : defaults.allowedOrigins,
+    bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
+    // The host prints the URLs itself (see main.ts), once, after everything is up.
+    announceVirtualServers: false,
+  };
+  const messaging = inProcessMessaging();
+  const app = await runService({
+    module: AppModule.forRoot({
+      logLevel: options.logLevel ?? 'info',
+      messaging,
+      broker,
+      toolExecutor: {
+        database: options.dataDir ? { kind: 'pglite', dataDir: options.dataDir } : { kind: 'pglite' },
+        seed: true,
+        http: { allowPrivateNetworks: options.allowPrivateNetworks ?? false },
+      },
+    }),
+    messaging,
+    host,
+    port,
+    configure: (nest) => configureSessionBrokerHttp(nest, broker),
+  });
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    async listVirtualServers() {
+      const { servers } = await app.get(MessageBus).request(toolExecutor.listVirtualServers, {});
+      return servers
+        .map((server) => ({ tenant: server.tenant, name: server.name, title: server.title, url: virtualServerUrl(url, server) }))
+        .sort((a, b) => a.url.localeCompare(b.url));
+    },
+    close() {
+      closing ??= app.close();
+      return closing;
+    },
+  };
+}
+
+/** A port nobody listens on right now (the OS picks it). */
+function findFreePort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', reject);
+    server.listen(0, host, () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port assigned'))));
+    });
+  });
+}
+
+/** IPv6 literals need brackets in a URL. */
+function urlHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}

@@ -1,0 +1,333 @@
+// The distributed platform as local processes (DESIGN.md §5): the five apps, each `node
+// apps/<app>/dist/main.js`, against one NATS (JetStream on) and one PostgreSQL. Used by
+// `npm run start:cluster` (tools/dev-cluster.mjs) and by the e2e tests (`startCluster`).
+// Needs `npm run build` first: it runs what swc wrote to each app's dist/.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The workspace root (this file is tools/cluster/cluster.mjs). */
+export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/mcp_platform';
+export const DEFAULT_NATS_URL = 'nats://127.0.0.1:4222';
+
+/** Each app and the port it listens on by default (its env schema's default). */
+export const APP_PORTS = Object.freeze({
+  'session-broker': 3000,
+  'authorization-server': 3101,
+  'tool-executor': 3102,
+  'resource-store': 3103,
+  'task-scheduler': 3104,
+});
+
+/** Lines of each process's output kept to explain a failure. */
+const LOG_TAIL_LINES = 40;
+/** How long a process gets to drain after SIGTERM before SIGKILL. */
+const STOP_GRACE_MS = 10_000;
+
+/**
+ * The processes to start: the four single apps, then the broker replicas. Brokers use 3000+i on
+ * `standard` ports; `free` ports (tests) take ports the OS says are unused, so a run never collides
+ * with a platform already running on the machine.
+ * @param {{ brokerReplicas: number, ports: 'standard' | 'free', freePort?: () => Promise<number> }} options
+ * @returns {Promise<{ app: string, name: string, port: number }[]>}
+ */
+export async function planProcesses({ brokerReplicas, ports, freePort = findFreePort }) {
+  if (!Number.isInteger(brokerReplicas) || brokerReplicas < 1 || brokerReplicas > 16) {
+    throw new Error(`brokerReplicas must be an integer from 1 to 16, got ${brokerReplicas}`);
+  }
+  const portFor = async (/** @type {number} */ standard) => (ports === 'standard' ? standard : freePort());
+  const plan = [];
+  for (const app of ['tool-executor', 'authorization-server', 'resource-store', 'task-scheduler']) {
+    plan.push({ app, name: app, port: await portFor(APP_PORTS[/** @type {keyof typeof APP_PORTS} */ (app)]) });
+  }
+  for (let replica = 0; replica < brokerReplicas; replica++) {
+    plan.push({ app: 'session-broker', name: brokerReplicas === 1 ? 'session-broker' : `session-broker-${replica + 1}`, port: await portFor(APP_PORTS['session-broker'] + replica) });
+  }
+  return plan;
+}
+
+/**
+ * The environment of one process: the caller's environment and `env`, then what makes this process
+ * itself (port, loopback address, a broker's replica id and public URL).
+ * @param {{ app: string, name: string, port: number }} entry
+ * @param {Record<string, string | undefined>} env
+ * @returns {Record<string, string | undefined>}
+ */
+export function processEnv(entry, env) {
+  // Loopback only (S-73): the health checks and the printed URLs assume it.
+  const own = { HOST: '127.0.0.1', PORT: String(entry.port) };
+  if (entry.app === 'session-broker') {
+    Object.assign(own, {
+      REPLICA_ID: entry.name,
+      // Each replica is reachable at its own port; behind a load balancer PUBLIC_URL names that instead.
+      PUBLIC_URL: env.PUBLIC_URL ?? `http://127.0.0.1:${entry.port}`,
+    });
+  }
+  return { ...env, ...own };
+}
+
+/**
+ * Creates the database of `databaseUrl` when it is missing, through the server's `postgres` database.
+ * @param {string} databaseUrl
+ */
+export async function ensureDatabase(databaseUrl) {
+  const { default: pg } = await import('pg');
+  const target = new URL(databaseUrl);
+  const name = decodeURIComponent(target.pathname.replace(/^\//, ''));
+  if (!name) throw new Error(`DATABASE_URL names no database: ${redact(databaseUrl)}`);
+  const admin = new URL(databaseUrl);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString(), connectionTimeoutMillis: 5_000 });
+  try {
+    await client.connect();
+  } catch (error) {
+    throw new Error(`PostgreSQL is not reachable at ${redact(admin.toString())}: ${errorMessage(error)}`);
+  }
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (found.rowCount) return { created: false, name };
+    try {
+      await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
+    } catch (error) {
+      // Another runner created it between our look and our CREATE: that is what we wanted.
+      if (/** @type {{ code?: string }} */ (error).code !== '42P04') throw error;
+    }
+    return { created: true, name };
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Starts the five apps as child processes and resolves once every one answers `/health/ready`. If a
+ * process exits before that, the others are stopped and the error carries its last log lines.
+ *
+ * @param {{
+ *   env?: Record<string, string | undefined>,
+ *   brokerReplicas?: number,
+ *   ports?: 'standard' | 'free',
+ *   readyTimeoutMs?: number,
+ *   onLog?: (name: string, line: string) => void,
+ *   root?: string,
+ * }} [options] `env` is added to this process's environment for every app (`DATABASE_URL`,
+ *   `NATS_URL`, a bucket prefix...); `ports` defaults to `free` (tests), the CLI uses `standard`.
+ * @returns {Promise<{
+ *   brokerUrls: string[],
+ *   processes: { name: string, app: string, port: number, pid: number | undefined }[],
+ *   exited: Promise<{ name: string, code: number | null, signal: string | null, tail: string[] }>,
+ *   listVirtualServers(): Promise<{ tenant: string, name: string, title?: string, url: string }[]>,
+ *   stop(signal?: NodeJS.Signals): Promise<void>,
+ * }>}
+ */
+export async function startCluster(options = {}) {
+  const root = options.root ?? REPO_ROOT;
+  const env = { ...process.env, ...options.env };
+  env.DATABASE_URL ??= DEFAULT_DATABASE_URL;
+  env.NATS_URL ??= DEFAULT_NATS_URL;
+  const plan = await planProcesses({ brokerReplicas: options.brokerReplicas ?? 1, ports: options.ports ?? 'free' });
+
+  const missing = [...new Set(plan.map((entry) => entry.app))].filter((app) => !existsSync(join(root, 'apps', app, 'dist', 'main.js')));
+  if (missing.length) throw new Error(`not built: ${missing.map((app) => `apps/${app}/dist/main.js`).join(', ')} (run \`npm run build\` first)`);
+  await ensureDatabase(env.DATABASE_URL);
+
+  /** @type {{ entry: { app: string, name: string, port: number }, child: import('node:child_process').ChildProcess, tail: string[], done: Promise<{ code: number | null, signal: string | null }> }[]} */
+  const running = [];
+  let stopping = false;
+  /** @type {(value: { name: string, code: number | null, signal: string | null, tail: string[] }) => void} */
+  let reportExit = () => {};
+  const exited = new Promise((resolve) => (reportExit = resolve));
+
+  const stop = async (/** @type {NodeJS.Signals} */ signal = 'SIGTERM') => {
+    stopping = true;
+    await Promise.all(running.map((proc) => stopProcess(proc.child, proc.done, signal)));
+  };
+  const killAll = () => {
+    for (const proc of running) if (proc.child.exitCode === null && proc.child.signalCode === null) proc.child.kill('SIGKILL');
+  };
+  // Children run in their own process groups (so a terminal's Ctrl+C reaches them once, through us);
+  // never leave one behind if this process goes away.
+  process.once('exit', killAll);
+
+  for (const entry of plan) {
+    const child = spawn(process.execPath, [join('apps', entry.app, 'dist', 'main.js')], {
+      cwd: root,
+      env: processEnv(entry, env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    /** @type {string[]} */
+    const tail = [];
+    const collect = (/** @type {import('node:stream').Readable | null} */ stream) => {
+      let partial = '';
+      stream?.setEncoding('utf8');
+      stream?.on('data', (/** @type {string} */ chunk) => {
+        const lines = (partial + chunk).split('\n');
+        partial = lines.pop() ?? '';
+        for (const line of lines) {
+          tail.push(line);
+          if (tail.length > LOG_TAIL_LINES) tail.shift();
+          options.onLog?.(entry.name, line);
+        }
+      });
+    };
+    collect(child.stdout);
+    collect(child.stderr);
+    const done = new Promise((resolve) => {
+      child.once('exit', (code, signal) => {
+        resolve({ code, signal });
+        if (!stopping) reportExit({ name: entry.name, code, signal, tail: [...tail] });
+      });
+      child.once('error', (error) => {
+        tail.push(`spawn failed: ${error.message}`);
+        resolve({ code: null, signal: null });
+        if (!stopping) reportExit({ name: entry.name, code: null, signal: null, tail: [...tail] });
+      });
+    });
+    running.push({ entry, child, tail, done: /** @type {Promise<{ code: number | null, signal: string | null }>} */ (done) });
+  }
+
+  const deadline = Date.now() + (options.readyTimeoutMs ?? 60_000);
+  const failedEarly = exited.then((failure) => {
+    throw new Error(
+      `${failure.name} exited during start (code ${failure.code}, signal ${failure.signal}); its last lines:\n${failure.tail.map((line) => `  ${line}`).join('\n')}`,
+    );
+  });
+  try {
+    await Promise.race([Promise.all(running.map(({ entry }) => waitReady(`http://127.0.0.1:${entry.port}/health/ready`, entry.name, deadline, () => stopping))), failedEarly]);
+  } catch (error) {
+    await stop();
+    process.removeListener('exit', killAll);
+    throw error;
+  }
+  failedEarly.catch(() => undefined);
+
+  const brokers = running.filter(({ entry }) => entry.app === 'session-broker');
+  const brokerUrls = brokers.map(({ entry }) => `http://127.0.0.1:${entry.port}`);
+  const publicUrl = env.PUBLIC_URL ?? brokerUrls[0] ?? '';
+  return {
+    brokerUrls,
+    processes: running.map(({ entry, child }) => ({ name: entry.name, app: entry.app, port: entry.port, pid: child.pid })),
+    exited,
+    listVirtualServers: () => listVirtualServers({ natsUrl: /** @type {string} */ (env.NATS_URL), publicUrl, deadline: Date.now() + 30_000 }),
+    async stop(signal) {
+      await stop(signal);
+      process.removeListener('exit', killAll);
+    },
+  };
+}
+
+/**
+ * Asks the tool executor for every virtual server over NATS, with the contract object of
+ * `@mcp-platform/protocol-contracts` (subject and response schema in one place) and the packet format
+ * of Nest's NATS transport (`{ pattern, data, id }` → `{ response: { ok, value } }`). Retries until
+ * the deadline: the executor may still be seeding its catalog.
+ * @param {{ natsUrl: string, publicUrl: string, deadline: number }} options
+ */
+export async function listVirtualServers({ natsUrl, publicUrl, deadline }) {
+  const { connect, JSONCodec } = await import('nats');
+  // The contracts lib is CommonJS (swc) with a namespace re-export Node's ESM loader cannot name.
+  const { toolExecutor } = createRequire(import.meta.url)('@mcp-platform/protocol-contracts');
+  const contract = toolExecutor.listVirtualServers;
+  const codec = JSONCodec();
+  const connection = await connect({ servers: natsUrl.split(','), name: 'dev-cluster' });
+  try {
+    let lastError;
+    while (Date.now() < deadline) {
+      try {
+        const packet = { pattern: contract.subject, data: contract.request.parse({}), id: `dev-cluster-${Date.now()}` };
+        const message = await connection.request(contract.subject, codec.encode(packet), { timeout: 5_000 });
+        const reply = /** @type {{ response?: { ok?: boolean, value?: unknown, error?: unknown }, err?: unknown }} */ (codec.decode(message.data));
+        if (!reply.response?.ok) throw new Error(`the tool executor answered an error: ${JSON.stringify(reply.err ?? reply.response?.error)}`);
+        const { servers } = contract.response.parse(reply.response.value);
+        const base = publicUrl.replace(/\/+$/, '');
+        return servers
+          .map((server) => ({
+            tenant: server.tenant,
+            name: server.name,
+            title: server.title,
+            url: `${base}/${encodeURIComponent(server.tenant)}/${encodeURIComponent(server.name)}/mcp`,
+          }))
+          .sort((a, b) => a.url.localeCompare(b.url));
+      } catch (error) {
+        lastError = error;
+        await sleep(500);
+      }
+    }
+    throw new Error(`the tool executor did not list its virtual servers: ${errorMessage(lastError)}`);
+  } finally {
+    await connection.close();
+  }
+}
+
+/**
+ * @param {import('node:child_process').ChildProcess} child
+ * @param {Promise<unknown>} done
+ * @param {NodeJS.Signals} signal
+ */
+async function stopProcess(child, done, signal) {
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+  child.kill(signal);
+  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+  try {
+    await done;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * @param {string} url @param {string} name @param {number} deadline @param {() => boolean} cancelled
+ */
+async function waitReady(url, name, deadline, cancelled) {
+  let last = 'no answer yet';
+  while (!cancelled()) {
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+      if (response.ok) return;
+      last = `HTTP ${response.status}: ${(await response.text()).slice(0, 300)}`;
+    } catch (error) {
+      last = errorMessage(error);
+    }
+    if (Date.now() > deadline) throw new Error(`${name} was not ready in time at ${url} (${last})`);
+    await sleep(250);
+  }
+}
+
+/** A port nobody listens on right now (the OS picks it). */
+export function findFreePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port assigned'))));
+    });
+  });
+}
+
+/** A URL without its password, for messages. @param {string} url */
+export function redact(url) {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(unparseable URL)';
+  }
+}
+
+/** @param {number} ms */
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** @param {unknown} error */
+function errorMessage(error) {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { APP_PORTS, planProcesses, processEnv, redact } from './cluster.mjs';
+
+describe('cluster', () => {
+  describe('planProcesses', () => {
+    it('puts each app on its standard port and brokers on 3000, 3001, ... when ports are standard', async () => {
+      const plan = await planProcesses({ brokerReplicas: 2, ports: 'standard' });
+      expect(plan).toEqual([
+        { app: 'tool-executor', name: 'tool-executor', port: APP_PORTS['tool-executor'] },
+        { app: 'authorization-server', name: 'authorization-server', port: 3101 },
+        { app: 'resource-store', name: 'resource-store', port: 3103 },
+        { app: 'task-scheduler', name: 'task-scheduler', port: 3104 },
+        { app: 'session-broker', name: 'session-broker-1', port: 3000 },
+        { app: 'session-broker', name: 'session-broker-2', port: 3001 },
+      ]);
+    });
+
+    it('asks for a free port per process when ports are free', async () => {
+      let next = 40_000;
+      const plan = await planProcesses({ brokerReplicas: 1, ports: 'free', freePort: async () => next++ });
+      expect(plan.map((entry) => entry.port)).toEqual([40_000, 40_001, 40_002, 40_003, 40_004]);
+      expect(plan.at(-1)).toEqual({ app: 'session-broker', name: 'session-broker', port: 40_004 });
+    });
+
+    it('refuses a replica count outside 1..16', async () => {
+      await expect(planProcesses({ brokerReplicas: 0, ports: 'standard' })).rejects.toThrow(/brokerReplicas/);
+      await expect(planProcesses({ brokerReplicas: 1.5, ports: 'standard' })).rejects.toThrow(/brokerReplicas/);
+    });
+  });
+
+  describe('processEnv', () => {
+    it('gives a broker its own replica id and public URL at its port, on loopback', () => {
+      const env = processEnv({ app: 'session-broker', name: 'session-broker-2', port: 3001 }, { NATS_URL: 'nats://n:4222', HOST: '0.0.0.0', PORT: '9' });
+      expect(env).toEqual({ NATS_URL: 'nats://n:4222', HOST: '127.0.0.1', PORT: '3001', REPLICA_ID: 'session-broker-2', PUBLIC_URL: 'http://127.0.0.1:3001' });
+    });
+
+    it('keeps a PUBLIC_URL the caller set and adds nothing broker-specific to other apps', () => {
+      expect(processEnv({ app: 'session-broker', name: 'session-broker', port: 3000 }, { PUBLIC_URL: 'https://mcp.example.test' })['PUBLIC_URL']).toBe('https://mcp.example.test');
+      expect(processEnv({ app: 'tool-executor', name: 'tool-executor', port: 3102 }, { DATABASE_URL: 'postgres://x/y' })).toEqual({
+        DATABASE_URL: 'postgres://x/y',
+        HOST: '127.0.0.1',
+        PORT: '3102',
+      });
+    });
+  });
+
+  describe('redact', () => {
+    it('hides the password of a URL', () => {
+      expect(redact('postgres://app:secret@db:5432/mcp')).toBe('postgres://app:***@db:5432/mcp');
+    });
+  });
+});
