@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { runService } from '@mcp-platform/shared-observability';
-import type { MessagingOptions } from '@mcp-platform/shared-messaging';
+import { natsMessaging } from '@mcp-platform/shared-messaging';
 import { AppModule } from './app.module';
 import { loadSessionBrokerEnv } from './config/env.schema';
 import { configureSessionBrokerHttp } from './session-broker.http';
@@ -18,7 +18,7 @@ async function main(): Promise<void> {
     sessionTtlSeconds: env.SESSION_TTL_SECONDS,
     ...(env.REPLICA_ID ? { replicaId: env.REPLICA_ID } : {}),
   };
-  const messaging: MessagingOptions = { transport: 'nats', servers: env.NATS_URL, name: 'session-broker' };
+  const messaging = natsMessaging('session-broker', env);
   await runService({
     module: AppModule.forRoot({ logLevel: env.LOG_LEVEL, messaging, broker }),
     messaging,

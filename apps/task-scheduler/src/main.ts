@@ -1,12 +1,12 @@
 import 'reflect-metadata';
 import { runService } from '@mcp-platform/shared-observability';
-import type { MessagingOptions } from '@mcp-platform/shared-messaging';
+import { natsMessaging } from '@mcp-platform/shared-messaging';
 import { AppModule } from './app.module';
 import { loadTaskSchedulerEnv } from './config/env.schema';
 
 async function main(): Promise<void> {
   const env = loadTaskSchedulerEnv();
-  const messaging: MessagingOptions = { transport: 'nats', servers: env.NATS_URL, name: 'task-scheduler' };
+  const messaging = natsMessaging('task-scheduler', env);
   await runService({ module: AppModule.forRoot(env, messaging), messaging, host: env.HOST, port: env.PORT });
 }
 

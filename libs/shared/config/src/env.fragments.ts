@@ -7,6 +7,8 @@ const booleanFlag = z
 /** How the apps reach NATS (distributed mode). */
 export const natsEnv = {
   NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
+  /** Prefix of every JetStream bucket name, so runs sharing one NATS server never meet (tests). */
+  NATS_BUCKET_PREFIX: z.string().regex(/^[A-Za-z0-9_-]*$/, 'letters, digits, _ and - only').default(''),
 };
 
 /** How the apps reach PostgreSQL (distributed mode); each app uses its own schema in this database. */
@@ -25,8 +27,6 @@ export function httpEnv(defaultPort: number) {
 /** Logging. */
 export const logEnv = {
   LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
-  /** One JSON line per record (production) or human-readable lines. */
-  LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
 };
 
 export { booleanFlag };

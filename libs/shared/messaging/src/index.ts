@@ -7,4 +7,4 @@ export { KeyValueFactory, KeyValueStore, type KeyValueChange, type KeyValueBucke
 export { MemoryKeyValueFactory } from './key-value/memory.key-value';
 export { InProcessHub } from './transports/in-process.hub';
 export { InProcessServer, InProcessContext } from './transports/in-process.server';
-export { MessagingModule, microserviceOptions, inProcessMessaging, NATS_CONNECTION, type MessagingOptions } from './messaging.module';
+export { MessagingModule, microserviceOptions, inProcessMessaging, natsMessaging, NATS_CONNECTION, type MessagingOptions } from './messaging.module';

@@ -26,6 +26,11 @@ export type MessagingOptions =
 export const NATS_CONNECTION = 'NATS_CONNECTION';
 const MESSAGING_OPTIONS = 'MESSAGING_OPTIONS';
 
+/** The distributed mode's options for one app, from its validated environment (the `natsEnv` fragment). */
+export function natsMessaging(name: string, env: { NATS_URL: string; NATS_BUCKET_PREFIX?: string }): MessagingOptions {
+  return { transport: 'nats', servers: env.NATS_URL, name, ...(env.NATS_BUCKET_PREFIX ? { bucketPrefix: env.NATS_BUCKET_PREFIX } : {}) };
+}
+
 /** Creates what the embedded mode shares between its apps: one hub and one set of buckets. */
 export function inProcessMessaging(): Extract<MessagingOptions, { transport: 'in-process' }> {
   return { transport: 'in-process', hub: new InProcessHub(), keyValue: new MemoryKeyValueFactory() };

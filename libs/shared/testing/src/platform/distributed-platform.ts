@@ -1,0 +1,125 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { waitForHttpOk } from '../network/wait-until';
+import { deleteBucketsWithPrefix } from './jetstream-buckets';
+import { testInfrastructure, uniqueRunId, type TestInfrastructure } from './test-infrastructure';
+import { createThrowawayDatabase, type ThrowawayDatabase } from './throwaway-database';
+
+/** What the dev-cluster module's `startCluster()` returns. */
+export interface ClusterHandle {
+  /** Base URLs of the session-broker replicas, e.g. `http://127.0.0.1:3100`. */
+  brokerUrls: string[];
+  stop(): Promise<void>;
+}
+
+/** The dev-cluster module's entry point: the five apps as processes against real NATS and PostgreSQL. */
+export type StartCluster = (options: { env: Record<string, string>; brokerReplicas?: number }) => Promise<ClusterHandle>;
+
+/** Options of `bootDistributed`. */
+export interface BootDistributedOptions {
+  /** Number of session-broker processes (default 1). */
+  brokerReplicas?: number;
+  /** Extra environment for every app. */
+  env?: Record<string, string>;
+  /** Where NATS and PostgreSQL are (default: `DATABASE_URL`/`NATS_URL` with the CI defaults). */
+  infrastructure?: TestInfrastructure;
+  /** Env key under which the apps take a JetStream bucket prefix. */
+  bucketPrefixEnv?: string;
+  /** Prefix of the throwaway database's name (default `mcp_e2e`). */
+  databasePrefix?: string;
+  readyTimeoutMs?: number;
+}
+
+/** The distributed platform: real processes over real NATS and a database of its own. */
+export interface DistributedPlatform {
+  readonly mode: 'distributed';
+  /** Base URL of the first broker, without a trailing slash. */
+  readonly baseUrl: string;
+  readonly brokerUrls: readonly string[];
+  readonly database: ThrowawayDatabase;
+  readonly natsUrl: string;
+  readonly bucketPrefix: string;
+  /** Stops the processes, drops the database and deletes the run's JetStream buckets. */
+  stop(): Promise<void>;
+}
+
+/** Env key the apps read for the JetStream bucket prefix (see the apps' env schemas). */
+export const BUCKET_PREFIX_ENV = 'NATS_BUCKET_PREFIX';
+
+/**
+ * Creates `mcp_e2e_<run>` on the PostgreSQL server, starts the cluster against it with a unique bucket
+ * prefix, waits for every broker's readiness probe, and undoes all of it on failure or `stop()`.
+ */
+export async function bootDistributed(startCluster: StartCluster, options: BootDistributedOptions = {}): Promise<DistributedPlatform> {
+  const infrastructure = options.infrastructure ?? testInfrastructure();
+  const runId = uniqueRunId();
+  const bucketPrefix = `e2e_${runId}_`;
+  const database = await createThrowawayDatabase(infrastructure.databaseUrl, `${options.databasePrefix ?? 'mcp_e2e'}_${runId}`);
+  let cluster: ClusterHandle | undefined;
+  const cleanUp = async (): Promise<void> => {
+    const failures: unknown[] = [];
+    await cluster?.stop().catch((error: unknown) => failures.push(error));
+    await database.drop().catch((error: unknown) => failures.push(error));
+    await deleteBucketsWithPrefix(infrastructure.natsUrl, bucketPrefix).catch((error: unknown) => failures.push(error));
+    if (failures.length > 0) throw new AggregateError(failures, 'cleaning up the distributed platform failed');
+  };
+  try {
+    cluster = await startCluster({
+      env: {
+        DATABASE_URL: database.url,
+        NATS_URL: infrastructure.natsUrl,
+        [options.bucketPrefixEnv ?? BUCKET_PREFIX_ENV]: bucketPrefix,
+        ...options.env,
+      },
+      brokerReplicas: options.brokerReplicas ?? 1,
+    });
+    const brokerUrls = cluster.brokerUrls.map((url) => url.replace(/\/+$/, ''));
+    const first = brokerUrls[0];
+    if (first === undefined) throw new Error('the cluster reported no broker URL');
+    await Promise.all(
+      brokerUrls.map((url) =>
+        waitForHttpOk(`${url}/health/ready`, { timeoutMs: options.readyTimeoutMs ?? 60_000, description: `broker ${url} to be ready` }),
+      ),
+    );
+    let stopped = false;
+    return {
+      mode: 'distributed',
+      baseUrl: first,
+      brokerUrls,
+      database,
+      natsUrl: infrastructure.natsUrl,
+      bucketPrefix,
+      async stop() {
+        if (stopped) return;
+        stopped = true;
+        await cleanUp();
+      },
+    };
+  } catch (error) {
+    await cleanUp().catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * Imports the dev-cluster module (plain `.mjs` under `tools/`, by absolute path) and checks it exports
+ * `startCluster`.
+ */
+export async function importClusterModule(modulePath: string): Promise<StartCluster> {
+  const loaded = (await import(modulePath)) as { startCluster?: unknown };
+  if (typeof loaded.startCluster !== 'function') throw new Error(`${modulePath} does not export startCluster()`);
+  return loaded.startCluster as StartCluster;
+}
+
+/** Where the dev-cluster module lives (`npm run start:cluster` runs it through tools/dev-cluster.mjs). */
+export const CLUSTER_MODULE = join('tools', 'cluster', 'cluster.mjs');
+
+/**
+ * The dev-cluster module's absolute path, so the tests, the conformance runner and the benchmark boot
+ * the cluster exactly like `npm run start:cluster`.
+ */
+export function findClusterModule(repoRoot: string): string {
+  const path = join(repoRoot, CLUSTER_MODULE);
+  if (!existsSync(path)) throw new Error(`the dev-cluster module is missing: ${path}`);
+  return path;
+}
