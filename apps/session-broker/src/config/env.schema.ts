@@ -1,16 +1,8 @@
 import { z } from 'zod';
-import { httpEnv, loadEnv, logEnv, natsEnv } from '@mcp-platform/shared-config';
+import { commaList, httpEnv, loadEnv, logEnv, natsEnv } from '@mcp-platform/shared-config';
 
-const commaList = z
-  .string()
-  .optional()
-  .transform((value) => (value ?? '').split(',').map((item) => item.trim()).filter(Boolean));
-
-/** The session broker's environment (`.env.example` beside the app lists every key). */
-export const sessionBrokerEnv = {
-  ...natsEnv,
-  ...httpEnv(3000),
-  ...logEnv,
+/** The MCP edge's keys, shared with the embedded host (`apps/standalone`), which serves the same edge. */
+export const mcpEdgeEnv = {
   /** The base URL clients use (behind a proxy it differs from HOST:PORT); default `http://<HOST>:<PORT>`. */
   PUBLIC_URL: z.string().url().optional(),
   /** Allowed `Host` header values (`host:port`, `host:*`); default: PUBLIC_URL's host plus localhost/127.0.0.1/[::1] at PORT. */
@@ -19,6 +11,14 @@ export const sessionBrokerEnv = {
   ALLOWED_ORIGINS: commaList,
   /** Largest accepted POST body in bytes (413 above it). */
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(4 * 1024 * 1024),
+};
+
+/** The session broker's environment (`.env.example` beside the app lists every key). */
+export const sessionBrokerEnv = {
+  ...natsEnv,
+  ...httpEnv(3000),
+  ...logEnv,
+  ...mcpEdgeEnv,
   /** Idle lifetime of a legacy session, in seconds. */
   SESSION_TTL_SECONDS: z.coerce.number().int().min(60).max(30 * 24 * 3600).default(24 * 3600),
   /** This replica's route token for call notifications; random when absent. */

@@ -29,4 +29,10 @@ export const logEnv = {
   LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
 };
 
-export { booleanFlag };
+/** A comma-separated list; absent or empty means an empty list. */
+const commaList = z
+  .string()
+  .optional()
+  .transform((value) => (value ?? '').split(',').map((item) => item.trim()).filter(Boolean));
+
+export { booleanFlag, commaList };
