@@ -29,6 +29,7 @@ export function keepAliveAgent(): Agent {
 /** Bodies larger than this are written in chunks, so an early answer (e.g. 413) stops the upload. */
 const CHUNKED_WRITE_THRESHOLD = 256 * 1024;
 const WRITE_CHUNK = 64 * 1024;
+const EARLY_ANSWER_WAIT_MS = 250;
 
 /**
  * Sends one HTTP request with `node:http` and reads the whole answer. A server may answer before the
@@ -88,6 +89,16 @@ export async function sendRaw(raw: RawRequest, agent?: Agent): Promise<RawRespon
       return;
     }
     void (async () => {
+      // A server that judges the size from Content-Length answers before reading: wait a moment for
+      // that answer, because a close with the body half-sent resets the connection and loses it.
+      outgoing.flushHeaders();
+      await new Promise<void>((ready) => {
+        const early = setTimeout(ready, EARLY_ANSWER_WAIT_MS);
+        outgoing.once('response', () => {
+          clearTimeout(early);
+          ready();
+        });
+      });
       for (let offset = 0; offset < body.length && !answered && !outgoing.destroyed; offset += WRITE_CHUNK) {
         if (!outgoing.write(body.subarray(offset, offset + WRITE_CHUNK))) {
           await new Promise<void>((drained) => {

@@ -1,0 +1,339 @@
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { LoggingMessageNotificationSchema, type Tool as LegacyTool } from '@modelcontextprotocol/sdk/types.js';
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
+import {
+  ErrorCodes,
+  META_KEYS,
+  MODERN_PROTOCOL_VERSION,
+  openLegacySession,
+  sendRaw,
+  sseMessages,
+  waitUntil,
+} from '@mcp-platform/shared-testing';
+import { distributedMode, embeddedMode, seededUrls, watchCancellations, type Platform, type PlatformMode } from './platforms';
+
+const DEMO_TOOLS = ['calculate', 'current_time', 'generate_uuid', 'hash_text', 'long_operation', 'text_statistics'];
+const SHA256_OF_ABC = createHash('sha256').update('abc').digest('hex');
+
+/** The client implementations under test, pinned to one era each. */
+function legacyClient(): LegacyClient {
+  return new LegacyClient({ name: 'e2e-legacy', version: '1.0.0' });
+}
+
+function modernClient(): ModernClient {
+  return new ModernClient({ name: 'e2e-modern', version: '1.0.0' }, { versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION } } });
+}
+
+/** Walks `tools/list` page by page; fails on a repeated cursor or a duplicate tool. */
+async function allPages(list: (cursor?: string) => Promise<{ tools: { name: string }[]; nextCursor?: string }>): Promise<{ names: string[]; pages: number }> {
+  const names: string[] = [];
+  const cursors = new Set<string>();
+  let cursor: string | undefined;
+  let pages = 0;
+  do {
+    const page = await list(cursor);
+    pages += 1;
+    names.push(...page.tools.map((tool) => tool.name));
+    cursor = page.nextCursor;
+    if (cursor !== undefined) {
+      expect(cursors.has(cursor), `cursor ${cursor} repeated`).toBe(false);
+      cursors.add(cursor);
+    }
+  } while (cursor !== undefined && pages < 50);
+  expect(new Set(names).size).toBe(names.length);
+  return { names, pages };
+}
+
+function textOf(result: unknown): string {
+  const content = (result as { content?: unknown }).content;
+  const blocks = Array.isArray(content) ? (content as { type?: string; text?: string }[]) : [];
+  return blocks
+    .filter((block) => block.type === 'text')
+    .map((block) => block.text ?? '')
+    .join('\n');
+}
+
+function errorCodeOf(error: unknown): unknown {
+  return (error as { code?: unknown } | undefined)?.code;
+}
+
+const modes: PlatformMode[] = [embeddedMode(), distributedMode(2)];
+
+describe.each(modes)('MCP platform, $name mode', (mode) => {
+  let platform: Platform;
+  let urls: { demo: string; conformance: string };
+
+  beforeAll(async () => {
+    platform = await mode.boot();
+    urls = seededUrls(platform.baseUrl);
+  });
+
+  afterAll(async () => {
+    await platform?.stop();
+  });
+
+  describe('legacy client (@modelcontextprotocol/sdk 1.x, Client + StreamableHTTPClientTransport)', () => {
+    let client: LegacyClient;
+    let transport: LegacyTransport;
+
+    beforeAll(async () => {
+      client = legacyClient();
+      transport = new LegacyTransport(new URL(urls.demo));
+      await client.connect(transport);
+    });
+
+    afterAll(async () => {
+      await transport?.terminateSession().catch(() => undefined);
+      await client?.close();
+    });
+
+    it('initializes a session at 2025-11-25 and advertises tools and logging', () => {
+      expect(transport.sessionId).toMatch(/^[\x21-\x7e]{16,}$/);
+      expect(transport.protocolVersion).toBe('2025-11-25');
+      expect(client.getServerCapabilities()).toMatchObject({ tools: expect.any(Object), logging: expect.any(Object) });
+      expect(client.getServerVersion()?.name).toEqual(expect.any(String));
+    });
+
+    it('lists the demo tools page by page, each with an object input schema', async () => {
+      const tools: LegacyTool[] = [];
+      const { names } = await allPages(async (cursor) => {
+        const page = await client.listTools(cursor === undefined ? {} : { cursor });
+        tools.push(...page.tools);
+        return page;
+      });
+      expect([...names].sort()).toEqual(DEMO_TOOLS);
+      for (const tool of tools) expect(tool.inputSchema.type).toBe('object');
+    });
+
+    it('answers a forged cursor with -32602', async () => {
+      const error: unknown = await client.listTools({ cursor: 'not-a-cursor' }).catch((caught: unknown) => caught);
+      expect(errorCodeOf(error)).toBe(ErrorCodes.InvalidParams);
+    });
+
+    it('returns structured content with its JSON text beside it', async () => {
+      const result = await client.callTool({ name: 'calculate', arguments: { expression: '(2 + 3) * sqrt(16)' } });
+      expect(result.isError ?? false).toBe(false);
+      expect(result.structuredContent).toEqual({ expression: '(2 + 3) * sqrt(16)', result: 20 });
+      expect(JSON.parse(textOf(result))).toEqual(result.structuredContent);
+    });
+
+    it('hashes a text (a second tool, through the same session)', async () => {
+      const result = await client.callTool({ name: 'hash_text', arguments: { text: 'abc' } });
+      expect(result.structuredContent).toEqual({ algorithm: 'sha256', hex: SHA256_OF_ABC });
+    });
+
+    it('reports invalid arguments as a tool error with isError, not a protocol error', async () => {
+      const missing = await client.callTool({ name: 'calculate', arguments: {} });
+      const wrongType = await client.callTool({ name: 'hash_text', arguments: { text: 42 } });
+      expect(missing.isError).toBe(true);
+      expect(wrongType.isError).toBe(true);
+      expect(textOf(missing)).not.toBe('');
+    });
+
+    it('answers an unknown tool with the JSON-RPC error -32602', async () => {
+      const error: unknown = await client.callTool({ name: 'no_such_tool', arguments: {} }).catch((caught: unknown) => caught);
+      expect(errorCodeOf(error)).toBe(ErrorCodes.InvalidParams);
+    });
+
+    it('streams progress notifications for the call that asked for them', async () => {
+      const progress: { progress: number; total?: number }[] = [];
+      const result = await client.callTool({ name: 'long_operation', arguments: { seconds: 0.6, steps: 3 } }, undefined, {
+        onprogress: (update) => progress.push(update),
+      });
+      expect(result.structuredContent).toEqual({ seconds: 0.6, steps: 3 });
+      expect(progress.map((update) => update.progress)).toEqual([1, 2, 3]);
+      expect(progress.every((update) => update.total === 3)).toBe(true);
+    });
+
+    it('echoes a string progress token verbatim (raw HTTP, S-264)', async () => {
+      const session = await openLegacySession(urls.demo);
+      const token = 'tök-en/✓ 1';
+      const answer = await sendRaw({
+        url: urls.demo,
+        headers: session.headers,
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'long_operation', arguments: { seconds: 0.2, steps: 2 }, _meta: { progressToken: token } } }),
+      });
+      expect(answer.status).toBe(200);
+      expect(answer.contentType).toContain('text/event-stream');
+      const notifications = sseMessages(answer.body).filter((message) => (message as { method?: string }).method === 'notifications/progress');
+      expect(notifications).toHaveLength(2);
+      for (const notification of notifications) expect((notification as { params: { progressToken: unknown } }).params.progressToken).toBe(token);
+    });
+
+    it('sends log notifications at or above the level set with logging/setLevel', async () => {
+      const logClient = legacyClient();
+      const logTransport = new LegacyTransport(new URL(urls.conformance));
+      await logClient.connect(logTransport);
+      const messages: { level: string }[] = [];
+      logClient.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+        messages.push(notification.params);
+      });
+      try {
+        await logClient.setLoggingLevel('debug');
+        await logClient.callTool({ name: 'test_tool_with_logging', arguments: {} });
+        expect(messages.length).toBeGreaterThanOrEqual(3);
+        messages.length = 0;
+        await logClient.setLoggingLevel('error');
+        await logClient.callTool({ name: 'test_tool_with_logging', arguments: {} });
+        expect(messages).toEqual([]);
+      } finally {
+        await logTransport.terminateSession().catch(() => undefined);
+        await logClient.close();
+      }
+    });
+
+    it('cancels a running long_operation with notifications/cancelled, and the executor is told', async () => {
+      const watch = await watchCancellations(platform);
+      try {
+        const controller = new AbortController();
+        const started = Date.now();
+        const call = client.callTool({ name: 'long_operation', arguments: { seconds: 30, steps: 60 } }, undefined, {
+          signal: controller.signal,
+          onprogress: () => controller.abort('e2e cancels'),
+        });
+        await expect(call).rejects.toThrow();
+        expect(Date.now() - started).toBeLessThan(10_000);
+        const seen = await waitUntil(async () => watch.seen().length > 0 && watch.seen(), { timeoutMs: 5_000, description: 'callCancelled on the bus' });
+        expect(seen[0]).toContain('callId');
+      } finally {
+        await watch.stop();
+      }
+    });
+  });
+
+  describe('modern client (@modelcontextprotocol/client 2.x, pinned to 2026-07-28)', () => {
+    let client: ModernClient;
+
+    beforeAll(async () => {
+      client = modernClient();
+      await client.connect(new ModernTransport(new URL(urls.demo)));
+    });
+
+    afterAll(async () => {
+      await client?.close();
+    });
+
+    it('discovers the server with server/discover and speaks 2026-07-28', () => {
+      expect(client.getNegotiatedProtocolVersion()).toBe(MODERN_PROTOCOL_VERSION);
+      expect(client.getDiscoverResult()?.capabilities).toMatchObject({ tools: expect.any(Object) });
+    });
+
+    it('lists the demo tools, page by page and aggregated', async () => {
+      const { names } = await allPages((cursor) => client.listTools(cursor === undefined ? {} : { cursor }));
+      expect([...names].sort()).toEqual(DEMO_TOOLS);
+      const aggregated = await client.listTools();
+      expect(aggregated.tools.map((tool) => tool.name).sort()).toEqual(DEMO_TOOLS);
+    });
+
+    it('returns structured content', async () => {
+      const result = await client.callTool({ name: 'calculate', arguments: { expression: '2 ^ 10' } });
+      expect(result.structuredContent).toEqual({ expression: '2 ^ 10', result: 1024 });
+    });
+
+    it('returns text statistics for a text', async () => {
+      const result = await client.callTool({ name: 'text_statistics', arguments: { text: 'One two. Three!' } });
+      expect(result.structuredContent).toMatchObject({ words: 3, sentences: 2 });
+    });
+
+    it('reports invalid arguments as a tool error with isError', async () => {
+      const result = await client.callTool({ name: 'generate_uuid', arguments: { count: 1000 } });
+      expect(result.isError).toBe(true);
+    });
+
+    it('answers an unknown tool with the JSON-RPC error -32602', async () => {
+      const error: unknown = await client.callTool({ name: 'no_such_tool', arguments: {} }).catch((caught: unknown) => caught);
+      expect(errorCodeOf(error)).toBe(ErrorCodes.InvalidParams);
+    });
+
+    it('streams progress notifications with the token echoed', async () => {
+      const progress: number[] = [];
+      const result = await client.callTool({ name: 'long_operation', arguments: { seconds: 0.6, steps: 3 } }, { onprogress: (update) => progress.push(update.progress) });
+      expect(result.structuredContent).toEqual({ seconds: 0.6, steps: 3 });
+      expect(progress).toEqual([1, 2, 3]);
+    });
+
+    it('sends log notifications only for a request carrying a logLevel (S-235)', async () => {
+      const logClient = modernClient();
+      await logClient.connect(new ModernTransport(new URL(urls.conformance)));
+      const messages: unknown[] = [];
+      logClient.setNotificationHandler('notifications/message', (notification) => {
+        messages.push(notification.params);
+      });
+      try {
+        await logClient.callTool({ name: 'test_tool_with_logging', arguments: {}, _meta: { [META_KEYS.logLevel]: 'debug' } });
+        expect(messages.length).toBeGreaterThanOrEqual(3);
+        messages.length = 0;
+        await logClient.callTool({ name: 'test_tool_with_logging', arguments: {} });
+        expect(messages).toEqual([]);
+      } finally {
+        await logClient.close();
+      }
+    });
+
+    it('cancels a running long_operation by closing its stream, and the executor is told', async () => {
+      const watch = await watchCancellations(platform);
+      try {
+        const controller = new AbortController();
+        const started = Date.now();
+        const call = client.callTool(
+          { name: 'long_operation', arguments: { seconds: 30, steps: 60 } },
+          { signal: controller.signal, onprogress: () => controller.abort('e2e cancels') },
+        );
+        await expect(call).rejects.toThrow();
+        expect(Date.now() - started).toBeLessThan(10_000);
+        const seen = await waitUntil(async () => watch.seen().length > 0 && watch.seen(), { timeoutMs: 5_000, description: 'callCancelled on the bus' });
+        expect(seen[0]).toContain('callId');
+      } finally {
+        await watch.stop();
+      }
+    });
+  });
+
+  if (mode.name === 'distributed') {
+    describe('two broker processes behind no load balancer', () => {
+      it('serves and deletes, through broker B, a legacy session initialized on broker A', async () => {
+        const [brokerA, brokerB] = platform.mode === 'distributed' ? platform.brokerUrls : [];
+        expect(brokerA).toBeDefined();
+        expect(brokerB).toBeDefined();
+        expect(brokerB).not.toBe(brokerA);
+        const urlA = seededUrls(brokerA ?? '').demo;
+        const urlB = seededUrls(brokerB ?? '').demo;
+
+        const clientA = legacyClient();
+        const transportA = new LegacyTransport(new URL(urlA));
+        await clientA.connect(transportA);
+        const sessionId = transportA.sessionId;
+        expect(sessionId).toBeDefined();
+
+        const clientB = legacyClient();
+        const transportB = new LegacyTransport(new URL(urlB), { sessionId });
+        await clientB.connect(transportB);
+        transportB.setProtocolVersion(transportA.protocolVersion ?? '2025-11-25');
+
+        const progress: number[] = [];
+        const result = await clientB.callTool({ name: 'long_operation', arguments: { seconds: 0.4, steps: 2 } }, undefined, {
+          onprogress: (update) => progress.push(update.progress),
+        });
+        expect(result.structuredContent).toEqual({ seconds: 0.4, steps: 2 });
+        expect(progress).toEqual([1, 2]);
+        expect((await clientB.callTool({ name: 'hash_text', arguments: { text: 'abc' } })).structuredContent).toMatchObject({ hex: SHA256_OF_ABC });
+
+        await transportB.terminateSession();
+        expect(transportB.sessionId).toBeUndefined();
+
+        // spec S-93: after DELETE, every replica answers 404 for the session.
+        const ping = JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'ping' });
+        const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId ?? '', 'mcp-protocol-version': '2025-11-25' };
+        const onA = await sendRaw({ url: urlA, headers, body: ping });
+        const onB = await sendRaw({ url: urlB, headers, body: ping });
+        expect(onA.status).toBe(404);
+        expect(onB.status).toBe(404);
+        await clientA.close();
+        await clientB.close();
+      });
+    });
+  }
+});

@@ -1,0 +1,86 @@
+import { connect } from 'nats';
+import { vi } from 'vitest';
+import { toolExecutor } from '@mcp-platform/protocol-contracts';
+import { InProcessHub } from '@mcp-platform/shared-messaging';
+import {
+  bootDistributed,
+  bootEmbedded,
+  findClusterModule,
+  findRepoRoot,
+  importClusterModule,
+  mcpUrl,
+  type DistributedPlatform,
+  type EmbeddedPlatform,
+} from '@mcp-platform/shared-testing';
+import { startStandalone } from '../src/index';
+
+/** The platform under test, in either mode. */
+export type Platform = EmbeddedPlatform | DistributedPlatform;
+
+/** One mode of the e2e tier: its name and how to boot it (once per file). */
+export interface PlatformMode {
+  name: 'embedded' | 'distributed';
+  boot(): Promise<Platform>;
+}
+
+/** The embedded platform in this process (PGlite in memory, in-process bus), on a free port. */
+export function embeddedMode(): PlatformMode {
+  return { name: 'embedded', boot: () => bootEmbedded(startStandalone, { port: 0, logLevel: 'silent' }) };
+}
+
+/** Five processes (plus extra broker replicas) over the real NATS and a throwaway PostgreSQL database. */
+export function distributedMode(brokerReplicas = 1): PlatformMode {
+  return {
+    name: 'distributed',
+    boot: async () => {
+      const startCluster = await importClusterModule(findClusterModule(findRepoRoot()));
+      return bootDistributed(startCluster, { brokerReplicas, env: { LOG_LEVEL: 'warn' } });
+    },
+  };
+}
+
+/** MCP URLs of the two seeded virtual servers on one broker. */
+export function seededUrls(baseUrl: string): { demo: string; conformance: string } {
+  return { demo: mcpUrl(baseUrl, 'demo', 'default'), conformance: mcpUrl(baseUrl, 'conformance', 'everything') };
+}
+
+/** Watches the bus for `callCancelled` events, the message that tells the executor to stop a call. */
+export interface CancellationWatch {
+  /** The raw payloads seen so far (JSON text). */
+  seen(): string[];
+  stop(): Promise<void>;
+}
+
+/**
+ * Embedded: a spy on the in-process hub's `publish` (the executor's subscription is fed from it).
+ * Distributed: a plain subscription on the real NATS subject the executor listens to.
+ */
+export async function watchCancellations(platform: Platform): Promise<CancellationWatch> {
+  const subject = toolExecutor.callCancelled.subject;
+  const seen: string[] = [];
+  if (platform.mode === 'embedded') {
+    const original = InProcessHub.prototype.publish;
+    const spy = vi.spyOn(InProcessHub.prototype, 'publish').mockImplementation(function (this: InProcessHub, published, data, headers) {
+      if (published === subject) seen.push(data);
+      original.call(this, published, data, headers);
+    });
+    return {
+      seen: () => [...seen],
+      stop: async () => spy.mockRestore(),
+    };
+  }
+  const connection = await connect({ servers: platform.natsUrl.split(','), name: 'e2e-cancel-watch' });
+  const subscription = connection.subscribe(subject, {
+    callback: (error, message) => {
+      if (!error) seen.push(new TextDecoder().decode(message.data));
+    },
+  });
+  await connection.flush();
+  return {
+    seen: () => [...seen],
+    stop: async () => {
+      subscription.unsubscribe();
+      await connection.close();
+    },
+  };
+}

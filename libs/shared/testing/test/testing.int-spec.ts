@@ -1,0 +1,131 @@
+import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from 'nats';
+import { Client } from 'pg';
+import {
+  ProcessTracker,
+  createThrowawayDatabase,
+  deleteBucketsWithPrefix,
+  getFreePort,
+  sendRaw,
+  testInfrastructure,
+  uniqueRunId,
+} from '../src/index';
+
+const infrastructure = testInfrastructure();
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('createThrowawayDatabase', () => {
+  it('creates a database that accepts connections and drops it again', async () => {
+    const database = await createThrowawayDatabase(infrastructure.databaseUrl, `mcp_testing_${uniqueRunId()}`);
+    const client = new Client({ connectionString: database.url });
+    // The forced drop terminates this connection; that is the point, not an error of the test.
+    client.on('error', () => undefined);
+    await client.connect();
+    const { rows } = await client.query<{ name: string }>('SELECT current_database() AS name');
+    expect(rows[0]?.name).toBe(database.name);
+    // Still connected: the drop must disconnect it (WITH (FORCE)).
+    await database.drop();
+    await client.end().catch(() => undefined);
+    const admin = new Client({ connectionString: infrastructure.databaseUrl });
+    await admin.connect();
+    const found = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [database.name]);
+    await admin.end();
+    expect(found.rowCount).toBe(0);
+  });
+
+  it('refuses a name that is not a plain identifier', async () => {
+    await expect(createThrowawayDatabase(infrastructure.databaseUrl, 'x"; DROP DATABASE test; --')).rejects.toThrow(/not a plain database name/);
+  });
+});
+
+describe('deleteBucketsWithPrefix', () => {
+  it('deletes the buckets under the prefix and no other', async () => {
+    const prefix = `t_${uniqueRunId()}_`;
+    const connection = await connect({ servers: infrastructure.natsUrl });
+    const kv = connection.jetstream().views;
+    await kv.kv(`${prefix}one`);
+    await kv.kv(`${prefix}two`);
+    const bystander = `${prefix.slice(0, -1)}x_bystander`;
+    await kv.kv(bystander);
+    try {
+      const deleted = await deleteBucketsWithPrefix(infrastructure.natsUrl, prefix);
+      expect(deleted.sort()).toEqual([`KV_${prefix}one`, `KV_${prefix}two`]);
+      const manager = await connection.jetstreamManager();
+      await expect(manager.streams.info(`KV_${bystander}`)).resolves.toBeDefined();
+    } finally {
+      const manager = await connection.jetstreamManager();
+      await manager.streams.delete(`KV_${bystander}`).catch(() => undefined);
+      await connection.close();
+    }
+  });
+});
+
+describe(ProcessTracker, () => {
+  describe('stopAll', () => {
+    it('stops a process and the children of its group, by pid', async () => {
+      const tracker = new ProcessTracker();
+      // A parent that starts a child in the same group and prints the child's pid.
+      const parent = tracker.start('parent', process.execPath, [
+        '-e',
+        "const c = require('node:child_process').spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' }); console.log(c.pid); setInterval(() => {}, 1000);",
+      ]);
+      const childPid = await new Promise<number>((resolve) => parent.child.stdout?.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim()))));
+      expect(isAlive(childPid)).toBe(true);
+      await tracker.stopAll(2_000);
+      expect(tracker.running()).toEqual([]);
+      expect(isAlive(parent.pid)).toBe(false);
+      await expect.poll(() => isAlive(childPid), { timeout: 3_000 }).toBe(false);
+    });
+  });
+});
+
+describe('sendRaw', () => {
+  let server: Server;
+  let url: string;
+
+  beforeAll(async () => {
+    const port = await getFreePort();
+    // Answers 413 from the Content-Length alone and closes without reading, like a body limit does.
+    server = createServer((request, response) => {
+      if (Number(request.headers['content-length'] ?? 0) > 1024 * 1024) {
+        response.writeHead(413, { connection: 'close', 'content-type': 'application/json' });
+        response.end('{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"too large"}}', () => request.socket.destroy());
+        return;
+      }
+      request.resume();
+      request.on('end', () => {
+        response.writeHead(200, { 'content-type': 'text/event-stream' });
+        response.end('id: 1\ndata:\n\ndata: {"jsonrpc":"2.0","id":1,"result":{}}\n\n');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${port}/mcp`;
+  });
+
+  afterAll(async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  it('returns the 413 a server sends from Content-Length alone, before reading the body', async () => {
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const answer = await sendRaw({ url, headers: { 'content-type': 'application/json' }, body: 'x'.repeat(5 * 1024 * 1024) });
+      expect(answer.status).toBe(413);
+      expect(answer.messages).toEqual([{ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'too large' } }]);
+    }
+  });
+
+  it('parses an SSE answer into its JSON-RPC messages, skipping the priming event', async () => {
+    const answer = await sendRaw({ url, headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(answer.status).toBe(200);
+    expect(answer.messages).toEqual([{ jsonrpc: '2.0', id: 1, result: {} }]);
+  });
+});
