@@ -3,8 +3,11 @@ import {
   classifyMessage,
   detectEra,
   internalError,
+  invalidParamsError,
   invalidRequestError,
   jsonRpcError,
+  MAX_PARAMS_DEPTH,
+  nestsDeeperThan,
   JsonRpcErrorCode,
   McpHttpHeader,
   parseError,
@@ -85,6 +88,13 @@ export class McpEndpoint {
     if (message.kind === 'invalid') {
       this.logger.debug(`refused an invalid JSON-RPC message: ${message.reason}`);
       return new LazyResponse(target).respond(invalidRequestError(message.id, `Invalid Request: ${message.reason}`), 400);
+    }
+    if (message.kind !== 'response' && message.params !== undefined && nestsDeeperThan(message.params, MAX_PARAMS_DEPTH)) {
+      this.logger.debug(`refused params nested deeper than ${MAX_PARAMS_DEPTH} levels`);
+      return new LazyResponse(target).respond(
+        invalidParamsError(message.kind === 'request' ? message.id : undefined, `Invalid params: nested deeper than ${MAX_PARAMS_DEPTH} levels`),
+        400,
+      );
     }
     const era = detectEra({
       ...(message.kind === 'response' ? {} : { method: message.method, ...(message.params ? { params: message.params } : {}) }),

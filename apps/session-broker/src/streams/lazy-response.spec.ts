@@ -72,7 +72,7 @@ describe('LazyResponse', () => {
   });
 
   describe('onClientGone', () => {
-    it('fires when the connection closes before the end, not after a normal end', () => {
+    it('fires when the connection closes before the end, not after a normal end, and ends our side', () => {
       const gone: string[] = [];
       const dropped = new FakeTarget();
       const first = new LazyResponse(dropped);
@@ -85,6 +85,7 @@ describe('LazyResponse', () => {
       second.respond(result);
       expect(gone).toEqual(['first']);
       expect(first.open).toBe(false);
+      expect(dropped.writableEnded).toBe(true);
     });
   });
 

@@ -44,6 +44,8 @@ export class LazyResponse {
       if (this.current === 'ended' || target.writableEnded) return;
       this.clientGone = true;
       this.current = 'ended';
+      // Release the exchange on our side too, so nothing holds the connection open (e.g. at shutdown).
+      target.end();
       this.goneListener?.();
     });
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyMessage } from './json-rpc-message';
+import { classifyMessage, nestsDeeperThan } from './json-rpc-message';
 
 describe('classifyMessage', () => {
   it('classifies requests, notifications and responses', () => {
@@ -33,5 +33,25 @@ describe('classifyMessage', () => {
     expect(classifyMessage({ jsonrpc: '2.0', id: 1, method: 'ping', params: [1] }).kind).toBe('invalid');
     expect(classifyMessage({ jsonrpc: '2.0', id: 1, method: 'ping', extra: true }).kind).toBe('invalid');
     expect(classifyMessage({ jsonrpc: '2.0', id: 1, result: {}, error: { code: 1, message: 'x' } }).kind).toBe('invalid');
+  });
+});
+
+describe('nestsDeeperThan', () => {
+  const nested = (depth: number): unknown => JSON.parse(`${'['.repeat(depth)}${']'.repeat(depth)}`);
+
+  it('accepts a value exactly at the limit', () => {
+    expect(nestsDeeperThan({ a: nested(63) }, 64)).toBe(false);
+  });
+
+  it('refuses a value one level beyond the limit', () => {
+    expect(nestsDeeperThan({ a: nested(64) }, 64)).toBe(true);
+  });
+
+  it('walks thousands of levels without recursion', () => {
+    expect(nestsDeeperThan(nested(100_000), 64)).toBe(true);
+  });
+
+  it('treats scalars as depth zero', () => {
+    expect(nestsDeeperThan('text', 0)).toBe(false);
   });
 });

@@ -59,3 +59,23 @@ function readableId(value: unknown): RequestId | undefined {
 function invalid(id: RequestId | undefined, reason: string): IncomingMessage {
   return id === undefined ? { kind: 'invalid', reason } : { kind: 'invalid', id, reason };
 }
+
+/**
+ * How deep `params` may nest. Far beyond any real tool's arguments, and low enough that no later
+ * hop (serialization, schema validation) can run out of stack on a hostile body.
+ */
+export const MAX_PARAMS_DEPTH = 64;
+
+/** Whether a parsed JSON value nests objects/arrays deeper than `limit` (iterative: no recursion). */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop() as [unknown, number];
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}

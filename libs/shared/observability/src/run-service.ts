@@ -23,6 +23,8 @@ export interface RunServiceOptions {
 export async function runService(options: RunServiceOptions): Promise<NestFastifyApplication> {
   const app = await NestFactory.create<NestFastifyApplication>(options.module, new FastifyAdapter(options.fastify), {
     bufferLogs: true,
+    // Long-lived SSE streams must not hold a stopping process hostage: clients reconnect elsewhere.
+    forceCloseConnections: true,
   });
   app.useLogger(app.get(Logger));
   app.enableShutdownHooks();
