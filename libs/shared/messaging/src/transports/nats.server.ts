@@ -1,12 +1,37 @@
 import { ServerNats } from '@nestjs/microservices';
 
+type Publisher = ReturnType<ServerNats['getPublisher']>;
+
 /**
- * Nest's NATS server, with one hot-path cost removed: Nest tries `JSON.parse` on every message's
- * subject (for object patterns) and throws on plain ones. Our patterns are always plain subjects
- * from the contracts, so the route is the subject itself.
+ * Nest's NATS server with two hot-path costs removed. Nest tries `JSON.parse` on every message's
+ * subject (for object patterns) and throws on plain ones; our patterns are always plain subjects from
+ * the contracts, so the route is the subject itself. And replies finished during one turn of the
+ * event loop leave together at its end, so the client library writes them in one call instead of
+ * one write (and one wake-up of the NATS server) per reply. Order is kept.
  */
 export class NatsServer extends ServerNats {
+  private outbox: Array<() => void> = [];
+
   protected override getRouteFromPattern(pattern: string): string {
     return pattern;
+  }
+
+  override getPublisher(...args: Parameters<ServerNats['getPublisher']>): Publisher {
+    const publish = super.getPublisher(...args);
+    return (response: Parameters<Publisher>[0]) => {
+      this.outbox.push(() => publish(response));
+      if (this.outbox.length === 1) setImmediate(() => this.drain());
+    };
+  }
+
+  override async close(): Promise<void> {
+    this.drain();
+    await super.close();
+  }
+
+  private drain(): void {
+    const batch = this.outbox;
+    this.outbox = [];
+    for (const send of batch) send();
   }
 }
