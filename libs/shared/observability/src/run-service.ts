@@ -21,11 +21,9 @@ export interface RunServiceOptions {
  * configured bus, shutdown hooks, HTTP listening last. Resolves once the app serves.
  */
 export async function runService(options: RunServiceOptions): Promise<NestFastifyApplication> {
-  const app = await NestFactory.create<NestFastifyApplication>(options.module, new FastifyAdapter(options.fastify), {
-    bufferLogs: true,
-    // Long-lived SSE streams must not hold a stopping process hostage: clients reconnect elsewhere.
-    forceCloseConnections: true,
-  });
+  // Long-lived SSE streams must not hold a stopping process hostage: clients reconnect elsewhere.
+  const adapter = new FastifyAdapter({ forceCloseConnections: true, ...options.fastify });
+  const app = await NestFactory.create<NestFastifyApplication>(options.module, adapter, { bufferLogs: true });
   app.useLogger(app.get(Logger));
   app.enableShutdownHooks();
   await options.configure?.(app);
