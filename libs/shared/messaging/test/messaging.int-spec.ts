@@ -36,7 +36,11 @@ const nobody = defineRpc({ subject: `tool-executor.v1.${run}-nobody.get`, reques
 const happened = defineEvent({ subject: `tool-executor.v1.${run}-thing.happened`, delivery: 'all', payload: z.object({ n: z.number() }) });
 const routed = defineEvent({ subject: `session-broker.v1.${run}-call.notified`, delivery: 'routed', payload: z.object({ n: z.number() }) });
 
+const ordered = defineRpc({ subject: `tool-executor.v1.${run}-order.get`, request: z.object({ tag: z.string() }), response: z.object({}) });
+const orderedEvent = defineEvent({ subject: `tool-executor.v1.${run}-order.happened`, delivery: 'all', payload: z.object({ tag: z.string() }) });
+
 const seen: number[] = [];
+const order: string[] = [];
 
 @Controller()
 class TestNatsController {
@@ -60,6 +64,15 @@ class TestNatsController {
   async slow() {
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     return {};
+  }
+  @RpcHandler(ordered)
+  ordered(request: { tag: string }) {
+    order.push(request.tag);
+    return {};
+  }
+  @EventHandler(orderedEvent)
+  orderedEvent(payload: { tag: string }) {
+    order.push(payload.tag);
   }
   @EventHandler(happened)
   happened(payload: { n: number }) {
@@ -145,6 +158,14 @@ describe.each(transports)('MessageBus over %s', (_name, options) => {
       bus.emit(happened, { n: 7 });
       await bus.flush();
       await expect.poll(() => seen, { timeout: 2_000 }).toContain(7);
+    });
+
+    it('never lets an event overtake a request sent before it (a cancellation after its call)', async () => {
+      order.length = 0;
+      const pending = bus.request(ordered, { tag: 'request' });
+      bus.emit(orderedEvent, { tag: 'event' });
+      await pending;
+      await expect.poll(() => order, { timeout: 2_000 }).toEqual(['request', 'event']);
     });
 
     it('delivers a routed event only to its route', async () => {

@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { createInbox, headers as natsHeaders, JSONCodec, type Msg, type MsgHdrs, type NatsConnection, type Subscription } from 'nats';
 import {
@@ -22,6 +23,7 @@ import { RpcError } from '../bus/rpc-error';
 import { parseOutgoing, unwrapReply, type EventPacket, type ReplyPacket, type RequestPacket } from '../bus/wire-packet';
 
 const codec = JSONCodec<unknown>();
+const logger = new Logger('NatsMessageBus');
 
 interface PendingReply {
   subject: string;
@@ -85,9 +87,9 @@ export class NatsMessageBus extends MessageBus {
   }
 
   /**
-   * Requests made while one turn of the event loop serves many HTTP requests leave together, at the
-   * end of that turn: the client library then writes them to the socket in one call, instead of one
-   * write (and one wake-up of the NATS server) per request. Order is kept.
+   * Messages (requests and events) sent while one turn of the event loop serves many HTTP requests
+   * leave together, at the end of that turn: the client library then writes them to the socket in one
+   * call, instead of one write (and one wake-up of the NATS server) per message. Order is kept.
    */
   private enqueue(send: () => void): void {
     this.outbox.push(send);
@@ -97,7 +99,14 @@ export class NatsMessageBus extends MessageBus {
   private drain(): void {
     const batch = this.outbox;
     this.outbox = [];
-    for (const send of batch) send();
+    for (const send of batch) {
+      try {
+        send();
+      } catch (error) {
+        // An event published while the connection closes is lost, as it would be on the wire.
+        logger.warn(`a message could not be published: ${(error as Error)?.message ?? String(error)}`);
+      }
+    }
   }
 
   /** One reply arrived: hand it to its request. NATS answers 503 itself when nothing subscribes. */
@@ -119,7 +128,10 @@ export class NatsMessageBus extends MessageBus {
     const data = contract.payload.parse(payload);
     const subject = contract.delivery === 'routed' ? routedSubject(contract, options.route ?? '') : contract.subject;
     const packet: EventPacket = { pattern: subject, data };
-    this.connection.publish(subject, codec.encode(packet), { headers: toNatsHeaders(options.context) });
+    const body = codec.encode(packet);
+    const headers = toNatsHeaders(options.context);
+    // Through the same outbox as requests, so a cancellation never overtakes the call it cancels.
+    this.enqueue(() => this.connection.publish(subject, body, headers ? { headers } : {}));
   }
 
   subscribe<C extends EventContract>(contract: C, listener: EventListener<C>, options: SubscribeOptions = {}): BusSubscription {

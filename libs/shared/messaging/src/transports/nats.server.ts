@@ -32,6 +32,13 @@ export class NatsServer extends ServerNats {
   private drain(): void {
     const batch = this.outbox;
     this.outbox = [];
-    for (const send of batch) send();
+    for (const send of batch) {
+      try {
+        send();
+      } catch (error) {
+        // The connection closed under a finished call: its caller times out, as on any lost reply.
+        this.logger.warn(`a reply could not be sent: ${(error as Error)?.message ?? String(error)}`);
+      }
+    }
   }
 }
