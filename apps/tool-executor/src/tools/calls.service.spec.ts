@@ -124,6 +124,14 @@ describe(CallsService, () => {
       await expect(pending).resolves.toEqual({ content: [{ type: 'text', text: 'Tool slow timed out after 250 ms' }], isError: true });
     });
 
+    it("stops at the caller's deadline when it comes before the tool's timeout", async () => {
+      const { service, clock } = setup([tool('slow', async (_args, context) => (await context.clock.sleep(10_000, context.signal), text('late')), { timeoutMs: 5_000 })]);
+      const pending = service.call({ tenant: 't', server: 's', callId: 'call-d', name: 'slow', protocolVersion: '2025-11-25', arguments: {} }, clock.now() + 300);
+      await flush();
+      clock.advance(300);
+      await expect(pending).resolves.toEqual({ content: [{ type: 'text', text: 'Tool slow timed out after 300 ms' }], isError: true });
+    });
+
     it('times out even a tool that ignores its signal', async () => {
       const { call, clock } = setup([tool('stubborn', () => new Promise<CallToolResult>(() => undefined), { timeoutMs: 100 })]);
       const pending = call('stubborn', {});

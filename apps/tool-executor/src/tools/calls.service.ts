@@ -36,7 +36,11 @@ export class CallsService {
     private readonly clock: Clock,
   ) {}
 
-  async call(request: CallRequest): Promise<CallToolResult> {
+  /**
+   * Runs one call. `deadline` (epoch ms, from the caller's headers) shortens the tool's own timeout:
+   * nobody waits for an answer after it, so the work stops there.
+   */
+  async call(request: CallRequest, deadline?: number): Promise<CallToolResult> {
     const server = this.catalog.getServer(request.tenant, request.server);
     if (!server) throw new RpcError(WireErrorCode.NotFound, `Unknown virtual server: ${request.tenant}/${request.server}`);
     const tool = server.byName.get(request.name);
@@ -51,8 +55,9 @@ export class CallsService {
     const controller = new AbortController();
     this.running.set(request.callId, controller);
     const notifier = new CallNotifier(request.callId, request.notify, (payload, route) => this.bus.emit(sessionBroker.callNotified, payload, { route }));
-    const cancelTimer = this.clock.schedule(tool.record.timeoutMs, () =>
-      controller.abort(new CallStopped('timeout', `Tool ${request.name} timed out after ${tool.record.timeoutMs} ms`)),
+    const timeoutMs = deadline === undefined ? tool.record.timeoutMs : Math.max(0, Math.min(tool.record.timeoutMs, deadline - this.clock.now()));
+    const cancelTimer = this.clock.schedule(timeoutMs, () =>
+      controller.abort(new CallStopped('timeout', `Tool ${request.name} timed out after ${timeoutMs} ms`)),
     );
     try {
       const result = await this.runUntilStopped(tool, args, controller.signal, notifier);

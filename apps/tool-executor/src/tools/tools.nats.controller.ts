@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { toolExecutor, type EventPayload, type RpcRequestParsed } from '@mcp-platform/protocol-contracts';
-import { EventHandler, RpcHandler } from '@mcp-platform/shared-messaging';
+import { EventHandler, RpcHandler, type CallContext } from '@mcp-platform/shared-messaging';
 import { CallsService } from './calls.service';
 import { ToolsService } from './tools.service';
 
@@ -18,8 +18,8 @@ export class ToolsNatsController {
   }
 
   @RpcHandler(toolExecutor.callTool)
-  callTool(request: RpcRequestParsed<typeof toolExecutor.callTool>) {
-    return this.calls.call(request);
+  callTool(request: RpcRequestParsed<typeof toolExecutor.callTool>, context: CallContext) {
+    return this.calls.call(request, context.deadline);
   }
 
   @RpcHandler(toolExecutor.getVirtualServer)
