@@ -20,6 +20,7 @@ import {
   type SubscribeOptions,
 } from '../bus/message-bus';
 import { RpcError } from '../bus/rpc-error';
+import { Outbox } from './outbox';
 import { parseOutgoing, unwrapReply, type EventPacket, type ReplyPacket, type RequestPacket } from '../bus/wire-packet';
 
 const codec = JSONCodec<unknown>();
@@ -43,7 +44,8 @@ export class NatsMessageBus extends MessageBus {
   private readonly pending = new Map<string, PendingReply>();
   private replies: Subscription | undefined;
   private nextToken = 0;
-  private outbox: Array<() => void> = [];
+  // An event published while the connection closes is lost, as it would be on the wire.
+  private readonly outbox = new Outbox((error) => logger.warn(`a message could not be published: ${(error as Error)?.message ?? String(error)}`));
 
   constructor(private readonly connection: NatsConnection) {
     super();
@@ -76,7 +78,7 @@ export class NatsMessageBus extends MessageBus {
       const timer = setTimeout(() => finish(new RpcError(WireErrorCode.Timeout, `${subject}: no reply within ${timeoutMs} ms`)), timeoutMs);
       this.pending.set(token, { subject, resolve: (reply) => finish(undefined, reply), reject: (error) => finish(error), timer });
       signal?.addEventListener('abort', onAbort, { once: true });
-      this.enqueue(() => {
+      this.outbox.push(() => {
         try {
           this.connection.publish(subject, body, { reply: `${this.inbox}${token}`, ...(headers ? { headers } : {}) });
         } catch (error) {
@@ -84,29 +86,6 @@ export class NatsMessageBus extends MessageBus {
         }
       });
     });
-  }
-
-  /**
-   * Messages (requests and events) sent while one turn of the event loop serves many HTTP requests
-   * leave together, at the end of that turn: the client library then writes them to the socket in one
-   * call, instead of one write (and one wake-up of the NATS server) per message. Order is kept.
-   */
-  private enqueue(send: () => void): void {
-    this.outbox.push(send);
-    if (this.outbox.length === 1) setImmediate(() => this.drain());
-  }
-
-  private drain(): void {
-    const batch = this.outbox;
-    this.outbox = [];
-    for (const send of batch) {
-      try {
-        send();
-      } catch (error) {
-        // An event published while the connection closes is lost, as it would be on the wire.
-        logger.warn(`a message could not be published: ${(error as Error)?.message ?? String(error)}`);
-      }
-    }
   }
 
   /** One reply arrived: hand it to its request. NATS answers 503 itself when nothing subscribes. */
@@ -131,7 +110,7 @@ export class NatsMessageBus extends MessageBus {
     const body = codec.encode(packet);
     const headers = toNatsHeaders(options.context);
     // Through the same outbox as requests, so a cancellation never overtakes the call it cancels.
-    this.enqueue(() => this.connection.publish(subject, body, headers ? { headers } : {}));
+    this.outbox.push(() => this.connection.publish(subject, body, headers ? { headers } : {}));
   }
 
   subscribe<C extends EventContract>(contract: C, listener: EventListener<C>, options: SubscribeOptions = {}): BusSubscription {
@@ -153,7 +132,7 @@ export class NatsMessageBus extends MessageBus {
   }
 
   flush(): Promise<void> {
-    this.drain();
+    this.outbox.drain();
     return this.connection.flush();
   }
 }

@@ -1,4 +1,5 @@
 import { ServerNats } from '@nestjs/microservices';
+import { Outbox } from './outbox';
 
 type Publisher = ReturnType<ServerNats['getPublisher']>;
 
@@ -10,7 +11,8 @@ type Publisher = ReturnType<ServerNats['getPublisher']>;
  * one write (and one wake-up of the NATS server) per reply. Order is kept.
  */
 export class NatsServer extends ServerNats {
-  private outbox: Array<() => void> = [];
+  // The connection closed under a finished call: its caller times out, as on any lost reply.
+  private readonly outbox = new Outbox((error) => this.logger.warn(`a reply could not be sent: ${(error as Error)?.message ?? String(error)}`));
 
   protected override getRouteFromPattern(pattern: string): string {
     return pattern;
@@ -20,25 +22,11 @@ export class NatsServer extends ServerNats {
     const publish = super.getPublisher(...args);
     return (response: Parameters<Publisher>[0]) => {
       this.outbox.push(() => publish(response));
-      if (this.outbox.length === 1) setImmediate(() => this.drain());
     };
   }
 
   override async close(): Promise<void> {
-    this.drain();
+    this.outbox.drain();
     await super.close();
-  }
-
-  private drain(): void {
-    const batch = this.outbox;
-    this.outbox = [];
-    for (const send of batch) {
-      try {
-        send();
-      } catch (error) {
-        // The connection closed under a finished call: its caller times out, as on any lost reply.
-        this.logger.warn(`a reply could not be sent: ${(error as Error)?.message ?? String(error)}`);
-      }
-    }
   }
 }
