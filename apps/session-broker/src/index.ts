@@ -3,3 +3,4 @@ export { SessionBrokerModule } from './session-broker.module';
 export { configureSessionBrokerHttp, MCP_ROUTE } from './session-broker.http';
 export { defaultAllowLists, type SessionBrokerOptions } from './session-broker.options';
 export { mcpEdgeEnv } from './config/env.schema';
+export { legacyCallId } from './calls/call-id';

@@ -13,6 +13,7 @@ import {
   sseMessages,
   waitUntil,
 } from '@mcp-platform/shared-testing';
+import { legacyCallId } from '@mcp-platform/session-broker';
 import { distributedMode, embeddedMode, seededUrls, watchCancellations, type Platform, type PlatformMode } from './platforms';
 
 const DEMO_TOOLS = ['calculate', 'current_time', 'generate_uuid', 'hash_text', 'long_operation', 'text_statistics'];
@@ -196,8 +197,15 @@ describe.each(modes)('MCP platform, $name mode', (mode) => {
         });
         await expect(call).rejects.toThrow();
         expect(Date.now() - started).toBeLessThan(10_000);
-        const seen = await waitUntil(async () => watch.seen().length > 0 && watch.seen(), { timeoutMs: 5_000, description: 'callCancelled on the bus' });
-        expect(seen[0]).toContain('callId');
+        // The cancellation names a call of THIS session (the SDK numbers its requests from 0), so no other
+        // session or platform on the same bus can satisfy the check.
+        const sessionId = transport.sessionId as string;
+        const ours = new Set(Array.from({ length: 1_000 }, (_, requestId) => legacyCallId(sessionId, requestId)));
+        const cancelledCallIds = () => watch.seen().map((packet) => (JSON.parse(packet) as { data?: { callId?: string } }).data?.callId);
+        await waitUntil(async () => cancelledCallIds().some((callId) => callId !== undefined && ours.has(callId)), {
+          timeoutMs: 5_000,
+          description: "callCancelled for this session's call on the bus",
+        });
       } finally {
         await watch.stop();
       }
@@ -284,8 +292,15 @@ describe.each(modes)('MCP platform, $name mode', (mode) => {
         );
         await expect(call).rejects.toThrow();
         expect(Date.now() - started).toBeLessThan(10_000);
-        const seen = await waitUntil(async () => watch.seen().length > 0 && watch.seen(), { timeoutMs: 5_000, description: 'callCancelled on the bus' });
-        expect(seen[0]).toContain('callId');
+        // A modern call's id is random (no session); the reason says the stream closing cancelled it.
+        await waitUntil(
+          async () =>
+            watch.seen().some((packet) => {
+              const data = (JSON.parse(packet) as { data?: { callId?: string; reason?: string } }).data;
+              return data?.callId?.startsWith('m-') === true && /stream/.test(data.reason ?? '');
+            }),
+          { timeoutMs: 5_000, description: 'callCancelled for a modern call on the bus' },
+        );
       } finally {
         await watch.stop();
       }
