@@ -1,21 +1,8 @@
-import type { LoggingLevel } from '@mcp-platform/protocol-mcp';
-import type { sessionBroker, toolExecutor } from '@mcp-platform/protocol-contracts';
-import type { EventPayload } from '@mcp-platform/protocol-contracts';
+import { isLevelAtLeast, type LoggingLevel } from '@mcp-platform/protocol-mcp';
+import type { EventPayload, sessionBroker, toolExecutor } from '@mcp-platform/protocol-contracts';
 
 type Notification = EventPayload<typeof sessionBroker.callNotified>['notification'];
 type CallNotify = toolExecutor.CallNotify;
-
-/** RFC 5424 order (S-232). */
-const LEVEL_RANK: Record<LoggingLevel, number> = {
-  debug: 0,
-  info: 1,
-  notice: 2,
-  warning: 3,
-  error: 4,
-  critical: 5,
-  alert: 6,
-  emergency: 7,
-};
 
 /**
  * The notifications of one running call, filtered by what its caller asked for: progress only with a
@@ -46,7 +33,7 @@ export class CallNotifier {
 
   log(level: LoggingLevel, data: unknown, logger?: string): boolean {
     const threshold = this.notify?.logLevel;
-    if (this.closed || threshold === undefined || LEVEL_RANK[level] < LEVEL_RANK[threshold]) return false;
+    if (this.closed || threshold === undefined || !isLevelAtLeast(level, threshold)) return false;
     this.emit({ method: 'notifications/message', params: { level, data, ...(logger === undefined ? {} : { logger }) } });
     return true;
   }

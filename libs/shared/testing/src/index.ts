@@ -7,7 +7,7 @@ export { waitForHttpOk, waitUntil, type WaitOptions } from './network/wait-until
 export { ProcessTracker, type TrackedProcess } from './processes/process-tracker';
 export { findRepoRoot } from './platform/repo-root';
 export { testInfrastructure, uniqueRunId, type TestInfrastructure } from './platform/test-infrastructure';
-export { createThrowawayDatabase, type ThrowawayDatabase } from './platform/throwaway-database';
+export { createThrowawayDatabase, type ThrowawayDatabase } from '@mcp-platform/shared-persistence';
 export { deleteBucketsWithPrefix } from './platform/jetstream-buckets';
 export { bootEmbedded, type EmbeddedPlatform, type StandaloneHandle } from './platform/embedded-platform';
 export {

@@ -25,7 +25,7 @@ function isAlive(pid: number): boolean {
 
 describe('createThrowawayDatabase', () => {
   it('creates a database that accepts connections and drops it again', async () => {
-    const database = await createThrowawayDatabase(infrastructure.databaseUrl, `mcp_testing_${uniqueRunId()}`);
+    const database = await createThrowawayDatabase(infrastructure.databaseUrl, 'mcp_testing');
     const client = new Client({ connectionString: database.url });
     // The forced drop terminates this connection; that is the point, not an error of the test.
     client.on('error', () => undefined);

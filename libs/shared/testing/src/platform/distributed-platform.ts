@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { waitForHttpOk } from '../network/wait-until';
 import { deleteBucketsWithPrefix } from './jetstream-buckets';
 import { testInfrastructure, uniqueRunId, type TestInfrastructure } from './test-infrastructure';
-import { createThrowawayDatabase, type ThrowawayDatabase } from './throwaway-database';
+import { createThrowawayDatabase, type ThrowawayDatabase } from '@mcp-platform/shared-persistence';
 
 /** What the dev-cluster module's `startCluster()` returns. */
 export interface ClusterHandle {
@@ -47,14 +47,14 @@ export interface DistributedPlatform {
 export const BUCKET_PREFIX_ENV = 'NATS_BUCKET_PREFIX';
 
 /**
- * Creates `mcp_e2e_<run>` on the PostgreSQL server, starts the cluster against it with a unique bucket
+ * Creates a throwaway `mcp_e2e_…` database on the PostgreSQL server, starts the cluster against it with a unique bucket
  * prefix, waits for every broker's readiness probe, and undoes all of it on failure or `stop()`.
  */
 export async function bootDistributed(startCluster: StartCluster, options: BootDistributedOptions = {}): Promise<DistributedPlatform> {
   const infrastructure = options.infrastructure ?? testInfrastructure();
   const runId = uniqueRunId();
   const bucketPrefix = `e2e_${runId}_`;
-  const database = await createThrowawayDatabase(infrastructure.databaseUrl, `${options.databasePrefix ?? 'mcp_e2e'}_${runId}`);
+  const database = await createThrowawayDatabase(infrastructure.databaseUrl, options.databasePrefix ?? 'mcp_e2e');
   let cluster: ClusterHandle | undefined;
   const cleanUp = async (): Promise<void> => {
     const failures: unknown[] = [];
