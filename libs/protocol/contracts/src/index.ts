@@ -7,3 +7,4 @@ export * from './common/principal';
 export * from './common/wire-error';
 export * as toolExecutor from './tool-executor';
 export * as sessionBroker from './session-broker';
+export * as authorizationServer from './authorization-server';

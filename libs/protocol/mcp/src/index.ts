@@ -29,3 +29,4 @@ export * from './meta';
 export * from './results';
 export * from './capabilities';
 export * from './log-levels';
+export * from './scopes';

@@ -13,6 +13,11 @@ export const WireErrorCode = {
   NotFound: 'NOT_FOUND',
   /** The caller may not do this. */
   Forbidden: 'FORBIDDEN',
+  /**
+   * The caller's token lacks scopes the operation needs; `data` is `{ scopes: string[] }`, every scope
+   * the operation requires (the broker answers 403 `insufficient_scope` with them, S-142/S-143).
+   */
+  InsufficientScope: 'INSUFFICIENT_SCOPE',
   /** The deadline passed before an answer came. */
   Timeout: 'TIMEOUT',
   /** The call was cancelled by its caller. */

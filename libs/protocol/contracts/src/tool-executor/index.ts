@@ -1,2 +1,3 @@
 export * from './tool.contracts';
 export * from './virtual-server.contracts';
+export * from './catalog-admin.contracts';

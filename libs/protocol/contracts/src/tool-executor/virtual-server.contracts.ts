@@ -11,6 +11,12 @@ export const VirtualServerSchema = z.object({
   instructions: z.string().optional(),
   /** Whether anonymous callers are allowed (an explicit choice of the tenant's admin; off by default). */
   public: z.boolean(),
+  /**
+   * Every scope a caller may need on this server: the baseline `mcp` plus the scopes its tools
+   * require. The authorization server offers these for the server's resource URL; the broker's
+   * Protected Resource Metadata advertises only the baseline (S-136).
+   */
+  scopes: z.array(z.string()),
 });
 export type VirtualServer = z.infer<typeof VirtualServerSchema>;
 

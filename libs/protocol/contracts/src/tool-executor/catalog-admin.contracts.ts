@@ -1,0 +1,138 @@
+import { z } from 'zod';
+import { defineRpc } from '../define-contract';
+
+/**
+ * The tool catalog as its administrators see it (the admin API of the authorization server calls
+ * these; DESIGN.md §3). Every write publishes `catalogChanged` for the servers it touched, so brokers
+ * refresh and connected clients get `list_changed`. Errors: `NOT_FOUND` for an unknown tenant, tool
+ * or server; `INVALID_PARAMS` for a definition the executor cannot run (a schema Ajv refuses, an
+ * unknown built-in handler, a virtual server naming a tool the tenant does not have).
+ */
+
+const Slug = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'lowercase letters, digits and "-", at most 63, starting with a letter or digit');
+
+/** A scope name as RFC 6749 §3.3 allows it (printable ASCII without space, `"` or `\`). */
+export const ScopeNameSchema = z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]{1,128}$/, 'a scope is 1..128 printable ASCII characters without space, quote or backslash');
+
+const JsonObjectSchema = z.record(z.string(), z.unknown());
+
+/** How a tool runs: a built-in handler of the executor, or an HTTP endpoint it POSTs the arguments to. */
+export const ToolRunnerSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('builtin'), config: z.object({ handler: z.string().min(1).max(128) }) }),
+  z.object({
+    kind: z.literal('http'),
+    config: z.object({
+      url: z.string().url().max(2048),
+      headers: z.record(z.string(), z.string()).optional(),
+      timeoutMs: z.number().int().positive().max(15 * 60_000).optional(),
+    }),
+  }),
+]);
+
+/** One tool of a tenant's catalog, as an administrator writes it. */
+export const ToolDefinitionSchema = z
+  .object({
+    /** MCP tool name (S-181: 1..128 of `[A-Za-z0-9_.-]`). */
+    name: z.string().regex(/^[A-Za-z0-9_.-]{1,128}$/),
+    title: z.string().max(256).optional(),
+    description: z.string().max(8192).optional(),
+    /** A JSON Schema (2020-12) object for the arguments; its root `type` is `object`. */
+    inputSchema: JsonObjectSchema.refine((schema) => schema['type'] === 'object', { message: 'inputSchema must have type "object" (S-183)' }),
+    outputSchema: JsonObjectSchema.optional(),
+    annotations: JsonObjectSchema.optional(),
+    /** Per-call timeout in milliseconds (default 60 s). */
+    timeoutMs: z.number().int().positive().max(15 * 60_000).optional(),
+    /** A disabled tool stays in the catalog but is neither listed nor callable. */
+    enabled: z.boolean().default(true),
+    /** Scopes a caller's token must carry to see and call the tool (besides the baseline `mcp`). */
+    requiredScopes: z.array(ScopeNameSchema).max(32).default([]),
+  })
+  .and(ToolRunnerSchema);
+export type ToolDefinitionInput = z.input<typeof ToolDefinitionSchema>;
+export type ToolDefinitionRecord = z.output<typeof ToolDefinitionSchema>;
+
+/** A virtual server as an administrator writes it: its settings and the tools it exposes. */
+export const VirtualServerDefinitionSchema = z.object({
+  name: Slug,
+  title: z.string().max(256).optional(),
+  description: z.string().max(8192).optional(),
+  instructions: z.string().max(16_384).optional(),
+  /** Anonymous callers allowed: an explicit choice, off by default, logged at start. */
+  public: z.boolean().default(false),
+  /** Names of the tenant's tools this server exposes. */
+  tools: z.array(z.string()).max(1000).default([]),
+});
+export type VirtualServerDefinitionInput = z.input<typeof VirtualServerDefinitionSchema>;
+export type VirtualServerDefinitionRecord = z.output<typeof VirtualServerDefinitionSchema>;
+
+const Tenant = { tenant: Slug };
+
+/** Creates the tenant's catalog if it does not exist yet (idempotent). */
+export const putTenant = defineRpc({
+  subject: 'tool-executor.v1.tenant.put',
+  request: z.object(Tenant),
+  response: z.object({ created: z.boolean() }),
+});
+
+/** Deletes the tenant's whole catalog (tools and virtual servers); `NOT_FOUND` when absent. */
+export const deleteTenant = defineRpc({
+  subject: 'tool-executor.v1.tenant.delete',
+  request: z.object(Tenant),
+  response: z.object({ deleted: z.literal(true) }),
+});
+
+/** Every tool of a tenant (enabled or not), ordered by name. */
+export const listToolDefinitions = defineRpc({
+  subject: 'tool-executor.v1.tool-definition.list',
+  request: z.object(Tenant),
+  response: z.object({ tools: z.array(ToolDefinitionSchema) }),
+});
+
+/** One tool of a tenant; `NOT_FOUND` when absent. */
+export const getToolDefinition = defineRpc({
+  subject: 'tool-executor.v1.tool-definition.get',
+  request: z.object({ ...Tenant, name: z.string().min(1).max(128) }),
+  response: ToolDefinitionSchema,
+});
+
+/** Creates or replaces a tool (by name). */
+export const putToolDefinition = defineRpc({
+  subject: 'tool-executor.v1.tool-definition.put',
+  request: z.object({ ...Tenant, tool: ToolDefinitionSchema }),
+  response: z.object({ created: z.boolean(), tool: ToolDefinitionSchema }),
+});
+
+/** Deletes a tool; the virtual servers that exposed it stop exposing it. `NOT_FOUND` when absent. */
+export const deleteToolDefinition = defineRpc({
+  subject: 'tool-executor.v1.tool-definition.delete',
+  request: z.object({ ...Tenant, name: z.string().min(1).max(128) }),
+  response: z.object({ deleted: z.literal(true) }),
+});
+
+/** Every virtual server of a tenant with the tools it exposes, ordered by name. */
+export const listServerDefinitions = defineRpc({
+  subject: 'tool-executor.v1.server-definition.list',
+  request: z.object(Tenant),
+  response: z.object({ servers: z.array(VirtualServerDefinitionSchema) }),
+});
+
+/** One virtual server of a tenant; `NOT_FOUND` when absent. */
+export const getServerDefinition = defineRpc({
+  subject: 'tool-executor.v1.server-definition.get',
+  request: z.object({ ...Tenant, name: z.string().min(1).max(64) }),
+  response: VirtualServerDefinitionSchema,
+});
+
+/** Creates or replaces a virtual server (by name). */
+export const putServerDefinition = defineRpc({
+  subject: 'tool-executor.v1.server-definition.put',
+  request: z.object({ ...Tenant, server: VirtualServerDefinitionSchema }),
+  response: z.object({ created: z.boolean(), server: VirtualServerDefinitionSchema }),
+});
+
+/** Deletes a virtual server; its URL answers 404 afterwards. `NOT_FOUND` when absent. */
+export const deleteServerDefinition = defineRpc({
+  subject: 'tool-executor.v1.server-definition.delete',
+  request: z.object({ ...Tenant, name: z.string().min(1).max(64) }),
+  response: z.object({ deleted: z.literal(true) }),
+});
