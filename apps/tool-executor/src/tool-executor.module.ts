@@ -1,5 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { PersistenceModule } from '@mcp-platform/shared-persistence';
+import { CatalogAdminModule } from './catalog-admin/catalog-admin.module';
 import { CATALOG_ENTITIES, CATALOG_MIGRATIONS } from './catalog/catalog.entities';
 import { CatalogModule } from './catalog/catalog.module';
 import { SeedModule } from './seed/seed.module';
@@ -26,6 +27,7 @@ export class ToolExecutorModule {
           applicationName: 'tool-executor',
         }),
         CatalogModule,
+        CatalogAdminModule,
         ToolsModule.register(options.http),
         SeedModule.register(options.seed),
       ],

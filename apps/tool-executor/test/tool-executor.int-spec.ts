@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sessionBroker, toolExecutor, WireErrorCode, type EventPayload } from '@mcp-platform/protocol-contracts';
+import { sessionBroker, toolExecutor, WireErrorCode, type EventPayload, type Principal } from '@mcp-platform/protocol-contracts';
 import { inProcessMessaging, MessageBus, MessagingModule, microserviceOptions, RpcError, type MessagingOptions } from '@mcp-platform/shared-messaging';
 import { createThrowawayDatabase, DEFAULT_TEST_DATABASE_URL, type DatabaseOptions, type ThrowawayDatabase } from '@mcp-platform/shared-persistence';
 import { CatalogRepository } from '../src/catalog/catalog.repository';
@@ -16,6 +16,14 @@ const NATS_URL = process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222';
 const run = `te${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 
 type Notified = EventPayload<typeof sessionBroker.callNotified>;
+type CatalogChanged = EventPayload<typeof toolExecutor.catalogChanged>;
+
+/** A signed-in caller of `tenant` holding `scopes` (what the broker puts in the headers). */
+const member = (tenant: string, scopes: string[] = ['mcp']): Principal => ({ subject: `user-of-${tenant}`, tenant, clientId: 'test-client', scopes, anonymous: false });
+/** The anonymous caller of a public server of `tenant`. */
+const anonymous = (tenant: string): Principal => ({ subject: 'anonymous', tenant, scopes: [], anonymous: true });
+/** Request options carrying the principal. */
+const as = (principal: Principal) => ({ context: { principal } });
 
 interface Setup {
   name: string;
@@ -68,15 +76,37 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
   let endpointUrl: string;
 
   const call = (name: string, args?: Record<string, unknown>, extra: Partial<Parameters<MessageBus['request']>[1]> = {}) =>
-    bus.request(toolExecutor.callTool, {
-      tenant: 'conformance',
-      server: 'everything',
-      callId: randomUUID(),
-      name,
-      ...(args === undefined ? {} : { arguments: args }),
-      protocolVersion: '2025-11-25',
-      ...extra,
-    } as never);
+    bus.request(
+      toolExecutor.callTool,
+      {
+        tenant: 'conformance',
+        server: 'everything',
+        callId: randomUUID(),
+        name,
+        ...(args === undefined ? {} : { arguments: args }),
+        protocolVersion: '2025-11-25',
+        ...extra,
+      } as never,
+      as(anonymous('conformance')),
+    );
+
+  /** tools/call of `server` in `tenant` as `principal`. */
+  const callAs = (principal: Principal, tenant: string, server: string, name: string, args: Record<string, unknown> = {}) =>
+    bus.request(toolExecutor.callTool, { tenant, server, callId: randomUUID(), name, arguments: args, protocolVersion: '2025-11-25' }, as(principal));
+  /** Names on the first tools/list page of `server` in `tenant` as `principal`, with the page's cache scope. */
+  const listAs = async (principal: Principal, tenant: string, server: string) => {
+    const page = await bus.request(toolExecutor.listTools, { tenant, server }, as(principal));
+    return { names: page.tools.map((tool) => tool.name), cacheScope: page.cacheScope };
+  };
+  /** Collects catalogChanged events of one tenant until `stop`. */
+  const watchCatalog = async (tenant: string) => {
+    const events: CatalogChanged[] = [];
+    const subscription = bus.subscribe(toolExecutor.catalogChanged, (payload) => {
+      if (payload.tenant === tenant) events.push(payload);
+    });
+    await bus.flush();
+    return { events, stop: () => subscription.unsubscribe() };
+  };
 
   beforeAll(async () => {
     const database = await setup.database();
@@ -123,7 +153,7 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
 
   describe('listTools', () => {
     it('lists the conformance fixtures by name, each with a description, with caching hints', async () => {
-      const page = await bus.request(toolExecutor.listTools, { tenant: 'conformance', server: 'everything' });
+      const page = await bus.request(toolExecutor.listTools, { tenant: 'conformance', server: 'everything' }, as(anonymous('conformance')));
       const names = page.tools.map((tool) => tool.name);
       expect(names).toEqual([...names].sort());
       expect(names).toEqual(
@@ -141,7 +171,9 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
     });
 
     it('answers INVALID_PARAMS to a cursor it did not mint', async () => {
-      await expect(bus.request(toolExecutor.listTools, { tenant: 'conformance', server: 'everything', cursor: 'bogus!' })).rejects.toMatchObject({
+      await expect(
+        bus.request(toolExecutor.listTools, { tenant: 'conformance', server: 'everything', cursor: 'bogus!' }, as(anonymous('conformance'))),
+      ).rejects.toMatchObject({
         code: WireErrorCode.InvalidParams,
       });
     });
@@ -159,6 +191,7 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
           config: { handler: 'conformance.test_simple_text' },
           timeoutMs: 5_000,
           enabled: true,
+          requiredScopes: [],
         });
       }
       await repository.saveVirtualServer('paging', { name: 'big', public: false }, names);
@@ -166,10 +199,10 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
       await expect
         .poll(() => bus.request(toolExecutor.getVirtualServer, { tenant: 'paging', server: 'big' }).catch(() => undefined), { timeout: 5_000 })
         .toBeDefined();
-      const first = await bus.request(toolExecutor.listTools, { tenant: 'paging', server: 'big' });
+      const first = await bus.request(toolExecutor.listTools, { tenant: 'paging', server: 'big' }, as(member('paging')));
       expect(first.tools).toHaveLength(100);
       expect(first.nextCursor).toBeDefined();
-      const second = await bus.request(toolExecutor.listTools, { tenant: 'paging', server: 'big', cursor: first.nextCursor });
+      const second = await bus.request(toolExecutor.listTools, { tenant: 'paging', server: 'big', cursor: first.nextCursor }, as(member('paging')));
       expect(second.tools.map((tool) => tool.name)).toEqual(names.slice(100));
       expect(second.nextCursor).toBeUndefined();
     });
@@ -213,14 +246,11 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
     });
 
     it('adds the JSON text block to structured results and validates them', async () => {
-      const result = await bus.request(toolExecutor.callTool, {
-        tenant: 'demo',
-        server: 'default',
-        callId: randomUUID(),
-        name: 'calculate',
-        arguments: { expression: '6 * 7' },
-        protocolVersion: '2025-11-25',
-      });
+      const result = await bus.request(
+        toolExecutor.callTool,
+        { tenant: 'demo', server: 'default', callId: randomUUID(), name: 'calculate', arguments: { expression: '6 * 7' }, protocolVersion: '2025-11-25' },
+        as(member('demo')),
+      );
       expect(result.structuredContent).toEqual({ expression: '6 * 7', result: 42 });
       expect(JSON.parse(textOf(result))).toEqual({ expression: '6 * 7', result: 42 });
     });
@@ -271,15 +301,19 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
       try {
         const started = Date.now();
         const pending = bus
-          .request(toolExecutor.callTool, {
-            tenant: 'demo',
-            server: 'default',
-            callId,
-            name: 'long_operation',
-            arguments: { seconds: 20, steps: 100 },
-            protocolVersion: '2025-11-25',
-            notify: { route, progress: true },
-          })
+          .request(
+            toolExecutor.callTool,
+            {
+              tenant: 'demo',
+              server: 'default',
+              callId,
+              name: 'long_operation',
+              arguments: { seconds: 20, steps: 100 },
+              protocolVersion: '2025-11-25',
+              notify: { route, progress: true },
+            },
+            as(member('demo')),
+          )
           .catch((caught: unknown) => caught);
         await expect.poll(() => received.length, { timeout: 5_000 }).toBeGreaterThan(0);
         bus.emit(toolExecutor.callCancelled, { callId, reason: 'user pressed stop' });
@@ -306,20 +340,18 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
         config: { handler: 'demo.long_operation' },
         timeoutMs: 200,
         enabled: true,
+        requiredScopes: [],
       });
       await repository.saveVirtualServer('limits', { name: 'tight', public: false }, ['slow']);
       bus.emit(toolExecutor.catalogChanged, { tenant: 'limits', servers: ['tight'] });
       await expect
         .poll(() => bus.request(toolExecutor.getVirtualServer, { tenant: 'limits', server: 'tight' }).catch(() => undefined), { timeout: 5_000 })
         .toBeDefined();
-      const result = await bus.request(toolExecutor.callTool, {
-        tenant: 'limits',
-        server: 'tight',
-        callId: randomUUID(),
-        name: 'slow',
-        arguments: { seconds: 5 },
-        protocolVersion: '2025-11-25',
-      });
+      const result = await bus.request(
+        toolExecutor.callTool,
+        { tenant: 'limits', server: 'tight', callId: randomUUID(), name: 'slow', arguments: { seconds: 5 }, protocolVersion: '2025-11-25' },
+        as(member('limits')),
+      );
       expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'Tool slow timed out after 200 ms' }] });
     });
 
@@ -334,20 +366,18 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
         config: { url: endpointUrl },
         timeoutMs: 5_000,
         enabled: true,
+        requiredScopes: [],
       });
       await repository.saveVirtualServer('web', { name: 'api', public: false }, ['echo']);
       bus.emit(toolExecutor.catalogChanged, { tenant: 'web', servers: ['api'] });
       await expect
         .poll(() => bus.request(toolExecutor.getVirtualServer, { tenant: 'web', server: 'api' }).catch(() => undefined), { timeout: 5_000 })
         .toBeDefined();
-      const result = await bus.request(toolExecutor.callTool, {
-        tenant: 'web',
-        server: 'api',
-        callId: randomUUID(),
-        name: 'echo',
-        arguments: { word: 'hello' },
-        protocolVersion: '2025-11-25',
-      });
+      const result = await bus.request(
+        toolExecutor.callTool,
+        { tenant: 'web', server: 'api', callId: randomUUID(), name: 'echo', arguments: { word: 'hello' }, protocolVersion: '2025-11-25' },
+        as(member('web')),
+      );
       if (setup.allowPrivateNetworks) {
         expect(result.isError).toBeFalsy();
         expect(result.structuredContent).toEqual({ echoed: { word: 'hello' } });
@@ -355,6 +385,139 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
         expect(result.isError).toBe(true);
         expect(textOf(result)).toMatch(/refused: 127\.0\.0\.1 is not a public address/);
       }
+    });
+  });
+
+  describe('authorization', () => {
+    it('says which scopes each seeded server uses and which servers are public', async () => {
+      await expect(bus.request(toolExecutor.getVirtualServer, { tenant: 'demo', server: 'default' })).resolves.toMatchObject({
+        public: false,
+        scopes: ['mcp', 'demo:crypto'],
+      });
+      await expect(bus.request(toolExecutor.getVirtualServer, { tenant: 'conformance', server: 'everything' })).resolves.toMatchObject({
+        public: true,
+        scopes: ['mcp'],
+      });
+    });
+
+    it('hides hash_text from a caller without demo:crypto and lists it privately for one with demo', async () => {
+      const baseline = await listAs(member('demo'), 'demo', 'default');
+      expect(baseline.names).not.toContain('hash_text');
+      expect(baseline.names).toContain('calculate');
+      expect(baseline.cacheScope).toBe('private');
+      const stepped = await listAs(member('demo', ['mcp', 'demo']), 'demo', 'default');
+      expect(stepped.names).toEqual([...baseline.names, 'hash_text'].sort());
+    });
+
+    it('answers INSUFFICIENT_SCOPE with every scope the tool needs, and runs it once the scope is held', async () => {
+      const error = (await callAs(member('demo'), 'demo', 'default', 'hash_text', { text: 'abc' }).catch((caught: unknown) => caught)) as RpcError;
+      expect(error).toBeInstanceOf(RpcError);
+      expect(error).toMatchObject({ code: WireErrorCode.InsufficientScope, data: { scopes: ['mcp', 'demo:crypto'] } });
+      const result = await callAs(member('demo', ['mcp', 'demo:crypto']), 'demo', 'default', 'hash_text', { text: 'abc' });
+      expect(result.isError).toBeFalsy();
+      expect(textOf(result)).toContain('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    });
+
+    it("answers FORBIDDEN to a principal of tenant A at tenant B's server, and to a request without a principal", async () => {
+      await expect(bus.request(toolExecutor.listTools, { tenant: 'conformance', server: 'everything' }, as(member('demo')))).rejects.toMatchObject({
+        code: WireErrorCode.Forbidden,
+      });
+      await expect(callAs(member('demo', ['mcp', 'demo', 'conformance']), 'conformance', 'everything', 'test_simple_text')).rejects.toMatchObject({
+        code: WireErrorCode.Forbidden,
+      });
+      await expect(callAs(anonymous('conformance'), 'demo', 'default', 'calculate', { expression: '1' })).rejects.toMatchObject({
+        code: WireErrorCode.Forbidden,
+      });
+      await expect(bus.request(toolExecutor.listTools, { tenant: 'conformance', server: 'everything' })).rejects.toMatchObject({
+        code: WireErrorCode.Forbidden,
+      });
+    });
+  });
+
+  describe('catalog administration', () => {
+    it('creates an HTTP and a built-in tool and a server exposing them: catalogChanged, then tools/list by scope', async () => {
+      const tenant = 'acme';
+      const watch = await watchCatalog(tenant);
+      try {
+        await expect(bus.request(toolExecutor.putTenant, { tenant })).resolves.toEqual({ created: true });
+        await expect(bus.request(toolExecutor.putTenant, { tenant })).resolves.toEqual({ created: false });
+        const echo = await bus.request(toolExecutor.putToolDefinition, {
+          tenant,
+          tool: {
+            name: 'echo',
+            description: 'Echoes its arguments from a local HTTP endpoint',
+            inputSchema: { type: 'object', properties: { word: { type: 'string' } }, required: ['word'] },
+            kind: 'http',
+            config: { url: endpointUrl },
+            requiredScopes: ['acme:web'],
+          },
+        });
+        expect(echo).toEqual({ created: true, tool: expect.objectContaining({ name: 'echo', enabled: true, timeoutMs: 60_000, requiredScopes: ['acme:web'] }) });
+        await bus.request(toolExecutor.putToolDefinition, {
+          tenant,
+          tool: { name: 'greet', description: 'Answers with a fixed text', inputSchema: { type: 'object' }, kind: 'builtin', config: { handler: 'conformance.test_simple_text' } },
+        });
+        await expect(bus.request(toolExecutor.putServerDefinition, { tenant, server: { name: 'tools', tools: ['greet', 'echo'] } })).resolves.toEqual({
+          created: true,
+          server: { name: 'tools', public: false, tools: ['echo', 'greet'] },
+        });
+        await expect.poll(() => watch.events, { timeout: 5_000 }).toContainEqual({ tenant, servers: ['tools'] });
+
+        await expect(bus.request(toolExecutor.getVirtualServer, { tenant, server: 'tools' })).resolves.toMatchObject({ public: false, scopes: ['mcp', 'acme:web'] });
+        await expect(listAs(member(tenant), tenant, 'tools')).resolves.toEqual({ names: ['greet'], cacheScope: 'private' });
+        await expect(listAs(member(tenant, ['mcp', 'acme']), tenant, 'tools')).resolves.toEqual({ names: ['echo', 'greet'], cacheScope: 'private' });
+        await expect(callAs(member(tenant), tenant, 'tools', 'echo', { word: 'hi' })).rejects.toMatchObject({
+          code: WireErrorCode.InsufficientScope,
+          data: { scopes: ['mcp', 'acme:web'] },
+        });
+        const allowed = await callAs(member(tenant, ['mcp', 'acme:web']), tenant, 'tools', 'echo', { word: 'hi' });
+        if (setup.allowPrivateNetworks) expect(allowed.structuredContent).toEqual({ echoed: { word: 'hi' } });
+        else expect(textOf(allowed)).toMatch(/not a public address/);
+
+        // Deleting a tool takes it out of the server that exposed it.
+        watch.events.length = 0;
+        await expect(bus.request(toolExecutor.deleteToolDefinition, { tenant, name: 'greet' })).resolves.toEqual({ deleted: true });
+        await expect.poll(() => watch.events, { timeout: 5_000 }).toContainEqual({ tenant, servers: ['tools'] });
+        await expect(bus.request(toolExecutor.getServerDefinition, { tenant, name: 'tools' })).resolves.toMatchObject({ tools: ['echo'] });
+        await expect(listAs(member(tenant, ['mcp', 'acme']), tenant, 'tools')).resolves.toMatchObject({ names: ['echo'] });
+        await expect(callAs(member(tenant), tenant, 'tools', 'greet')).rejects.toMatchObject({ code: WireErrorCode.InvalidParams, message: 'Unknown tool: greet' });
+        await expect(bus.request(toolExecutor.getToolDefinition, { tenant, name: 'greet' })).rejects.toMatchObject({ code: WireErrorCode.NotFound });
+      } finally {
+        watch.stop();
+      }
+    });
+
+    it('refuses definitions it could not serve with INVALID_PARAMS and stores nothing', async () => {
+      const tenant = 'strict';
+      await bus.request(toolExecutor.putTenant, { tenant });
+      const badSchema = bus.request(toolExecutor.putToolDefinition, {
+        tenant,
+        tool: { name: 'bad', inputSchema: { type: 'object', properties: { a: { type: 'no-such-type' } } }, kind: 'builtin', config: { handler: 'demo.calculate' } },
+      });
+      await expect(badSchema).rejects.toMatchObject({ code: WireErrorCode.InvalidParams, message: expect.stringContaining('inputSchema of bad does not compile') });
+      const unknownHandler = bus.request(toolExecutor.putToolDefinition, {
+        tenant,
+        tool: { name: 'ghost', inputSchema: { type: 'object' }, kind: 'builtin', config: { handler: 'nowhere.nothing' } },
+      });
+      await expect(unknownHandler).rejects.toMatchObject({ code: WireErrorCode.InvalidParams, message: expect.stringContaining('nowhere.nothing') });
+      const unknownTool = bus.request(toolExecutor.putServerDefinition, { tenant, server: { name: 'main', tools: ['missing'] } });
+      await expect(unknownTool).rejects.toMatchObject({ code: WireErrorCode.InvalidParams, message: expect.stringContaining('missing') });
+      await expect(bus.request(toolExecutor.listToolDefinitions, { tenant })).resolves.toEqual({ tools: [] });
+      await expect(bus.request(toolExecutor.listServerDefinitions, { tenant })).resolves.toEqual({ servers: [] });
+    });
+
+    it('answers NOT_FOUND for unknown tenants, tools and servers, and deleting a tenant removes its servers', async () => {
+      const tenant = 'gone';
+      await expect(bus.request(toolExecutor.listToolDefinitions, { tenant })).rejects.toMatchObject({ code: WireErrorCode.NotFound });
+      await expect(bus.request(toolExecutor.deleteTenant, { tenant })).rejects.toMatchObject({ code: WireErrorCode.NotFound });
+      await bus.request(toolExecutor.putTenant, { tenant });
+      await expect(bus.request(toolExecutor.getToolDefinition, { tenant, name: 'nope' })).rejects.toMatchObject({ code: WireErrorCode.NotFound });
+      await expect(bus.request(toolExecutor.deleteServerDefinition, { tenant, name: 'nope' })).rejects.toMatchObject({ code: WireErrorCode.NotFound });
+      await bus.request(toolExecutor.putServerDefinition, { tenant, server: { name: 'open', public: true } });
+      await expect(bus.request(toolExecutor.getVirtualServer, { tenant, server: 'open' })).resolves.toMatchObject({ public: true, scopes: ['mcp'] });
+      await expect(listAs(anonymous(tenant), tenant, 'open')).resolves.toEqual({ names: [], cacheScope: 'public' });
+      await expect(bus.request(toolExecutor.deleteTenant, { tenant })).resolves.toEqual({ deleted: true });
+      await expect(bus.request(toolExecutor.getVirtualServer, { tenant, server: 'open' })).rejects.toMatchObject({ code: WireErrorCode.NotFound });
     });
   });
 });

@@ -5,7 +5,8 @@ import type { ToolImplementation } from '../tools/tool-context';
 export interface BuiltinTool {
   /** Registry key stored in the tool row's `config.handler`, e.g. `demo.calculate`. */
   handler: string;
-  definition: Omit<ToolDefinition, 'kind' | 'config' | 'enabled' | 'timeoutMs'> & { timeoutMs?: number };
+  /** Its catalog definition; `timeoutMs` defaults to the catalog's, `requiredScopes` to none. */
+  definition: Omit<ToolDefinition, 'kind' | 'config' | 'enabled' | 'timeoutMs' | 'requiredScopes'> & { timeoutMs?: number; requiredScopes?: string[] };
   run: ToolImplementation;
 }
 
@@ -14,6 +15,7 @@ export function builtinToolDefinition(tool: BuiltinTool, defaultTimeoutMs: numbe
   return {
     ...tool.definition,
     timeoutMs: tool.definition.timeoutMs ?? defaultTimeoutMs,
+    requiredScopes: tool.definition.requiredScopes ?? [],
     kind: 'builtin',
     config: { handler: tool.handler },
     enabled: true,

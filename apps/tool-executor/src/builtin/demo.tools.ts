@@ -97,6 +97,8 @@ export const DEMO_TOOLS: BuiltinTool[] = [
       name: 'hash_text',
       title: 'Hash text',
       description: 'Computes the hex digest of a UTF-8 text with sha256 (default), sha512 or md5.',
+      // Shows step-up authorization in the demo: a token with only `mcp` gets a 403 naming this scope.
+      requiredScopes: ['demo:crypto'],
       inputSchema: {
         type: 'object',
         properties: {

@@ -64,9 +64,31 @@ export class CatalogRepository {
     };
   }
 
-  /** Creates the tenant if missing. */
-  async ensureTenant(tenant: string): Promise<void> {
+  /** Creates the tenant if missing; answers whether this call created it. */
+  async ensureTenant(tenant: string): Promise<boolean> {
+    if (await this.tenants.existsBy({ slug: tenant })) return false;
     await this.tenants.createQueryBuilder().insert().values({ id: randomUUID(), slug: tenant }).orIgnore().execute();
+    return true;
+  }
+
+  /** Deletes the tenant with its servers and tools (foreign keys cascade); answers whether it existed. */
+  async deleteTenant(tenant: string): Promise<boolean> {
+    const result = await this.tenants.delete({ slug: tenant });
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** Deletes one tool; the links of the servers exposing it go with it (cascade). Answers whether it existed. */
+  async deleteTool(tenant: string, name: string): Promise<boolean> {
+    const tenantId = await this.requireTenantId(tenant);
+    const result = await this.tools.delete({ tenantId, name });
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** Deletes one virtual server and its links to tools (cascade); answers whether it existed. */
+  async deleteVirtualServer(tenant: string, name: string): Promise<boolean> {
+    const tenantId = await this.requireTenantId(tenant);
+    const result = await this.servers.delete({ tenantId, name });
+    return (result.affected ?? 0) > 0;
   }
 
   /** Creates or updates one tool of the tenant; answers whether anything changed. */
@@ -82,6 +104,7 @@ export class CatalogRepository {
       config: definition.config,
       timeoutMs: definition.timeoutMs,
       enabled: definition.enabled,
+      requiredScopes: definition.requiredScopes,
     };
     const existing = await this.tools.findOneBy({ tenantId, name: definition.name });
     if (!existing) {
@@ -103,6 +126,7 @@ export class CatalogRepository {
       config: existing.config,
       timeoutMs: existing.timeoutMs,
       enabled: existing.enabled,
+      requiredScopes: existing.requiredScopes,
     };
     if (canonicalJson(current) === canonicalJson(values)) return false;
     await this.tools.update({ id: existing.id, tenantId }, values as ToolChanges);
@@ -171,6 +195,7 @@ function toCatalogTool(tenant: string, row: ToolEntity): CatalogTool {
     config: row.config,
     timeoutMs: row.timeoutMs,
     enabled: row.enabled,
+    requiredScopes: row.requiredScopes,
     updatedAt: row.updatedAt,
   };
 }

@@ -14,6 +14,7 @@ const baseTool = (name: string, overrides: Partial<CatalogTool> = {}): CatalogTo
   config: { handler: 'conformance.test_simple_text' },
   timeoutMs: 1_000,
   enabled: true,
+  requiredScopes: [],
   updatedAt: new Date(1_000),
   ...overrides,
 });
@@ -49,7 +50,59 @@ describe(CatalogService, () => {
       });
       await service.loadAll();
       expect(service.getServer('acme', 'main')?.tools.map((tool) => tool.wire.name)).toEqual(['alpha', 'zeta']);
-      expect(service.listServers()).toEqual([{ tenant: 'acme', name: 'main', public: false }]);
+      expect(service.listServers()).toEqual([{ tenant: 'acme', name: 'main', public: false, scopes: ['mcp'] }]);
+    });
+
+    it("gives each server the baseline scope, then its served tools' distinct required scopes, sorted", async () => {
+      const { service } = serviceWith({
+        acme: {
+          tenant: 'acme',
+          servers: [
+            { tenant: 'acme', name: 'main', public: false, toolNames: ['a', 'b', 'c', 'off'] },
+            { tenant: 'acme', name: 'plain', public: true, toolNames: ['c'] },
+          ],
+          tools: [
+            baseTool('a', { requiredScopes: ['zeta:write', 'acme:read'] }),
+            baseTool('b', { requiredScopes: ['acme:read', 'mcp'] }),
+            baseTool('c'),
+            baseTool('off', { enabled: false, requiredScopes: ['never:shown'] }),
+          ],
+        },
+      });
+      await service.loadAll();
+      expect(service.getServer('acme', 'main')?.server.scopes).toEqual(['mcp', 'acme:read', 'zeta:write']);
+      expect(service.getServer('acme', 'plain')?.server.scopes).toEqual(['mcp']);
+    });
+  });
+
+  describe('assertServable', () => {
+    const definition = (overrides: Partial<CatalogTool> = {}) => {
+      const { id: _id, tenant: _tenant, updatedAt: _updatedAt, ...rest } = baseTool('candidate', overrides);
+      return rest;
+    };
+
+    it('accepts a built-in tool with a known handler and an HTTP tool with an https URL', () => {
+      const { service } = serviceWith({});
+      expect(() => service.assertServable(definition())).not.toThrow();
+      expect(() => service.assertServable(definition({ kind: 'http', config: { url: 'https://api.example.com/tool' } }))).not.toThrow();
+    });
+
+    it('refuses a schema Ajv cannot compile, naming it', () => {
+      const { service } = serviceWith({});
+      expect(() => service.assertServable(definition({ inputSchema: { type: 'object', properties: { a: { type: 'no-such-type' } } } }))).toThrow(
+        /inputSchema of candidate does not compile/,
+      );
+      expect(() => service.assertServable(definition({ outputSchema: { type: 'object', required: 'not-an-array' } }))).toThrow(/outputSchema of candidate/);
+    });
+
+    it('refuses an unknown built-in handler', () => {
+      const { service } = serviceWith({});
+      expect(() => service.assertServable(definition({ config: { handler: 'nowhere.nothing' } }))).toThrow('no built-in implementation named nowhere.nothing');
+    });
+
+    it('refuses an HTTP tool whose URL is not http or https', () => {
+      const { service } = serviceWith({});
+      expect(() => service.assertServable(definition({ kind: 'http', config: { url: 'file:///etc/passwd' } }))).toThrow(/must be http or https/);
     });
   });
 

@@ -1,10 +1,10 @@
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { ToolSchema, type Tool } from '@mcp-platform/protocol-mcp';
+import { BASELINE_SCOPE, ToolSchema, type Tool } from '@mcp-platform/protocol-mcp';
 import type { toolExecutor } from '@mcp-platform/protocol-contracts';
 import { BuiltinToolRegistry } from '../builtin/builtin-tool.registry';
 import type { ToolImplementation } from '../tools/tool-context';
 import { CatalogRepository } from './catalog.repository';
-import type { CatalogTool, HttpToolConfig, TenantCatalog } from './catalog.types';
+import type { CatalogTool, HttpToolConfig, TenantCatalog, ToolDefinition } from './catalog.types';
 import { compileSchema, type CompiledSchema } from './schema-validator';
 
 /** A tool ready to be listed and called: its wire definition and its validators, compiled once. */
@@ -54,7 +54,11 @@ export class CatalogService implements OnApplicationBootstrap {
     }
     this.snapshot = next;
     this.prune();
-    this.logger.log(`catalog loaded: ${tenants.length} tenants, ${this.listServers().length} virtual servers`);
+    const servers = this.listServers();
+    this.logger.log(`catalog loaded: ${tenants.length} tenants, ${servers.length} virtual servers`);
+    // Anonymous access is an explicit per-server choice of an admin: say which servers allow it.
+    const publicServers = servers.filter((server) => server.public).map((server) => `${server.tenant}/${server.name}`);
+    this.logger.log(`public virtual servers (anonymous callers allowed): ${publicServers.length ? publicServers.join(', ') : 'none'}`);
   }
 
   /** Re-reads one tenant (after `catalogChanged`); a tenant that no longer exists disappears. */
@@ -73,6 +77,15 @@ export class CatalogService implements OnApplicationBootstrap {
 
   listServers(): toolExecutor.VirtualServer[] {
     return [...this.snapshot.values()].flatMap((servers) => [...servers.values()].map((entry) => entry.server));
+  }
+
+  /**
+   * Throws, with a message fit for an administrator, when a definition could not be served: its wire
+   * form is not a valid MCP `Tool`, a schema does not compile, or its runner is unknown or unusable.
+   * The same checks that keep a bad stored tool out of the snapshot, run before it is stored.
+   */
+  assertServable(definition: ToolDefinition): void {
+    this.compile({ ...definition, id: 'unsaved', tenant: 'unsaved', updatedAt: new Date(0) });
   }
 
   private build(catalog: TenantCatalog): Map<string, ServerSnapshot> {
@@ -94,6 +107,7 @@ export class CatalogService implements OnApplicationBootstrap {
           ...(server.description === undefined ? {} : { description: server.description }),
           ...(server.instructions === undefined ? {} : { instructions: server.instructions }),
           public: server.public,
+          scopes: scopesOf(exposed),
         },
         tools: exposed,
         byName: new Map(exposed.map((tool) => [tool.record.name, tool])),
@@ -109,17 +123,7 @@ export class CatalogService implements OnApplicationBootstrap {
     if (cached !== undefined) return cached ?? undefined;
     let prepared: PreparedTool | null = null;
     try {
-      const wire = ToolSchema.parse({
-        name: record.name,
-        ...(record.title === undefined ? {} : { title: record.title }),
-        ...(record.description === undefined ? {} : { description: record.description }),
-        inputSchema: record.inputSchema,
-        ...(record.outputSchema === undefined ? {} : { outputSchema: record.outputSchema }),
-        ...(record.annotations === undefined ? {} : { annotations: record.annotations }),
-      });
-      const input = compileSchema(record.inputSchema, `inputSchema of ${record.name}`);
-      const output = record.outputSchema ? compileSchema(record.outputSchema, `outputSchema of ${record.name}`) : undefined;
-      prepared = { record, wire, input, ...(output ? { output } : {}), runner: this.runnerOf(record) };
+      prepared = this.compile(record);
     } catch (error) {
       this.logger.error(`tool ${record.tenant}/${record.name} left out of the catalog: ${(error as Error).message}`);
     }
@@ -127,10 +131,29 @@ export class CatalogService implements OnApplicationBootstrap {
     return prepared ?? undefined;
   }
 
+  /** The servable form of a tool; throws when it cannot be served. */
+  private compile(record: CatalogTool): PreparedTool {
+    const parsed = ToolSchema.safeParse({
+      name: record.name,
+      ...(record.title === undefined ? {} : { title: record.title }),
+      ...(record.description === undefined ? {} : { description: record.description }),
+      inputSchema: record.inputSchema,
+      ...(record.outputSchema === undefined ? {} : { outputSchema: record.outputSchema }),
+      ...(record.annotations === undefined ? {} : { annotations: record.annotations }),
+    });
+    if (!parsed.success) throw new Error(`${record.name} is not a valid MCP tool: ${parsed.error.issues.map(describeIssue).join('; ')}`);
+    const input = compileSchema(record.inputSchema, `inputSchema of ${record.name}`);
+    const output = record.outputSchema ? compileSchema(record.outputSchema, `outputSchema of ${record.name}`) : undefined;
+    return { record, wire: parsed.data, input, ...(output ? { output } : {}), runner: this.runnerOf(record) };
+  }
+
   private runnerOf(record: CatalogTool): PreparedTool['runner'] {
     if (record.kind === 'http') {
       const config = record.config as HttpToolConfig;
       if (typeof config.url !== 'string') throw new Error('http tool without url');
+      if (!URL.canParse(config.url) || !['http:', 'https:'].includes(new URL(config.url).protocol)) {
+        throw new Error(`the URL of an HTTP tool must be http or https, not ${JSON.stringify(config.url)}`);
+      }
       return { kind: 'http', config };
     }
     const handler = (record.config as { handler?: unknown }).handler;
@@ -145,6 +168,20 @@ export class CatalogService implements OnApplicationBootstrap {
     for (const servers of this.snapshot.values()) for (const entry of servers.values()) for (const tool of entry.tools) live.add(versionKey(tool.record));
     for (const key of this.prepared.keys()) if (!live.has(key)) this.prepared.delete(key);
   }
+}
+
+/**
+ * Every scope a caller may need on a server: the baseline first, then the distinct scopes its tools
+ * require, sorted (the authorization server offers exactly these for the server's resource URL).
+ */
+function scopesOf(tools: PreparedTool[]): string[] {
+  const required = new Set(tools.flatMap((tool) => tool.record.requiredScopes));
+  required.delete(BASELINE_SCOPE);
+  return [BASELINE_SCOPE, ...[...required].sort()];
+}
+
+function describeIssue(issue: { path: PropertyKey[]; message: string }): string {
+  return issue.path.length ? `${issue.path.map(String).join('.')}: ${issue.message}` : issue.message;
 }
 
 function versionKey(record: CatalogTool): string {

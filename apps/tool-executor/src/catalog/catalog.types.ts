@@ -28,6 +28,11 @@ export interface ToolDefinition {
   config: BuiltinToolConfig | HttpToolConfig;
   timeoutMs: number;
   enabled: boolean;
+  /**
+   * Scopes a caller's token must carry to see and call the tool, besides the baseline `mcp`
+   * (S-142, S-143). Empty: every caller of the virtual server may use it.
+   */
+  requiredScopes: string[];
 }
 
 /** A stored tool: its definition plus identity and version (the validator cache key). */

@@ -46,6 +46,10 @@ export class ToolEntity {
   @Column({ type: 'boolean', default: true })
   enabled!: boolean;
 
+  /** A JSON array of scope names (jsonb rather than text[]: one column type for PostgreSQL and PGlite alike). */
+  @Column({ type: 'jsonb', default: () => `'[]'::jsonb` })
+  requiredScopes!: string[];
+
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt!: Date;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WireErrorCode } from '@mcp-platform/protocol-contracts';
+import { WireErrorCode, type Principal } from '@mcp-platform/protocol-contracts';
 import type { CallToolResult } from '@mcp-platform/protocol-mcp';
 import type { MessageBus } from '@mcp-platform/shared-messaging';
 import type { CatalogService, PreparedTool, ServerSnapshot } from '../catalog/catalog.service';
@@ -40,7 +40,11 @@ class ManualClock implements Clock {
   }
 }
 
-function tool(name: string, implementation: ToolImplementation, options: { outputSchema?: Record<string, unknown>; timeoutMs?: number } = {}): PreparedTool {
+function tool(
+  name: string,
+  implementation: ToolImplementation,
+  options: { outputSchema?: Record<string, unknown>; timeoutMs?: number; requiredScopes?: string[] } = {},
+): PreparedTool {
   const inputSchema = { type: 'object', properties: { n: { type: 'number' } }, additionalProperties: false };
   return {
     record: {
@@ -54,6 +58,7 @@ function tool(name: string, implementation: ToolImplementation, options: { outpu
       config: { handler: name },
       timeoutMs: options.timeoutMs ?? 1_000,
       enabled: true,
+      requiredScopes: options.requiredScopes ?? [],
       updatedAt: new Date(0),
     },
     wire: { name, inputSchema: { type: 'object' } },
@@ -63,9 +68,13 @@ function tool(name: string, implementation: ToolImplementation, options: { outpu
   };
 }
 
-function setup(tools: PreparedTool[]) {
+/** A signed-in user of tenant `t` with the baseline scope only. */
+const member: Principal = { subject: 'user-1', tenant: 't', clientId: 'client-1', scopes: ['mcp'], anonymous: false };
+
+/** `null`: the request carries no principal. */
+function setup(tools: PreparedTool[], principal: Principal | null = member) {
   const snapshot: ServerSnapshot = {
-    server: { tenant: 't', name: 's', public: false },
+    server: { tenant: 't', name: 's', public: false, scopes: ['mcp'] },
     tools,
     byName: new Map(tools.map((entry) => [entry.record.name, entry])),
   };
@@ -76,7 +85,10 @@ function setup(tools: PreparedTool[]) {
   const clock = new ManualClock();
   const service = new CallsService(catalog, {} as HttpToolRunner, bus, clock);
   const call = (name: string, args?: Record<string, unknown>, callId = 'call-1') =>
-    service.call({ tenant: 't', server: 's', callId, name, protocolVersion: '2025-11-25', ...(args ? { arguments: args } : {}), notify: { route: 'r', progress: true } });
+    service.call(
+      { tenant: 't', server: 's', callId, name, protocolVersion: '2025-11-25', ...(args ? { arguments: args } : {}), notify: { route: 'r', progress: true } },
+      principal ?? undefined,
+    );
   return { service, clock, call, emitted, flushes: () => flushes };
 }
 
@@ -108,6 +120,45 @@ describe(CallsService, () => {
       await expect(call('ghost', {})).rejects.toMatchObject({ code: WireErrorCode.InvalidParams, message: 'Unknown tool: ghost' });
     });
 
+    it('answers FORBIDDEN to a principal of another tenant, before looking at the server', async () => {
+      let ran = false;
+      const { call } = setup([tool('echo', async () => ((ran = true), text('ok')))], { ...member, tenant: 'other' });
+      await expect(call('echo', {})).rejects.toMatchObject({ code: WireErrorCode.Forbidden });
+      expect(ran).toBe(false);
+    });
+
+    it('answers FORBIDDEN when the request carries no principal', async () => {
+      const { call } = setup([tool('echo', async () => text('ok'))], null);
+      await expect(call('echo', {})).rejects.toMatchObject({ code: WireErrorCode.Forbidden });
+    });
+
+    it('answers INSUFFICIENT_SCOPE with every scope the tool needs, and does not run it', async () => {
+      let ran = false;
+      const { call } = setup([tool('hash', async () => ((ran = true), text('ok')), { requiredScopes: ['demo:crypto', 'demo:files'] })], {
+        ...member,
+        scopes: ['mcp', 'demo:files'],
+      });
+      const error: unknown = await call('hash', {}).catch((caught: unknown) => caught);
+      expect(error).toMatchObject({
+        code: WireErrorCode.InsufficientScope,
+        message: 'Tool hash requires scope demo:crypto',
+        data: { scopes: ['mcp', 'demo:crypto', 'demo:files'] },
+      });
+      expect(ran).toBe(false);
+    });
+
+    it('runs a scoped tool for a principal holding a broader scope (S-144)', async () => {
+      const { call } = setup([tool('hash', async () => text('ok'), { requiredScopes: ['demo:crypto'] })], { ...member, scopes: ['mcp', 'demo'] });
+      await expect(call('hash', {})).resolves.toEqual(text('ok'));
+    });
+
+    it('gives an anonymous principal only the tools that require no scope', async () => {
+      const anonymous: Principal = { subject: 'anonymous', tenant: 't', scopes: [], anonymous: true };
+      const { call } = setup([tool('open', async () => text('ok')), tool('hash', async () => text('ok'), { requiredScopes: ['demo:crypto'] })], anonymous);
+      await expect(call('open', {})).resolves.toEqual(text('ok'));
+      await expect(call('hash', {})).rejects.toMatchObject({ code: WireErrorCode.InsufficientScope, data: { scopes: ['mcp', 'demo:crypto'] } });
+    });
+
     it('answers invalid arguments with an error result and does not run the tool', async () => {
       let ran = false;
       const { call } = setup([tool('echo', async () => ((ran = true), text('ok')))]);
@@ -126,7 +177,7 @@ describe(CallsService, () => {
 
     it("stops at the caller's deadline when it comes before the tool's timeout", async () => {
       const { service, clock } = setup([tool('slow', async (_args, context) => (await context.clock.sleep(10_000, context.signal), text('late')), { timeoutMs: 5_000 })]);
-      const pending = service.call({ tenant: 't', server: 's', callId: 'call-d', name: 'slow', protocolVersion: '2025-11-25', arguments: {} }, clock.now() + 300);
+      const pending = service.call({ tenant: 't', server: 's', callId: 'call-d', name: 'slow', protocolVersion: '2025-11-25', arguments: {} }, member, clock.now() + 300);
       await flush();
       clock.advance(300);
       await expect(pending).resolves.toEqual({ content: [{ type: 'text', text: 'Tool slow timed out after 300 ms' }], isError: true });

@@ -1,11 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { sessionBroker, type RpcRequestParsed, type toolExecutor } from '@mcp-platform/protocol-contracts';
+import { sessionBroker, type Principal, type RpcRequestParsed, type toolExecutor } from '@mcp-platform/protocol-contracts';
 import { CallToolResultSchema, type CallToolResult } from '@mcp-platform/protocol-mcp';
 import { MessageBus, RpcError, WireErrorCode } from '@mcp-platform/shared-messaging';
 import { CatalogService, type PreparedTool } from '../catalog/catalog.service';
 import { HttpToolRunner } from '../http-tools/http-tool.runner';
 import { CallNotifier } from './call-notifier';
 import { Clock } from './clock';
+import { assertMayCall, assertTenantAccess } from './tool-access';
 import type { ToolArguments, ToolContext } from './tool-context';
 
 type CallRequest = RpcRequestParsed<typeof toolExecutor.callTool>;
@@ -37,15 +38,19 @@ export class CallsService {
   ) {}
 
   /**
-   * Runs one call. `deadline` (epoch ms, from the caller's headers) shortens the tool's own timeout:
-   * nobody waits for an answer after it, so the work stops there.
+   * Runs one call for `principal` (from the caller's headers): its tenant must be the request's and
+   * its scopes must cover the tool's. `deadline` (epoch ms, from the caller's headers) shortens the
+   * tool's own timeout: nobody waits for an answer after it, so the work stops there.
    */
-  async call(request: CallRequest, deadline?: number): Promise<CallToolResult> {
+  async call(request: CallRequest, principal: Principal | undefined, deadline?: number): Promise<CallToolResult> {
+    const caller = assertTenantAccess(principal, request.tenant);
     const server = this.catalog.getServer(request.tenant, request.server);
     if (!server) throw new RpcError(WireErrorCode.NotFound, `Unknown virtual server: ${request.tenant}/${request.server}`);
     const tool = server.byName.get(request.name);
     // spec S-188: an unknown (or disabled, or not exposed) tool is a protocol error, -32602 at the edge.
     if (!tool) throw new RpcError(WireErrorCode.InvalidParams, `Unknown tool: ${request.name}`);
+    // spec S-142: a tool the caller may not use yet answers with the scopes to step up to; it does not run.
+    assertMayCall(caller, tool);
     const args: ToolArguments = request.arguments ?? {};
     const invalid = tool.input.validate(args);
     // spec S-188: invalid arguments are a tool error the model can correct, not a protocol error.

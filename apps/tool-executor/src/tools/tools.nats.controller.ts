@@ -13,13 +13,13 @@ export class ToolsNatsController {
   ) {}
 
   @RpcHandler(toolExecutor.listTools)
-  listTools(request: RpcRequestParsed<typeof toolExecutor.listTools>) {
-    return this.tools.listTools(request.tenant, request.server, request.cursor);
+  listTools(request: RpcRequestParsed<typeof toolExecutor.listTools>, context: CallContext) {
+    return this.tools.listTools(request.tenant, request.server, request.cursor, context.principal);
   }
 
   @RpcHandler(toolExecutor.callTool)
   callTool(request: RpcRequestParsed<typeof toolExecutor.callTool>, context: CallContext) {
-    return this.calls.call(request, context.deadline);
+    return this.calls.call(request, context.principal, context.deadline);
   }
 
   @RpcHandler(toolExecutor.getVirtualServer)

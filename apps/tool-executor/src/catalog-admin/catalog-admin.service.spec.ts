@@ -1,0 +1,232 @@
+import { describe, expect, it } from 'vitest';
+import { WireErrorCode, type toolExecutor } from '@mcp-platform/protocol-contracts';
+import type { MessageBus } from '@mcp-platform/shared-messaging';
+import { BuiltinToolRegistry } from '../builtin/builtin-tool.registry';
+import type { CatalogRepository } from '../catalog/catalog.repository';
+import { CatalogService } from '../catalog/catalog.service';
+import type { CatalogTool, CatalogVirtualServer, TenantCatalog, ToolDefinition, VirtualServerDefinition } from '../catalog/catalog.types';
+import { CatalogAdminService } from './catalog-admin.service';
+
+/** The repository's contract over plain maps: enough to see what the service stores and when. */
+class MemoryCatalogRepository {
+  readonly tenants = new Map<string, { tools: Map<string, CatalogTool>; servers: Map<string, CatalogVirtualServer> }>();
+  private version = 0;
+
+  async listTenants(): Promise<string[]> {
+    return [...this.tenants.keys()].sort();
+  }
+
+  async loadTenant(tenant: string): Promise<TenantCatalog | undefined> {
+    const entry = this.tenants.get(tenant);
+    if (!entry) return undefined;
+    const byName = <T extends { name: string }>(a: T, b: T) => (a.name < b.name ? -1 : 1);
+    return {
+      tenant,
+      tools: [...entry.tools.values()].sort(byName),
+      servers: [...entry.servers.values()].map((server) => ({ ...server, toolNames: server.toolNames.filter((name) => entry.tools.has(name)) })).sort(byName),
+    };
+  }
+
+  async ensureTenant(tenant: string): Promise<boolean> {
+    if (this.tenants.has(tenant)) return false;
+    this.tenants.set(tenant, { tools: new Map(), servers: new Map() });
+    return true;
+  }
+
+  async deleteTenant(tenant: string): Promise<boolean> {
+    return this.tenants.delete(tenant);
+  }
+
+  async saveTool(tenant: string, definition: ToolDefinition): Promise<boolean> {
+    const entry = this.require(tenant);
+    const current = entry.tools.get(definition.name);
+    const next: CatalogTool = { ...definition, id: current?.id ?? definition.name, tenant, updatedAt: current?.updatedAt ?? new Date(0) };
+    if (current && JSON.stringify(current) === JSON.stringify(next)) return false;
+    entry.tools.set(definition.name, { ...definition, id: current?.id ?? definition.name, tenant, updatedAt: new Date(++this.version) });
+    return true;
+  }
+
+  async deleteTool(tenant: string, name: string): Promise<boolean> {
+    return this.require(tenant).tools.delete(name);
+  }
+
+  async saveVirtualServer(tenant: string, definition: VirtualServerDefinition, toolNames: string[]): Promise<boolean> {
+    this.require(tenant).servers.set(definition.name, { ...definition, tenant, toolNames: [...toolNames].sort() });
+    return true;
+  }
+
+  async deleteVirtualServer(tenant: string, name: string): Promise<boolean> {
+    return this.require(tenant).servers.delete(name);
+  }
+
+  private require(tenant: string) {
+    const entry = this.tenants.get(tenant);
+    if (!entry) throw new Error(`unknown tenant ${tenant}`);
+    return entry;
+  }
+}
+
+function setup() {
+  const repository = new MemoryCatalogRepository();
+  const catalog = new CatalogService(repository as unknown as CatalogRepository, new BuiltinToolRegistry());
+  const published: unknown[] = [];
+  const bus = { emit: (_contract: unknown, payload: unknown) => published.push(payload) } as unknown as MessageBus;
+  const service = new CatalogAdminService(repository as unknown as CatalogRepository, catalog, bus);
+  return { repository, catalog, service, published };
+}
+
+const builtinTool = (overrides: Partial<toolExecutor.ToolDefinitionRecord> = {}): toolExecutor.ToolDefinitionRecord =>
+  ({
+    name: 'simple',
+    description: 'Answers with a fixed text',
+    inputSchema: { type: 'object' },
+    enabled: true,
+    requiredScopes: [],
+    kind: 'builtin',
+    config: { handler: 'conformance.test_simple_text' },
+    ...overrides,
+  }) as toolExecutor.ToolDefinitionRecord;
+
+const server = (overrides: Partial<toolExecutor.VirtualServerDefinitionRecord> = {}): toolExecutor.VirtualServerDefinitionRecord => ({
+  name: 'main',
+  public: false,
+  tools: [],
+  ...overrides,
+});
+
+describe(CatalogAdminService, () => {
+  describe('putTenant', () => {
+    it('creates a tenant once and says so', async () => {
+      const { service, published } = setup();
+      await expect(service.putTenant('acme')).resolves.toEqual({ created: true });
+      await expect(service.putTenant('acme')).resolves.toEqual({ created: false });
+      expect(published).toEqual([{ tenant: 'acme', servers: [] }]);
+    });
+
+    it("refuses a name the platform's own routes use", async () => {
+      const { service, repository } = setup();
+      await expect(service.putTenant('oauth')).rejects.toMatchObject({ code: WireErrorCode.InvalidParams });
+      expect(repository.tenants.size).toBe(0);
+    });
+  });
+
+  describe('putTool', () => {
+    it('creates then replaces a tool, with defaults and sorted distinct scopes, and publishes the servers exposing it', async () => {
+      const { service, published } = setup();
+      await service.putTenant('acme');
+      const first = await service.putTool('acme', builtinTool({ requiredScopes: ['b:x', 'a', 'b:x'] }));
+      expect(first).toEqual({ created: true, tool: expect.objectContaining({ name: 'simple', timeoutMs: 60_000, requiredScopes: ['a', 'b:x'] }) });
+      await service.putServer('acme', server({ tools: ['simple'] }));
+      published.length = 0;
+      const second = await service.putTool('acme', builtinTool({ description: 'changed' }));
+      expect(second.created).toBe(false);
+      expect(published).toEqual([{ tenant: 'acme', servers: ['main'] }]);
+      await expect(service.getTool('acme', 'simple')).resolves.toMatchObject({ description: 'changed', requiredScopes: [] });
+    });
+
+    it('reloads the snapshot before it publishes, so this replica serves the new version at once', async () => {
+      const { service, catalog } = setup();
+      await service.putTenant('acme');
+      await service.putTool('acme', builtinTool({ requiredScopes: ['acme:read'] }));
+      await service.putServer('acme', server({ tools: ['simple'] }));
+      expect(catalog.getServer('acme', 'main')?.server.scopes).toEqual(['mcp', 'acme:read']);
+    });
+
+    it.each([
+      ['an inputSchema Ajv cannot compile', builtinTool({ inputSchema: { type: 'object', properties: { a: { type: 'no-such-type' } } } }), /inputSchema of simple does not compile/],
+      ['an outputSchema Ajv cannot compile', builtinTool({ outputSchema: { type: 'object', required: 'a' } }), /outputSchema of simple does not compile/],
+      ['a schema with a remote $ref', builtinTool({ inputSchema: { type: 'object', properties: { a: { $ref: 'https://example.com/s.json' } } } }), /inputSchema of simple/],
+      ['an unknown built-in handler', builtinTool({ config: { handler: 'nowhere.nothing' } } as never), /no built-in implementation named nowhere\.nothing/],
+      ['an HTTP tool with a non-http URL', builtinTool({ kind: 'http', config: { url: 'ftp://files.example.com/run' } } as never), /must be http or https/],
+    ])('refuses %s with INVALID_PARAMS and stores nothing', async (_case, tool, message) => {
+      const { service, repository, published } = setup();
+      await service.putTenant('acme');
+      published.length = 0;
+      const error: unknown = await service.putTool('acme', tool).catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ code: WireErrorCode.InvalidParams, message: expect.stringMatching(message) });
+      expect(repository.tenants.get('acme')?.tools.size).toBe(0);
+      expect(published).toEqual([]);
+    });
+
+    it('accepts an HTTP tool with an https URL and keeps its headers', async () => {
+      const { service } = setup();
+      await service.putTenant('acme');
+      const tool = builtinTool({ kind: 'http', config: { url: 'https://api.example.com/run', headers: { 'x-api-key': 'k' } } } as never);
+      await expect(service.putTool('acme', tool)).resolves.toMatchObject({
+        created: true,
+        tool: { kind: 'http', config: { url: 'https://api.example.com/run', headers: { 'x-api-key': 'k' } } },
+      });
+    });
+
+    it('answers NOT_FOUND for an unknown tenant', async () => {
+      const { service } = setup();
+      await expect(service.putTool('nobody', builtinTool())).rejects.toMatchObject({ code: WireErrorCode.NotFound });
+    });
+  });
+
+  describe('deleteTool', () => {
+    it('removes the tool from the servers exposing it and publishes them', async () => {
+      const { service, published, catalog } = setup();
+      await service.putTenant('acme');
+      await service.putTool('acme', builtinTool());
+      await service.putTool('acme', builtinTool({ name: 'other' }));
+      await service.putServer('acme', server({ tools: ['simple', 'other'] }));
+      await service.putServer('acme', server({ name: 'unrelated', tools: ['other'] }));
+      published.length = 0;
+      await expect(service.deleteTool('acme', 'simple')).resolves.toEqual({ deleted: true });
+      expect(published).toEqual([{ tenant: 'acme', servers: ['main'] }]);
+      await expect(service.getServer('acme', 'main')).resolves.toMatchObject({ tools: ['other'] });
+      expect(catalog.getServer('acme', 'main')?.tools.map((tool) => tool.record.name)).toEqual(['other']);
+      await expect(service.deleteTool('acme', 'simple')).rejects.toMatchObject({ code: WireErrorCode.NotFound });
+    });
+  });
+
+  describe('putServer', () => {
+    it('refuses tools the tenant does not have, naming them, and stores nothing', async () => {
+      const { service, repository } = setup();
+      await service.putTenant('acme');
+      await service.putTool('acme', builtinTool());
+      const error: unknown = await service.putServer('acme', server({ tools: ['simple', 'ghost', 'phantom'] })).catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ code: WireErrorCode.InvalidParams, message: expect.stringContaining('ghost, phantom') });
+      expect(repository.tenants.get('acme')?.servers.size).toBe(0);
+    });
+
+    it('creates then replaces a server and publishes it', async () => {
+      const { service, published } = setup();
+      await service.putTenant('acme');
+      await service.putTool('acme', builtinTool());
+      published.length = 0;
+      await expect(service.putServer('acme', server({ tools: ['simple', 'simple'], public: true }))).resolves.toEqual({
+        created: true,
+        server: { name: 'main', public: true, tools: ['simple'] },
+      });
+      await expect(service.putServer('acme', server({ title: 'Main' }))).resolves.toMatchObject({ created: false, server: { title: 'Main', public: false, tools: [] } });
+      expect(published).toEqual([
+        { tenant: 'acme', servers: ['main'] },
+        { tenant: 'acme', servers: ['main'] },
+      ]);
+      await expect(service.listServers('acme')).resolves.toEqual({ servers: [{ name: 'main', title: 'Main', public: false, tools: [] }] });
+    });
+  });
+
+  describe('deleteServer and deleteTenant', () => {
+    it('deletes a server, then the tenant with every server it still had', async () => {
+      const { service, published, catalog } = setup();
+      await service.putTenant('acme');
+      await service.putServer('acme', server());
+      await service.putServer('acme', server({ name: 'second' }));
+      published.length = 0;
+      await service.deleteServer('acme', 'main');
+      expect(catalog.getServer('acme', 'main')).toBeUndefined();
+      await expect(service.deleteServer('acme', 'main')).rejects.toMatchObject({ code: WireErrorCode.NotFound });
+      await service.deleteTenant('acme');
+      expect(catalog.getServer('acme', 'second')).toBeUndefined();
+      expect(published).toEqual([
+        { tenant: 'acme', servers: ['main'] },
+        { tenant: 'acme', servers: ['second'] },
+      ]);
+      await expect(service.deleteTenant('acme')).rejects.toMatchObject({ code: WireErrorCode.NotFound });
+      await expect(service.listTools('acme')).rejects.toMatchObject({ code: WireErrorCode.NotFound });
+    });
+  });
+});

@@ -1,0 +1,227 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { toolExecutor } from '@mcp-platform/protocol-contracts';
+import { MessageBus, RpcError, WireErrorCode } from '@mcp-platform/shared-messaging';
+import { CatalogRepository } from '../catalog/catalog.repository';
+import { CatalogService } from '../catalog/catalog.service';
+import {
+  DEFAULT_TOOL_TIMEOUT_MS,
+  type BuiltinToolConfig,
+  type CatalogVirtualServer,
+  type HttpToolConfig,
+  type TenantCatalog,
+  type ToolDefinition,
+} from '../catalog/catalog.types';
+
+type ToolRecord = toolExecutor.ToolDefinitionRecord;
+type ServerRecord = toolExecutor.VirtualServerDefinitionRecord;
+
+/**
+ * Path segments a tenant may not be named after, because the platform's own routes live there
+ * (DESIGN.md: `/oauth`, `/admin`, `/health`, `/docs` sit beside `/<tenant>/<server>/mcp`).
+ */
+export const RESERVED_TENANT_NAMES: readonly string[] = ['oauth', 'admin', 'health', 'docs'];
+
+/**
+ * The catalog as its administrators write it (the admin API calls these over the bus). Checks what
+ * the contract's schemas cannot: that a tool could actually be served (its schemas compile, its
+ * built-in handler exists, its URL is http or https) and that a server names only existing tools.
+ * Every write reloads the tenant here, then publishes `catalogChanged` for the servers it touched,
+ * so the other replicas reload and the brokers tell connected clients (`list_changed`).
+ */
+@Injectable()
+export class CatalogAdminService {
+  private readonly logger = new Logger(CatalogAdminService.name);
+
+  constructor(
+    private readonly repository: CatalogRepository,
+    private readonly catalog: CatalogService,
+    private readonly bus: MessageBus,
+  ) {}
+
+  async putTenant(tenant: string): Promise<{ created: boolean }> {
+    if (RESERVED_TENANT_NAMES.includes(tenant)) throw invalid(`"${tenant}" is reserved for the platform's own routes and cannot name a tenant`);
+    const created = await this.repository.ensureTenant(tenant);
+    if (created) {
+      this.logger.log(`tenant ${tenant} created`);
+      await this.published(tenant, []);
+    }
+    return { created };
+  }
+
+  async deleteTenant(tenant: string): Promise<{ deleted: true }> {
+    const catalog = await this.load(tenant);
+    if (!(await this.repository.deleteTenant(tenant))) throw unknownTenant(tenant);
+    this.logger.log(`tenant ${tenant} deleted with its ${catalog.servers.length} virtual servers and ${catalog.tools.length} tools`);
+    await this.published(tenant, catalog.servers.map((server) => server.name));
+    return { deleted: true };
+  }
+
+  async listTools(tenant: string): Promise<{ tools: ToolRecord[] }> {
+    const catalog = await this.load(tenant);
+    return { tools: catalog.tools.map(toToolRecord) };
+  }
+
+  async getTool(tenant: string, name: string): Promise<ToolRecord> {
+    const catalog = await this.load(tenant);
+    const tool = catalog.tools.find((candidate) => candidate.name === name);
+    if (!tool) throw new RpcError(WireErrorCode.NotFound, `Unknown tool ${name} in tenant ${tenant}`);
+    return toToolRecord(tool);
+  }
+
+  /** Creates or replaces a tool; the servers exposing it see the new version. */
+  async putTool(tenant: string, record: ToolRecord): Promise<{ created: boolean; tool: ToolRecord }> {
+    const catalog = await this.load(tenant);
+    const definition = toToolDefinition(record);
+    try {
+      this.catalog.assertServable(definition);
+    } catch (error) {
+      throw invalid(`Tool ${definition.name} cannot be served: ${(error as Error).message}`);
+    }
+    const created = !catalog.tools.some((tool) => tool.name === definition.name);
+    if (await this.repository.saveTool(tenant, definition)) {
+      this.logger.log(`tool ${tenant}/${definition.name} ${created ? 'created' : 'updated'}`);
+      await this.published(tenant, serversExposing(catalog, definition.name));
+    }
+    return { created, tool: toToolRecord(definition) };
+  }
+
+  /** Deletes a tool; the servers that exposed it stop exposing it (the join rows cascade). */
+  async deleteTool(tenant: string, name: string): Promise<{ deleted: true }> {
+    const catalog = await this.load(tenant);
+    if (!(await this.repository.deleteTool(tenant, name))) throw new RpcError(WireErrorCode.NotFound, `Unknown tool ${name} in tenant ${tenant}`);
+    this.logger.log(`tool ${tenant}/${name} deleted`);
+    await this.published(tenant, serversExposing(catalog, name));
+    return { deleted: true };
+  }
+
+  async listServers(tenant: string): Promise<{ servers: ServerRecord[] }> {
+    const catalog = await this.load(tenant);
+    return { servers: catalog.servers.map(toServerRecord) };
+  }
+
+  async getServer(tenant: string, name: string): Promise<ServerRecord> {
+    const catalog = await this.load(tenant);
+    const server = catalog.servers.find((candidate) => candidate.name === name);
+    if (!server) throw unknownServer(tenant, name);
+    return toServerRecord(server);
+  }
+
+  /** Creates or replaces a virtual server: its settings and exactly the tools it exposes. */
+  async putServer(tenant: string, record: ServerRecord): Promise<{ created: boolean; server: ServerRecord }> {
+    const catalog = await this.load(tenant);
+    const toolNames = [...new Set(record.tools)].sort();
+    const known = new Set(catalog.tools.map((tool) => tool.name));
+    const unknown = toolNames.filter((name) => !known.has(name));
+    if (unknown.length) throw invalid(`Virtual server ${record.name} names tools tenant ${tenant} does not have: ${unknown.join(', ')}`);
+    const created = !catalog.servers.some((server) => server.name === record.name);
+    const settings = {
+      name: record.name,
+      ...(record.title === undefined ? {} : { title: record.title }),
+      ...(record.description === undefined ? {} : { description: record.description }),
+      ...(record.instructions === undefined ? {} : { instructions: record.instructions }),
+      public: record.public,
+    };
+    if (await this.repository.saveVirtualServer(tenant, settings, toolNames)) {
+      // Anonymous access is an explicit choice of an admin: it is said out loud.
+      this.logger.log(`virtual server ${tenant}/${record.name} ${created ? 'created' : 'updated'} (${record.public ? 'public: anonymous callers allowed' : 'protected'})`);
+      await this.published(tenant, [record.name]);
+    }
+    return { created, server: { ...settings, tools: toolNames } };
+  }
+
+  async deleteServer(tenant: string, name: string): Promise<{ deleted: true }> {
+    await this.load(tenant);
+    if (!(await this.repository.deleteVirtualServer(tenant, name))) throw unknownServer(tenant, name);
+    this.logger.log(`virtual server ${tenant}/${name} deleted`);
+    await this.published(tenant, [name]);
+    return { deleted: true };
+  }
+
+  private async load(tenant: string): Promise<TenantCatalog> {
+    const catalog = await this.repository.loadTenant(tenant);
+    if (!catalog) throw unknownTenant(tenant);
+    return catalog;
+  }
+
+  /**
+   * This replica first (so the admin's next read through it is fresh), then everyone: the other
+   * executor replicas reload the tenant, brokers refresh and send `list_changed`.
+   */
+  private async published(tenant: string, servers: string[]): Promise<void> {
+    await this.catalog.reloadTenant(tenant);
+    this.bus.emit(toolExecutor.catalogChanged, { tenant, servers });
+  }
+}
+
+/** Names of the tenant's servers that expose the tool, sorted. */
+function serversExposing(catalog: TenantCatalog, toolName: string): string[] {
+  return catalog.servers.filter((server) => server.toolNames.includes(toolName)).map((server) => server.name);
+}
+
+/** The catalog's form of an administrator's definition: defaults applied, scopes once each and sorted. */
+export function toToolDefinition(record: ToolRecord): ToolDefinition {
+  return {
+    name: record.name,
+    ...(record.title === undefined ? {} : { title: record.title }),
+    ...(record.description === undefined ? {} : { description: record.description }),
+    inputSchema: record.inputSchema,
+    ...(record.outputSchema === undefined ? {} : { outputSchema: record.outputSchema }),
+    ...(record.annotations === undefined ? {} : { annotations: record.annotations }),
+    kind: record.kind,
+    config: record.config,
+    timeoutMs: record.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
+    enabled: record.enabled,
+    requiredScopes: [...new Set(record.requiredScopes)].sort(),
+  };
+}
+
+/** A stored tool as the admin API shows it. */
+export function toToolRecord(tool: ToolDefinition): ToolRecord {
+  const common = {
+    name: tool.name,
+    ...(tool.title === undefined ? {} : { title: tool.title }),
+    ...(tool.description === undefined ? {} : { description: tool.description }),
+    inputSchema: tool.inputSchema,
+    ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema }),
+    ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
+    timeoutMs: tool.timeoutMs,
+    enabled: tool.enabled,
+    requiredScopes: tool.requiredScopes,
+  };
+  if (tool.kind === 'http') {
+    const config = tool.config as HttpToolConfig;
+    return {
+      ...common,
+      kind: 'http',
+      config: {
+        url: config.url,
+        ...(config.headers === undefined ? {} : { headers: config.headers }),
+        ...(config.timeoutMs === undefined ? {} : { timeoutMs: config.timeoutMs }),
+      },
+    };
+  }
+  return { ...common, kind: 'builtin', config: { handler: (tool.config as BuiltinToolConfig).handler } };
+}
+
+function toServerRecord(server: CatalogVirtualServer): ServerRecord {
+  return {
+    name: server.name,
+    ...(server.title === undefined ? {} : { title: server.title }),
+    ...(server.description === undefined ? {} : { description: server.description }),
+    ...(server.instructions === undefined ? {} : { instructions: server.instructions }),
+    public: server.public,
+    tools: server.toolNames,
+  };
+}
+
+function invalid(message: string): RpcError {
+  return new RpcError(WireErrorCode.InvalidParams, message);
+}
+
+function unknownTenant(tenant: string): RpcError {
+  return new RpcError(WireErrorCode.NotFound, `Unknown tenant ${tenant}`);
+}
+
+function unknownServer(tenant: string, name: string): RpcError {
+  return new RpcError(WireErrorCode.NotFound, `Unknown virtual server ${tenant}/${name}`);
+}
