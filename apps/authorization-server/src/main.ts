@@ -1,4 +1,6 @@
 import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { runService } from '@mcp-platform/shared-observability';
 import { natsMessaging } from '@mcp-platform/shared-messaging';
 import { AppModule } from './app.module';
@@ -7,7 +9,13 @@ import { loadAuthorizationServerEnv } from './config/env.schema';
 async function main(): Promise<void> {
   const env = loadAuthorizationServerEnv();
   const messaging = natsMessaging('authorization-server', env);
-  await runService({ module: AppModule.forRoot(env, messaging), messaging, host: env.HOST, port: env.PORT });
+  const boot = {
+    // 24 random characters when none is configured; the seed logs it once (D9).
+    demoUserPassword: env.DEMO_USER_PASSWORD ?? randomBytes(18).toString('base64url'),
+    demoUserPasswordGenerated: env.DEMO_USER_PASSWORD === undefined,
+    ...(env.CIMD_CA_FILE ? { cimdCaPem: readFileSync(env.CIMD_CA_FILE, 'utf8') } : {}),
+  };
+  await runService({ module: AppModule.forRoot(env, messaging, boot), messaging, host: env.HOST, port: env.PORT });
 }
 
 void main().catch((error: unknown) => {

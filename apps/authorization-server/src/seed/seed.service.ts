@@ -1,0 +1,79 @@
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { BASELINE_SCOPE } from '@mcp-platform/protocol-mcp';
+import { randomUUID } from 'node:crypto';
+import { AUTHORIZATION_SERVER_OPTIONS } from '../authorization-server.constants';
+import type { ResolvedAuthorizationServerOptions } from '../authorization-server.options';
+import { MEMBER_ROLE } from '../identity/identity.types';
+import { builtInRoles } from '../roles/built-in-roles';
+import { TenantsRepository } from '../tenants/tenants.repository';
+import { PasswordHasher } from '../users/password-hasher';
+import { assertPasswordPolicy, assertUsername, normalizeUsername } from '../users/password-policy';
+import { UsersRepository } from '../users/users.repository';
+
+/** The tenants every fresh install starts with (D9), matching the tool executor's seed catalog. */
+export const SEED_TENANTS = [
+  { slug: 'demo', name: 'Demo', memberScopes: [BASELINE_SCOPE, 'demo'] },
+  { slug: 'conformance', name: 'Conformance', memberScopes: [BASELINE_SCOPE] },
+] as const;
+
+/** The seeded user of tenant `demo`, with role `member`. */
+export const DEMO_USERNAME = 'demo';
+
+/**
+ * Writes the seed at boot (D9), idempotently: tenants `demo` and `conformance` with their built-in
+ * roles, the `demo` user (whose password is set again on every boot, so the one the operator was
+ * shown works), and a platform administrator when one is configured and none exists. The tool
+ * executor seeds its own catalog of these tenants; nothing is asked of it here. Records that exist are
+ * left as administrators changed them, apart from the demo password.
+ */
+@Injectable()
+export class SeedService implements OnModuleInit {
+  private readonly logger = new Logger(SeedService.name);
+
+  constructor(
+    private readonly tenants: TenantsRepository,
+    private readonly users: UsersRepository,
+    private readonly hasher: PasswordHasher,
+    @Inject(AUTHORIZATION_SERVER_OPTIONS) private readonly options: ResolvedAuthorizationServerOptions,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    await this.seed();
+  }
+
+  async seed(): Promise<void> {
+    const { seed, bootstrapAdmin } = this.options;
+    if (seed) {
+      for (const tenant of SEED_TENANTS) {
+        if (await this.tenants.insertWithRoles({ slug: tenant.slug, name: tenant.name }, builtInRoles([...tenant.memberScopes]))) {
+          this.logger.log(`seeded tenant ${tenant.slug}`);
+        }
+      }
+      await this.seedDemoUser(seed.demoUserPassword);
+      if (seed.logDemoUserPassword) this.logger.warn(`demo user: username "${DEMO_USERNAME}", password "${seed.demoUserPassword}" (generated at boot; set DEMO_USER_PASSWORD to choose it)`);
+    }
+    if (bootstrapAdmin) await this.seedPlatformAdmin(bootstrapAdmin.username, bootstrapAdmin.password);
+  }
+
+  private async seedDemoUser(password: string): Promise<void> {
+    assertPasswordPolicy(password);
+    const passwordHash = await this.hasher.hash(password);
+    const existing = await this.users.findByUsername(DEMO_USERNAME);
+    if (existing) {
+      await this.users.setPasswordHash(existing.account.id, passwordHash);
+      return;
+    }
+    const inserted = await this.users.insert({ id: randomUUID(), username: DEMO_USERNAME, passwordHash, tenant: 'demo', platformAdmin: false, roles: [MEMBER_ROLE] });
+    if (inserted) this.logger.log(`seeded user ${DEMO_USERNAME}`);
+  }
+
+  private async seedPlatformAdmin(rawUsername: string, password: string): Promise<void> {
+    if (await this.users.anotherActivePlatformAdminExists()) return;
+    const username = normalizeUsername(rawUsername);
+    assertUsername(username);
+    assertPasswordPolicy(password);
+    const inserted = await this.users.insert({ id: randomUUID(), username, passwordHash: await this.hasher.hash(password), tenant: null, platformAdmin: true, roles: [] });
+    if (inserted) this.logger.log(`created platform admin ${username}`);
+    else this.logger.warn(`no enabled platform admin exists, and username ${username} is taken by another user: no platform admin was created`);
+  }
+}

@@ -1,0 +1,123 @@
+import { Logger } from '@nestjs/common';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { toolExecutor, WireErrorCode, type RpcContract } from '@mcp-platform/protocol-contracts';
+import { RpcError, type MessageBus } from '@mcp-platform/shared-messaging';
+import { IdentityErrorCode } from '../identity/identity.errors';
+import type { Tenant } from '../identity/identity.types';
+import { RESERVED_TENANT_SLUGS } from './tenant-slug';
+import type { InitialRole, TenantsRepository } from './tenants.repository';
+import { TenantsService } from './tenants.service';
+
+class FakeTenants {
+  rows = new Map<string, Tenant & { roles: string[] }>();
+  async list() {
+    return [...this.rows.values()];
+  }
+  async find(slug: string) {
+    return this.rows.get(slug);
+  }
+  async insertWithRoles(tenant: { slug: string; name: string }, roles: InitialRole[]) {
+    if (this.rows.has(tenant.slug)) return false;
+    this.rows.set(tenant.slug, { ...tenant, disabled: false, createdAt: new Date(0), roles: roles.map((role) => role.name) });
+    return true;
+  }
+  async update(slug: string, changes: { name?: string; disabled?: boolean }) {
+    const row = this.rows.get(slug);
+    if (!row) return undefined;
+    Object.assign(row, changes);
+    return row;
+  }
+  async delete(slug: string) {
+    return this.rows.delete(slug);
+  }
+}
+
+/** Records executor calls and answers each with `answer` (a value, or an error to throw). */
+function fakeBus(answer: (contract: RpcContract) => unknown) {
+  const calls: Array<{ subject: string; payload: unknown }> = [];
+  const bus = {
+    request: async (contract: RpcContract, payload: unknown) => {
+      calls.push({ subject: contract.subject, payload });
+      const result = answer(contract);
+      if (result instanceof Error) throw result;
+      return result;
+    },
+  } as unknown as MessageBus;
+  return { bus, calls };
+}
+
+function setup(answer: (contract: RpcContract) => unknown = () => ({ created: true })) {
+  const repository = new FakeTenants();
+  const { bus, calls } = fakeBus(answer);
+  return { repository, calls, service: new TenantsService(repository as unknown as TenantsRepository, bus) };
+}
+
+describe(TenantsService, () => {
+  beforeAll(() => Logger.overrideLogger(false));
+
+  describe('create', () => {
+    it('creates the tenant with its built-in roles and its catalog in the executor', async () => {
+      const { service, repository, calls } = setup();
+      await expect(service.create({ slug: 'acme', name: ' Acme Inc ' })).resolves.toMatchObject({ slug: 'acme', name: 'Acme Inc', disabled: false });
+      expect(repository.rows.get('acme')?.roles).toEqual(['tenant-admin', 'member']);
+      expect(calls).toEqual([{ subject: toolExecutor.putTenant.subject, payload: { tenant: 'acme' } }]);
+    });
+
+    it.each(RESERVED_TENANT_SLUGS)('refuses the reserved slug %s', async (slug) => {
+      const { service, calls } = setup();
+      await expect(service.create({ slug, name: 'x' })).rejects.toMatchObject({ code: IdentityErrorCode.Invalid, message: expect.stringContaining('reserved') });
+      expect(calls).toEqual([]);
+    });
+
+    it('refuses malformed slugs and an existing one', async () => {
+      const { service } = setup();
+      await expect(service.create({ slug: 'Acme', name: 'x' })).rejects.toMatchObject({ code: IdentityErrorCode.Invalid });
+      await expect(service.create({ slug: '-acme', name: 'x' })).rejects.toMatchObject({ code: IdentityErrorCode.Invalid });
+      await service.create({ slug: 'acme', name: 'Acme' });
+      await expect(service.create({ slug: 'acme', name: 'Acme' })).rejects.toMatchObject({ code: IdentityErrorCode.Conflict });
+    });
+
+    it('keeps nothing when the executor does not create the catalog', async () => {
+      const { service, repository } = setup(() => new RpcError(WireErrorCode.Unavailable, 'no responders'));
+      await expect(service.create({ slug: 'acme', name: 'Acme' })).rejects.toMatchObject({ code: IdentityErrorCode.Unavailable });
+      expect(repository.rows.has('acme')).toBe(false);
+    });
+  });
+
+  describe('delete', () => {
+    it('deletes the catalog, then the tenant, and tolerates a catalog already gone', async () => {
+      const { service, repository, calls } = setup((contract) =>
+        contract.subject === toolExecutor.deleteTenant.subject ? new RpcError(WireErrorCode.NotFound, 'no tenant') : { created: true },
+      );
+      await service.create({ slug: 'acme', name: 'Acme' });
+      await expect(service.delete('acme')).resolves.toBeUndefined();
+      expect(repository.rows.has('acme')).toBe(false);
+      expect(calls.map((call) => call.subject)).toEqual([toolExecutor.putTenant.subject, toolExecutor.deleteTenant.subject]);
+    });
+
+    it('keeps the tenant when the executor fails otherwise', async () => {
+      const { service, repository } = setup((contract) =>
+        contract.subject === toolExecutor.deleteTenant.subject ? new RpcError(WireErrorCode.Timeout, 'late') : { created: true },
+      );
+      await service.create({ slug: 'acme', name: 'Acme' });
+      await expect(service.delete('acme')).rejects.toMatchObject({ code: IdentityErrorCode.Unavailable });
+      expect(repository.rows.has('acme')).toBe(true);
+    });
+
+    it('answers NotFound for an unknown tenant without asking the executor', async () => {
+      const { service, calls } = setup();
+      await expect(service.delete('ghost')).rejects.toMatchObject({ code: IdentityErrorCode.NotFound });
+      expect(calls).toEqual([]);
+    });
+  });
+
+  describe('update', () => {
+    it('renames and disables, and answers NotFound for an unknown tenant', async () => {
+      const { service } = setup();
+      await service.create({ slug: 'acme', name: 'Acme' });
+      await expect(service.update('acme', { name: 'ACME', disabled: true })).resolves.toMatchObject({ name: 'ACME', disabled: true });
+      await expect(service.update('ghost', { disabled: true })).rejects.toMatchObject({ code: IdentityErrorCode.NotFound });
+      await expect(service.update('acme', { name: '  ' })).rejects.toMatchObject({ code: IdentityErrorCode.Invalid });
+    });
+  });
+});

@@ -1,0 +1,97 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { toolExecutor, WireErrorCode } from '@mcp-platform/protocol-contracts';
+import { isRpcError, MessageBus } from '@mcp-platform/shared-messaging';
+import { IdentityError, IdentityErrorCode } from '../identity/identity.errors';
+import type { Tenant } from '../identity/identity.types';
+import { builtInRoles } from '../roles/built-in-roles';
+import { assertTenantSlug } from './tenant-slug';
+import { TenantsRepository } from './tenants.repository';
+
+export type { Tenant } from '../identity/identity.types';
+
+const MAX_NAME_LENGTH = 256;
+
+/**
+ * Tenants: who exists, and the tool executor's catalog kept in step (a tenant is created there too,
+ * and its catalog is dropped with it). A new tenant gets the built-in roles `tenant-admin` and `member`.
+ */
+@Injectable()
+export class TenantsService {
+  private readonly logger = new Logger(TenantsService.name);
+
+  constructor(
+    private readonly repository: TenantsRepository,
+    private readonly bus: MessageBus,
+  ) {}
+
+  list(): Promise<Tenant[]> {
+    return this.repository.list();
+  }
+
+  /** The tenant; `NotFound` when it does not exist. */
+  async get(slug: string): Promise<Tenant> {
+    const tenant = await this.repository.find(slug);
+    if (!tenant) throw notFound(slug);
+    return tenant;
+  }
+
+  /**
+   * Creates the tenant, its built-in roles and its (empty) catalog in the tool executor. `Invalid` for
+   * a malformed or reserved slug, `Conflict` when it exists, `Unavailable` (and nothing kept) when the
+   * executor does not take it.
+   */
+  async create(input: { slug: string; name: string }): Promise<Tenant> {
+    assertTenantSlug(input.slug);
+    const name = requireName(input.name);
+    if (await this.repository.find(input.slug)) throw new IdentityError(IdentityErrorCode.Conflict, `tenant ${input.slug} exists`);
+    const created = await this.repository.insertWithRoles({ slug: input.slug, name }, builtInRoles());
+    if (!created) throw new IdentityError(IdentityErrorCode.Conflict, `tenant ${input.slug} exists`);
+    try {
+      await this.bus.request(toolExecutor.putTenant, { tenant: input.slug });
+    } catch (error) {
+      // Without its catalog the tenant would be half made: undo, so a retry starts clean.
+      await this.repository.delete(input.slug);
+      throw unavailable(`the tool executor did not create the catalog of ${input.slug}`, error);
+    }
+    this.logger.log(`created tenant ${input.slug}`);
+    return this.get(input.slug);
+  }
+
+  /** Renames, disables or enables the tenant. A disabled tenant's users cannot sign in. */
+  async update(slug: string, changes: { name?: string; disabled?: boolean }): Promise<Tenant> {
+    const name = changes.name === undefined ? undefined : requireName(changes.name);
+    const tenant = await this.repository.update(slug, { ...(name === undefined ? {} : { name }), ...(changes.disabled === undefined ? {} : { disabled: changes.disabled }) });
+    if (!tenant) throw notFound(slug);
+    return tenant;
+  }
+
+  /**
+   * Deletes the tenant's catalog in the tool executor (absent is fine), then the tenant with its users
+   * and roles. `NotFound` when unknown; `Unavailable` (nothing deleted here) when the executor fails.
+   */
+  async delete(slug: string): Promise<void> {
+    if (!(await this.repository.find(slug))) throw notFound(slug);
+    try {
+      await this.bus.request(toolExecutor.deleteTenant, { tenant: slug });
+    } catch (error) {
+      if (!(isRpcError(error) && error.code === WireErrorCode.NotFound)) throw unavailable(`the tool executor did not delete the catalog of ${slug}`, error);
+    }
+    if (!(await this.repository.delete(slug))) throw notFound(slug);
+    this.logger.log(`deleted tenant ${slug}`);
+  }
+}
+
+function requireName(name: string): string {
+  const trimmed = name.trim();
+  if (trimmed.length === 0 || trimmed.length > MAX_NAME_LENGTH) throw new IdentityError(IdentityErrorCode.Invalid, `a tenant name is 1..${MAX_NAME_LENGTH} characters`);
+  return trimmed;
+}
+
+function notFound(slug: string): IdentityError {
+  return new IdentityError(IdentityErrorCode.NotFound, `no tenant ${slug}`);
+}
+
+function unavailable(message: string, cause: unknown): IdentityError {
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  return new IdentityError(IdentityErrorCode.Unavailable, `${message}: ${reason}`);
+}
