@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { sessionBroker, toolExecutor, type EventPayload } from '@mcp-platform/protocol-contracts';
+import { authorizationServer, sessionBroker, toolExecutor, type EventPayload } from '@mcp-platform/protocol-contracts';
 import { EventHandler } from '@mcp-platform/shared-messaging';
 import { BrokerEvents } from './broker-events.service';
 
@@ -16,5 +16,10 @@ export class BrokerEventsNatsController {
   @EventHandler(sessionBroker.sessionClosed)
   sessionClosed(payload: EventPayload<typeof sessionBroker.sessionClosed>): void {
     this.events.sessionClosed(payload.sessionId);
+  }
+
+  @EventHandler(authorizationServer.signingKeysRotated)
+  signingKeysRotated(payload: EventPayload<typeof authorizationServer.signingKeysRotated>): void {
+    this.events.signingKeysRotated(payload.kids);
   }
 }

@@ -1,9 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { AccessTokenVerifier } from '@mcp-platform/shared-auth';
 import { LegacyEndpoint } from './legacy/legacy-endpoint.service';
 import { SessionStreams } from './streams/session-streams.registry';
 import { VirtualServerCache } from './virtual-servers/virtual-server.cache';
 
-/** What a broker replica does when the catalog changes or a session ends anywhere. */
+/** What a broker replica does when the catalog changes, a session ends anywhere or the signing keys rotate. */
 @Injectable()
 export class BrokerEvents {
   private readonly logger = new Logger(BrokerEvents.name);
@@ -12,6 +13,7 @@ export class BrokerEvents {
     private readonly servers: VirtualServerCache,
     private readonly streams: SessionStreams,
     private readonly legacy: LegacyEndpoint,
+    private readonly verifier: AccessTokenVerifier,
   ) {}
 
   /** Forget the cached servers and tell their legacy sessions, on their GET streams (§3.1.6). */
@@ -24,5 +26,11 @@ export class BrokerEvents {
   /** Close this replica's streams and calls of an ended session (§3.2.2). */
   sessionClosed(sessionId: string): void {
     this.legacy.onSessionClosed(sessionId);
+  }
+
+  /** The authorization server rotated its keys (D3): the next token is verified against a fresh key set. */
+  signingKeysRotated(kids: readonly string[]): void {
+    this.verifier.invalidateKeys();
+    this.logger.log(`signing keys rotated (${kids.length} published); the key set will be fetched again`);
   }
 }

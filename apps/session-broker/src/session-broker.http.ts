@@ -1,11 +1,16 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { internalError, jsonRpcError, JsonRpcErrorCode, parseError, type JsonRpcErrorResponse } from '@mcp-platform/protocol-mcp';
+import { METADATA_PREFLIGHT_HEADERS, ProtectedResourceMetadataEndpoint } from './auth/protected-resource-metadata.endpoint';
+import { PROTECTED_RESOURCE_METADATA_PREFIX } from './auth/protected-resources';
 import { McpEndpoint } from './edge/mcp-endpoint.service';
 import { UNPARSEABLE_BODY } from './edge/mcp-request';
 import type { SessionBrokerOptions } from './session-broker.options';
 
 /** The path of every virtual server's MCP endpoint. */
 export const MCP_ROUTE = '/:tenant/:server/mcp';
+
+/** The path of every virtual server's Protected Resource Metadata (RFC 9728 §3.1: the well-known prefix, then the MCP path). */
+export const PROTECTED_RESOURCE_METADATA_ROUTE = `${PROTECTED_RESOURCE_METADATA_PREFIX}${MCP_ROUTE}`;
 
 /**
  * Mounts the MCP endpoint on the host's Fastify instance, in its own encapsulated plugin so its body
@@ -51,10 +56,38 @@ export function configureSessionBrokerHttp(app: NestFastifyApplication, options:
         reply.hijack();
         const params = request.params as { tenant: string; server: string };
         return endpoint.handle(
-          { method: request.method, tenant: params.tenant, server: params.server, headers: request.headers, body: request.body },
+          {
+            method: request.method,
+            tenant: params.tenant,
+            server: params.server,
+            headers: request.headers,
+            query: (request.query ?? {}) as Record<string, unknown>,
+            body: request.body,
+          },
           reply.raw,
         );
       },
+    });
+  });
+
+  // Outside the MCP plugin: the metadata is public and fetched by browsers, so none of the MCP
+  // endpoint's Host/Origin/Accept checks apply to it.
+  const metadata = app.get(ProtectedResourceMetadataEndpoint);
+  void fastify.register(async (scope) => {
+    scope.route({
+      method: 'GET',
+      url: PROTECTED_RESOURCE_METADATA_ROUTE,
+      handler: async (request, reply) => {
+        const params = request.params as { tenant: string; server: string };
+        const answer = await metadata.answer(params.tenant, params.server);
+        return reply.code(answer.status).headers(answer.headers).header('content-type', 'application/json').send(JSON.stringify(answer.body));
+      },
+    });
+    // CORS preflight for browser-based clients (they may send MCP-Protocol-Version with the GET).
+    scope.route({
+      method: 'OPTIONS',
+      url: PROTECTED_RESOURCE_METADATA_ROUTE,
+      handler: async (_request, reply) => reply.code(204).headers(METADATA_PREFLIGHT_HEADERS).send(),
     });
   });
 }

@@ -1,5 +1,9 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { KeyValueFactory } from '@mcp-platform/shared-messaging';
+import { accessTokenVerifierProvider } from './auth/access-token-verifier.provider';
+import { EdgeAuthenticator } from './auth/edge-authenticator.service';
+import { ProtectedResourceMetadataEndpoint } from './auth/protected-resource-metadata.endpoint';
+import { ProtectedResources } from './auth/protected-resources';
 import { BrokerEventsNatsController } from './broker-events.nats.controller';
 import { BrokerEvents } from './broker-events.service';
 import { CallRegistry } from './calls/call-registry.service';
@@ -34,6 +38,10 @@ export class SessionBrokerModule {
             SessionStore.open(keyValue, { ttlMs: brokerOptions.sessionTtlSeconds * 1_000 }),
         },
         VirtualServerCache,
+        accessTokenVerifierProvider,
+        ProtectedResources,
+        EdgeAuthenticator,
+        ProtectedResourceMetadataEndpoint,
         CallRegistry,
         SessionStreams,
         ToolMethods,
@@ -43,7 +51,7 @@ export class SessionBrokerModule {
         BrokerEvents,
         VirtualServerAnnouncer,
       ],
-      exports: [McpEndpoint, SESSION_BROKER_OPTIONS],
+      exports: [McpEndpoint, ProtectedResourceMetadataEndpoint, SESSION_BROKER_OPTIONS],
     };
   }
 }

@@ -18,11 +18,28 @@ export interface SessionBrokerOptions {
   announceVirtualServers?: boolean;
   /** The version reported in `serverInfo` (default the platform's). */
   serverVersion?: string;
+  /** The broker as an OAuth resource server (D1, D5). */
+  auth: SessionBrokerAuthOptions;
+}
+
+/** Who issues the tokens the broker accepts, and the development escape hatch. */
+export interface SessionBrokerAuthOptions {
+  /**
+   * The authorization server's issuer, exactly as tokens carry it in `iss` (e.g.
+   * `http://127.0.0.1:3101/oauth`); advertised in every Protected Resource Metadata document.
+   */
+  issuer: string;
+  /**
+   * Development only: tenants whose protected servers accept callers without a token (as the
+   * anonymous principal). Empty by default; a non-empty list is logged at WARN at start.
+   */
+  anonymousTenants?: string[];
 }
 
 /** Options with every default applied. */
-export interface ResolvedSessionBrokerOptions extends Required<Omit<SessionBrokerOptions, 'replicaId'>> {
+export interface ResolvedSessionBrokerOptions extends Required<Omit<SessionBrokerOptions, 'replicaId' | 'auth'>> {
   replicaId: string;
+  auth: Required<SessionBrokerAuthOptions>;
 }
 
 export const SESSION_BROKER_OPTIONS = Symbol('SESSION_BROKER_OPTIONS');
@@ -32,6 +49,7 @@ export const PLATFORM_VERSION = '0.1.0';
 export function resolveSessionBrokerOptions(options: SessionBrokerOptions): ResolvedSessionBrokerOptions {
   const replicaId = options.replicaId ?? `broker-${randomBytes(6).toString('hex')}`;
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(replicaId)) throw new Error(`invalid replicaId: ${replicaId}`);
+  if (!URL.canParse(options.auth.issuer)) throw new Error(`invalid auth.issuer: ${options.auth.issuer}`);
   return {
     publicUrl: options.publicUrl.replace(/\/+$/, ''),
     allowedHosts: options.allowedHosts,
@@ -41,6 +59,8 @@ export function resolveSessionBrokerOptions(options: SessionBrokerOptions): Reso
     sessionTtlSeconds: options.sessionTtlSeconds ?? 24 * 3600,
     announceVirtualServers: options.announceVirtualServers ?? true,
     serverVersion: options.serverVersion ?? PLATFORM_VERSION,
+    // The issuer is compared exactly with `iss`, so it is kept exactly as configured.
+    auth: { issuer: options.auth.issuer, anonymousTenants: [...new Set(options.auth.anonymousTenants ?? [])] },
   };
 }
 

@@ -1,14 +1,27 @@
 import { Controller, Module, type DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { sessionBroker, toolExecutor, WireErrorCode, type EventPayload, type RpcRequestParsed } from '@mcp-platform/protocol-contracts';
-import { EventHandler, MessageBus, MessagingModule, microserviceOptions, RpcError, RpcHandler, type MessagingOptions } from '@mcp-platform/shared-messaging';
+import { authorizationServer, sessionBroker, toolExecutor, WireErrorCode, type EventPayload, type Principal, type RpcRequestParsed } from '@mcp-platform/protocol-contracts';
+import { missingScopes } from '@mcp-platform/protocol-mcp';
+import {
+  EventHandler,
+  MessageBus,
+  MessagingModule,
+  microserviceOptions,
+  RpcError,
+  RpcHandler,
+  type CallContext,
+  type MessagingOptions,
+} from '@mcp-platform/shared-messaging';
 import { configureSessionBrokerHttp, SessionBrokerModule, type SessionBrokerOptions } from '../src';
+import { TEST_ISSUER, TEST_PUBLIC_URL, TestIssuer } from './test-issuer';
 
 /** What the fake executor saw, for assertions. */
 export class ExecutorLog {
   readonly cancelled: string[] = [];
   readonly calls: Array<RpcRequestParsed<typeof toolExecutor.callTool>> = [];
+  /** The principal of every listTools/callTool request, in order. */
+  readonly principals: Array<Principal | undefined> = [];
   private readonly waiters = new Map<string, () => void>();
 
   waitForCancel(callId: string): Promise<void> {
@@ -30,38 +43,55 @@ const TOOLS = [
   { name: 'chatty', description: 'Reports progress and logs while it works', inputSchema: { type: 'object' as const } },
   { name: 'wait_for_cancel', description: 'Runs until cancelled', inputSchema: { type: 'object' as const } },
   { name: 'crash', description: 'Fails inside the service', inputSchema: { type: 'object' as const } },
+  { name: 'hash_text', description: 'Needs the demo:crypto scope', inputSchema: { type: 'object' as const } },
+];
+
+/** The scopes `hash_text` needs, as the executor reports them (D4: baseline plus the tool's own). */
+export const HASH_TEXT_SCOPES = ['mcp', 'demo:crypto'];
+
+/** The fake catalog: `demo/default` is public (anonymous callers), `demo/private` needs a token. */
+const VIRTUAL_SERVERS = [
+  { tenant: 'demo', name: 'default', title: 'Demo', instructions: 'Use the echo tool.', public: true, scopes: ['mcp'] },
+  { tenant: 'demo', name: 'private', title: 'Private demo', public: false, scopes: HASH_TEXT_SCOPES },
 ];
 
 /**
- * A stand-in for the tool executor, serving the contracts the broker uses: virtual server `demo/default`,
- * four tools, notifications sent through `callNotified` on the caller's route (flushed before the reply).
+ * A stand-in for the tool executor (and the authorization server's key set), serving the contracts
+ * the broker uses: virtual servers `demo/default` (public) and `demo/private`, five tools,
+ * notifications sent through `callNotified` on the caller's route (flushed before the reply).
  */
-export function fakeExecutorController(log: ExecutorLog) {
+export function fakeExecutorController(log: ExecutorLog, issuer: TestIssuer) {
   @Controller()
   class FakeToolExecutorController {
     constructor(private readonly bus: MessageBus) {}
 
     @RpcHandler(toolExecutor.getVirtualServer)
     getVirtualServer(request: { tenant: string; server: string }) {
-      if (request.tenant === 'demo' && request.server === 'default') {
-        return { tenant: 'demo', name: 'default', title: 'Demo', instructions: 'Use the echo tool.', public: true };
-      }
+      const server = VIRTUAL_SERVERS.find((candidate) => candidate.tenant === request.tenant && candidate.name === request.server);
+      if (server) return server;
       throw new RpcError(WireErrorCode.NotFound, 'no such virtual server');
     }
 
     @RpcHandler(toolExecutor.listVirtualServers)
     listVirtualServers() {
-      return { servers: [{ tenant: 'demo', name: 'default', public: true }] };
+      return { servers: VIRTUAL_SERVERS };
+    }
+
+    @RpcHandler(authorizationServer.listSigningKeys)
+    listSigningKeys() {
+      return issuer.keySet();
     }
 
     @RpcHandler(toolExecutor.listTools)
-    listTools() {
+    listTools(_request: unknown, context: CallContext) {
+      log.principals.push(context.principal);
       return { tools: TOOLS, ttlMs: 30_000, cacheScope: 'public' as const };
     }
 
     @RpcHandler(toolExecutor.callTool)
-    async callTool(request: RpcRequestParsed<typeof toolExecutor.callTool>) {
+    async callTool(request: RpcRequestParsed<typeof toolExecutor.callTool>, context: CallContext) {
       log.calls.push(request);
+      log.principals.push(context.principal);
       switch (request.name) {
         case 'echo':
           return { content: [{ type: 'text' as const, text: String(request.arguments?.['text'] ?? '') }] };
@@ -82,6 +112,11 @@ export function fakeExecutorController(log: ExecutorLog) {
           throw new RpcError(WireErrorCode.Cancelled, 'cancelled');
         case 'crash':
           throw new RpcError(WireErrorCode.Internal, 'internal error (id err-42)', undefined, 'err-42');
+        case 'hash_text':
+          if (missingScopes(context.principal?.scopes ?? [], HASH_TEXT_SCOPES).length > 0) {
+            throw new RpcError(WireErrorCode.InsufficientScope, 'hash_text needs more scopes', { scopes: HASH_TEXT_SCOPES });
+          }
+          return { content: [{ type: 'text' as const, text: 'hashed' }] };
         default:
           throw new RpcError(WireErrorCode.InvalidParams, `Unknown tool: ${request.name}`);
       }
@@ -103,27 +138,36 @@ export interface BootedBroker {
   app: NestFastifyApplication;
   /** Base URL, e.g. `http://127.0.0.1:41234`. */
   url: string;
-  /** The MCP URL of `demo/default`. */
+  /** The MCP URL of `demo/default` (public). */
   mcpUrl: string;
+  /** The MCP URL of `demo/private` (needs a token). */
+  privateUrl: string;
+  /** Signs the tokens the broker accepts and answers its key-set requests (when this replica runs the fake executor). */
+  issuer: TestIssuer;
   close(): Promise<void>;
 }
 
 export const testBrokerOptions = (overrides: Partial<SessionBrokerOptions> = {}): SessionBrokerOptions => ({
-  publicUrl: 'http://127.0.0.1:0',
+  publicUrl: TEST_PUBLIC_URL,
   allowedHosts: ['127.0.0.1:*', 'localhost:*'],
   allowedOrigins: ['http://127.0.0.1:*', 'http://localhost:*'],
   bodyLimitBytes: 64 * 1024,
   announceVirtualServers: false,
+  auth: { issuer: TEST_ISSUER },
   ...overrides,
 });
 
 /** Boots one broker replica (optionally with the fake executor in the same app) on 127.0.0.1, port 0. */
-export async function bootBroker(messaging: MessagingOptions, options: { executor?: ExecutorLog; broker?: Partial<SessionBrokerOptions> } = {}): Promise<BootedBroker> {
+export async function bootBroker(
+  messaging: MessagingOptions,
+  options: { executor?: ExecutorLog; issuer?: TestIssuer; broker?: Partial<SessionBrokerOptions> } = {},
+): Promise<BootedBroker> {
   const brokerOptions = testBrokerOptions(options.broker);
+  const issuer = options.issuer ?? (await TestIssuer.create());
   const root: DynamicModule = {
     module: class TestRootModule {},
     imports: [MessagingModule.forRoot(messaging), SessionBrokerModule.register(brokerOptions)],
-    controllers: options.executor ? [fakeExecutorController(options.executor)] : [],
+    controllers: options.executor ? [fakeExecutorController(options.executor, issuer)] : [],
   };
   Module({})(root.module);
   const app = await NestFactory.create<NestFastifyApplication>(root, new FastifyAdapter(), { logger: false });
@@ -134,5 +178,5 @@ export async function bootBroker(messaging: MessagingOptions, options: { executo
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
   const url = `http://127.0.0.1:${address.port}`;
-  return { app, url, mcpUrl: `${url}/demo/default/mcp`, close: () => app.close() };
+  return { app, url, mcpUrl: `${url}/demo/default/mcp`, privateUrl: `${url}/demo/private/mcp`, issuer, close: () => app.close() };
 }

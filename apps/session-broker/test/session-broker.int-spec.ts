@@ -31,7 +31,10 @@ describe.each(transports)('SessionBroker over %s', (_transport, messaging) => {
 
   describe('VirtualServerAnnouncer', () => {
     it('lists the full MCP URL of every virtual server', async () => {
-      await expect(broker.app.get(VirtualServerAnnouncer).announce()).resolves.toEqual(['http://127.0.0.1:0/demo/default/mcp']);
+      await expect(broker.app.get(VirtualServerAnnouncer).announce()).resolves.toEqual([
+        'http://127.0.0.1:0/demo/default/mcp',
+        'http://127.0.0.1:0/demo/private/mcp',
+      ]);
     });
   });
 
@@ -57,7 +60,7 @@ describe.each(transports)('SessionBroker over %s', (_transport, messaging) => {
 
     it('lists and calls tools', async () => {
       const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name)).toEqual(['echo', 'chatty', 'wait_for_cancel', 'crash']);
+      expect(tools.map((tool) => tool.name)).toEqual(['echo', 'chatty', 'wait_for_cancel', 'crash', 'hash_text']);
       await expect(client.callTool({ name: 'echo', arguments: { text: 'hello' } })).resolves.toMatchObject({ content: [{ type: 'text', text: 'hello' }] });
     });
 

@@ -12,7 +12,10 @@ function stubResponse(): { response: LazyResponse; sent: unknown[] } {
 
 function registry(): CallRegistry {
   const bus = { subscribe: () => ({ unsubscribe: () => undefined }) } as unknown as MessageBus;
-  return new CallRegistry(bus, resolveSessionBrokerOptions({ publicUrl: 'http://x', allowedHosts: [], allowedOrigins: [], bodyLimitBytes: 1024, replicaId: 'r1' }));
+  return new CallRegistry(
+    bus,
+    resolveSessionBrokerOptions({ publicUrl: 'http://x', allowedHosts: [], allowedOrigins: [], bodyLimitBytes: 1024, replicaId: 'r1', auth: { issuer: 'http://as/oauth' } }),
+  );
 }
 
 const progress = (callId: string, value: number) => ({ callId, notification: { method: 'notifications/progress' as const, params: { progress: value, total: 10 } } });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { WireErrorCode } from '@mcp-platform/protocol-contracts';
-import { wireErrorToJsonRpc } from './wire-error.mapper';
+import { requiredScopes, wireErrorToJsonRpc } from './wire-error.mapper';
 
 describe('wireErrorToJsonRpc', () => {
   it('maps every wire error code to a JSON-RPC error with the request id', () => {
@@ -32,5 +32,25 @@ describe('wireErrorToJsonRpc', () => {
       code: -32603,
       message: expect.stringMatching(/unavailable/),
     });
+  });
+
+  it('answers INSUFFICIENT_SCOPE with -32600 naming the scopes the operation needs', () => {
+    expect(wireErrorToJsonRpc(3, { code: WireErrorCode.InsufficientScope, message: 'x', data: { scopes: ['mcp', 'demo:crypto'] } })).toEqual({
+      jsonrpc: '2.0',
+      id: 3,
+      error: { code: -32600, message: 'Forbidden: insufficient scope; this operation needs: mcp demo:crypto', data: { scopes: ['mcp', 'demo:crypto'] } },
+    });
+  });
+});
+
+describe('requiredScopes', () => {
+  it('keeps the valid scope tokens of data.scopes, each once', () => {
+    expect(requiredScopes({ scopes: ['mcp', 'demo:crypto', 'mcp', 'bad"scope', 'two words', 7] })).toEqual(['mcp', 'demo:crypto']);
+  });
+
+  it('falls back to the baseline scope when the data names none', () => {
+    expect(requiredScopes(undefined)).toEqual(['mcp']);
+    expect(requiredScopes({ scopes: [] })).toEqual(['mcp']);
+    expect(requiredScopes({ scopes: 'mcp' })).toEqual(['mcp']);
   });
 });

@@ -1,5 +1,5 @@
 import { WireErrorCode, type WireError } from '@mcp-platform/protocol-contracts';
-import { JsonRpcErrorCode, jsonRpcError, type JsonRpcErrorResponse, type RequestId } from '@mcp-platform/protocol-mcp';
+import { BASELINE_SCOPE, JsonRpcErrorCode, jsonRpcError, type JsonRpcErrorResponse, type RequestId } from '@mcp-platform/protocol-mcp';
 
 /**
  * Turns a wire error from a platform service into the JSON-RPC error a client sees (STYLE.md §5).
@@ -19,6 +19,11 @@ export function wireErrorToJsonRpc(id: RequestId | undefined, error: WireError):
       return jsonRpcError(id, JsonRpcErrorCode.InvalidParams, error.message, error.data);
     case WireErrorCode.Forbidden:
       return jsonRpcError(id, JsonRpcErrorCode.InvalidRequest, 'Forbidden: the caller may not do this');
+    case WireErrorCode.InsufficientScope: {
+      // The HTTP answer (403 + step-up challenge, S-142) is the broker's; the body names the scopes too.
+      const scopes = requiredScopes(error.data);
+      return jsonRpcError(id, JsonRpcErrorCode.InvalidRequest, `Forbidden: insufficient scope; this operation needs: ${scopes.join(' ')}`, { scopes });
+    }
     case WireErrorCode.Timeout:
       return jsonRpcError(id, JsonRpcErrorCode.InternalError, 'The request timed out inside the platform; it may be retried');
     case WireErrorCode.Cancelled:
@@ -35,6 +40,19 @@ export function wireErrorToJsonRpc(id: RequestId | undefined, error: WireError):
     default:
       return assertNever(code);
   }
+}
+
+/** The token characters of RFC 6750 §3 (`scope-token`), so nothing odd reaches a challenge header. */
+const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
+
+/**
+ * The scopes an `INSUFFICIENT_SCOPE` error names (`data.scopes`), each a valid scope token, in order;
+ * the baseline `mcp` alone when the data is missing or unusable.
+ */
+export function requiredScopes(data: unknown): string[] {
+  const scopes = (data as { scopes?: unknown } | undefined)?.scopes;
+  const valid = Array.isArray(scopes) ? scopes.filter((scope): scope is string => typeof scope === 'string' && SCOPE_TOKEN.test(scope)) : [];
+  return valid.length > 0 ? [...new Set(valid)] : [BASELINE_SCOPE];
 }
 
 function assertNever(value: never): never {

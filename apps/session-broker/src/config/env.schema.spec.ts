@@ -11,7 +11,20 @@ describe('loadSessionBrokerEnv', () => {
       SESSION_TTL_SECONDS: 86_400,
       ALLOWED_HOSTS: [],
       ALLOWED_ORIGINS: [],
+      AUTH_ISSUER: 'http://127.0.0.1:3101/oauth',
+      DEV_ANONYMOUS_TENANTS: [],
     });
+  });
+
+  it('reads the issuer and the development list of anonymous tenants', () => {
+    expect(loadSessionBrokerEnv({ AUTH_ISSUER: 'https://auth.example.com/oauth', DEV_ANONYMOUS_TENANTS: 'demo, acme' })).toMatchObject({
+      AUTH_ISSUER: 'https://auth.example.com/oauth',
+      DEV_ANONYMOUS_TENANTS: ['demo', 'acme'],
+    });
+  });
+
+  it('refuses an issuer that is not a URL', () => {
+    expect(() => loadSessionBrokerEnv({ AUTH_ISSUER: 'not a url' })).toThrow(/AUTH_ISSUER/);
   });
 
   it('splits comma lists', () => {

@@ -11,6 +11,13 @@ export const mcpEdgeEnv = {
   ALLOWED_ORIGINS: commaList,
   /** Largest accepted POST body in bytes (413 above it). */
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(4 * 1024 * 1024),
+  /** The OAuth issuer whose access tokens the MCP endpoints accept (exactly the tokens' `iss`, no trailing slash). */
+  AUTH_ISSUER: z.string().url().default('http://127.0.0.1:3101/oauth'),
+  /**
+   * Development switch: tenants whose protected servers accept anonymous callers. Off (empty) by
+   * default; when set, the broker says so at WARN on every start.
+   */
+  DEV_ANONYMOUS_TENANTS: commaList,
 };
 
 /** The session broker's environment (`.env.example` beside the app lists every key). */

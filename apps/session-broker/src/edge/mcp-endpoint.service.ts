@@ -12,6 +12,7 @@ import {
   McpHttpHeader,
   parseError,
 } from '@mcp-platform/protocol-mcp';
+import { EdgeAuthenticator } from '../auth/edge-authenticator.service';
 import { LegacyEndpoint } from '../legacy/legacy-endpoint.service';
 import { ModernEndpoint } from '../modern/modern-endpoint.service';
 import { SESSION_BROKER_OPTIONS, type ResolvedSessionBrokerOptions } from '../session-broker.options';
@@ -23,7 +24,7 @@ import { headerValue, UNPARSEABLE_BODY, type McpHttpRequest } from './mcp-reques
 /**
  * The MCP endpoint of every virtual server, `/:tenant/:server/mcp`, both eras on one URL (S-56).
  * The edge checks run on headers alone, before the body is read (`rejectEarly`); `handle` resolves
- * the virtual server, classifies the message, picks the era and hands over.
+ * the virtual server, authenticates the caller (D5), classifies the message, picks the era and hands over.
  */
 @Injectable()
 export class McpEndpoint {
@@ -32,6 +33,7 @@ export class McpEndpoint {
 
   constructor(
     private readonly servers: VirtualServerCache,
+    private readonly authenticator: EdgeAuthenticator,
     private readonly legacy: LegacyEndpoint,
     private readonly modern: ModernEndpoint,
     @Inject(SESSION_BROKER_OPTIONS) options: ResolvedSessionBrokerOptions,
@@ -67,6 +69,13 @@ export class McpEndpoint {
       return response.respond(internalError(undefined, 'The service behind this server is unavailable; retry later'), 503, { 'retry-after': '1' });
     }
     const server = lookup.server;
+    // spec S-139: the token is validated before anything else is done with the request.
+    const auth = await this.authenticator.authenticate(request, server);
+    if (!auth.ok) {
+      // Like the other edge refusals: a JSON-RPC error without id (the body is not looked at yet).
+      return new LazyResponse(target).respond(jsonRpcError(undefined, JsonRpcErrorCode.InvalidRequest, auth.message), auth.status, auth.headers);
+    }
+    const principal = auth.principal;
     const sessionId = headerValue(request.headers, McpHttpHeader.SessionId);
 
     if (request.method === 'GET' || request.method === 'DELETE') {
@@ -74,7 +83,7 @@ export class McpEndpoint {
       if (sessionId === undefined) {
         return new LazyResponse(target).respond(jsonRpcError(undefined, JsonRpcErrorCode.InvalidRequest, 'Method Not Allowed'), 405, { allow: 'POST' });
       }
-      return request.method === 'GET' ? this.legacy.get(request, server, target) : this.legacy.delete(request, server, target);
+      return request.method === 'GET' ? this.legacy.get(request, server, principal, target) : this.legacy.delete(request, server, principal, target);
     }
     if (request.method !== 'POST') {
       return new LazyResponse(target).respond(jsonRpcError(undefined, JsonRpcErrorCode.InvalidRequest, 'Method Not Allowed'), 405, { allow: 'POST, GET, DELETE' });
@@ -101,7 +110,7 @@ export class McpEndpoint {
       ...(sessionId === undefined ? {} : { sessionId }),
       ...withVersionHeader(headerValue(request.headers, McpHttpHeader.ProtocolVersion)),
     });
-    return era === 'modern' ? this.modern.post(request, message, server, target) : this.legacy.post(request, message, server, target);
+    return era === 'modern' ? this.modern.post(request, message, server, principal, target) : this.legacy.post(request, message, server, principal, target);
   }
 }
 

@@ -9,6 +9,8 @@ export interface McpHttpRequest {
   tenant: string;
   server: string;
   headers: IncomingHttpHeaders;
+  /** The parsed query string (only `access_token` is looked at: it is refused, S-138). */
+  query?: Readonly<Record<string, unknown>>;
   /** The parsed JSON body, `UNPARSEABLE_BODY`, or `undefined` when there was none. */
   body?: unknown;
 }

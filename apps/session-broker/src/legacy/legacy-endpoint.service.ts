@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { sessionBroker, toolExecutor } from '@mcp-platform/protocol-contracts';
+import { sessionBroker, toolExecutor, type Principal } from '@mcp-platform/protocol-contracts';
 import { MessageBus } from '@mcp-platform/shared-messaging';
 import {
   InitializeRequestParamsSchema,
@@ -48,11 +48,17 @@ export class LegacyEndpoint {
     @Inject(SESSION_BROKER_OPTIONS) private readonly options: ResolvedSessionBrokerOptions,
   ) {}
 
-  async post(request: McpHttpRequest, message: Exclude<IncomingMessage, { kind: 'invalid' }>, server: VirtualServer, target: ResponseTarget): Promise<void> {
+  async post(
+    request: McpHttpRequest,
+    message: Exclude<IncomingMessage, { kind: 'invalid' }>,
+    server: VirtualServer,
+    principal: Principal,
+    target: ResponseTarget,
+  ): Promise<void> {
     const id = message.kind === 'notification' ? undefined : message.id;
-    if (message.kind === 'request' && message.method === 'initialize') return this.initialize(message, server, target);
+    if (message.kind === 'request' && message.method === 'initialize') return this.initialize(message, server, principal, target);
 
-    const resolved = await this.sessionFor(request, server, id, target);
+    const resolved = await this.sessionFor(request, server, principal, id, target);
     if (!resolved) return;
     const { sessionId, session } = resolved;
     const response = new LazyResponse(target);
@@ -65,15 +71,15 @@ export class LegacyEndpoint {
       await this.onNotification(sessionId, message.method, message.params);
       return response.accepted();
     }
-    const outcome = await this.dispatch(message, sessionId, session, server, response);
+    const outcome = await this.dispatch(message, sessionId, session, server, principal, response);
     if (outcome.kind === 'result') response.respond({ jsonrpc: '2.0', id: message.id, result: outcome.result });
-    else if (outcome.kind === 'error') response.respond(outcome.error, outcome.status);
+    else if (outcome.kind === 'error') response.respond(outcome.error, outcome.status, outcome.headers);
     else response.close();
   }
 
   /** GET: the session's standalone SSE stream (S-86, S-87). */
-  async get(request: McpHttpRequest, server: VirtualServer, target: ResponseTarget): Promise<void> {
-    const resolved = await this.sessionFor(request, server, undefined, target);
+  async get(request: McpHttpRequest, server: VirtualServer, principal: Principal, target: ResponseTarget): Promise<void> {
+    const resolved = await this.sessionFor(request, server, principal, undefined, target);
     if (!resolved) return;
     const response = new LazyResponse(target);
     if (!this.streams.attach(resolved.sessionId, server.tenant, server.name, response)) {
@@ -82,8 +88,8 @@ export class LegacyEndpoint {
   }
 
   /** DELETE: ends the session on every replica; later requests with its id get 404 (S-93, S-94). */
-  async delete(request: McpHttpRequest, server: VirtualServer, target: ResponseTarget): Promise<void> {
-    const resolved = await this.sessionFor(request, server, undefined, target);
+  async delete(request: McpHttpRequest, server: VirtualServer, principal: Principal, target: ResponseTarget): Promise<void> {
+    const resolved = await this.sessionFor(request, server, principal, undefined, target);
     if (!resolved) return;
     const response = new LazyResponse(target);
     try {
@@ -105,7 +111,7 @@ export class LegacyEndpoint {
     }
   }
 
-  private async initialize(message: Request, server: VirtualServer, target: ResponseTarget): Promise<void> {
+  private async initialize(message: Request, server: VirtualServer, principal: Principal, target: ResponseTarget): Promise<void> {
     const parsed = InitializeRequestParamsSchema.safeParse(message.params ?? {});
     if (!parsed.success) {
       this.logger.debug(`initialize refused: ${parsed.error.message}`);
@@ -118,6 +124,10 @@ export class LegacyEndpoint {
       ({ id: sessionId } = await this.sessions.create({
         tenant: server.tenant,
         server: server.name,
+        // spec S-97: the session belongs to this caller; another subject presenting its id gets 404.
+        subject: principal.subject,
+        ...(principal.clientId === undefined ? {} : { clientId: principal.clientId }),
+        anonymous: principal.anonymous,
         protocolVersion,
         clientCapabilities: parsed.data.capabilities as Record<string, unknown>,
         clientInfo: parsed.data.clientInfo,
@@ -140,7 +150,14 @@ export class LegacyEndpoint {
     });
   }
 
-  private async dispatch(message: Request, sessionId: string, session: LegacySession, server: VirtualServer, response: LazyResponse): Promise<MethodOutcome> {
+  private async dispatch(
+    message: Request,
+    sessionId: string,
+    session: LegacySession,
+    server: VirtualServer,
+    principal: Principal,
+    response: LazyResponse,
+  ): Promise<MethodOutcome> {
     switch (message.method) {
       case 'ping':
         // spec S-251: answer promptly with an empty result, even before initialization completes.
@@ -160,6 +177,7 @@ export class LegacyEndpoint {
           era: 'legacy' as const,
           protocolVersion: session.protocolVersion,
           virtualServer: server,
+          principal,
           requestId: message.id,
           params: message.params,
           response,
@@ -195,12 +213,15 @@ export class LegacyEndpoint {
 
   /**
    * The session a request names, or `undefined` after answering: 400 without an id (S-92), 404 for an
-   * unknown or ended one or one of another virtual server (S-93), 400 for an unsupported
-   * `MCP-Protocol-Version` (S-95; any legacy version we serve is accepted, absent means 2025-03-26).
+   * unknown or ended one, one of another virtual server (S-93) or one of another caller (S-97: a
+   * session id alone is no credential; a refreshed token keeps its subject and client, so it keeps
+   * working), 400 for an unsupported `MCP-Protocol-Version` (S-95; any legacy version we serve is
+   * accepted, absent means 2025-03-26).
    */
   private async sessionFor(
     request: McpHttpRequest,
     server: VirtualServer,
+    principal: Principal,
     id: RequestId | undefined,
     target: ResponseTarget,
   ): Promise<{ sessionId: string; session: LegacySession } | undefined> {
@@ -223,6 +244,12 @@ export class LegacyEndpoint {
       return undefined;
     }
     if (!session || session.tenant !== server.tenant || session.server !== server.name) {
+      new LazyResponse(target).respond(invalidRequestError(id, 'Session not found'), 404);
+      return undefined;
+    }
+    if (session.subject !== principal.subject || session.clientId !== principal.clientId || session.anonymous !== principal.anonymous) {
+      // Answered exactly like an unknown session, so a guessed or stolen id reveals nothing.
+      this.logger.log(`refused session ${sessionId.slice(0, 8)}… to a caller other than the one that opened it`);
       new LazyResponse(target).respond(invalidRequestError(id, 'Session not found'), 404);
       return undefined;
     }

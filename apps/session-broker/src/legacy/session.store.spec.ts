@@ -5,6 +5,9 @@ import { SessionStore } from './session.store';
 const fields = {
   tenant: 'demo',
   server: 'default',
+  subject: 'user-1',
+  clientId: 'client-1',
+  anonymous: false,
   protocolVersion: '2025-06-18',
   clientCapabilities: {},
   clientInfo: { name: 'test', version: '1' },

@@ -8,6 +8,12 @@ import { LoggingLevelSchema } from '@mcp-platform/protocol-mcp';
 export const LegacySessionSchema = z.object({
   tenant: z.string(),
   server: z.string(),
+  /** The principal's subject at `initialize` (`anonymous` on public servers); only it may use the session (S-97). */
+  subject: z.string(),
+  /** The OAuth client at `initialize`, when the caller had a token. */
+  clientId: z.string().optional(),
+  /** Whether it was opened without a token, so no token's `sub` can ever pass for the anonymous caller. */
+  anonymous: z.boolean(),
   /** The version negotiated in `initialize`. */
   protocolVersion: z.string(),
   clientCapabilities: z.record(z.string(), z.unknown()),

@@ -5,7 +5,8 @@ import type { VirtualServer } from '../virtual-servers/virtual-server.cache';
 import { isRpcError, MessageBus, WireErrorCode } from '@mcp-platform/shared-messaging';
 import { internalError, invalidParamsError, invalidRequestError, type LoggingLevel, type ProtocolEra, type RequestId } from '@mcp-platform/protocol-mcp';
 import { CallRegistry, type ProgressToken } from '../calls/call-registry.service';
-import { wireErrorToJsonRpc } from '../calls/wire-error.mapper';
+import { EdgeAuthenticator } from '../auth/edge-authenticator.service';
+import { requiredScopes, wireErrorToJsonRpc } from '../calls/wire-error.mapper';
 import type { LazyResponse } from '../streams/lazy-response';
 import { failure, result, type MethodOutcome } from './method-outcome';
 
@@ -14,6 +15,8 @@ export interface ToolMethodContext {
   era: ProtocolEra;
   protocolVersion: string;
   virtualServer: VirtualServer;
+  /** The caller as the edge authenticated it; travels in the bus headers (never the token, S-146). */
+  principal: Principal;
   requestId: RequestId;
   params: Record<string, unknown> | undefined;
   response: LazyResponse;
@@ -37,6 +40,7 @@ export class ToolMethods {
   constructor(
     private readonly bus: MessageBus,
     private readonly calls: CallRegistry,
+    private readonly authenticator: EdgeAuthenticator,
   ) {}
 
   async listTools(context: ToolMethodContext): Promise<MethodOutcome> {
@@ -48,13 +52,13 @@ export class ToolMethods {
       const page = await this.bus.request(
         toolExecutor.listTools,
         { tenant: context.virtualServer.tenant, server: context.virtualServer.name, ...(cursor === undefined ? {} : { cursor }) },
-        { context: { principal: anonymousPrincipal(context.virtualServer) } },
+        { context: { principal: context.principal } },
       );
       const tools: Record<string, unknown> = { tools: page.tools, ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }) };
       // spec S-246: modern list results carry the caching hints the data's owner computed.
       return result(context.era === 'modern' ? { ...tools, ttlMs: page.ttlMs, cacheScope: page.cacheScope } : tools);
     } catch (error) {
-      return failure(this.toJsonRpc(context.requestId, 'tools/list', error));
+      return this.toFailure(context, 'tools/list', error);
     }
   }
 
@@ -103,16 +107,31 @@ export class ToolMethods {
             ...(context.logLevel === undefined ? {} : { logLevel: context.logLevel }),
           },
         },
-        { signal: abort.signal, context: { principal: anonymousPrincipal(context.virtualServer) } },
+        { signal: abort.signal, context: { principal: context.principal } },
       );
       return result(value as Record<string, unknown>);
     } catch (error) {
       // spec S-256: a cancelled request gets no response.
       if (isRpcError(error) && error.code === WireErrorCode.Cancelled) return { kind: 'none' };
-      return failure(this.toJsonRpc(requestId, 'tools/call', error));
+      return this.toFailure(context, 'tools/call', error);
     } finally {
       this.calls.close(context.callId);
     }
+  }
+
+  /**
+   * A failure from the executor as the client sees it. `INSUFFICIENT_SCOPE` travels as HTTP 403 with
+   * a step-up challenge naming every scope the operation needs (S-142, S-143) while the response is
+   * still plain JSON; once it streams, the JSON-RPC error alone goes out on the stream.
+   */
+  private toFailure(context: ToolMethodContext, method: string, error: unknown): MethodOutcome {
+    const response = this.toJsonRpc(context.requestId, method, error);
+    if (isRpcError(error) && error.code === WireErrorCode.InsufficientScope) {
+      const challenge = this.authenticator.insufficientScope(context.virtualServer, requiredScopes(error.data));
+      this.logger.log(`${method} on ${context.virtualServer.tenant}/${context.virtualServer.name}: insufficient scope for ${context.principal.subject}`);
+      return failure(response, challenge.status, challenge.headers);
+    }
+    return failure(response);
   }
 
   private toJsonRpc(requestId: RequestId, method: string, error: unknown) {
@@ -126,14 +145,6 @@ export class ToolMethods {
     this.logger.error(`${method}: unexpected failure (error id ${errorId}): ${(error as Error)?.stack ?? String(error)}`);
     return internalError(requestId, `Internal error (id ${errorId})`, { errorId });
   }
-}
-
-/**
- * Until the authorization issue lands every caller is anonymous; the principal travels anyway so
- * services are written against it from the start.
- */
-function anonymousPrincipal(server: VirtualServer): Principal {
-  return { subject: 'anonymous', tenant: server.tenant, scopes: [], anonymous: true };
 }
 
 /** `_meta.progressToken` as sent; `undefined` when absent, `null` when malformed. */

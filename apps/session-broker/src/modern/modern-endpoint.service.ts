@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { Principal } from '@mcp-platform/protocol-contracts';
 import {
   decodeMcpHeaderValue,
   expectedMcpName,
@@ -62,7 +63,13 @@ export class ModernEndpoint {
     @Inject(SESSION_BROKER_OPTIONS) private readonly options: ResolvedSessionBrokerOptions,
   ) {}
 
-  async post(request: McpHttpRequest, message: Exclude<IncomingMessage, { kind: 'invalid' }>, server: VirtualServer, target: ResponseTarget): Promise<void> {
+  async post(
+    request: McpHttpRequest,
+    message: Exclude<IncomingMessage, { kind: 'invalid' }>,
+    server: VirtualServer,
+    principal: Principal,
+    target: ResponseTarget,
+  ): Promise<void> {
     const response = new LazyResponse(target);
     if (message.kind === 'response') {
       // spec S-101: modern clients never POST responses (there are no server-to-client requests).
@@ -75,11 +82,11 @@ export class ModernEndpoint {
       this.logger.debug(`modern request refused (${envelope.status}): ${envelope.error.error.message}`);
       return response.respond(envelope.error, envelope.status);
     }
-    const outcome = await this.dispatch(message, envelope, server, response);
+    const outcome = await this.dispatch(message, envelope, server, principal, response);
     if (outcome.kind === 'result') {
       response.respond({ jsonrpc: '2.0', id: message.id, result: this.complete(outcome.result, server) });
     } else if (outcome.kind === 'error') {
-      response.respond(outcome.error, outcome.status);
+      response.respond(outcome.error, outcome.status, outcome.headers);
     } else {
       response.close();
     }
@@ -135,7 +142,13 @@ export class ModernEndpoint {
     };
   }
 
-  private dispatch(message: Request, envelope: ModernEnvelope, server: VirtualServer, response: LazyResponse): Promise<MethodOutcome> | MethodOutcome {
+  private dispatch(
+    message: Request,
+    envelope: ModernEnvelope,
+    server: VirtualServer,
+    principal: Principal,
+    response: LazyResponse,
+  ): Promise<MethodOutcome> | MethodOutcome {
     if (message.method === 'server/discover') {
       return {
         kind: 'result',
@@ -152,6 +165,8 @@ export class ModernEndpoint {
       era: 'modern',
       protocolVersion: envelope.protocolVersion,
       virtualServer: server,
+      // Stateless era: the principal is established per request and stored nowhere.
+      principal,
       requestId: message.id,
       params: message.params,
       response,

@@ -51,6 +51,26 @@ describe('LazyResponse', () => {
       expect(response.state).toBe('ended');
     });
 
+    it('sends an error with its status and challenge header while still plain JSON (a 403 step-up)', () => {
+      const target = new FakeTarget();
+      const error = { jsonrpc: '2.0', id: 1, error: { code: -32600, message: 'Forbidden' } };
+      new LazyResponse(target).respond(error, 403, { 'www-authenticate': 'Bearer error="insufficient_scope"' });
+      expect(target.status).toBe(403);
+      expect(target.headers).toMatchObject({ 'www-authenticate': 'Bearer error="insufficient_scope"' });
+      expect(JSON.parse(target.chunks.join(''))).toEqual(error);
+    });
+
+    it('sends an error as the stream’s last event once it streams: the status and headers are long gone', () => {
+      const target = new FakeTarget();
+      const response = new LazyResponse(target);
+      const error = { jsonrpc: '2.0', id: 1, error: { code: -32600, message: 'Forbidden' } };
+      response.notify(progress);
+      response.respond(error, 403, { 'www-authenticate': 'Bearer error="insufficient_scope"' });
+      expect(target.status).toBe(200);
+      expect(target.chunks.at(-1)).toBe(`event: message\ndata: ${JSON.stringify(error)}\n\n`);
+      expect(target.writableEnded).toBe(true);
+    });
+
     it('ends the SSE stream with the result after a notification', () => {
       const target = new FakeTarget();
       const response = new LazyResponse(target);

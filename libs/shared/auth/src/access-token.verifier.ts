@@ -1,0 +1,271 @@
+import type * as Jose from 'jose' with { 'resolution-mode': 'import' };
+import type { authorizationServer } from '@mcp-platform/protocol-contracts';
+import { KeySetUnavailableError, TokenRejectedError, TokenRejectionReason } from './token-rejected.error';
+
+/** A public signing key as the authorization server publishes it (never with private members). */
+export type PublicJwk = authorizationServer.PublicJwk;
+
+/** The authorization server's issuer and the keys that verify its tokens (current and recently retired). */
+export interface SigningKeySet {
+  issuer: string;
+  keys: PublicJwk[];
+}
+
+/** How an `AccessTokenVerifier` gets its keys and judges time. */
+export interface AccessTokenVerifierOptions {
+  /** Fetches the issuer and its current public keys (over the bus, `authorizationServer.listSigningKeys`). */
+  keySource: () => Promise<SigningKeySet>;
+  /** Allowed clock skew for `exp`, `nbf` and `iat`, in seconds (default 5). */
+  clockToleranceSeconds?: number;
+  /** A token naming an unknown `kid` refetches the key set at most this often (default 10 000 ms). */
+  minRefreshIntervalMs?: number;
+  /** The clock, in milliseconds since the epoch (tests pass a fixed one). */
+  now?: () => number;
+}
+
+/** What a verified access token says about its caller (RFC 9068 claims, read once). */
+export interface VerifiedAccessToken {
+  /** `sub`: the user's id, or the client's id for a client-credentials token. */
+  subject: string;
+  /** `client_id`: the OAuth client the token was issued to. */
+  clientId?: string;
+  /** `tenant`: the caller's tenant (absent only on a platform admin's admin-API token). */
+  tenant?: string;
+  /** `scope`, split: the granted scopes, each once. */
+  scopes: string[];
+  /** `roles` (admin-API tokens), empty when absent. */
+  roles: string[];
+  /** `exp`, in milliseconds since the epoch. */
+  expiresAt: number;
+  /** `aud`, always as a list. */
+  audience: string[];
+}
+
+/**
+ * Signature algorithms a token may use: asymmetric only. `none` and the HMAC family are never
+ * accepted, so a public key can never be abused as an HMAC secret.
+ */
+export const ACCEPTED_ALGORITHMS = ['RS256', 'PS256', 'ES256'] as const;
+
+const DEFAULT_CLOCK_TOLERANCE_SECONDS = 5;
+const DEFAULT_MIN_REFRESH_INTERVAL_MS = 10_000;
+
+interface CachedKeySet {
+  issuer: string;
+  keys: ReturnType<typeof Jose.createLocalJWKSet>;
+}
+
+let josePromise: Promise<typeof Jose> | undefined;
+
+/** jose is ESM-only; a dynamic import loads it from CommonJS (require(esm) once compiled). */
+function loadJose(): Promise<typeof Jose> {
+  return (josePromise ??= import('jose'));
+}
+
+/**
+ * Verifies JWT access tokens (RFC 9068) issued by the platform's authorization server, locally, against
+ * a cached copy of its signing keys. Framework-free: the session broker and the admin API each build
+ * one with their own key source. Order of checks: header (`alg` allow-list, `typ`), signature, `iss`,
+ * time (`exp` required, `nbf`, `iat`), `aud`, then the claims it returns. A token never appears in an
+ * error message or a log line (S-147).
+ */
+export class AccessTokenVerifier {
+  private readonly keySource: () => Promise<SigningKeySet>;
+  private readonly clockToleranceSeconds: number;
+  private readonly minRefreshIntervalMs: number;
+  private readonly now: () => number;
+  private cached: CachedKeySet | undefined;
+  private inflight: Promise<CachedKeySet> | undefined;
+  /** When a token's unknown `kid` last triggered a refetch (cold loads do not count). */
+  private lastRefreshAt = Number.NEGATIVE_INFINITY;
+  /** Bumped by `invalidateKeys`, so a fetch that started before it does not repopulate the cache. */
+  private generation = 0;
+
+  constructor(options: AccessTokenVerifierOptions) {
+    this.keySource = options.keySource;
+    this.clockToleranceSeconds = options.clockToleranceSeconds ?? DEFAULT_CLOCK_TOLERANCE_SECONDS;
+    this.minRefreshIntervalMs = options.minRefreshIntervalMs ?? DEFAULT_MIN_REFRESH_INTERVAL_MS;
+    this.now = options.now ?? Date.now;
+  }
+
+  /**
+   * The token's claims when it is valid for `audience`; otherwise a `TokenRejectedError`
+   * (`KeySetUnavailableError` when the keys cannot be fetched at all).
+   */
+  async verify(token: string, expected: { audience: string }): Promise<VerifiedAccessToken> {
+    const jose = await loadJose();
+    checkHeader(jose, token);
+    const keySet = await this.currentKeys();
+    let verified: Jose.JWTVerifyResult;
+    try {
+      verified = await this.verifyWith(jose, token, keySet);
+    } catch (error) {
+      if (!(error instanceof jose.errors.JWKSNoMatchingKey)) throw rejection(jose, error);
+      // The token names a key we do not hold: the authorization server may have rotated (D3).
+      const refreshed = await this.refreshForUnknownKey(keySet);
+      if (!refreshed) throw new TokenRejectedError(TokenRejectionReason.UnknownKey, 'the token is signed with an unknown key');
+      try {
+        verified = await this.verifyWith(jose, token, refreshed);
+      } catch (retryError) {
+        throw rejection(jose, retryError);
+      }
+    }
+    return this.readClaims(verified.payload, expected.audience);
+  }
+
+  /** Drops the cached key set (a `signingKeysRotated` event): the next verification fetches afresh. */
+  invalidateKeys(): void {
+    this.generation++;
+    this.cached = undefined;
+    this.inflight = undefined;
+  }
+
+  private verifyWith(jose: typeof Jose, token: string, keySet: CachedKeySet): Promise<Jose.JWTVerifyResult> {
+    return jose.jwtVerify(token, keySet.keys, {
+      algorithms: [...ACCEPTED_ALGORITHMS],
+      issuer: keySet.issuer,
+      requiredClaims: ['exp'],
+      clockTolerance: this.clockToleranceSeconds,
+      currentDate: new Date(this.now()),
+    });
+  }
+
+  private readClaims(payload: Jose.JWTPayload, expectedAudience: string): VerifiedAccessToken {
+    const nowSeconds = this.now() / 1_000;
+    // jose checks `iat` against the clock only with maxTokenAge; a token minted in the future is not valid yet.
+    if (typeof payload.iat === 'number' && payload.iat > nowSeconds + this.clockToleranceSeconds) {
+      throw new TokenRejectedError(TokenRejectionReason.NotYetValid, 'the token was issued in the future');
+    }
+    const audience = typeof payload.aud === 'string' ? [payload.aud] : Array.isArray(payload.aud) ? payload.aud : [];
+    // spec S-140: only tokens issued for this resource; scheme and host compare case-insensitively.
+    const wanted = canonicalResource(expectedAudience);
+    if (!audience.some((entry) => canonicalResource(entry) === wanted)) {
+      throw new TokenRejectedError(TokenRejectionReason.WrongAudience, 'the token was not issued for this resource');
+    }
+    if (typeof payload.sub !== 'string' || payload.sub.length === 0) throw malformed('the token has no subject');
+    const clientId = optionalString(payload, 'client_id');
+    const tenant = optionalString(payload, 'tenant');
+    const scope = optionalString(payload, 'scope');
+    const roles = payload['roles'];
+    if (roles !== undefined && (!Array.isArray(roles) || roles.some((role) => typeof role !== 'string'))) {
+      throw malformed('the token’s roles claim is not a list of strings');
+    }
+    return {
+      subject: payload.sub,
+      ...(clientId === undefined ? {} : { clientId }),
+      ...(tenant === undefined ? {} : { tenant }),
+      scopes: scope === undefined ? [] : [...new Set(scope.split(' ').filter((entry) => entry.length > 0))],
+      roles: (roles as string[] | undefined) ?? [],
+      expiresAt: (payload.exp as number) * 1_000,
+      audience,
+    };
+  }
+
+  private currentKeys(): Promise<CachedKeySet> {
+    return this.cached ? Promise.resolve(this.cached) : this.fetchKeys();
+  }
+
+  /**
+   * A fresher key set than `used`, or `undefined` when none may be fetched yet. Another request may
+   * already have refreshed it, or a fetch may be under way; otherwise a refetch happens only if the
+   * last one an unknown `kid` caused is `minRefreshIntervalMs` old, so a flood of tokens with made-up
+   * key ids costs the authorization server at most one look-up per interval.
+   */
+  private async refreshForUnknownKey(used: CachedKeySet): Promise<CachedKeySet | undefined> {
+    if (this.cached && this.cached !== used) return this.cached;
+    if (this.inflight) return this.inflight;
+    const now = this.now();
+    if (now - this.lastRefreshAt < this.minRefreshIntervalMs) return undefined;
+    this.lastRefreshAt = now;
+    return this.fetchKeys();
+  }
+
+  private async fetchKeys(): Promise<CachedKeySet> {
+    if (this.inflight) return this.inflight;
+    const generation = this.generation;
+    const fetching = (async () => {
+      const jose = await loadJose();
+      let source: SigningKeySet;
+      try {
+        source = await this.keySource();
+      } catch (error) {
+        throw new KeySetUnavailableError(error);
+      }
+      const keySet: CachedKeySet = { issuer: source.issuer, keys: jose.createLocalJWKSet({ keys: source.keys as Jose.JWK[] }) };
+      if (generation === this.generation) this.cached = keySet;
+      return keySet;
+    })();
+    this.inflight = fetching;
+    try {
+      return await fetching;
+    } finally {
+      if (this.inflight === fetching) this.inflight = undefined;
+    }
+  }
+}
+
+/**
+ * The JOSE header, checked before any key is touched: a compact JWS (three parts), an allowed
+ * asymmetric `alg`, and `typ` = `at+jwt` (RFC 9068 §4; `application/at+jwt` is the same media type).
+ */
+function checkHeader(jose: typeof Jose, token: string): void {
+  if (typeof token !== 'string' || token.split('.').length !== 3) throw malformed('the token is not a signed JWT');
+  let header: Jose.ProtectedHeaderParameters;
+  try {
+    header = jose.decodeProtectedHeader(token);
+  } catch {
+    throw malformed('the token is not a signed JWT');
+  }
+  if (typeof header.alg !== 'string' || !(ACCEPTED_ALGORITHMS as readonly string[]).includes(header.alg)) {
+    throw new TokenRejectedError(TokenRejectionReason.UnsupportedAlg, 'the token’s signature algorithm is not accepted');
+  }
+  const type = typeof header.typ === 'string' ? header.typ.toLowerCase() : undefined;
+  if (type !== 'at+jwt' && type !== 'application/at+jwt') {
+    throw new TokenRejectedError(TokenRejectionReason.WrongType, 'the token is not an access token (typ must be at+jwt)');
+  }
+}
+
+/** jose's verdict as our reason code; anything unforeseen counts as malformed (never as valid). */
+function rejection(jose: typeof Jose, error: unknown): Error {
+  if (error instanceof TokenRejectedError || error instanceof KeySetUnavailableError) return error;
+  const { errors } = jose;
+  if (error instanceof errors.JWTExpired) return new TokenRejectedError(TokenRejectionReason.Expired, 'the token has expired');
+  if (error instanceof errors.JWTClaimValidationFailed) {
+    if (error.claim === 'iss') return new TokenRejectedError(TokenRejectionReason.WrongIssuer, 'the token was issued by another authorization server');
+    if (error.claim === 'nbf' && error.reason === 'check_failed') {
+      return new TokenRejectedError(TokenRejectionReason.NotYetValid, 'the token is not valid yet');
+    }
+    return malformed(`the token’s ${error.claim} claim is ${error.reason === 'missing' ? 'missing' : 'invalid'}`);
+  }
+  if (error instanceof errors.JWSSignatureVerificationFailed || error instanceof errors.JWKSMultipleMatchingKeys) {
+    return new TokenRejectedError(TokenRejectionReason.BadSignature, 'the token’s signature does not verify');
+  }
+  if (error instanceof errors.JWKSNoMatchingKey) return new TokenRejectedError(TokenRejectionReason.UnknownKey, 'the token is signed with an unknown key');
+  if (error instanceof errors.JOSEAlgNotAllowed || error instanceof errors.JOSENotSupported) {
+    return new TokenRejectedError(TokenRejectionReason.UnsupportedAlg, 'the token’s signature algorithm is not accepted');
+  }
+  return malformed('the token is not a valid JWT');
+}
+
+function malformed(message: string): TokenRejectedError {
+  return new TokenRejectedError(TokenRejectionReason.Malformed, message);
+}
+
+function optionalString(payload: Jose.JWTPayload, claim: string): string | undefined {
+  const value = payload[claim];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw malformed(`the token’s ${claim} claim is not a string`);
+  return value;
+}
+
+/**
+ * A resource URL in the form used for comparison: the WHATWG parse lowercases scheme and host and
+ * drops a default port; the path stays case-sensitive. Non-URLs compare as given.
+ */
+export function canonicalResource(value: string): string {
+  try {
+    return new URL(value).href;
+  } catch {
+    return value;
+  }
+}
