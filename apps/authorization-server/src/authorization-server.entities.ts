@@ -1,4 +1,9 @@
+import { OAuthClientEntity } from './clients/oauth-client.entity';
+import { CreateOAuthClients1767398400001 } from './clients/migrations/1767398400001-CreateOAuthClients';
 import { CreateIdentity1767312000000 } from './identity/migrations/1767312000000-CreateIdentity';
+import { CreateOAuthRecords1767398400000 } from './oauth/migrations/1767398400000-CreateOAuthRecords';
+import { OAuthSecretEntity } from './oauth/oauth-secret.entity';
+import { OidcRecordEntity } from './oauth/oidc-record.entity';
 import { RoleEntity } from './roles/role.entity';
 import { SigningKeyEntity } from './signing-keys/signing-key.entity';
 import { TenantEntity } from './tenants/tenant.entity';
@@ -9,7 +14,7 @@ import { UserEntity } from './users/user.entity';
  * The explicit entity list of the authorization server's DataSource (STYLE.md §7). Each feature adds
  * its entities here (D7).
  */
-export const AUTHORIZATION_SERVER_ENTITIES = [TenantEntity, UserEntity, RoleEntity, UserRoleEntity, SigningKeyEntity];
+export const AUTHORIZATION_SERVER_ENTITIES = [TenantEntity, UserEntity, RoleEntity, UserRoleEntity, SigningKeyEntity, OidcRecordEntity, OAuthSecretEntity, OAuthClientEntity];
 
 /** The committed migrations of every feature, in timestamp order (D7). */
-export const AUTHORIZATION_SERVER_MIGRATIONS = [CreateIdentity1767312000000];
+export const AUTHORIZATION_SERVER_MIGRATIONS = [CreateIdentity1767312000000, CreateOAuthRecords1767398400000, CreateOAuthClients1767398400001];

@@ -4,6 +4,8 @@ import { readFileSync } from 'node:fs';
 import { runService } from '@mcp-platform/shared-observability';
 import { natsMessaging } from '@mcp-platform/shared-messaging';
 import { AppModule } from './app.module';
+import { configureAdminOpenApi } from './admin/admin-openapi';
+import { configureAuthorizationServerHttp } from './authorization-server.http';
 import { loadAuthorizationServerEnv } from './config/env.schema';
 
 async function main(): Promise<void> {
@@ -15,7 +17,18 @@ async function main(): Promise<void> {
     demoUserPasswordGenerated: env.DEMO_USER_PASSWORD === undefined,
     ...(env.CIMD_CA_FILE ? { cimdCaPem: readFileSync(env.CIMD_CA_FILE, 'utf8') } : {}),
   };
-  await runService({ module: AppModule.forRoot(env, messaging, boot), messaging, host: env.HOST, port: env.PORT });
+  await runService({
+    module: AppModule.forRoot(env, messaging, boot),
+    messaging,
+    host: env.HOST,
+    port: env.PORT,
+    configure: (app) => {
+      configureAuthorizationServerHttp(app);
+      configureAdminOpenApi(app);
+    },
+    // The sign-in throttle counts per client address: behind a trusted proxy, the forwarded one.
+    fastify: { trustProxy: env.TRUST_PROXY },
+  });
 }
 
 void main().catch((error: unknown) => {

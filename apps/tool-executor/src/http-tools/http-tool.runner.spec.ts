@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { HttpAnswer } from './http-answer.mapper';
 import { HttpToolRunner } from './http-tool.runner';
 import { HttpToolTransport } from './http-tool.transport';
-import { SsrfRefusedError } from './ssrf-guard';
+import { SsrfRefusedError } from '@mcp-platform/shared-egress';
 
 class FakeTransport extends HttpToolTransport {
   calls: Array<{ url: string; body: string; headers: Record<string, string> }> = [];

@@ -1,11 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { CallToolResult } from '@mcp-platform/protocol-mcp';
+import { checkOutboundUrl, findSsrfRefusal, type SsrfRefusedError } from '@mcp-platform/shared-egress';
 import type { HttpToolConfig } from '../catalog/catalog.types';
 import type { ToolArguments } from '../tools/tool-context';
 import { mapHttpAnswer } from './http-answer.mapper';
 import { HttpToolTransport } from './http-tool.transport';
 import { HTTP_TOOL_OPTIONS, type HttpToolOptions } from './http-tools.constants';
-import { checkToolUrl, SsrfRefusedError } from './ssrf-guard';
 
 /** Runs tools of kind `http`: POST the arguments as JSON, map the answer to a tool result. */
 @Injectable()
@@ -24,7 +24,7 @@ export class HttpToolRunner {
   async run(toolName: string, config: HttpToolConfig, args: ToolArguments, signal: AbortSignal): Promise<CallToolResult> {
     let url: URL;
     try {
-      url = checkToolUrl(config.url, this.options.allowPrivateNetworks);
+      url = checkOutboundUrl(config.url, { allowPrivateNetworks: this.options.allowPrivateNetworks });
     } catch (error) {
       return this.refused(toolName, error as SsrfRefusedError);
     }
@@ -35,7 +35,7 @@ export class HttpToolRunner {
       return mapHttpAnswer(answer, this.options.maxResponseBytes);
     } catch (error) {
       if (signal.aborted) throw error;
-      const refusal = findRefusal(error);
+      const refusal = findSsrfRefusal(error);
       if (refusal) return this.refused(toolName, refusal);
       if (requestSignal.aborted) return { content: [{ type: 'text', text: `The tool endpoint did not answer within ${timeoutMs} ms.` }], isError: true };
       this.logger.warn(`HTTP tool ${toolName} failed: ${(error as Error).message}`);
@@ -47,12 +47,4 @@ export class HttpToolRunner {
     this.logger.warn(`HTTP tool ${toolName} refused by the SSRF guard: ${error.message}`);
     return { content: [{ type: 'text', text: `Outbound request refused: ${error.message}` }], isError: true };
   }
-}
-
-/** undici wraps connect errors; the guard's refusal may sit in a `cause`. */
-function findRefusal(error: unknown): SsrfRefusedError | undefined {
-  for (let current = error, hops = 0; current && hops < 5; current = (current as { cause?: unknown }).cause, hops += 1) {
-    if (current instanceof SsrfRefusedError || (current as { code?: string }).code === 'ERR_SSRF_REFUSED') return current as SsrfRefusedError;
-  }
-  return undefined;
 }

@@ -1,8 +1,8 @@
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
-import { Agent, request } from 'undici';
+import { createGuardedAgent, readLimitedBody } from '@mcp-platform/shared-egress';
+import { request, type Agent } from 'undici';
 import { HTTP_TOOL_OPTIONS, type HttpToolOptions } from './http-tools.constants';
 import type { HttpAnswer } from './http-answer.mapper';
-import { guardedLookup } from './ssrf-guard';
 
 /** One outbound POST of an HTTP tool; injected so the runner is tested without a network. */
 export abstract class HttpToolTransport {
@@ -19,7 +19,7 @@ export class UndiciHttpToolTransport extends HttpToolTransport implements OnModu
 
   constructor(@Inject(HTTP_TOOL_OPTIONS) options: HttpToolOptions) {
     super();
-    this.agent = new Agent({ connect: { lookup: guardedLookup(options.allowPrivateNetworks) }, keepAliveTimeout: 10_000 });
+    this.agent = createGuardedAgent({ allowPrivateNetworks: options.allowPrivateNetworks });
   }
 
   async post(url: URL, body: string, headers: Record<string, string>, signal: AbortSignal, maxBytes: number): Promise<HttpAnswer> {
@@ -31,17 +31,8 @@ export class UndiciHttpToolTransport extends HttpToolTransport implements OnModu
       dispatcher: this.agent,
       maxRedirections: 0,
     });
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of response.body) {
-      size += (chunk as Buffer).length;
-      if (size > maxBytes) {
-        response.body.destroy();
-        return { status: response.statusCode, contentType: headerOf(response.headers['content-type']), body: '', truncated: true };
-      }
-      chunks.push(chunk as Buffer);
-    }
-    return { status: response.statusCode, contentType: headerOf(response.headers['content-type']), body: Buffer.concat(chunks).toString('utf8'), truncated: false };
+    const { body: read, truncated } = await readLimitedBody(response.body, maxBytes);
+    return { status: response.statusCode, contentType: headerOf(response.headers['content-type']), body: truncated ? '' : read.toString('utf8'), truncated };
   }
 
   async onModuleDestroy(): Promise<void> {

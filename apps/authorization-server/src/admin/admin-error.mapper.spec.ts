@@ -1,0 +1,92 @@
+import { BadRequestException, NotFoundException } from '@nestjs/common';
+import { describe, expect, it } from 'vitest';
+import { WireErrorCode } from '@mcp-platform/protocol-contracts';
+import { RpcError } from '@mcp-platform/shared-messaging';
+import { IdentityError, IdentityErrorCode } from '../identity/identity.errors';
+import { fromIdentityCode, fromWireCode, mapAdminError } from './admin-error.mapper';
+import { AdminApiError, AdminErrorCode, adminErrorStatus } from './admin.errors';
+
+const fixedId = () => 'err-1';
+
+describe(mapAdminError, () => {
+  it('keeps the API’s own errors as they are', () => {
+    const error = new AdminApiError(AdminErrorCode.Unauthorized, 'no token', { challenge: 'Bearer' });
+    expect(mapAdminError(error, fixedId)).toEqual({ error });
+  });
+
+  it.each([
+    [IdentityErrorCode.NotFound, 404],
+    [IdentityErrorCode.Conflict, 409],
+    [IdentityErrorCode.Invalid, 400],
+    [IdentityErrorCode.Forbidden, 403],
+    [IdentityErrorCode.Unavailable, 503],
+  ] as const)('maps the identity code %s to %i with its message', (code, status) => {
+    const { error, cause } = mapAdminError(new IdentityError(code, 'tenant acme exists'), fixedId);
+    expect(error.status).toBe(status);
+    expect(error.message).toBe('tenant acme exists');
+    expect(cause).toBeUndefined();
+  });
+
+  it.each([
+    [WireErrorCode.NotFound, 404],
+    [WireErrorCode.InvalidParams, 400],
+    [WireErrorCode.InvalidRequest, 400],
+    [WireErrorCode.Forbidden, 403],
+    [WireErrorCode.InsufficientScope, 403],
+    [WireErrorCode.Unavailable, 503],
+    [WireErrorCode.Timeout, 503],
+    [WireErrorCode.Cancelled, 503],
+  ] as const)('maps the wire code %s to %i', (code, status) => {
+    const { error, cause } = mapAdminError(new RpcError(code, 'unknown built-in handler'), fixedId);
+    expect(error.status).toBe(status);
+    expect(cause).toBeUndefined();
+  });
+
+  it('keeps the executor’s error id of an internal wire error, and the cause for the log', () => {
+    const rpc = new RpcError(WireErrorCode.Internal, 'internal error (id exec-9)', undefined, 'exec-9');
+    const { error, cause } = mapAdminError(rpc, fixedId);
+    expect(error.status).toBe(500);
+    expect(error.toBody()).toEqual({ error: { code: 'INTERNAL', message: 'internal error in the tool executor (id exec-9)', errorId: 'exec-9' } });
+    expect(cause).toBe(rpc);
+  });
+
+  it('turns anything unexpected into an internal error with a fresh id, hiding its message', () => {
+    const boom = new Error('password column missing');
+    const { error, cause } = mapAdminError(boom, fixedId);
+    expect(error.toBody()).toEqual({ error: { code: 'INTERNAL', message: 'internal error (id err-1)', errorId: 'err-1' } });
+    expect(JSON.stringify(error.toBody())).not.toContain('password');
+    expect(cause).toBe(boom);
+  });
+
+  it('maps Nest’s own client errors by status', () => {
+    expect(mapAdminError(new BadRequestException('bad'), fixedId).error.code).toBe(AdminErrorCode.InvalidRequest);
+    expect(mapAdminError(new NotFoundException('gone'), fixedId).error.code).toBe(AdminErrorCode.NotFound);
+  });
+});
+
+describe(fromIdentityCode, () => {
+  it('gives every identity code a status', () => {
+    for (const code of Object.values(IdentityErrorCode)) expect(adminErrorStatus(fromIdentityCode(code))).toBeGreaterThanOrEqual(400);
+  });
+});
+
+describe(fromWireCode, () => {
+  it('gives every wire code a status', () => {
+    for (const code of Object.values(WireErrorCode)) expect(adminErrorStatus(fromWireCode(code))).toBeGreaterThanOrEqual(400);
+  });
+});
+
+describe(adminErrorStatus, () => {
+  it('answers each admin code with one status', () => {
+    expect(Object.fromEntries(Object.values(AdminErrorCode).map((code) => [code, adminErrorStatus(code)]))).toEqual({
+      INVALID_REQUEST: 400,
+      UNAUTHORIZED: 401,
+      INSUFFICIENT_SCOPE: 403,
+      FORBIDDEN: 403,
+      NOT_FOUND: 404,
+      CONFLICT: 409,
+      UNAVAILABLE: 503,
+      INTERNAL: 500,
+    });
+  });
+});

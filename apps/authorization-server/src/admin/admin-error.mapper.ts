@@ -1,0 +1,94 @@
+import { HttpException } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { WireErrorCode } from '@mcp-platform/protocol-contracts';
+import { isRpcError } from '@mcp-platform/shared-messaging';
+import { IdentityError, IdentityErrorCode } from '../identity/identity.errors';
+import { AdminApiError, AdminErrorCode, unreachable } from './admin.errors';
+
+/** What the mapper decided: the API error to answer with, and the cause to log when it is internal. */
+export interface MappedAdminError {
+  error: AdminApiError;
+  /** Set for internal errors: log it with `error.details.errorId`, never show it to the caller. */
+  cause?: unknown;
+}
+
+/**
+ * Turns anything a route threw into the admin API's error (STYLE.md §5: one mapper per transport,
+ * an exhaustive switch per source). Sources: the API's own refusals, identity rules (tenants, users,
+ * roles), OAuth client rules, wire errors of the tool executor, and Nest's own HTTP exceptions.
+ * Anything else is internal: a fresh error id goes to the caller and, with the cause, to the log.
+ */
+export function mapAdminError(error: unknown, newErrorId: () => string = randomUUID): MappedAdminError {
+  if (error instanceof AdminApiError) return { error };
+  if (error instanceof IdentityError) return { error: new AdminApiError(fromIdentityCode(error.code), error.message) };
+  if (isRpcError(error)) {
+    const code = fromWireCode(error.code);
+    if (code !== AdminErrorCode.Internal) return { error: new AdminApiError(code, wireMessage(error.code, error.message)) };
+    // The executor logged its own cause under its own id; keep that id so the two logs meet.
+    const errorId = error.errorId ?? newErrorId();
+    return { error: new AdminApiError(code, `internal error in the tool executor (id ${errorId})`, { errorId }), cause: error };
+  }
+  if (error instanceof HttpException) {
+    const code = fromHttpStatus(error.getStatus());
+    if (code !== AdminErrorCode.Internal) return { error: new AdminApiError(code, error.message) };
+  }
+  const errorId = newErrorId();
+  return { error: new AdminApiError(AdminErrorCode.Internal, `internal error (id ${errorId})`, { errorId }), cause: error };
+}
+
+/** Identity rules (H1a's `IdentityErrorCode`). */
+export function fromIdentityCode(code: IdentityErrorCode): AdminErrorCode {
+  switch (code) {
+    case IdentityErrorCode.NotFound:
+      return AdminErrorCode.NotFound;
+    case IdentityErrorCode.Conflict:
+      return AdminErrorCode.Conflict;
+    case IdentityErrorCode.Invalid:
+      return AdminErrorCode.InvalidRequest;
+    case IdentityErrorCode.Forbidden:
+      return AdminErrorCode.Forbidden;
+    case IdentityErrorCode.Unavailable:
+      return AdminErrorCode.Unavailable;
+    default:
+      return unreachable(code);
+  }
+}
+
+/** Wire errors of the catalog administration RPCs (the tool executor, D6). */
+export function fromWireCode(code: WireErrorCode): AdminErrorCode {
+  switch (code) {
+    case WireErrorCode.NotFound:
+      return AdminErrorCode.NotFound;
+    case WireErrorCode.InvalidRequest:
+    case WireErrorCode.InvalidParams:
+      return AdminErrorCode.InvalidRequest;
+    case WireErrorCode.Forbidden:
+    case WireErrorCode.InsufficientScope:
+      return AdminErrorCode.Forbidden;
+    case WireErrorCode.Timeout:
+    case WireErrorCode.Unavailable:
+    case WireErrorCode.Cancelled:
+      return AdminErrorCode.Unavailable;
+    case WireErrorCode.Internal:
+      return AdminErrorCode.Internal;
+    default:
+      return unreachable(code);
+  }
+}
+
+/** Nest's own exceptions (a framework refusal inside a route); anything unusual counts as internal. */
+function fromHttpStatus(status: number): AdminErrorCode {
+  if (status === 400 || status === 413 || status === 415 || status === 422) return AdminErrorCode.InvalidRequest;
+  if (status === 401) return AdminErrorCode.Unauthorized;
+  if (status === 403) return AdminErrorCode.Forbidden;
+  if (status === 404) return AdminErrorCode.NotFound;
+  if (status === 409) return AdminErrorCode.Conflict;
+  if (status === 503) return AdminErrorCode.Unavailable;
+  return AdminErrorCode.Internal;
+}
+
+/** The executor's messages name its own subjects when nobody answers; the administrator needs the gist. */
+function wireMessage(code: WireErrorCode, message: string): string {
+  if (code === WireErrorCode.Unavailable || code === WireErrorCode.Timeout) return `the tool executor is not available: ${message}`;
+  return message;
+}

@@ -1,0 +1,23 @@
+import { Catch, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { mapAdminError } from './admin-error.mapper';
+
+/**
+ * Answers every failure of an admin route with `{ error: { code, message } }` and its status. Internal
+ * errors are logged with their id and the cause; the caller sees only the id. 401s and scope refusals
+ * carry their `WWW-Authenticate` challenge (RFC 6750 §3).
+ */
+@Catch()
+export class AdminExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('AdminApi');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const { error, cause } = mapAdminError(exception);
+    if (cause !== undefined) {
+      this.logger.error({ msg: 'admin API internal error', errorId: error.details.errorId, err: cause instanceof Error ? cause : new Error(String(cause)) });
+    }
+    const reply = host.switchToHttp().getResponse<FastifyReply>();
+    if (error.details.challenge) void reply.header('www-authenticate', error.details.challenge);
+    void reply.code(error.status).header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store').send(error.toBody());
+  }
+}

@@ -1,0 +1,113 @@
+import { applyDecorators, Body, Controller, HttpCode, Param, SetMetadata, UseFilters, UseGuards, UseInterceptors } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiOperation, ApiParam, ApiResponse, ApiTags, type SchemaObject } from '@nestjs/swagger';
+import { z } from 'zod';
+import type { AdminAccessLevel } from './admin-access';
+import { AdminAccess, AdminAuthGuard } from './admin-auth.guard';
+import { ADMIN_OPERATION, AdminAuditInterceptor } from './admin-audit.interceptor';
+import { AdminExceptionFilter } from './admin-exception.filter';
+import { AdminNoStoreInterceptor } from './admin-no-store.interceptor';
+import { ADMIN_API_PATH } from './admin.constants';
+import { AdminErrorBodySchema } from './admin.errors';
+import { ZodValidationPipe } from './zod-validation.pipe';
+
+/** The name of the bearer security scheme in the OpenAPI document. */
+export const ADMIN_SECURITY_SCHEME = 'bearer';
+
+/**
+ * A Zod schema as an OpenAPI 3.1 schema object (JSON Schema 2020-12): requests as the API accepts them
+ * (`input`: defaults make fields optional), responses as it answers (`output`).
+ */
+export function openApiSchema(schema: z.ZodType, io: 'input' | 'output'): SchemaObject {
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
+  return json as SchemaObject;
+}
+
+/**
+ * An admin controller: its path under `/admin/v1`, its OpenAPI tag, the bearer security scheme, the
+ * guard that authenticates and authorizes every route (at `access`), the audit log of mutations and
+ * the error envelope. Every admin controller goes through here, so none can forget one of them.
+ */
+export function AdminController(options: { path: string; tag: string; access: AdminAccessLevel }): ClassDecorator {
+  return applyDecorators(
+    Controller(`${ADMIN_API_PATH}/${options.path}`.replace(/\/+$/, '')),
+    ApiTags(options.tag),
+    ApiBearerAuth(ADMIN_SECURITY_SCHEME),
+    AdminAccess(options.access),
+    UseGuards(AdminAuthGuard),
+    UseInterceptors(AdminNoStoreInterceptor, AdminAuditInterceptor),
+    UseFilters(AdminExceptionFilter),
+  );
+}
+
+/** Error statuses every admin route may answer (validation of the path, authentication, authorization, failures). */
+const COMMON_ERRORS = [400, 401, 403, 500] as const;
+type DocumentedError = 400 | 401 | 403 | 404 | 409 | 500 | 503;
+
+const ERROR_DESCRIPTIONS: Record<DocumentedError, string> = {
+  400: 'INVALID_REQUEST: a path parameter, the body or the requested change is invalid',
+  401: 'UNAUTHORIZED: no valid Bearer access token for the admin API (with a `WWW-Authenticate: Bearer` challenge)',
+  403: 'INSUFFICIENT_SCOPE (no `admin` scope) or FORBIDDEN (the roles do not cover this tenant or resource)',
+  404: 'NOT_FOUND: the addressed tenant or resource does not exist',
+  409: 'CONFLICT: it exists already, or the change conflicts with the current state',
+  500: 'INTERNAL: unexpected failure; the body carries the logged `errorId`',
+  503: 'UNAVAILABLE: the tool executor did not answer',
+};
+
+/** What one route does, answers and may refuse, for the OpenAPI document. */
+export interface AdminRouteOptions {
+  /** A stable operation id, also the `action` of the audit log line (e.g. `createUser`). */
+  operationId: string;
+  summary: string;
+  description?: string;
+  /** Success status (default 200). */
+  status?: 200 | 201 | 204;
+  /** The success body's schema; absent for 204. */
+  response?: z.ZodType;
+  /** Route-specific error statuses besides 400, 401, 403 and 500. */
+  errors?: ReadonlyArray<404 | 409 | 503>;
+}
+
+/** Documents one route (operation, success and error responses) and sets its success status. */
+export function AdminRoute(options: AdminRouteOptions): MethodDecorator {
+  const status = options.status ?? 200;
+  const errorBody = openApiSchema(AdminErrorBodySchema, 'output');
+  const errors: DocumentedError[] = [...COMMON_ERRORS, ...(options.errors ?? [])].sort((a, b) => a - b);
+  return applyDecorators(
+    SetMetadata(ADMIN_OPERATION, options.operationId),
+    ApiOperation({ operationId: options.operationId, summary: options.summary, ...(options.description ? { description: options.description } : {}) }),
+    HttpCode(status),
+    ApiResponse({
+      status,
+      description: status === 204 ? 'Done; no body' : 'Success',
+      ...(options.response ? { schema: openApiSchema(options.response, 'output') } : {}),
+    }),
+    ...errors.map((code) => ApiResponse({ status: code, description: ERROR_DESCRIPTIONS[code], schema: errorBody })),
+  );
+}
+
+/**
+ * The request body, validated by `schema` (400 with every refused field otherwise) and documented with
+ * the same schema: what the document says is what the route checks.
+ */
+export function ZodBody(schema: z.ZodType, description?: string): ParameterDecorator {
+  return (target, propertyKey, index) => {
+    Body(new ZodValidationPipe(schema, 'body'))(target, propertyKey, index);
+    documentOn(target, propertyKey, ApiBody({ required: true, schema: openApiSchema(schema, 'input'), ...(description ? { description } : {}) }));
+  };
+}
+
+/** A path parameter, validated by `schema` and documented with it. */
+export function ZodParam(name: string, schema: z.ZodType, description?: string): ParameterDecorator {
+  return (target, propertyKey, index) => {
+    Param(name, new ZodValidationPipe(schema, `path parameter "${name}"`))(target, propertyKey, index);
+    documentOn(target, propertyKey, ApiParam({ name, required: true, schema: openApiSchema(schema, 'input'), ...(description ? { description } : {}) }));
+  };
+}
+
+/** Applies a method decorator from a parameter decorator (they run on the same method, parameters first). */
+function documentOn(target: object, propertyKey: string | symbol | undefined, decorator: MethodDecorator): void {
+  if (propertyKey === undefined) throw new Error('ZodBody/ZodParam decorate method parameters only');
+  const descriptor = Object.getOwnPropertyDescriptor(target, propertyKey);
+  if (!descriptor) throw new Error(`no method ${String(propertyKey)} to document`);
+  decorator(target, propertyKey, descriptor);
+}

@@ -1,0 +1,86 @@
+import { Injectable, Module, type OnModuleDestroy } from '@nestjs/common';
+import { AccessTokenVerifier } from '@mcp-platform/shared-auth';
+import { AUTHORIZATION_SERVER_OPTIONS } from '../authorization-server.constants';
+import type { ResolvedAuthorizationServerOptions } from '../authorization-server.options';
+import { IdentityModule } from '../identity/identity.module';
+import { OAuthModule } from '../oauth/oauth.module';
+import { SigningKeysModule } from '../signing-keys/signing-keys.module';
+import { SigningKeysService } from '../signing-keys/signing-keys.service';
+import { AdminAuditInterceptor } from './admin-audit.interceptor';
+import { AdminAuthGuard } from './admin-auth.guard';
+import { AdminExceptionFilter } from './admin-exception.filter';
+import { AdminNoStoreInterceptor } from './admin-no-store.interceptor';
+import { AdminResourceMetadataHttpController } from './admin-resource-metadata.http.controller';
+import { AdminSubjects, UsersAdminSubjects } from './admin-subjects.service';
+import { ADMIN_API_SETTINGS, adminApiSettings } from './admin.constants';
+import { CatalogAdminService } from './catalog-admin.service';
+import { ClientsAdminService } from './clients-admin.service';
+import { ClientsHttpController } from './clients.http.controller';
+import { IdentityAdminService } from './identity-admin.service';
+import { RolesHttpController } from './roles.http.controller';
+import { TenantsHttpController } from './tenants.http.controller';
+import { ToolsHttpController } from './tools.http.controller';
+import { UsersHttpController } from './users.http.controller';
+import { VirtualServersHttpController } from './virtual-servers.http.controller';
+
+/**
+ * The admin API verifies tokens in the process that signs them: its key source is the signing keys
+ * service itself, not the bus. A key it does not know yet is looked up again at most once a second
+ * (the lookup is local and cheap), and a rotation drops the cached set at once.
+ */
+const LOCAL_KEY_REFRESH_INTERVAL_MS = 1_000;
+
+@Injectable()
+class VerifierKeyInvalidation implements OnModuleDestroy {
+  private readonly unsubscribe: () => void;
+
+  constructor(signingKeys: SigningKeysService, verifier: AccessTokenVerifier) {
+    this.unsubscribe = signingKeys.onRotated(() => verifier.invalidateKeys());
+  }
+
+  onModuleDestroy(): void {
+    this.unsubscribe();
+  }
+}
+
+/**
+ * The admin REST API under `/admin/v1` (issue 3 §4): tenants, users, roles and OAuth clients of the
+ * authorization server, and each tenant's tool catalog and virtual servers through the tool
+ * executor's catalog administration RPCs. Every route needs an admin access token (`AdminAuthGuard`);
+ * the OpenAPI document is served by `configureAdminOpenApi`.
+ */
+@Module({
+  imports: [IdentityModule, SigningKeysModule, OAuthModule],
+  controllers: [
+    TenantsHttpController,
+    UsersHttpController,
+    RolesHttpController,
+    ClientsHttpController,
+    VirtualServersHttpController,
+    ToolsHttpController,
+    AdminResourceMetadataHttpController,
+  ],
+  providers: [
+    {
+      provide: ADMIN_API_SETTINGS,
+      inject: [AUTHORIZATION_SERVER_OPTIONS],
+      useFactory: (options: ResolvedAuthorizationServerOptions) => adminApiSettings(options),
+    },
+    {
+      provide: AccessTokenVerifier,
+      inject: [SigningKeysService],
+      useFactory: (signingKeys: SigningKeysService) =>
+        new AccessTokenVerifier({ keySource: () => signingKeys.signingKeySet(), minRefreshIntervalMs: LOCAL_KEY_REFRESH_INTERVAL_MS }),
+    },
+    VerifierKeyInvalidation,
+    { provide: AdminSubjects, useClass: UsersAdminSubjects },
+    AdminAuthGuard,
+    AdminAuditInterceptor,
+    AdminNoStoreInterceptor,
+    AdminExceptionFilter,
+    CatalogAdminService,
+    IdentityAdminService,
+    ClientsAdminService,
+  ],
+})
+export class AdminModule {}

@@ -1,0 +1,52 @@
+import { Delete, Get, Post, Put } from '@nestjs/common';
+import { AdminController, AdminRoute, ZodBody, ZodParam } from './admin-openapi.decorators';
+import { TenantSlugSchema, ToolBodySchema, ToolListSchema, ToolNameSchema, ToolPutResultSchema, ToolViewSchema, type ToolBody } from './catalog-admin.schemas';
+import { CatalogAdminService } from './catalog-admin.service';
+
+/** A tenant's tool catalog: built-in and HTTP tools, their required scopes, enabled or not. */
+@AdminController({ path: 'tenants/:tenant/tools', tag: 'tools', access: 'tenant' })
+export class ToolsHttpController {
+  constructor(private readonly catalog: CatalogAdminService) {}
+
+  @Get()
+  @AdminRoute({ operationId: 'listTools', summary: "List the tenant's tools (enabled or not)", response: ToolListSchema, errors: [404, 503] })
+  list(@ZodParam('tenant', TenantSlugSchema) tenant: string) {
+    return this.catalog.listTools(tenant);
+  }
+
+  @Get(':name')
+  @AdminRoute({ operationId: 'getTool', summary: 'Get a tool', response: ToolViewSchema, errors: [404, 503] })
+  get(@ZodParam('tenant', TenantSlugSchema) tenant: string, @ZodParam('name', ToolNameSchema) name: string) {
+    return this.catalog.getTool(tenant, name);
+  }
+
+  @Put(':name')
+  @AdminRoute({
+    operationId: 'putTool',
+    summary: 'Create or replace a tool',
+    description: 'A built-in handler of the tool executor or an HTTP endpoint. Virtual servers exposing it tell their clients `list_changed`.',
+    response: ToolPutResultSchema,
+    errors: [404, 503],
+  })
+  put(@ZodParam('tenant', TenantSlugSchema) tenant: string, @ZodParam('name', ToolNameSchema) name: string, @ZodBody(ToolBodySchema) body: ToolBody) {
+    return this.catalog.putTool(tenant, name, body);
+  }
+
+  @Delete(':name')
+  @AdminRoute({ operationId: 'deleteTool', summary: 'Delete a tool (virtual servers stop exposing it)', status: 204, errors: [404, 503] })
+  delete(@ZodParam('tenant', TenantSlugSchema) tenant: string, @ZodParam('name', ToolNameSchema) name: string) {
+    return this.catalog.deleteTool(tenant, name);
+  }
+
+  @Post(':name/disable')
+  @AdminRoute({ operationId: 'disableTool', summary: 'Disable a tool: it stays in the catalog but is neither listed nor callable', response: ToolViewSchema, errors: [404, 503] })
+  disable(@ZodParam('tenant', TenantSlugSchema) tenant: string, @ZodParam('name', ToolNameSchema) name: string) {
+    return this.catalog.setToolEnabled(tenant, name, false);
+  }
+
+  @Post(':name/enable')
+  @AdminRoute({ operationId: 'enableTool', summary: 'Enable a tool again', response: ToolViewSchema, errors: [404, 503] })
+  enable(@ZodParam('tenant', TenantSlugSchema) tenant: string, @ZodParam('name', ToolNameSchema) name: string) {
+    return this.catalog.setToolEnabled(tenant, name, true);
+  }
+}

@@ -1,0 +1,94 @@
+import { Logger } from '@nestjs/common';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { SsrfRefusedError } from '@mcp-platform/shared-egress';
+import { ClientMetadataFetcher, type FetchedDocument } from './client-metadata.fetcher';
+import { ClientMetadataClock, ClientMetadataService } from './client-metadata.service';
+
+const URL_ID = 'https://app.example.com/client.json';
+const DOCUMENT = JSON.stringify({ client_id: URL_ID, client_name: 'Example', redirect_uris: ['https://app.example.com/cb'] });
+
+class FakeFetcher extends ClientMetadataFetcher {
+  calls = 0;
+  constructor(private readonly answer: () => Promise<FetchedDocument>) {
+    super();
+  }
+  fetch(): Promise<FetchedDocument> {
+    this.calls += 1;
+    return this.answer();
+  }
+}
+
+class FakeClock extends ClientMetadataClock {
+  time = 0;
+  now(): number {
+    return this.time;
+  }
+}
+
+const ok = (overrides: Partial<FetchedDocument> = {}): FetchedDocument => ({
+  status: 200,
+  contentType: 'application/json',
+  cacheControl: undefined,
+  body: DOCUMENT,
+  truncated: false,
+  ...overrides,
+});
+
+function setup(answer: () => Promise<FetchedDocument>) {
+  const fetcher = new FakeFetcher(answer);
+  const clock = new FakeClock();
+  return { fetcher, clock, service: new ClientMetadataService(fetcher, clock) };
+}
+
+describe(ClientMetadataService, () => {
+  beforeAll(() => Logger.overrideLogger(false));
+
+  describe('resolve', () => {
+    it('answers the validated metadata and caches it per Cache-Control', async () => {
+      const { fetcher, clock, service } = setup(async () => ok({ cacheControl: 'max-age=120' }));
+      await expect(service.resolve(URL_ID)).resolves.toMatchObject({ ok: true, metadata: { client_name: 'Example' } });
+      clock.time += 119_000;
+      await service.resolve(URL_ID);
+      expect(fetcher.calls).toBe(1);
+      clock.time += 2_000;
+      await service.resolve(URL_ID);
+      expect(fetcher.calls).toBe(2);
+    });
+
+    it('shares one fetch between concurrent look-ups', async () => {
+      const { fetcher, service } = setup(async () => ok());
+      await Promise.all([service.resolve(URL_ID), service.resolve(URL_ID), service.resolve(URL_ID)]);
+      expect(fetcher.calls).toBe(1);
+    });
+
+    it('caches a refusal briefly (30 s)', async () => {
+      const { fetcher, clock, service } = setup(async () => ok({ status: 404 }));
+      await expect(service.resolve(URL_ID)).resolves.toEqual({ ok: false, reason: 'fetching the document answered HTTP 404' });
+      clock.time += 29_000;
+      await service.resolve(URL_ID);
+      expect(fetcher.calls).toBe(1);
+      clock.time += 2_000;
+      await service.resolve(URL_ID);
+      expect(fetcher.calls).toBe(2);
+    });
+
+    it('refuses an oversized document, another content type and an SSRF refusal with the reason', async () => {
+      await expect(setup(async () => ok({ truncated: true })).service.resolve(URL_ID)).resolves.toEqual({ ok: false, reason: 'the document is larger than 5 KiB' });
+      await expect(setup(async () => ok({ contentType: 'text/html' })).service.resolve(URL_ID)).resolves.toMatchObject({ ok: false, reason: expect.stringMatching(/content type/) });
+      const refused = setup(async () => {
+        throw new Error('fetch failed', { cause: new SsrfRefusedError('app.example.com resolves to 10.0.0.1, which is not a public address') });
+      });
+      await expect(refused.service.resolve(URL_ID)).resolves.toEqual({ ok: false, reason: expect.stringMatching(/refused: app.example.com resolves to 10.0.0.1/) });
+    });
+
+    it('accepts JSON subtypes such as application/foo+json', async () => {
+      await expect(setup(async () => ok({ contentType: 'application/oauth-client+json; charset=utf-8' })).service.resolve(URL_ID)).resolves.toMatchObject({ ok: true });
+    });
+
+    it('does not fetch what is not a document URL', async () => {
+      const { fetcher, service } = setup(async () => ok());
+      await expect(service.resolve('http://app.example.com/client.json')).resolves.toMatchObject({ ok: false });
+      expect(fetcher.calls).toBe(0);
+    });
+  });
+});

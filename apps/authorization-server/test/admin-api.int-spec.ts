@@ -1,0 +1,597 @@
+import 'reflect-metadata';
+import { Controller, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type * as Jose from 'jose' with { 'resolution-mode': 'import' };
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toolExecutor, WireErrorCode, type RpcRequestParsed } from '@mcp-platform/protocol-contracts';
+import { MessagingModule, microserviceOptions, RpcError, RpcHandler, type MessagingOptions } from '@mcp-platform/shared-messaging';
+import { createThrowawayDatabase, testInfrastructure, uniqueRunId, type ThrowawayDatabase } from '@mcp-platform/shared-testing';
+import { AuthorizationServerModule, configureAdminOpenApi, SigningKeysService } from '../src';
+import { UsersService } from '../src/users/users.service';
+
+const PUBLIC_URL = 'http://127.0.0.1:3101';
+const MCP_PUBLIC_URL = 'http://127.0.0.1:3000';
+const ISSUER = `${PUBLIC_URL}/oauth`;
+const ADMIN_AUDIENCE = `${PUBLIC_URL}/admin/v1`;
+const ADMIN_USERNAME = 'root-admin';
+
+type JWTPayload = Jose.JWTPayload;
+type ServerDefinition = toolExecutor.VirtualServerDefinitionRecord;
+type ToolDefinition = toolExecutor.ToolDefinitionRecord;
+
+/** What the fake tool executor was asked, and the catalog it keeps in memory. */
+class CatalogLog {
+  readonly requests: Array<{ subject: string; payload: unknown }> = [];
+  readonly tenants = new Set<string>();
+  readonly servers = new Map<string, ServerDefinition>();
+  readonly tools = new Map<string, ToolDefinition>();
+
+  record(subject: string, payload: unknown): void {
+    this.requests.push({ subject, payload });
+  }
+
+  requireTenant(tenant: string): void {
+    if (!this.tenants.has(tenant)) throw new RpcError(WireErrorCode.NotFound, `no tenant ${tenant}`);
+  }
+}
+
+/** A stand-in for the tool executor's catalog administration RPCs (D6), over the real bus. */
+function fakeCatalogExecutor(log: CatalogLog) {
+  @Controller()
+  class FakeCatalogExecutor {
+    @RpcHandler(toolExecutor.putTenant)
+    putTenant(request: RpcRequestParsed<typeof toolExecutor.putTenant>) {
+      log.record(toolExecutor.putTenant.subject, request);
+      const created = !log.tenants.has(request.tenant);
+      log.tenants.add(request.tenant);
+      return { created };
+    }
+
+    @RpcHandler(toolExecutor.deleteTenant)
+    deleteTenant(request: RpcRequestParsed<typeof toolExecutor.deleteTenant>) {
+      log.record(toolExecutor.deleteTenant.subject, request);
+      log.requireTenant(request.tenant);
+      log.tenants.delete(request.tenant);
+      return { deleted: true as const };
+    }
+
+    @RpcHandler(toolExecutor.listServerDefinitions)
+    listServers(request: RpcRequestParsed<typeof toolExecutor.listServerDefinitions>) {
+      log.requireTenant(request.tenant);
+      return { servers: [...log.servers.entries()].filter(([key]) => key.startsWith(`${request.tenant}/`)).map(([, server]) => server) };
+    }
+
+    @RpcHandler(toolExecutor.getServerDefinition)
+    getServer(request: RpcRequestParsed<typeof toolExecutor.getServerDefinition>) {
+      const server = log.servers.get(`${request.tenant}/${request.name}`);
+      if (!server) throw new RpcError(WireErrorCode.NotFound, `no virtual server ${request.tenant}/${request.name}`);
+      return server;
+    }
+
+    @RpcHandler(toolExecutor.putServerDefinition)
+    putServer(request: RpcRequestParsed<typeof toolExecutor.putServerDefinition>) {
+      log.record(toolExecutor.putServerDefinition.subject, request);
+      log.requireTenant(request.tenant);
+      const unknown = request.server.tools.filter((name) => !log.tools.has(`${request.tenant}/${name}`));
+      if (unknown.length) throw new RpcError(WireErrorCode.InvalidParams, `unknown tools: ${unknown.join(', ')}`);
+      const key = `${request.tenant}/${request.server.name}`;
+      const created = !log.servers.has(key);
+      log.servers.set(key, request.server);
+      return { created, server: request.server };
+    }
+
+    @RpcHandler(toolExecutor.deleteServerDefinition)
+    deleteServer(request: RpcRequestParsed<typeof toolExecutor.deleteServerDefinition>) {
+      log.record(toolExecutor.deleteServerDefinition.subject, request);
+      if (!log.servers.delete(`${request.tenant}/${request.name}`)) throw new RpcError(WireErrorCode.NotFound, 'no such virtual server');
+      return { deleted: true as const };
+    }
+
+    @RpcHandler(toolExecutor.listToolDefinitions)
+    listTools(request: RpcRequestParsed<typeof toolExecutor.listToolDefinitions>) {
+      log.requireTenant(request.tenant);
+      return { tools: [...log.tools.entries()].filter(([key]) => key.startsWith(`${request.tenant}/`)).map(([, tool]) => tool) };
+    }
+
+    @RpcHandler(toolExecutor.getToolDefinition)
+    getTool(request: RpcRequestParsed<typeof toolExecutor.getToolDefinition>) {
+      const tool = log.tools.get(`${request.tenant}/${request.name}`);
+      if (!tool) throw new RpcError(WireErrorCode.NotFound, `no tool ${request.tenant}/${request.name}`);
+      return tool;
+    }
+
+    @RpcHandler(toolExecutor.putToolDefinition)
+    putTool(request: RpcRequestParsed<typeof toolExecutor.putToolDefinition>) {
+      log.record(toolExecutor.putToolDefinition.subject, request);
+      log.requireTenant(request.tenant);
+      const key = `${request.tenant}/${request.tool.name}`;
+      const created = !log.tools.has(key);
+      log.tools.set(key, request.tool);
+      return { created, tool: request.tool };
+    }
+
+    @RpcHandler(toolExecutor.deleteToolDefinition)
+    deleteTool(request: RpcRequestParsed<typeof toolExecutor.deleteToolDefinition>) {
+      log.record(toolExecutor.deleteToolDefinition.subject, request);
+      if (!log.tools.delete(`${request.tenant}/${request.name}`)) throw new RpcError(WireErrorCode.NotFound, 'no such tool');
+      return { deleted: true as const };
+    }
+  }
+  return FakeCatalogExecutor;
+}
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON answers, asserted field by field
+  text: string;
+}
+
+describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
+  const infrastructure = testInfrastructure();
+  const run = uniqueRunId();
+  const log = new CatalogLog();
+  let database: ThrowawayDatabase;
+  let app: NestFastifyApplication;
+  // jose is ESM-only; this CommonJS-compiled file loads it dynamically.
+  let jose: typeof Jose;
+  let platformAdminId: string;
+  /** A token of `wile`, tenant admin of `acme` (made by the tests below). */
+  let acmeAdminToken: string;
+
+  beforeAll(async () => {
+    jose = await import('jose');
+    database = await createThrowawayDatabase(infrastructure.databaseUrl, 'auth_admin');
+    const messaging: MessagingOptions = { transport: 'nats', servers: infrastructure.natsUrl, name: `admin-api-test-${run}`, bucketPrefix: `${run}-` };
+    @Module({
+      imports: [
+        MessagingModule.forRoot(messaging),
+        AuthorizationServerModule.register({
+          database: { kind: 'postgres', url: database.url },
+          publicUrl: PUBLIC_URL,
+          mcpPublicUrl: MCP_PUBLIC_URL,
+          seed: false,
+          bootstrapAdmin: { username: ADMIN_USERNAME, password: 'a platform admin password' },
+        }),
+      ],
+      controllers: [fakeCatalogExecutor(log)],
+    })
+    class TestModule {}
+    app = await NestFactory.create<NestFastifyApplication>(TestModule, new FastifyAdapter(), { logger: ['error'] });
+    configureAdminOpenApi(app);
+    app.connectMicroservice(microserviceOptions(messaging), { inheritAppConfig: true });
+    await app.init();
+    await app.startAllMicroservices();
+    await app.getHttpAdapter().getInstance().ready();
+    const [admin] = await app.get(UsersService).list(null);
+    if (admin?.username !== ADMIN_USERNAME) throw new Error('the bootstrap admin was not created');
+    platformAdminId = admin.id;
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await database?.drop();
+  });
+
+  async function call(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, options: { token?: string; body?: unknown } = {}): Promise<Answer> {
+    const response = await app.inject({
+      method,
+      url,
+      headers: {
+        ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+        ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(options.body === undefined ? {} : { payload: JSON.stringify(options.body) }),
+    });
+    const text = response.body;
+    let body: unknown;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      body = undefined;
+    }
+    return { status: response.statusCode, headers: response.headers, body, text };
+  }
+
+  /** An admin access token signed with the server's current key, as its token endpoint would mint it (D2). */
+  async function adminToken(claims: JWTPayload & { roles?: string[]; tenant?: string }, subject = platformAdminId): Promise<string> {
+    const [current] = await app.get(SigningKeysService).privateJwks();
+    if (!current?.kid) throw new Error('no signing key');
+    const key = await jose.importJWK(current as Jose.JWK, 'RS256');
+    return new jose.SignJWT({ scope: 'admin', client_id: 'admin-test', ...claims })
+      .setProtectedHeader({ alg: 'RS256', kid: current.kid, typ: 'at+jwt' })
+      .setIssuer(ISSUER)
+      .setAudience(ADMIN_AUDIENCE)
+      .setSubject(subject)
+      .setIssuedAt()
+      .setExpirationTime('5m')
+      .setJti(randomUUID())
+      .sign(key);
+  }
+
+  const platformAdmin = () => adminToken({ roles: ['platform-admin'] });
+
+  describe('authentication and authorization', () => {
+    it('answers 401 with a Bearer challenge without a token', async () => {
+      const answer = await call('GET', '/admin/v1/tenants');
+      expect(answer.status).toBe(401);
+      expect(answer.headers['www-authenticate']).toBe(`Bearer resource_metadata="${PUBLIC_URL}/.well-known/oauth-protected-resource/admin/v1", scope="admin"`);
+      expect(answer.body).toEqual({ error: { code: 'UNAUTHORIZED', message: expect.any(String) } });
+    });
+
+    it('answers 401 invalid_token for a token of another audience (an MCP server)', async () => {
+      const [current] = await app.get(SigningKeysService).privateJwks();
+      const key = await jose.importJWK(current as Jose.JWK, 'RS256');
+      const token = await new jose.SignJWT({ scope: 'admin', roles: ['platform-admin'] })
+        .setProtectedHeader({ alg: 'RS256', kid: current?.kid, typ: 'at+jwt' })
+        .setIssuer(ISSUER)
+        .setAudience(`${MCP_PUBLIC_URL}/demo/default/mcp`)
+        .setSubject(platformAdminId)
+        .setIssuedAt()
+        .setExpirationTime('5m')
+        .sign(key);
+      const answer = await call('GET', '/admin/v1/tenants', { token });
+      expect(answer.status).toBe(401);
+      expect(answer.headers['www-authenticate']).toContain('error="invalid_token"');
+    });
+
+    it('answers 403 insufficient_scope to a platform admin token without the admin scope', async () => {
+      const answer = await call('GET', '/admin/v1/tenants', { token: await adminToken({ roles: ['platform-admin'], scope: 'mcp' }) });
+      expect(answer.status).toBe(403);
+      expect(answer.body.error.code).toBe('INSUFFICIENT_SCOPE');
+      expect(answer.headers['www-authenticate']).toContain('error="insufficient_scope"');
+    });
+
+    it('serves the Protected Resource Metadata the challenge points at', async () => {
+      const answer = await call('GET', '/.well-known/oauth-protected-resource/admin/v1');
+      expect(answer.status).toBe(200);
+      expect(answer.body).toMatchObject({ resource: ADMIN_AUDIENCE, authorization_servers: [ISSUER], scopes_supported: ['admin'] });
+    });
+  });
+
+  describe('tenants, roles and users', () => {
+    it('lets a platform admin create tenants, which creates their catalogs', async () => {
+      const token = await platformAdmin();
+      const created = await call('POST', '/admin/v1/tenants', { token, body: { slug: 'acme', name: 'Acme' } });
+      expect(created.status).toBe(201);
+      expect(created.body).toEqual({ slug: 'acme', name: 'Acme', disabled: false, createdAt: expect.any(String) });
+      expect((await call('POST', '/admin/v1/tenants', { token, body: { slug: 'globex', name: 'Globex' } })).status).toBe(201);
+      expect(log.requests.filter((request) => request.subject === toolExecutor.putTenant.subject).map((request) => request.payload)).toEqual([
+        { tenant: 'acme' },
+        { tenant: 'globex' },
+      ]);
+
+      const listed = await call('GET', '/admin/v1/tenants', { token });
+      expect(listed.body.tenants.map((tenant: { slug: string }) => tenant.slug)).toEqual(['acme', 'globex']);
+    });
+
+    it('refuses a duplicate tenant (409), a reserved slug (400) and a malformed body (400 with issues)', async () => {
+      const token = await platformAdmin();
+      expect((await call('POST', '/admin/v1/tenants', { token, body: { slug: 'acme', name: 'Again' } })).status).toBe(409);
+      expect((await call('POST', '/admin/v1/tenants', { token, body: { slug: 'admin', name: 'Nope' } })).status).toBe(400);
+      const malformed = await call('POST', '/admin/v1/tenants', { token, body: { slug: 'Bad Slug' } });
+      expect(malformed.status).toBe(400);
+      expect(malformed.body.error.code).toBe('INVALID_REQUEST');
+      expect(malformed.body.error.issues.map((issue: { path: string }) => issue.path).sort()).toEqual(['name', 'slug']);
+    });
+
+    it('lets a platform admin create a role and a tenant admin in a tenant', async () => {
+      const token = await platformAdmin();
+      const role = await call('PUT', '/admin/v1/tenants/acme/roles/auditor', { token, body: { description: 'Reads', scopes: ['mcp', 'demo'] } });
+      expect(role.status).toBe(200);
+      expect(role.body).toEqual({ created: true, role: { name: 'auditor', description: 'Reads', scopes: ['mcp', 'demo'], builtIn: false } });
+
+      const user = await call('POST', '/admin/v1/tenants/acme/users', { token, body: { username: 'wile', password: 'a long enough password', roles: ['tenant-admin'] } });
+      expect(user.status).toBe(201);
+      expect(user.body).toEqual({ id: expect.any(String), username: 'wile', tenant: 'acme', platformAdmin: false, roles: ['tenant-admin'], disabled: false });
+      expect(user.text).not.toMatch(/password|hash|argon/i);
+      acmeAdminToken = await adminToken({ roles: ['tenant-admin'], tenant: 'acme' }, user.body.id);
+    });
+
+    it("lets a tenant admin manage its tenant's users", async () => {
+      const created = await call('POST', '/admin/v1/tenants/acme/users', {
+        token: acmeAdminToken,
+        body: { username: 'road', password: 'another long password', roles: ['auditor'] },
+      });
+      expect(created.status).toBe(201);
+      const id: string = created.body.id;
+
+      const listed = await call('GET', '/admin/v1/tenants/acme/users', { token: acmeAdminToken });
+      expect(listed.status).toBe(200);
+      expect(listed.body.users.map((user: { username: string }) => user.username).sort()).toEqual(['road', 'wile']);
+
+      const updated = await call('PATCH', `/admin/v1/tenants/acme/users/${id}`, { token: acmeAdminToken, body: { roles: ['member'], disabled: true } });
+      expect(updated.status).toBe(200);
+      expect(updated.body).toMatchObject({ id, roles: ['member'], disabled: true });
+
+      expect((await call('DELETE', `/admin/v1/tenants/acme/users/${id}`, { token: acmeAdminToken })).status).toBe(204);
+      expect((await call('GET', `/admin/v1/tenants/acme/users/${id}`, { token: acmeAdminToken })).status).toBe(404);
+    });
+
+    it('never lets a tenant admin mint a platform admin', async () => {
+      const created = await call('POST', '/admin/v1/tenants/acme/users', {
+        token: acmeAdminToken,
+        body: { username: 'sneaky', password: 'a long enough password', platformAdmin: true },
+      });
+      expect(created.status).toBe(201);
+      expect(created.body.platformAdmin).toBe(false);
+    });
+
+    it('never lets a tenant admin change or delete a platform admin who belongs to its tenant', async () => {
+      const boss = await app.get(UsersService).create('acme', { username: 'boss', password: 'a platform admin password', platformAdmin: true });
+      const patch = await call('PATCH', `/admin/v1/tenants/acme/users/${boss.id}`, { token: acmeAdminToken, body: { password: 'taken over by a tenant admin' } });
+      expect(patch.status).toBe(403);
+      expect((await call('DELETE', `/admin/v1/tenants/acme/users/${boss.id}`, { token: acmeAdminToken })).status).toBe(403);
+      expect(await app.get(UsersService).verifyPassword('boss', 'a platform admin password')).toMatchObject({ id: boss.id });
+      expect((await call('DELETE', `/admin/v1/tenants/acme/users/${boss.id}`, { token: await platformAdmin() })).status).toBe(204);
+    });
+
+    it('answers 403 to a tenant admin on another tenant and on the tenants collection', async () => {
+      for (const [method, url] of [
+        ['GET', '/admin/v1/tenants/globex/users'],
+        ['GET', '/admin/v1/tenants/globex/roles'],
+        ['GET', '/admin/v1/tenants/globex/clients'],
+        ['GET', '/admin/v1/tenants/globex/virtual-servers'],
+        ['PUT', '/admin/v1/tenants/globex/tools/echo'],
+        ['GET', '/admin/v1/tenants'],
+        ['GET', '/admin/v1/tenants/acme'],
+        ['DELETE', '/admin/v1/tenants/acme'],
+      ] as const) {
+        const answer = await call(method, url, { token: acmeAdminToken, ...(method === 'PUT' ? { body: {} } : {}) });
+        expect({ method, url, status: answer.status, code: answer.body?.error?.code }).toEqual({ method, url, status: 403, code: 'FORBIDDEN' });
+      }
+    });
+
+    it("stops a disabled administrator's token at once", async () => {
+      const token = await platformAdmin();
+      const coyote = await call('POST', '/admin/v1/tenants/acme/users', { token, body: { username: 'coyote', password: 'a long enough password', roles: ['tenant-admin'] } });
+      const coyoteToken = await adminToken({ roles: ['tenant-admin'], tenant: 'acme' }, coyote.body.id);
+      expect((await call('GET', '/admin/v1/tenants/acme/roles', { token: coyoteToken })).status).toBe(200);
+      expect((await call('PATCH', `/admin/v1/tenants/acme/users/${coyote.body.id}`, { token, body: { roles: ['member'] } })).status).toBe(200);
+      expect((await call('GET', '/admin/v1/tenants/acme/roles', { token: coyoteToken })).status).toBe(403);
+      expect((await call('PATCH', `/admin/v1/tenants/acme/users/${coyote.body.id}`, { token, body: { disabled: true } })).status).toBe(200);
+      const refused = await call('GET', '/admin/v1/tenants/acme/roles', { token: coyoteToken });
+      expect(refused.status).toBe(401);
+      expect(refused.headers['www-authenticate']).toContain('error="invalid_token"');
+    });
+
+    it('refuses a body that is not JSON with 400', async () => {
+      const answer = await app.inject({
+        method: 'POST',
+        url: '/admin/v1/tenants',
+        headers: { authorization: `Bearer ${await platformAdmin()}`, 'content-type': 'application/json' },
+        payload: '{"slug": ',
+      });
+      expect(answer.statusCode).toBe(400);
+    });
+
+    it('answers 404 for a user id of another tenant', async () => {
+      const token = await platformAdmin();
+      const [wile] = (await call('GET', '/admin/v1/tenants/acme/users', { token })).body.users;
+      expect((await call('GET', `/admin/v1/tenants/globex/users/${wile.id}`, { token })).status).toBe(404);
+    });
+  });
+
+  describe('OAuth clients', () => {
+    it('registers a confidential client and shows its secret in that answer only', async () => {
+      const created = await call('POST', '/admin/v1/tenants/acme/clients', {
+        token: acmeAdminToken,
+        body: { client_name: 'CI bot', grant_types: ['client_credentials'], token_endpoint_auth_method: 'client_secret_basic', scope: 'mcp' },
+      });
+      expect(created.status).toBe(201);
+      expect(created.body).toEqual({
+        client_id: expect.stringMatching(/^[A-Za-z0-9_-]+$/),
+        tenant: 'acme',
+        client_name: 'CI bot',
+        redirect_uris: [],
+        grant_types: ['client_credentials'],
+        token_endpoint_auth_method: 'client_secret_basic',
+        application_type: 'web',
+        scope: 'mcp',
+        client_id_issued_at: expect.any(Number),
+        client_secret: expect.stringMatching(/.{20,}/),
+        client_secret_expires_at: 0,
+      });
+      const secret: string = created.body.client_secret;
+
+      const fetched = await call('GET', `/admin/v1/tenants/acme/clients/${created.body.client_id}`, { token: acmeAdminToken });
+      expect(fetched.status).toBe(200);
+      expect(fetched.body.client_secret).toBeUndefined();
+      const listed = await call('GET', '/admin/v1/tenants/acme/clients', { token: acmeAdminToken });
+      expect(listed.body.clients.map((client: { client_id: string }) => client.client_id)).toEqual([created.body.client_id]);
+      expect(fetched.text + listed.text).not.toContain(secret);
+
+      expect((await call('DELETE', `/admin/v1/tenants/acme/clients/${created.body.client_id}`, { token: acmeAdminToken })).status).toBe(204);
+      expect((await call('GET', `/admin/v1/tenants/acme/clients/${created.body.client_id}`, { token: acmeAdminToken })).status).toBe(404);
+    });
+
+    it('registers a public client without a secret, and refuses metadata that breaks the rules', async () => {
+      const created = await call('POST', '/admin/v1/tenants/acme/clients', {
+        token: acmeAdminToken,
+        body: { client_name: 'Desktop', grant_types: ['authorization_code', 'refresh_token'], token_endpoint_auth_method: 'none', redirect_uris: ['http://127.0.0.1:8765/callback'], application_type: 'native' },
+      });
+      expect(created.status).toBe(201);
+      expect(created.body).not.toHaveProperty('client_secret');
+      const invalid = await call('POST', '/admin/v1/tenants/acme/clients', {
+        token: acmeAdminToken,
+        body: { client_name: 'No redirect', grant_types: ['authorization_code'], token_endpoint_auth_method: 'none' },
+      });
+      expect(invalid.status).toBe(400);
+      expect(invalid.body.error.message).toContain('redirect');
+    });
+
+    it("does not show a client to another tenant's routes", async () => {
+      const token = await platformAdmin();
+      const [client] = (await call('GET', '/admin/v1/tenants/acme/clients', { token })).body.clients;
+      expect((await call('GET', `/admin/v1/tenants/globex/clients/${client.client_id}`, { token })).status).toBe(404);
+      expect((await call('DELETE', `/admin/v1/tenants/globex/clients/${client.client_id}`, { token })).status).toBe(404);
+    });
+  });
+
+  describe('tools and virtual servers', () => {
+    const echo = { title: 'Echo', inputSchema: { type: 'object', properties: { text: { type: 'string' } } }, kind: 'http', config: { url: 'http://127.0.0.1:9/echo' } };
+
+    it('puts a tool through the executor, then disables and enables it', async () => {
+      const token = acmeAdminToken;
+      const put = await call('PUT', '/admin/v1/tenants/acme/tools/echo', { token, body: echo });
+      expect(put.status).toBe(200);
+      expect(put.body).toEqual({ created: true, tool: { ...echo, name: 'echo', enabled: true, requiredScopes: [] } });
+      expect(log.requests.at(-1)).toEqual({ subject: toolExecutor.putToolDefinition.subject, payload: { tenant: 'acme', tool: { ...echo, name: 'echo', enabled: true, requiredScopes: [] } } });
+
+      const disabled = await call('POST', '/admin/v1/tenants/acme/tools/echo/disable', { token });
+      expect(disabled.status).toBe(200);
+      expect(disabled.body.enabled).toBe(false);
+      expect(log.tools.get('acme/echo')?.enabled).toBe(false);
+      expect((await call('POST', '/admin/v1/tenants/acme/tools/echo/enable', { token })).body.enabled).toBe(true);
+
+      const listed = await call('GET', '/admin/v1/tenants/acme/tools', { token });
+      expect(listed.body.tools.map((tool: { name: string }) => tool.name)).toEqual(['echo']);
+    });
+
+    it('sends a virtual server put as putServerDefinition with the path name and answers its MCP URL', async () => {
+      const token = acmeAdminToken;
+      const answer = await call('PUT', '/admin/v1/tenants/acme/virtual-servers/main', { token, body: { title: 'Main', tools: ['echo'], public: true } });
+      expect(answer.status).toBe(200);
+      expect(log.requests.at(-1)).toEqual({
+        subject: toolExecutor.putServerDefinition.subject,
+        payload: { tenant: 'acme', server: { name: 'main', title: 'Main', tools: ['echo'], public: true } },
+      });
+      expect(answer.body).toEqual({
+        created: true,
+        server: { name: 'main', title: 'Main', tools: ['echo'], public: true, url: `${MCP_PUBLIC_URL}/acme/main/mcp` },
+      });
+      const fetched = await call('GET', '/admin/v1/tenants/acme/virtual-servers/main', { token });
+      expect(fetched.body).toMatchObject({ name: 'main', public: true, url: `${MCP_PUBLIC_URL}/acme/main/mcp` });
+    });
+
+    it("maps the executor's refusals: unknown tool 400, unknown server 404", async () => {
+      const token = acmeAdminToken;
+      const unknownTool = await call('PUT', '/admin/v1/tenants/acme/virtual-servers/other', { token, body: { tools: ['nope'] } });
+      expect(unknownTool.status).toBe(400);
+      expect(unknownTool.body).toEqual({ error: { code: 'INVALID_REQUEST', message: 'unknown tools: nope' } });
+      const missing = await call('GET', '/admin/v1/tenants/acme/virtual-servers/absent', { token });
+      expect(missing.status).toBe(404);
+      expect(missing.body.error.code).toBe('NOT_FOUND');
+    });
+
+    it('refuses a tool body the contract refuses, before anything is sent', async () => {
+      const token = acmeAdminToken;
+      const before = log.requests.length;
+      const answer = await call('PUT', '/admin/v1/tenants/acme/tools/broken', { token, body: { inputSchema: { type: 'string' }, kind: 'builtin', config: {} } });
+      expect(answer.status).toBe(400);
+      expect(answer.body.error.code).toBe('INVALID_REQUEST');
+      expect(log.requests.length).toBe(before);
+    });
+
+    it('deletes a virtual server and a tool', async () => {
+      const token = acmeAdminToken;
+      expect((await call('DELETE', '/admin/v1/tenants/acme/virtual-servers/main', { token })).status).toBe(204);
+      expect((await call('DELETE', '/admin/v1/tenants/acme/tools/echo', { token })).status).toBe(204);
+      expect((await call('DELETE', '/admin/v1/tenants/acme/tools/echo', { token })).status).toBe(404);
+    });
+
+    it('deletes a tenant with its catalog', async () => {
+      const token = await platformAdmin();
+      expect((await call('DELETE', '/admin/v1/tenants/globex', { token })).status).toBe(204);
+      expect(log.requests.at(-1)).toEqual({ subject: toolExecutor.deleteTenant.subject, payload: { tenant: 'globex' } });
+      expect((await call('GET', '/admin/v1/tenants/globex', { token })).status).toBe(404);
+    });
+  });
+
+  describe('OpenAPI document', () => {
+    const EXPECTED_OPERATIONS = [
+      'GET /admin/v1/tenants listTenants',
+      'POST /admin/v1/tenants createTenant',
+      'GET /admin/v1/tenants/{tenant} getTenant',
+      'PATCH /admin/v1/tenants/{tenant} updateTenant',
+      'DELETE /admin/v1/tenants/{tenant} deleteTenant',
+      'GET /admin/v1/tenants/{tenant}/users listUsers',
+      'POST /admin/v1/tenants/{tenant}/users createUser',
+      'GET /admin/v1/tenants/{tenant}/users/{id} getUser',
+      'PATCH /admin/v1/tenants/{tenant}/users/{id} updateUser',
+      'DELETE /admin/v1/tenants/{tenant}/users/{id} deleteUser',
+      'GET /admin/v1/tenants/{tenant}/roles listRoles',
+      'GET /admin/v1/tenants/{tenant}/roles/{name} getRole',
+      'PUT /admin/v1/tenants/{tenant}/roles/{name} putRole',
+      'DELETE /admin/v1/tenants/{tenant}/roles/{name} deleteRole',
+      'GET /admin/v1/tenants/{tenant}/clients listClients',
+      'POST /admin/v1/tenants/{tenant}/clients createClient',
+      'GET /admin/v1/tenants/{tenant}/clients/{clientId} getClient',
+      'DELETE /admin/v1/tenants/{tenant}/clients/{clientId} deleteClient',
+      'GET /admin/v1/tenants/{tenant}/virtual-servers listVirtualServers',
+      'GET /admin/v1/tenants/{tenant}/virtual-servers/{name} getVirtualServer',
+      'PUT /admin/v1/tenants/{tenant}/virtual-servers/{name} putVirtualServer',
+      'DELETE /admin/v1/tenants/{tenant}/virtual-servers/{name} deleteVirtualServer',
+      'GET /admin/v1/tenants/{tenant}/tools listTools',
+      'GET /admin/v1/tenants/{tenant}/tools/{name} getTool',
+      'PUT /admin/v1/tenants/{tenant}/tools/{name} putTool',
+      'DELETE /admin/v1/tenants/{tenant}/tools/{name} deleteTool',
+      'POST /admin/v1/tenants/{tenant}/tools/{name}/disable disableTool',
+      'POST /admin/v1/tenants/{tenant}/tools/{name}/enable enableTool',
+    ];
+
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an OpenAPI document, walked generically
+    let document: any;
+
+    beforeAll(async () => {
+      const answer = await call('GET', '/admin/openapi.json');
+      expect(answer.status).toBe(200);
+      document = answer.body;
+    });
+
+    it('lists every admin route, and nothing else', () => {
+      const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+        Object.entries(methods as Record<string, { operationId: string }>).map(([method, operation]) => `${method.toUpperCase()} ${path} ${operation.operationId}`),
+      );
+      expect(operations.sort()).toEqual([...EXPECTED_OPERATIONS].sort());
+    });
+
+    it('documents the bearer scheme, the parameters, bodies and error answers of every route', () => {
+      expect(document.openapi).toBe('3.1.0');
+      expect(document.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+      for (const [path, methods] of Object.entries(document.paths)) {
+        for (const [method, operation] of Object.entries(methods as Record<string, any>)) { // eslint-disable-line @typescript-eslint/no-explicit-any
+          const where = `${method} ${path}`;
+          expect(operation.security, where).toEqual([{ bearer: [] }]);
+          for (const status of ['400', '401', '403', '500']) {
+            expect(operation.responses[status]?.content?.['application/json']?.schema?.properties?.error, `${where} ${status}`).toBeDefined();
+          }
+          const pathParameters = [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
+          const documented = (operation.parameters ?? []).filter((parameter: { in: string }) => parameter.in === 'path');
+          expect(documented.map((parameter: { name: string }) => parameter.name).sort(), where).toEqual(pathParameters.sort());
+          for (const parameter of documented) expect(parameter.schema?.type, `${where} ${parameter.name}`).toBe('string');
+          if (['put', 'patch'].includes(method) || (method === 'post' && !path.endsWith('able'))) {
+            expect(operation.requestBody?.content?.['application/json']?.schema, `${where} body`).toBeDefined();
+          } else {
+            expect(operation.requestBody, `${where} body`).toBeUndefined();
+          }
+        }
+      }
+    });
+
+    it('documents bodies with the same schemas the routes validate with', () => {
+      const server = document.paths['/admin/v1/tenants/{tenant}/virtual-servers/{name}'].put;
+      const body = server.requestBody.content['application/json'].schema;
+      expect(Object.keys(body.properties).sort()).toEqual(['description', 'instructions', 'public', 'title', 'tools']);
+      expect(body.properties.public).toMatchObject({ type: 'boolean', default: false });
+      const answer = server.responses['200'].content['application/json'].schema;
+      expect(answer.properties.server.properties.url).toMatchObject({ type: 'string' });
+      const user = document.paths['/admin/v1/tenants/{tenant}/users'].post.requestBody.content['application/json'].schema;
+      expect(user.required.sort()).toEqual(['password', 'username']);
+      expect(Object.keys(user.properties)).not.toContain('platformAdmin');
+    });
+
+    it('serves the Swagger UI', async () => {
+      const answer = await call('GET', '/admin/docs');
+      expect(answer.status).toBe(200);
+      expect(answer.headers['content-type']).toContain('text/html');
+      expect((await call('GET', '/admin/docs/swagger-ui-init.js')).text).toContain('/admin/v1/tenants');
+      // The UI's own assets come from the installed swagger-ui-dist, not from a CDN.
+      expect(answer.text).not.toMatch(/(src|href)="https?:/);
+      const bundle = await app.inject({ method: 'GET', url: '/admin/docs/swagger-ui-bundle.js' });
+      expect(bundle.statusCode).toBe(200);
+    });
+  });
+});

@@ -1,0 +1,25 @@
+import { Controller } from '@nestjs/common';
+import { toolExecutor, WireErrorCode, type RpcRequestParsed } from '@mcp-platform/protocol-contracts';
+import { RpcError, RpcHandler } from '@mcp-platform/shared-messaging';
+
+/** The virtual servers the fake executor knows, with the scopes the authorization server may grant for them. */
+export const FAKE_VIRTUAL_SERVERS = [
+  { tenant: 'demo', name: 'default', title: 'Demo', public: false, scopes: ['mcp', 'demo:crypto'] },
+  { tenant: 'conformance', name: 'everything', title: 'Everything', public: true, scopes: ['mcp'] },
+];
+
+/** A stand-in for the tool executor: answers `getVirtualServer` (and the tenant mirror calls) for the tests' tenants. */
+@Controller()
+export class FakeToolExecutorController {
+  @RpcHandler(toolExecutor.getVirtualServer)
+  getVirtualServer(request: RpcRequestParsed<typeof toolExecutor.getVirtualServer>) {
+    const server = FAKE_VIRTUAL_SERVERS.find((candidate) => candidate.tenant === request.tenant && candidate.name === request.server);
+    if (!server) throw new RpcError(WireErrorCode.NotFound, `no virtual server ${request.tenant}/${request.server}`);
+    return server;
+  }
+
+  @RpcHandler(toolExecutor.putTenant)
+  putTenant() {
+    return { created: true };
+  }
+}
