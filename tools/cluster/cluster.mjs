@@ -3,6 +3,7 @@
 // `npm run start:cluster` (tools/dev-cluster.mjs) and by the e2e tests (`startCluster`).
 // Needs `npm run build` first: it runs what swc wrote to each app's dist/.
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
@@ -53,22 +54,41 @@ export async function planProcesses({ brokerReplicas, ports, freePort = findFree
 
 /**
  * The environment of one process: the caller's environment and `env`, then what makes this process
- * itself (port, loopback address, a broker's replica id and public URL).
+ * itself (port, loopback address, a broker's replica id) and how the apps find each other's public
+ * URLs. Every broker replica gets the same PUBLIC_URL (the first broker's, unless the caller names a
+ * load balancer's): it is the canonical MCP URL, so the token audience (RFC 8707), whichever replica
+ * a request reaches.
  * @param {{ app: string, name: string, port: number }} entry
  * @param {Record<string, string | undefined>} env
+ * @param {{ app: string, name: string, port: number }[]} plan every process of the cluster
  * @returns {Record<string, string | undefined>}
  */
-export function processEnv(entry, env) {
+export function processEnv(entry, env, plan = [entry]) {
   // Loopback only (S-73): the health checks and the printed URLs assume it.
   const own = { HOST: '127.0.0.1', PORT: String(entry.port) };
+  const { mcpPublicUrl, authPublicUrl } = publicUrls(env, plan);
   if (entry.app === 'session-broker') {
-    Object.assign(own, {
-      REPLICA_ID: entry.name,
-      // Each replica is reachable at its own port; behind a load balancer PUBLIC_URL names that instead.
-      PUBLIC_URL: env.PUBLIC_URL ?? `http://127.0.0.1:${entry.port}`,
-    });
+    Object.assign(own, { REPLICA_ID: entry.name, PUBLIC_URL: mcpPublicUrl, AUTH_ISSUER: env.AUTH_ISSUER ?? `${authPublicUrl}/oauth` });
+  }
+  if (entry.app === 'authorization-server') {
+    Object.assign(own, { AUTH_PUBLIC_URL: authPublicUrl, MCP_PUBLIC_URL: mcpPublicUrl });
   }
   return { ...env, ...own };
+}
+
+/**
+ * Where clients reach the brokers and the authorization server: the caller's PUBLIC_URL and
+ * AUTH_PUBLIC_URL, else the first broker's and the authorization server's own loopback address.
+ * @param {Record<string, string | undefined>} env
+ * @param {{ app: string, port: number }[]} plan
+ */
+export function publicUrls(env, plan) {
+  const firstBroker = plan.find((entry) => entry.app === 'session-broker');
+  const authorizationServer = plan.find((entry) => entry.app === 'authorization-server');
+  return {
+    mcpPublicUrl: (env.PUBLIC_URL ?? (firstBroker ? `http://127.0.0.1:${firstBroker.port}` : '')).replace(/\/+$/, ''),
+    authPublicUrl: (env.AUTH_PUBLIC_URL ?? (authorizationServer ? `http://127.0.0.1:${authorizationServer.port}` : '')).replace(/\/+$/, ''),
+  };
 }
 
 /**
@@ -118,9 +138,14 @@ export async function ensureDatabase(databaseUrl) {
  *   `NATS_URL`, a bucket prefix...); `ports` defaults to `free` (tests), the CLI uses `standard`.
  * @returns {Promise<{
  *   brokerUrls: string[],
+ *   publicUrl: string,
+ *   authUrl: string,
+ *   issuer: string,
+ *   demoUser: { username: string, password: string },
+ *   adminUser?: { username: string, password: string },
  *   processes: { name: string, app: string, port: number, pid: number | undefined }[],
  *   exited: Promise<{ name: string, code: number | null, signal: string | null, tail: string[] }>,
- *   listVirtualServers(): Promise<{ tenant: string, name: string, title?: string, url: string }[]>,
+ *   listVirtualServers(): Promise<{ tenant: string, name: string, title?: string, public: boolean, url: string }[]>,
  *   stop(signal?: NodeJS.Signals): Promise<void>,
  * }>}
  */
@@ -129,6 +154,8 @@ export async function startCluster(options = {}) {
   const env = { ...process.env, ...options.env };
   env.DATABASE_URL ??= DEFAULT_DATABASE_URL;
   env.NATS_URL ??= DEFAULT_NATS_URL;
+  // The seeded demo user's password: the caller's, or a fresh one the handle reports (never a constant).
+  env.DEMO_USER_PASSWORD ??= randomBytes(12).toString('base64url');
   const plan = await planProcesses({ brokerReplicas: options.brokerReplicas ?? 1, ports: options.ports ?? 'free' });
 
   const missing = [...new Set(plan.map((entry) => entry.app))].filter((app) => !existsSync(join(root, 'apps', app, 'dist', 'main.js')));
@@ -156,7 +183,7 @@ export async function startCluster(options = {}) {
   for (const entry of plan) {
     const child = spawn(process.execPath, [join('apps', entry.app, 'dist', 'main.js')], {
       cwd: root,
-      env: processEnv(entry, env),
+      env: processEnv(entry, env, plan),
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
@@ -208,9 +235,14 @@ export async function startCluster(options = {}) {
 
   const brokers = running.filter(({ entry }) => entry.app === 'session-broker');
   const brokerUrls = brokers.map(({ entry }) => `http://127.0.0.1:${entry.port}`);
-  const publicUrl = env.PUBLIC_URL ?? brokerUrls[0] ?? '';
+  const { mcpPublicUrl: publicUrl, authPublicUrl } = publicUrls(env, plan);
   return {
     brokerUrls,
+    publicUrl,
+    authUrl: authPublicUrl,
+    issuer: env.AUTH_ISSUER ?? `${authPublicUrl}/oauth`,
+    demoUser: { username: 'demo', password: env.DEMO_USER_PASSWORD },
+    ...(env.ADMIN_USERNAME && env.ADMIN_PASSWORD ? { adminUser: { username: env.ADMIN_USERNAME, password: env.ADMIN_PASSWORD } } : {}),
     processes: running.map(({ entry, child }) => ({ name: entry.name, app: entry.app, port: entry.port, pid: child.pid })),
     exited,
     listVirtualServers: () => listVirtualServers({ natsUrl: /** @type {string} */ (env.NATS_URL), publicUrl, deadline: Date.now() + 30_000 }),
@@ -250,6 +282,7 @@ export async function listVirtualServers({ natsUrl, publicUrl, deadline }) {
             tenant: server.tenant,
             name: server.name,
             title: server.title,
+            public: server.public,
             url: `${base}/${encodeURIComponent(server.tenant)}/${encodeURIComponent(server.name)}/mcp`,
           }))
           .sort((a, b) => a.url.localeCompare(b.url));

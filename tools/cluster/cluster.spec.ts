@@ -29,14 +29,37 @@ describe('cluster', () => {
   });
 
   describe('processEnv', () => {
-    it('gives a broker its own replica id and public URL at its port, on loopback', () => {
-      const env = processEnv({ app: 'session-broker', name: 'session-broker-2', port: 3001 }, { NATS_URL: 'nats://n:4222', HOST: '0.0.0.0', PORT: '9' });
-      expect(env).toEqual({ NATS_URL: 'nats://n:4222', HOST: '127.0.0.1', PORT: '3001', REPLICA_ID: 'session-broker-2', PUBLIC_URL: 'http://127.0.0.1:3001' });
+    const plan = [
+      { app: 'authorization-server', name: 'authorization-server', port: 3101 },
+      { app: 'tool-executor', name: 'tool-executor', port: 3102 },
+      { app: 'session-broker', name: 'session-broker-1', port: 3000 },
+      { app: 'session-broker', name: 'session-broker-2', port: 3001 },
+    ];
+
+    it('gives a broker its own replica id, the first broker URL as the canonical public URL and the issuer, on loopback', () => {
+      const env = processEnv({ app: 'session-broker', name: 'session-broker-2', port: 3001 }, { NATS_URL: 'nats://n:4222', HOST: '0.0.0.0', PORT: '9' }, plan);
+      expect(env).toEqual({
+        NATS_URL: 'nats://n:4222',
+        HOST: '127.0.0.1',
+        PORT: '3001',
+        REPLICA_ID: 'session-broker-2',
+        PUBLIC_URL: 'http://127.0.0.1:3000',
+        AUTH_ISSUER: 'http://127.0.0.1:3101/oauth',
+      });
     });
 
-    it('keeps a PUBLIC_URL the caller set and adds nothing broker-specific to other apps', () => {
-      expect(processEnv({ app: 'session-broker', name: 'session-broker', port: 3000 }, { PUBLIC_URL: 'https://mcp.example.test' })['PUBLIC_URL']).toBe('https://mcp.example.test');
-      expect(processEnv({ app: 'tool-executor', name: 'tool-executor', port: 3102 }, { DATABASE_URL: 'postgres://x/y' })).toEqual({
+    it('tells the authorization server its own public URL and the MCP public URL', () => {
+      const env = processEnv({ app: 'authorization-server', name: 'authorization-server', port: 3101 }, {}, plan);
+      expect(env).toMatchObject({ AUTH_PUBLIC_URL: 'http://127.0.0.1:3101', MCP_PUBLIC_URL: 'http://127.0.0.1:3000' });
+    });
+
+    it('keeps public URLs the caller set and adds nothing of its own to other apps', () => {
+      const env = { PUBLIC_URL: 'https://mcp.example.test/', AUTH_PUBLIC_URL: 'https://auth.example.test' };
+      expect(processEnv({ app: 'session-broker', name: 'session-broker', port: 3000 }, env, plan)).toMatchObject({
+        PUBLIC_URL: 'https://mcp.example.test',
+        AUTH_ISSUER: 'https://auth.example.test/oauth',
+      });
+      expect(processEnv({ app: 'tool-executor', name: 'tool-executor', port: 3102 }, { DATABASE_URL: 'postgres://x/y' }, plan)).toEqual({
         DATABASE_URL: 'postgres://x/y',
         HOST: '127.0.0.1',
         PORT: '3102',

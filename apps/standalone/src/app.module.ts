@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { AuthorizationServerModule } from '@mcp-platform/authorization-server';
+import { AUTHORIZATION_SERVER_CONNECTION, AuthorizationServerModule, type AuthorizationServerOptions } from '@mcp-platform/authorization-server';
 import { ResourceStoreModule } from '@mcp-platform/resource-store';
 import { SessionBrokerModule, type SessionBrokerOptions } from '@mcp-platform/session-broker';
 import { MessagingModule, type MessagingOptions } from '@mcp-platform/shared-messaging';
@@ -14,6 +14,7 @@ export interface EmbeddedPlatformOptions {
   /** In-process messaging: one hub and one set of buckets shared by the five apps. */
   messaging: MessagingOptions;
   broker: SessionBrokerOptions;
+  authorizationServer: AuthorizationServerOptions;
   toolExecutor: ToolExecutorOptions;
 }
 
@@ -30,9 +31,9 @@ export class AppModule {
       imports: [
         LoggingModule.forRoot({ name: 'standalone', level: options.logLevel }),
         MessagingModule.forRoot(options.messaging),
-        // Ready means the catalog's database answers too, as in the tool executor's own process.
-        HealthModule.forRoot({ checks: databaseHealthChecks([TOOL_EXECUTOR_CONNECTION]) }),
-        AuthorizationServerModule.register(),
+        // Ready means both databases answer too, as in the apps' own processes.
+        HealthModule.forRoot({ checks: databaseHealthChecks([TOOL_EXECUTOR_CONNECTION, AUTHORIZATION_SERVER_CONNECTION]) }),
+        AuthorizationServerModule.register(options.authorizationServer),
         ResourceStoreModule.register(),
         TaskSchedulerModule.register(),
         ToolExecutorModule.register(options.toolExecutor),

@@ -19,10 +19,22 @@ async function main(): Promise<void> {
     dataDir,
     allowPrivateNetworks: env.TOOL_HTTP_ALLOW_PRIVATE_NETWORKS,
     logLevel: env.LOG_LEVEL,
+    ...(env.DEMO_USER_PASSWORD ? { demoUserPassword: env.DEMO_USER_PASSWORD } : {}),
+    ...(env.ADMIN_USERNAME && env.ADMIN_PASSWORD ? { adminUser: { username: env.ADMIN_USERNAME, password: env.ADMIN_PASSWORD } } : {}),
+    devAnonymousTenants: env.DEV_ANONYMOUS_TENANTS,
   });
   const servers = await platform.listVirtualServers();
   // For the person at the terminal, beside the JSON logs.
-  process.stdout.write(readyBanner({ mode: 'embedded', url: platform.url, servers, dataDir, pid: process.pid }));
+  process.stdout.write(
+    readyBanner({
+      mode: 'embedded',
+      url: platform.url,
+      servers,
+      dataDir,
+      pid: process.pid,
+      auth: { authUrl: platform.authUrl, demoUser: platform.demoUser, ...(platform.adminUser ? { adminUsername: platform.adminUser.username } : {}) },
+    }),
+  );
 }
 
 void main().catch((error: unknown) => {

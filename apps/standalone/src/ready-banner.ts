@@ -5,6 +5,8 @@ export interface VirtualServerEndpoint {
   tenant: string;
   name: string;
   title?: string;
+  /** Anonymous callers allowed (an explicit choice of the tenant's admin). */
+  public?: boolean;
   url: string;
 }
 
@@ -14,7 +16,15 @@ export function virtualServerUrl(publicUrl: string, server: Pick<toolExecutor.Vi
 }
 
 /** What a person reads once the platform is up: where to point a client, and how to stop it. */
-export function readyBanner(input: { mode: string; url: string; servers: readonly VirtualServerEndpoint[]; dataDir?: string; pid: number }): string {
+export function readyBanner(input: {
+  mode: string;
+  url: string;
+  servers: readonly VirtualServerEndpoint[];
+  dataDir?: string;
+  pid: number;
+  /** Where users sign in and who can: printed so the demo needs no other setup. */
+  auth?: { authUrl: string; demoUser: { username: string; password: string }; adminUsername?: string };
+}): string {
   const width = Math.max(0, ...input.servers.map((server) => `${server.tenant}/${server.name}`.length));
   const lines = [
     '',
@@ -22,11 +32,24 @@ export function readyBanner(input: { mode: string; url: string; servers: readonl
     input.dataDir ? `Data directory: ${input.dataDir}` : 'Data: in memory (gone when the process stops)',
     '',
     input.servers.length ? 'Virtual servers (paste a URL into an MCP client, e.g. MCP Inspector, transport "Streamable HTTP"):' : 'No virtual servers yet.',
-    ...input.servers.map((server) => `  ${`${server.tenant}/${server.name}`.padEnd(width)}  ${server.url}`),
+    ...input.servers.map((server) => `  ${`${server.tenant}/${server.name}`.padEnd(width)}  ${server.url}${server.public ? '  (public: no sign-in)' : ''}`),
     '',
-    'No sign-in yet: every virtual server is reachable without a token until the authorization issue lands.',
+    ...authLines(input.auth),
     `Stop it with Ctrl+C (or: kill -TERM ${input.pid}).`,
     '',
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/** How to sign in: the demo user's credentials (a client's OAuth flow opens the sign-in page), the admin API. */
+function authLines(auth: { authUrl: string; demoUser: { username: string; password: string }; adminUsername?: string } | undefined): string[] {
+  if (!auth) return [];
+  return [
+    'Protected servers ask the client to sign in (OAuth 2.1; the client opens the sign-in page in a browser):',
+    `  demo user      ${auth.demoUser.username} / ${auth.demoUser.password}   (tenant demo)`,
+    ...(auth.adminUsername ? [`  platform admin ${auth.adminUsername} (password from ADMIN_PASSWORD)`] : []),
+    `  OAuth issuer   ${auth.authUrl}/oauth`,
+    `  admin API      ${auth.authUrl}/admin/v1   (OpenAPI: ${auth.authUrl}/admin/docs)`,
+    '',
+  ];
 }

@@ -1,4 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
+import { configureAdminOpenApi, configureAuthorizationServerHttp, DEMO_USERNAME } from '@mcp-platform/authorization-server';
+import type { DatabaseOptions } from '@mcp-platform/shared-persistence';
 import { configureSessionBrokerHttp, defaultAllowLists, type SessionBrokerOptions } from '@mcp-platform/session-broker';
 import { toolExecutor } from '@mcp-platform/protocol-contracts';
 import { inProcessMessaging, MessageBus } from '@mcp-platform/shared-messaging';
@@ -26,12 +29,30 @@ export interface StandaloneOptions {
   allowPrivateNetworks?: boolean;
   /** pino level (default `info`; tests pass `silent` or `warn`). */
   logLevel?: LoggingOptions['level'];
+  /** Password of the seeded demo user (default: a fresh random one, reported by the handle). */
+  demoUserPassword?: string;
+  /** A platform admin created at boot when none exists (the admin API's first user). */
+  adminUser?: { username: string; password: string };
+  /** Client ID Metadata Documents: private hosts allowed and an extra trusted CA (tests, private PKI). */
+  cimd?: { allowedHosts?: string[]; caPem?: string };
+  /** Development switch: tenants whose protected servers accept anonymous callers (off; logged loudly). */
+  devAnonymousTenants?: string[];
+  /** Access token lifetime in seconds (default 600; tests shorten it to see refresh at work). */
+  accessTokenTtlSeconds?: number;
 }
 
 /** The running embedded platform. */
 export interface StandaloneHandle {
   /** Base URL it serves, without a trailing slash, e.g. `http://127.0.0.1:41234`. */
   url: string;
+  /** The authorization server's public origin: the same origin in this mode (admin API at `<authUrl>/admin/v1`). */
+  authUrl: string;
+  /** The OAuth issuer, `<authUrl>/oauth`. */
+  issuer: string;
+  /** The seeded demo user (tenant `demo`). */
+  demoUser: { username: string; password: string };
+  /** The bootstrap platform admin, when one was configured. */
+  adminUser?: { username: string; password: string };
   /** Every virtual server with its MCP URL, asked of the tool executor over the bus. */
   listVirtualServers(): Promise<VirtualServerEndpoint[]>;
   /** Stops the HTTP server, the bus and the database; safe to call twice. */
@@ -39,6 +60,7 @@ export interface StandaloneHandle {
 }
 
 const DEFAULT_BODY_LIMIT_BYTES = 4 * 1024 * 1024;
+
 
 /**
  * Boots the five apps in this process (DESIGN.md §5): one Fastify server, the in-process bus and
@@ -51,6 +73,9 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
   const port = options.port ? options.port : await findFreePort(host);
   const url = (options.publicUrl ?? `http://${urlHost(host)}:${port}`).replace(/\/+$/, '');
   const defaults = defaultAllowLists(url, port);
+  // One origin serves everything in this mode: MCP endpoints, the OAuth issuer and the admin API.
+  const issuer = `${url}/oauth`;
+  const demoUser = { username: DEMO_USERNAME, password: options.demoUserPassword ?? randomBytes(12).toString('base64url') };
   const broker: SessionBrokerOptions = {
     publicUrl: url,
     allowedHosts: options.allowedHosts?.length ? options.allowedHosts : defaults.allowedHosts,
@@ -58,15 +83,26 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
     bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
     // The host prints the URLs itself (see main.ts), once, after everything is up.
     announceVirtualServers: false,
+    auth: { issuer, anonymousTenants: options.devAnonymousTenants ?? [] },
   };
+  const database: DatabaseOptions = options.dataDir ? { kind: 'pglite', dataDir: options.dataDir } : { kind: 'pglite' };
   const messaging = inProcessMessaging();
   const app = await runService({
     module: AppModule.forRoot({
       logLevel: options.logLevel ?? 'info',
       messaging,
       broker,
+      authorizationServer: {
+        database,
+        publicUrl: url,
+        mcpPublicUrl: url,
+        seed: { demoUserPassword: demoUser.password },
+        ...(options.adminUser ? { bootstrapAdmin: options.adminUser } : {}),
+        ...(options.cimd ? { cimd: options.cimd } : {}),
+        ...(options.accessTokenTtlSeconds === undefined ? {} : { accessTokenTtlSeconds: options.accessTokenTtlSeconds }),
+      },
       toolExecutor: {
-        database: options.dataDir ? { kind: 'pglite', dataDir: options.dataDir } : { kind: 'pglite' },
+        database,
         seed: true,
         http: { allowPrivateNetworks: options.allowPrivateNetworks ?? false },
       },
@@ -74,16 +110,24 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
     messaging,
     host,
     port,
-    configure: (nest) => configureSessionBrokerHttp(nest, broker),
+    configure: (nest) => {
+      configureSessionBrokerHttp(nest, broker);
+      configureAuthorizationServerHttp(nest);
+      configureAdminOpenApi(nest);
+    },
   });
 
   let closing: Promise<void> | undefined;
   return {
     url,
+    authUrl: url,
+    issuer,
+    demoUser,
+    ...(options.adminUser ? { adminUser: options.adminUser } : {}),
     async listVirtualServers() {
       const { servers } = await app.get(MessageBus).request(toolExecutor.listVirtualServers, {});
       return servers
-        .map((server) => ({ tenant: server.tenant, name: server.name, title: server.title, url: virtualServerUrl(url, server) }))
+        .map((server) => ({ tenant: server.tenant, name: server.name, title: server.title, public: server.public, url: virtualServerUrl(url, server) }))
         .sort((a, b) => a.url.localeCompare(b.url));
     },
     close() {

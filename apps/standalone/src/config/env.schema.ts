@@ -19,6 +19,11 @@ export const standaloneEnv = {
   DATA_DIR: z.string().min(1).optional(),
   /** Lets HTTP tools call loopback/private/link-local addresses (the SSRF guard refuses them otherwise). */
   TOOL_HTTP_ALLOW_PRIVATE_NETWORKS: booleanFlag.default(false),
+  /** The seeded demo user's password; absent: a fresh random one at every start, printed in the banner. */
+  DEMO_USER_PASSWORD: z.string().min(12).optional(),
+  /** A platform admin created at start when none exists (both or neither). */
+  ADMIN_USERNAME: z.string().min(1).optional(),
+  ADMIN_PASSWORD: z.string().min(12).optional(),
 };
 
 export type StandaloneEnv = ReturnType<typeof loadStandaloneEnv>;

@@ -1,14 +1,22 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { waitForHttpOk } from '../network/wait-until';
 import { deleteBucketsWithPrefix } from './jetstream-buckets';
 import { testInfrastructure, uniqueRunId, type TestInfrastructure } from './test-infrastructure';
 import { createThrowawayDatabase, type ThrowawayDatabase } from '@mcp-platform/shared-persistence';
+import type { PlatformAuth, PlatformCredentials } from './embedded-platform';
 
 /** What the dev-cluster module's `startCluster()` returns. */
 export interface ClusterHandle {
   /** Base URLs of the session-broker replicas, e.g. `http://127.0.0.1:3100`. */
   brokerUrls: string[];
+  /** The canonical MCP base URL every replica serves under (the first broker's). */
+  publicUrl: string;
+  authUrl: string;
+  issuer: string;
+  demoUser: PlatformCredentials;
+  adminUser?: PlatformCredentials;
   stop(): Promise<void>;
 }
 
@@ -31,7 +39,7 @@ export interface BootDistributedOptions {
 }
 
 /** The distributed platform: real processes over real NATS and a database of its own. */
-export interface DistributedPlatform {
+export interface DistributedPlatform extends PlatformAuth {
   readonly mode: 'distributed';
   /** Base URL of the first broker, without a trailing slash. */
   readonly baseUrl: string;
@@ -55,6 +63,8 @@ export async function bootDistributed(startCluster: StartCluster, options: BootD
   const runId = uniqueRunId();
   const bucketPrefix = `e2e_${runId}_`;
   const database = await createThrowawayDatabase(infrastructure.databaseUrl, options.databasePrefix ?? 'mcp_e2e');
+  // A platform admin of this run only, so admin-API tests need no other setup.
+  const admin: PlatformCredentials = { username: `admin-${runId}`.toLowerCase(), password: randomBytes(18).toString('base64url') };
   let cluster: ClusterHandle | undefined;
   const cleanUp = async (): Promise<void> => {
     const failures: unknown[] = [];
@@ -69,6 +79,8 @@ export async function bootDistributed(startCluster: StartCluster, options: BootD
         DATABASE_URL: database.url,
         NATS_URL: infrastructure.natsUrl,
         [options.bucketPrefixEnv ?? BUCKET_PREFIX_ENV]: bucketPrefix,
+        ADMIN_USERNAME: admin.username,
+        ADMIN_PASSWORD: admin.password,
         ...options.env,
       },
       brokerReplicas: options.brokerReplicas ?? 1,
@@ -85,6 +97,10 @@ export async function bootDistributed(startCluster: StartCluster, options: BootD
     return {
       mode: 'distributed',
       baseUrl: first,
+      authUrl: cluster.authUrl,
+      issuer: cluster.issuer,
+      demoUser: cluster.demoUser,
+      ...(cluster.adminUser ? { adminUser: cluster.adminUser } : {}),
       brokerUrls,
       database,
       natsUrl: infrastructure.natsUrl,
