@@ -12,9 +12,9 @@ import { UserEntity } from './users/user.entity';
 
 /**
  * The explicit entity list of the authorization server's DataSource (STYLE.md §7). Each feature adds
- * its entities here (D7).
+ * its entities here.
  */
 export const AUTHORIZATION_SERVER_ENTITIES = [TenantEntity, UserEntity, RoleEntity, UserRoleEntity, SigningKeyEntity, OidcRecordEntity, OAuthSecretEntity, OAuthClientEntity];
 
-/** The committed migrations of every feature, in timestamp order (D7). */
+/** The committed migrations of every feature, in timestamp order. */
 export const AUTHORIZATION_SERVER_MIGRATIONS = [CreateIdentity1767312000000, CreateOAuthRecords1767398400000, CreateOAuthClients1767398400001];

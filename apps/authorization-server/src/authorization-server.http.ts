@@ -7,7 +7,7 @@ import { PAGE_HEADERS, renderMessagePage } from './interactions/interaction-page
 import { InteractionsService, type InteractionExchange, type InteractionForm, type InteractionOutcome } from './interactions/interactions.service';
 import { OAuthProviderService } from './oauth/oauth-provider.service';
 
-/** Where the provider is mounted on this app's HTTP server (the issuer's path is `${AUTH_PUBLIC_URL}/oauth`, D1). */
+/** Where the provider is mounted on this app's HTTP server (the issuer's path is `${AUTH_PUBLIC_URL}/oauth`). */
 export const OAUTH_MOUNT = '/oauth';
 
 /** The RFC 8414 path-inserted metadata URLs of the issuer `…/oauth` (S-157): both serve the provider's discovery document. */
@@ -29,7 +29,7 @@ const logger = new Logger('AuthorizationServerHttp');
  * - `/.well-known/oauth-authorization-server/oauth` and `/.well-known/openid-configuration/oauth`:
  *   the same discovery document (RFC 8414 §3, S-157).
  * - `/oauth/interaction/:uid` (GET) and `…/login`, `…/confirm`, `…/abort` (POST, form-encoded):
- *   the sign-in and consent pages (D8).
+ *   the sign-in and consent pages.
  */
 export function configureAuthorizationServerHttp(app: NestFastifyApplication): void {
   const oauth = app.get(OAuthProviderService);

@@ -1,6 +1,6 @@
 import type { DatabaseOptions } from '@mcp-platform/shared-persistence';
 
-/** What the seed writes at boot (D9); `false` writes nothing. */
+/** What the seed writes at boot; `false` writes nothing. */
 export interface AuthorizationServerSeedOptions {
   /** The `demo` user's password, set again on every boot so the one shown to the operator works. */
   demoUserPassword: string;
@@ -11,26 +11,26 @@ export interface AuthorizationServerSeedOptions {
 /** How the authorization server runs. URLs are origins (or origins with a path prefix), without trailing slash. */
 export interface AuthorizationServerOptions {
   database: DatabaseOptions;
-  /** The app's public origin (`AUTH_PUBLIC_URL`); the issuer is `${publicUrl}/oauth` (D1). */
+  /** The app's public origin (`AUTH_PUBLIC_URL`); the issuer is `${publicUrl}/oauth`. */
   publicUrl: string;
   /** The session broker's public URL; MCP URLs (token audiences) are `${mcpPublicUrl}/<tenant>/<server>/mcp`. */
   mcpPublicUrl: string;
-  /** Seed tenants `demo` and `conformance`, their built-in roles and the demo user (D9). */
+  /** Seed tenants `demo` and `conformance`, their built-in roles and the demo user. */
   seed: false | AuthorizationServerSeedOptions;
   /** A platform administrator created at boot when none exists yet. */
   bootstrapAdmin?: { username: string; password: string };
-  /** Access token lifetime (default 600 s, D2). */
+  /** Access token lifetime (default 600 s). */
   accessTokenTtlSeconds?: number;
   /** Refresh token lifetime (default 14 days). */
   refreshTokenTtlSeconds?: number;
-  /** A signing key older than this is replaced by a new one (default 30 days, D3). */
+  /** A signing key older than this is replaced by a new one (default 30 days). */
   keyRotationDays?: number;
   /**
    * Encrypts the private signing keys at rest (AES-256-GCM under a key derived from this secret).
    * Without it they are stored as plain JWKs in the database.
    */
   keyEncryptionSecret?: string;
-  /** Client ID Metadata Documents (D9b): hosts exempt from the SSRF guard, an extra trusted CA (PEM). */
+  /** Client ID Metadata Documents: hosts exempt from the SSRF guard, an extra trusted CA (PEM). */
   cimd?: { allowedHosts?: string[]; caPem?: string };
   /** Trust `X-Forwarded-*` from a reverse proxy in front of the app. */
   trustProxy?: boolean;
@@ -42,9 +42,9 @@ export interface ResolvedAuthorizationServerOptions
   bootstrapAdmin: { username: string; password: string } | undefined;
   keyEncryptionSecret: string | undefined;
   cimd: { allowedHosts: string[]; caPem: string | undefined };
-  /** `${publicUrl}/oauth`, exactly the `iss` of every token (D1, S-158). */
+  /** `${publicUrl}/oauth`, exactly the `iss` of every token (S-158). */
   issuer: string;
-  /** `${publicUrl}/admin/v1`: the admin API's base URL and the audience of its tokens (D1). */
+  /** `${publicUrl}/admin/v1`: the admin API's base URL and the audience of its tokens. */
   adminAudience: string;
   /**
    * How long a retired signing key stays published: the longest lifetime of anything it signed
@@ -53,7 +53,7 @@ export interface ResolvedAuthorizationServerOptions
   retiredKeyOverlapSeconds: number;
 }
 
-/** Default access token lifetime (D2). */
+/** Default access token lifetime. */
 export const DEFAULT_ACCESS_TOKEN_TTL_SECONDS = 600;
 /** Default refresh token lifetime: 14 days. */
 export const DEFAULT_REFRESH_TOKEN_TTL_SECONDS = 14 * 24 * 3600;

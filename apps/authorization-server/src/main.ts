@@ -12,7 +12,7 @@ async function main(): Promise<void> {
   const env = loadAuthorizationServerEnv();
   const messaging = natsMessaging('authorization-server', env);
   const boot = {
-    // 24 random characters when none is configured; the seed logs it once (D9).
+    // 24 random characters when none is configured; the seed logs it once.
     demoUserPassword: env.DEMO_USER_PASSWORD ?? randomBytes(18).toString('base64url'),
     demoUserPasswordGenerated: env.DEMO_USER_PASSWORD === undefined,
     ...(env.CIMD_CA_FILE ? { cimdCaPem: readFileSync(env.CIMD_CA_FILE, 'utf8') } : {}),

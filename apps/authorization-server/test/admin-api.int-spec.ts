@@ -37,7 +37,7 @@ class CatalogLog {
   }
 }
 
-/** A stand-in for the tool executor's catalog administration RPCs (D6), over the real bus. */
+/** A stand-in for the tool executor's catalog administration RPCs, over the real bus. */
 function fakeCatalogExecutor(log: CatalogLog) {
   @Controller()
   class FakeCatalogExecutor {
@@ -195,7 +195,7 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
     return { status: response.statusCode, headers: response.headers, body, text };
   }
 
-  /** An admin access token signed with the server's current key, as its token endpoint would mint it (D2). */
+  /** An admin access token signed with the server's current key, as its token endpoint would mint it. */
   async function adminToken(claims: JWTPayload & { roles?: string[]; tenant?: string }, subject = platformAdminId): Promise<string> {
     const [current] = await app.get(SigningKeysService).privateJwks();
     if (!current?.kid) throw new Error('no signing key');

@@ -16,7 +16,7 @@ export interface Page {
   location?: string;
 }
 
-/** A form of a page: its action and hidden csrf value, by element id (D8's contract). */
+/** A form of a page: its action and hidden csrf value, by element id. */
 export function formOf(html: string, id: string): { action: string; csrf: string } | undefined {
   const form = new RegExp(`<form id="${id}" method="post" action="([^"]+)">([\\s\\S]*?)</form>`).exec(html);
   if (!form) return undefined;

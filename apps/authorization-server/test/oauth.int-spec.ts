@@ -210,7 +210,7 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
       expect(payload.jti).toEqual(expect.any(String));
     });
 
-    it('renders the pages per D8 with the security headers, escaping what the client chose', async () => {
+    it('renders the pages with the form contract, the security headers, escaping what the client chose', async () => {
       const { signIn, consent } = await authorize(new TestBrowser(origin), issuer, { clientId: publicClient, redirectUri: CALLBACK, resource: DEMO_RESOURCE, scope: 'mcp', codeChallenge: pkce().challenge, codeChallengeMethod: 'S256' }, DEMO);
       for (const page of [signIn, consent]) {
         expect(page.headers.get('x-frame-options')).toBe('DENY');
@@ -227,7 +227,7 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
       expect(consent.body).toContain(DEMO_RESOURCE);
     });
 
-    it('grants only what the roles allow and the server knows (D2)', async () => {
+    it('grants only what the roles allow and the server knows', async () => {
       const { tokens } = await signInAndExchange(publicClient, 'mcp demo:crypto admin other');
       expect(tokens.json['scope']).toBe('mcp demo:crypto');
     });
@@ -310,7 +310,7 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
     });
   });
 
-  describe('tenants and roles (D2)', () => {
+  describe('tenants and roles', () => {
     it('refuses to sign in a user of another tenant, with the reason on the page', async () => {
       const browser = new TestBrowser(origin);
       const signIn = await browser.follow(
@@ -360,7 +360,7 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
     });
   });
 
-  describe('CSRF on the forms (S-150, D8)', () => {
+  describe('CSRF on the forms (S-150)', () => {
     it('refuses a login or consent post with a missing or wrong token and changes nothing', async () => {
       const browser = new TestBrowser(origin);
       const signIn = await browser.follow(
@@ -519,7 +519,7 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
     }
   });
 
-  describe('Client ID Metadata Documents (S-162..S-165, D9b)', () => {
+  describe('Client ID Metadata Documents (S-162..S-165)', () => {
     it('fetches the document over HTTPS (extra CA, allowed host), warns about localhost-only redirects, and issues tokens', async () => {
       const clientId = `${cimd.origin}/client.json`;
       const { verifier, challenge } = pkce();
@@ -589,7 +589,7 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
     });
   });
 
-  describe('signing key rotation (D3)', () => {
+  describe('signing key rotation', () => {
     it('signs new tokens with the new key after a rotation, and still publishes the old one', async () => {
       const before = decodeJwt((await signInAndExchange(publicClient)).tokens.json['access_token'] as string).header['kid'];
       const machine = await machineClient();
@@ -612,7 +612,7 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
   });
 });
 
-describe('the authorization server behind https (D1: production issuers are https)', () => {
+describe('the authorization server behind https (production issuers are https)', () => {
   let app: NestFastifyApplication;
   let origin: string;
 

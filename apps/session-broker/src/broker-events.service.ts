@@ -28,7 +28,7 @@ export class BrokerEvents {
     this.legacy.onSessionClosed(sessionId);
   }
 
-  /** The authorization server rotated its keys (D3): the next token is verified against a fresh key set. */
+  /** The authorization server rotated its keys: the next token is verified against a fresh key set. */
   signingKeysRotated(kids: readonly string[]): void {
     this.verifier.invalidateKeys();
     this.logger.log(`signing keys rotated (${kids.length} published); the key set will be fetched again`);

@@ -18,7 +18,7 @@ export interface SessionBrokerOptions {
   announceVirtualServers?: boolean;
   /** The version reported in `serverInfo` (default the platform's). */
   serverVersion?: string;
-  /** The broker as an OAuth resource server (D1, D5). */
+  /** The broker as an OAuth resource server. */
   auth: SessionBrokerAuthOptions;
 }
 

@@ -46,7 +46,7 @@ const TOOLS = [
   { name: 'hash_text', description: 'Needs the demo:crypto scope', inputSchema: { type: 'object' as const } },
 ];
 
-/** The scopes `hash_text` needs, as the executor reports them (D4: baseline plus the tool's own). */
+/** The scopes `hash_text` needs, as the executor reports them (baseline plus the tool's own). */
 export const HASH_TEXT_SCOPES = ['mcp', 'demo:crypto'];
 
 /** The fake catalog: `demo/default` is public (anonymous callers), `demo/private` needs a token. */

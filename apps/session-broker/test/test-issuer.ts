@@ -17,7 +17,7 @@ let keyCounter = 0;
 
 /**
  * A stand-in for the authorization server's signing side: RS256 keys made with jose, published to the
- * fake executor's `listSigningKeys`, and access tokens minted as the real one does (RFC 9068, D2).
+ * fake executor's `listSigningKeys`, and access tokens minted as the real one does (RFC 9068).
  */
 export class TestIssuer {
   /** How often the broker asked for the key set. */

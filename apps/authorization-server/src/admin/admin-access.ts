@@ -1,13 +1,13 @@
 import { ADMIN_SCOPE, missingScopes } from '@mcp-platform/protocol-mcp';
 import { TENANT_ADMIN_ROLE } from '../identity/identity.types';
 
-/** The `roles` claim value of a platform administrator (D2): administers every tenant and the tenants collection. */
+/** The `roles` claim value of a platform administrator: administers every tenant and the tenants collection. */
 export const PLATFORM_ADMIN_ROLE = 'platform-admin';
 
 /** What a route asks of its caller: platform rights (the tenants collection), or rights over the tenant in its path. */
 export type AdminAccessLevel = 'platform' | 'tenant';
 
-/** The verified caller of an admin route, from its access token (D2). */
+/** The verified caller of an admin route, from its access token. */
 export interface AdminPrincipal {
   /** `sub`: the user id, or the client id of a client_credentials token. */
   subject: string;
@@ -28,7 +28,7 @@ export interface CurrentAdminRights {
 
 /**
  * The principal with only the rights its token claims *and* its user still holds: a token outlives a
- * change of roles by up to its lifetime (D2: 10 minutes), but a demoted administrator should lose the
+ * change of roles by up to its lifetime (10 minutes), but a demoted administrator should lose the
  * admin API at once. A `tenant-admin` claim counts only for the tenant the user belongs to now.
  */
 export function withCurrentRights(principal: AdminPrincipal, current: CurrentAdminRights): AdminPrincipal {
@@ -46,7 +46,7 @@ export type AdminAccessDecision =
  * Who may call which admin route. The token must carry the `admin` scope (a scope is what the client
  * was granted; RFC 6750 §3.1 answers its absence with `insufficient_scope`). Then roles decide: a
  * platform admin may do everything; a tenant admin only routes of the tenant its `tenant` claim
- * names (tenant isolation, D2); no one else anything.
+ * names (tenant isolation); no one else anything.
  */
 export function decideAdminAccess(principal: AdminPrincipal, level: AdminAccessLevel, tenant: string | undefined): AdminAccessDecision {
   if (missingScopes(principal.scopes, [ADMIN_SCOPE]).length > 0) {

@@ -54,7 +54,7 @@ export function fromIdentityCode(code: IdentityErrorCode): AdminErrorCode {
   }
 }
 
-/** Wire errors of the catalog administration RPCs (the tool executor, D6). */
+/** Wire errors of the catalog administration RPCs (the tool executor). */
 export function fromWireCode(code: WireErrorCode): AdminErrorCode {
   switch (code) {
     case WireErrorCode.NotFound:

@@ -10,7 +10,7 @@ export const ADMIN_API_PATH = 'admin/v1';
 export const ADMIN_OPENAPI_JSON_PATH = '/admin/openapi.json';
 export const ADMIN_DOCS_PATH = '/admin/docs';
 
-/** The admin API's URLs, derived once from the authorization server's options (D1). */
+/** The admin API's URLs, derived once from the authorization server's options. */
 export interface AdminApiSettings {
   /** `AUTH_PUBLIC_URL`: the origin (with any path prefix) serving the API, its document and its metadata. */
   publicUrl: string;

@@ -3,7 +3,7 @@ import { toolExecutor } from '@mcp-platform/protocol-contracts';
 
 /**
  * Bodies and answers of the catalog routes (virtual servers and tools), built from the catalog
- * administration contracts (D6) so the admin API accepts exactly what the tool executor stores.
+ * administration contracts so the admin API accepts exactly what the tool executor stores.
  */
 
 export { TenantSlugSchema } from './identity-admin.schemas';
@@ -20,7 +20,7 @@ export const ToolNameSchema = ToolFieldsSchema.shape.name;
 export const VirtualServerBodySchema = toolExecutor.VirtualServerDefinitionSchema.omit({ name: true });
 export type VirtualServerBody = z.output<typeof VirtualServerBodySchema>;
 
-/** A virtual server as the API shows it: its definition and its MCP URL (the token audience of its callers, D1). */
+/** A virtual server as the API shows it: its definition and its MCP URL (the token audience of its callers). */
 export const VirtualServerViewSchema = toolExecutor.VirtualServerDefinitionSchema.extend({
   /** `${MCP_PUBLIC_URL}/<tenant>/<server>/mcp`. */
   url: z.string(),

@@ -16,7 +16,7 @@ import type {
 
 /**
  * The tool catalog of a tenant (its tools and virtual servers) as the admin API manages it: each
- * operation is one catalog administration RPC to the tool executor (D6), which owns the catalog,
+ * operation is one catalog administration RPC to the tool executor, which owns the catalog,
  * validates definitions and tells brokers what changed (`catalogChanged`, then `list_changed`).
  * Wire errors pass through unchanged; the admin API's error mapper turns them into statuses.
  */

@@ -8,7 +8,7 @@ import { TENANT_SLUG } from '../tenants/tenant-slug';
  * services' own, and their refusals come back as 400/404/409.
  */
 
-/** A tenant slug (D1): lowercase letters, digits and `-`, 1..63, starting with a letter or digit. */
+/** A tenant slug: lowercase letters, digits and `-`, 1..63, starting with a letter or digit. */
 export const TenantSlugSchema = z.string().regex(TENANT_SLUG, 'a tenant is 1..63 of a-z 0-9 and "-", starting with a letter or digit');
 
 export const TenantViewSchema = z.object({

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { redirectUriProblem } from '../clients/redirect-uri.policy';
 
-/** The largest document read (D9b); a longer one is refused, not truncated. */
+/** The largest document read; a longer one is refused, not truncated. */
 export const MAX_CLIENT_METADATA_BYTES = 5 * 1024;
 
 /**
- * Whether a `client_id` names a Client ID Metadata Document (S-163, D9b): an `https` URL with a path
+ * Whether a `client_id` names a Client ID Metadata Document (S-163): an `https` URL with a path
  * other than `/`, without fragment, credentials or dot segments. Anything else is an ordinary client id.
  */
 export function isClientMetadataDocumentUrl(clientId: string): boolean {
@@ -94,7 +94,7 @@ export function parseClientMetadataDocument(clientId: string, body: string): { o
   };
 }
 
-/** Bounds of how long a document is cached (D9b): at least a minute, at most a day, five minutes by default. */
+/** Bounds of how long a document is cached: at least a minute, at most a day, five minutes by default. */
 export const CLIENT_METADATA_CACHE = { minSeconds: 60, maxSeconds: 24 * 3600, defaultSeconds: 300, negativeSeconds: 30 } as const;
 
 /**

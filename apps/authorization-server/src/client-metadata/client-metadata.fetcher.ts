@@ -20,7 +20,7 @@ export abstract class ClientMetadataFetcher {
   abstract fetch(url: string): Promise<FetchedDocument>;
 }
 
-/** How long one fetch may take in all (D9b). */
+/** How long one fetch may take in all. */
 export const CLIENT_METADATA_FETCH_TIMEOUT_MS = 5_000;
 
 /**

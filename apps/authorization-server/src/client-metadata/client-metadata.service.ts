@@ -28,7 +28,7 @@ export class SystemClientMetadataClock extends ClientMetadataClock {
 }
 
 /**
- * Client ID Metadata Documents (S-162..S-165, D9b): the client of a URL-shaped `client_id` is what
+ * Client ID Metadata Documents (S-162..S-165): the client of a URL-shaped `client_id` is what
  * the document at that URL says, once fetched through the SSRF guard and validated. Results are
  * cached per `Cache-Control` (bounded), refusals briefly, and concurrent look-ups of one URL share
  * one fetch.

@@ -12,7 +12,7 @@ export const authorizationServerEnv = {
   ...postgresEnv,
   ...httpEnv(3101),
   ...logEnv,
-  /** The public origin; the issuer is `${AUTH_PUBLIC_URL}/oauth` (D1). Default: http://<HOST>:<PORT> (loopback when HOST is a wildcard). */
+  /** The public origin; the issuer is `${AUTH_PUBLIC_URL}/oauth`. Default: http://<HOST>:<PORT> (loopback when HOST is a wildcard). */
   AUTH_PUBLIC_URL: optional(z.string().url()),
   /** The session broker's public URL: MCP URLs, the token audiences, are `${MCP_PUBLIC_URL}/<tenant>/<server>/mcp`. */
   MCP_PUBLIC_URL: z.string().url().default('http://127.0.0.1:3000'),
@@ -28,7 +28,7 @@ export const authorizationServerEnv = {
   KEY_ROTATION_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   /** Encrypts private signing keys at rest; without it they are stored as plain JWKs in the database. */
   AUTH_KEY_ENCRYPTION_SECRET: optional(z.string().min(16, 'at least 16 characters')),
-  /** Hosts whose Client ID Metadata Documents may be fetched even on loopback/private addresses (D9b). */
+  /** Hosts whose Client ID Metadata Documents may be fetched even on loopback/private addresses. */
   CIMD_ALLOWED_HOSTS: commaList,
   /** A PEM file with an extra CA trusted when fetching Client ID Metadata Documents (tests). */
   CIMD_CA_FILE: optional(z.string().min(1)),

@@ -8,7 +8,7 @@ export interface Tenant {
 
 /** A user who can sign in; never carries the password hash. */
 export interface UserAccount {
-  /** uuid; the `sub` of the user's tokens (D2). */
+  /** uuid; the `sub` of the user's tokens. */
   id: string;
   /** Lowercase; unique across the platform (sign-in does not ask for a tenant). */
   username: string;

@@ -12,7 +12,7 @@ describe(escapeHtml, () => {
 describe(renderSignInPage, () => {
   const html = renderSignInPage({ action: '/oauth/interaction/u1/login', abortAction: '/oauth/interaction/u1/abort', csrf: 'tok', clientName: HOSTILE, resourceLabel: HOSTILE, username: HOSTILE, error: HOSTILE });
 
-  it('has the D8 form contract', () => {
+  it('has the form contract the e2e tests browser relies on (ids login, consent, deny; fields username, password, csrf)', () => {
     expect(html).toContain('<form id="login" method="post" action="/oauth/interaction/u1/login">');
     expect(html).toContain('<input type="hidden" name="csrf" value="tok">');
     expect(html).toMatch(/name="username"/);

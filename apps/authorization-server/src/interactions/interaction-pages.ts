@@ -1,5 +1,5 @@
 /**
- * The sign-in and consent pages (D8): server-rendered HTML without JavaScript, every value escaped.
+ * The sign-in and consent pages: server-rendered HTML without JavaScript, every value escaped.
  * The form contract is fixed, end-to-end tests rely on it: `form#login` (inputs `username`,
  * `password`, hidden `csrf`), `form#consent` and `form#deny` (hidden `csrf`), absolute-path actions.
  */

@@ -49,10 +49,10 @@ interface LoadedInteraction {
 }
 
 /**
- * The sign-in and consent steps of the authorization code flow (D8, S-150). oidc-provider sends the
+ * The sign-in and consent steps of the authorization code flow (S-150). oidc-provider sends the
  * browser to `<issuer path>/interaction/<uid>` with an interaction cookie that binds the flow to the
  * browser; every POST also carries the interaction's CSRF token (checked first: a wrong one changes
- * nothing). The tenant comes from the requested resource: only its users may sign in (D2).
+ * nothing). The tenant comes from the requested resource: only its users may sign in.
  */
 @Injectable()
 export class InteractionsService {
@@ -200,7 +200,7 @@ export class InteractionsService {
     if (!user) return this.deny(loaded, exchange, 'the signed-in account no longer exists');
     const requested = parseScopes(stringParam(details.params['scope'])).filter((scope) => !OIDC_SCOPES.has(scope));
     const decision = await this.policy.decide(user, resource, requested, await this.ceiling(client));
-    // D2: a user of another tenant (or without the roles) gets access_denied with the reason, at once.
+    // A user of another tenant (or without the roles) gets access_denied with the reason, at once.
     if (!decision.ok) return this.deny(loaded, exchange, decision.reason);
     const redirectUris: string[] = client.redirectUris ?? [];
     const redirectUri = stringParam(details.params['redirect_uri']) ?? redirectUris[0] ?? '';

@@ -4,7 +4,7 @@ import { RolesService } from '../roles/roles.service';
 import { ResourceServersService, type ResourceDescription, type ResourceTarget } from './resource-servers.service';
 import { grantScopes, type ScopeGrant } from './scope-grant';
 
-/** The platform's role names in admin-API tokens (D2 `roles` claim). */
+/** The platform's role names in admin-API tokens (`roles` claim). */
 export const PLATFORM_ADMIN_ROLE_CLAIM = 'platform-admin';
 export const TENANT_ADMIN_ROLE_CLAIM = 'tenant-admin';
 
@@ -12,7 +12,7 @@ export const TENANT_ADMIN_ROLE_CLAIM = 'tenant-admin';
 export type GrantDecision = ({ ok: true; resource: ResourceDescription } & ScopeGrant) | { ok: false; reason: string };
 
 /**
- * Who may obtain tokens for what (D2): a virtual server only for users of its own tenant, with the
+ * Who may obtain tokens for what: a virtual server only for users of its own tenant, with the
  * scopes their roles allow; the admin API only for platform administrators and tenant administrators.
  */
 @Injectable()

@@ -11,7 +11,7 @@ import { renderMessagePage, PAGE_HEADERS } from '../interactions/interaction-pag
 import type { ResourceServersService } from './resource-servers.service';
 import { ScopeVocabulary } from './scope-vocabulary';
 
-/** The signing algorithm of every token (D2, D3). */
+/** The signing algorithm of every token. */
 export const TOKEN_SIGNING_ALG = 'RS256';
 
 /** How long an authorization code lives: it is exchanged right after the redirect. */
@@ -51,7 +51,7 @@ export interface OidcConfigurationDeps {
 }
 
 /**
- * oidc-provider's configuration for the platform (D1, D2, S-156..S-176): authorization code with
+ * oidc-provider's configuration for the platform (S-156..S-176): authorization code with
  * PKCE S256 only, refresh tokens rotated on every use, client credentials, revocation, introspection,
  * dynamic registration, resource indicators mapped to the admin API or a virtual server, JWT access
  * tokens (RS256, `typ: at+jwt`) with the platform's claims. A fresh object per Provider: the provider
@@ -77,7 +77,7 @@ export function buildOidcConfiguration(deps: OidcConfigurationDeps): Oidc.Config
           tenant ? `client ${client.clientId} belongs to tenant ${tenant}, not ${target.tenant}` : 'client_credentials is only for clients an administrator registered for the tenant',
         );
       }
-      // A pre-registered client's scope, set by its administrator, is its ceiling (D2: scopes ⊆ the client's allowed scope).
+      // A pre-registered client's scope, set by its administrator, is its ceiling (scopes ⊆ the client's allowed scope).
       const ceiling = parseScopes(client.scope);
       scopes = scopes.filter((scope) => isScopeAllowed(ceiling, scope));
     }
@@ -176,7 +176,7 @@ export function buildOidcConfiguration(deps: OidcConfigurationDeps): Oidc.Config
       const target = audience ? resources.parse(audience) : undefined;
       if (!target) return undefined;
       if (target.kind === 'mcp') return { tenant: target.tenant };
-      // The admin API (D2): the user's tenant when they have one, and their administrative roles.
+      // The admin API: the user's tenant when they have one, and their administrative roles.
       const user = token.kind === 'AccessToken' ? await users.findById((token as Oidc.AccessToken).accountId) : undefined;
       if (!user) return { roles: [] };
       return { ...(user.tenant ? { tenant: user.tenant } : {}), roles: policy.adminRoles(user) };

@@ -5,7 +5,7 @@ import { isRpcError, MessageBus } from '@mcp-platform/shared-messaging';
 import { AUTHORIZATION_SERVER_OPTIONS } from '../authorization-server.constants';
 import type { ResolvedAuthorizationServerOptions } from '../authorization-server.options';
 
-/** What a resource indicator (RFC 8707) names: the admin API, or one virtual server's MCP endpoint (D1). */
+/** What a resource indicator (RFC 8707) names: the admin API, or one virtual server's MCP endpoint. */
 export type ResourceTarget = { kind: 'admin'; audience: string } | { kind: 'mcp'; audience: string; tenant: string; server: string };
 
 /** A resource the authorization server issues tokens for, with every scope it knows. */

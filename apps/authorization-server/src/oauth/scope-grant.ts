@@ -1,6 +1,6 @@
 import { allowedSubset, isScopeAllowed } from '../roles/role-scopes';
 
-/** What decides the scopes of a grant (D2). */
+/** What decides the scopes of a grant. */
 export interface ScopeGrantInput {
   /** The scopes the client asked for (OIDC scopes such as `openid` left out). */
   requested: readonly string[];
@@ -19,8 +19,8 @@ export interface ScopeGrant {
 }
 
 /**
- * Granted = requested ∩ the resource's scopes ∩ what the user's roles allow ∩ the client's limit
- * (D2). The resource's scopes are matched exactly (a token carries only scopes its audience knows);
+ * Granted = requested ∩ the resource's scopes ∩ what the user's roles allow ∩ the client's limit.
+ * The resource's scopes are matched exactly (a token carries only scopes its audience knows);
  * the roles and the client limit are matched with the hierarchy (`demo` allows `demo:crypto`, S-144).
  */
 export function grantScopes(input: ScopeGrantInput): ScopeGrant {

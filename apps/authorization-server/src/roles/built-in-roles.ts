@@ -3,7 +3,7 @@ import { ANY_SCOPE, MEMBER_ROLE, TENANT_ADMIN_ROLE } from '../identity/identity.
 import type { InitialRole } from '../tenants/tenants.repository';
 
 /**
- * The roles every tenant starts with (D9): `tenant-admin` may obtain every scope and use the admin
+ * The roles every tenant starts with: `tenant-admin` may obtain every scope and use the admin
  * API for its tenant; `member` may use the tenant's virtual servers (`memberScopes`, default `mcp`).
  */
 export function builtInRoles(memberScopes: string[] = [BASELINE_SCOPE]): InitialRole[] {

@@ -19,7 +19,7 @@ export function isScopeAllowed(allowed: readonly string[], scope: string): boole
   return allowed.some((held) => held === ANY_SCOPE || scopeCovers(held, scope));
 }
 
-/** The candidates (e.g. requested ∩ the resource's scopes) the allowed scopes let the user obtain, in order (D2). */
+/** The candidates (e.g. requested ∩ the resource's scopes) the allowed scopes let the user obtain, in order. */
 export function allowedSubset(allowed: readonly string[], candidates: readonly string[]): string[] {
   return candidates.filter((scope) => isScopeAllowed(allowed, scope));
 }

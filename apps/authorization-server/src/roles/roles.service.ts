@@ -15,7 +15,7 @@ const MAX_DESCRIPTION_LENGTH = 1024;
 
 /**
  * Roles: named sets of scopes within a tenant. A user may obtain a scope only when one of their roles
- * allows it (D2); `*` allows every scope. `tenant-admin` and `member` exist in every tenant.
+ * allows it; `*` allows every scope. `tenant-admin` and `member` exist in every tenant.
  */
 @Injectable()
 export class RolesService {
@@ -60,7 +60,7 @@ export class RolesService {
   /**
    * The scopes the user may obtain for the tenant's virtual servers: the union of their roles' scopes,
    * `['*']` when a role allows every scope (match with `isScopeAllowed`). Empty for another tenant
-   * (D2: tokens only for one's own tenant), for a disabled user, and for a platform administrator
+   * (tokens only for one's own tenant), for a disabled user, and for a platform administrator
    * without roles (being platform admin grants nothing on MCP servers).
    */
   async allowedScopes(user: UserAccount, tenant: string): Promise<string[]> {

@@ -2,7 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { IdentityModule } from '../identity/identity.module';
 import { SeedService } from './seed.service';
 
-/** The seed (D9) and the bootstrap platform admin, written at boot when configured. */
+/** The seed and the bootstrap platform admin, written at boot when configured. */
 @Module({})
 export class SeedModule {
   static register(enabled: boolean): DynamicModule {

@@ -10,7 +10,7 @@ import { PasswordHasher } from '../users/password-hasher';
 import { assertPasswordPolicy, assertUsername, normalizeUsername } from '../users/password-policy';
 import { UsersRepository } from '../users/users.repository';
 
-/** The tenants every fresh install starts with (D9), matching the tool executor's seed catalog. */
+/** The tenants every fresh install starts with, matching the tool executor's seed catalog. */
 export const SEED_TENANTS = [
   { slug: 'demo', name: 'Demo', memberScopes: [BASELINE_SCOPE, 'demo'] },
   { slug: 'conformance', name: 'Conformance', memberScopes: [BASELINE_SCOPE] },
@@ -20,7 +20,7 @@ export const SEED_TENANTS = [
 export const DEMO_USERNAME = 'demo';
 
 /**
- * Writes the seed at boot (D9), idempotently: tenants `demo` and `conformance` with their built-in
+ * Writes the seed at boot, idempotently: tenants `demo` and `conformance` with their built-in
  * roles, the `demo` user (whose password is set again on every boot, so the one the operator was
  * shown works), and a platform administrator when one is configured and none exists. The tool
  * executor seeds its own catalog of these tenants; nothing is asked of it here. Records that exist are

@@ -1,7 +1,7 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /**
- * One key that signs the server's JWTs (D3). The current signer is the newest active one that is
+ * One key that signs the server's JWTs. The current signer is the newest active one that is
  * not retired; retired keys stay (published, not used) until nothing they signed can still be valid.
  */
 @Entity({ name: 'signing_keys' })

@@ -3,7 +3,7 @@ import type * as Jose from 'jose' with { 'resolution-mode': 'import' };
 /** A JSON Web Key as jose types it. */
 export type Jwk = Jose.JWK;
 
-/** The algorithm of every signing key (D3): RS256, which every OAuth client and resource server verifies. */
+/** The algorithm of every signing key: RS256, which every OAuth client and resource server verifies. */
 export const SIGNING_ALG = 'RS256';
 
 /** A new key: its id (the RFC 7638 thumbprint) and its private JWK. */

@@ -3,7 +3,7 @@ import { authorizationServer } from '@mcp-platform/protocol-contracts';
 import { EventHandler, RpcHandler } from '@mcp-platform/shared-messaging';
 import { SigningKeysService } from './signing-keys.service';
 
-/** The key set for resource servers (D3), and every replica's refresh when another one rotated. */
+/** The key set for resource servers, and every replica's refresh when another one rotated. */
 @Controller()
 export class SigningKeysNatsController {
   constructor(private readonly keys: SigningKeysService) {}

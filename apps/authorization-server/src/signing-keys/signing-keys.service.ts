@@ -24,7 +24,7 @@ interface OpenedKey {
 export const KEY_MAINTENANCE_INTERVAL_MS = 3600_000;
 
 /**
- * The keys that sign the server's JWTs (D3). One current signer (RS256, 2048 bits); after
+ * The keys that sign the server's JWTs. One current signer (RS256, 2048 bits); after
  * `keyRotationDays` a new key takes over and the old one stays published, not used, for
  * `retiredKeyOverlapSeconds`, so tokens it signed still verify; then it is deleted. Checked at boot and
  * hourly under a database lock (one replica rotates); the rotating replica publishes

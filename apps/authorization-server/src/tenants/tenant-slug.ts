@@ -1,9 +1,9 @@
 import { IdentityError, IdentityErrorCode } from '../identity/identity.errors';
 
-/** D1: a tenant slug is a path segment of MCP URLs. */
+/** A tenant slug is a path segment of MCP URLs. */
 export const TENANT_SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
-/** First path segments the platform's own endpoints use on a shared origin, so no tenant may take them (D1). */
+/** First path segments the platform's own endpoints use on a shared origin, so no tenant may take them. */
 export const RESERVED_TENANT_SLUGS: readonly string[] = ['oauth', 'admin', 'health', 'docs'];
 
 /** Throws `Invalid` for a slug that is malformed or reserved. */

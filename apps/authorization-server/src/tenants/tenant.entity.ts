@@ -1,6 +1,6 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 
-/** A tenant: its slug is the first segment of its MCP URLs (D1). */
+/** A tenant: its slug is the first segment of its MCP URLs. */
 @Entity({ name: 'tenants' })
 @Index('uq_tenants_slug', ['slug'], { unique: true })
 export class TenantEntity {

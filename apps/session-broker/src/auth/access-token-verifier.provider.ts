@@ -7,7 +7,7 @@ import { SESSION_BROKER_OPTIONS, type ResolvedSessionBrokerOptions } from '../se
 const KEY_FETCH_TIMEOUT_MS = 5_000;
 
 /**
- * The broker's token verifier: keys come from the authorization server over the bus (D3), cached;
+ * The broker's token verifier: keys come from the authorization server over the bus, cached;
  * `signingKeysRotated` invalidates them (see `BrokerEvents`). The configured issuer is the one the
  * broker advertises in its metadata, so it is the one tokens must carry; when the authorization
  * server reports another, tokens will fail as `wrong_issuer` and the mismatch is logged.

@@ -32,7 +32,7 @@ export interface AuthRefusal {
 export type AuthDecision = { ok: true; principal: Principal } | ({ ok: false } & AuthRefusal);
 
 /**
- * The broker as an OAuth resource server (D5): runs on every request to a virtual server, after the
+ * The broker as an OAuth resource server: runs on every request to a virtual server, after the
  * Host/Origin/Accept checks and before any session or era work, and turns the `Authorization` header
  * into the principal that travels over the bus. The token itself goes no further (S-146).
  */

@@ -3,7 +3,7 @@ import { BASELINE_SCOPE } from '@mcp-platform/protocol-mcp';
 import { SESSION_BROKER_OPTIONS, type ResolvedSessionBrokerOptions } from '../session-broker.options';
 import type { VirtualServer } from '../virtual-servers/virtual-server.cache';
 
-/** Where RFC 9728 puts Protected Resource Metadata: this prefix, then the resource's path (D1). */
+/** Where RFC 9728 puts Protected Resource Metadata: this prefix, then the resource's path. */
 export const PROTECTED_RESOURCE_METADATA_PREFIX = '/.well-known/oauth-protected-resource';
 
 /** The Protected Resource Metadata document of one virtual server (RFC 9728 §2, S-133). */
@@ -20,7 +20,7 @@ export interface ProtectedResourceMetadata {
 
 /**
  * Each virtual server as an OAuth protected resource: its resource identifier (the MCP URL clients
- * use, D1), the URL of its metadata document, and the document itself.
+ * use), the URL of its metadata document, and the document itself.
  */
 @Injectable()
 export class ProtectedResources {

@@ -24,7 +24,7 @@ import { headerValue, UNPARSEABLE_BODY, type McpHttpRequest } from './mcp-reques
 /**
  * The MCP endpoint of every virtual server, `/:tenant/:server/mcp`, both eras on one URL (S-56).
  * The edge checks run on headers alone, before the body is read (`rejectEarly`); `handle` resolves
- * the virtual server, authenticates the caller (D5), classifies the message, picks the era and hands over.
+ * the virtual server, authenticates the caller, classifies the message, picks the era and hands over.
  */
 @Injectable()
 export class McpEndpoint {

@@ -101,7 +101,7 @@ export class AccessTokenVerifier {
       verified = await this.verifyWith(jose, token, keySet);
     } catch (error) {
       if (!(error instanceof jose.errors.JWKSNoMatchingKey)) throw rejection(jose, error);
-      // The token names a key we do not hold: the authorization server may have rotated (D3).
+      // The token names a key we do not hold: the authorization server may have rotated.
       const refreshed = await this.refreshForUnknownKey(keySet);
       if (!refreshed) throw new TokenRejectedError(TokenRejectionReason.UnknownKey, 'the token is signed with an unknown key');
       try {

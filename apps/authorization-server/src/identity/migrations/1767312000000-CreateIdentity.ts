@@ -14,7 +14,7 @@ export class CreateIdentity1767312000000 implements MigrationInterface {
         "created_at" timestamptz NOT NULL DEFAULT now(),
         "updated_at" timestamptz NOT NULL DEFAULT now(),
         CONSTRAINT "pk_tenants" PRIMARY KEY ("id"),
-        -- D1: the slug is a path segment of MCP URLs
+        -- the slug is a path segment of MCP URLs
         CONSTRAINT "ck_tenants_slug" CHECK ("slug" ~ '^[a-z0-9][a-z0-9-]{0,62}$')
       )`);
     await queryRunner.query(`CREATE UNIQUE INDEX "uq_tenants_slug" ON "authorization_server"."tenants" ("slug")`);
