@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { toolExecutor } from '@mcp-platform/protocol-contracts';
-import { TENANT_SLUG } from '../tenants/tenant-slug';
+import { TENANT_SLUG_PATTERN } from '@mcp-platform/protocol-contracts';
 
 /**
  * Bodies and answers of the identity routes (tenants, users, roles). The shapes are checked here;
@@ -9,7 +9,7 @@ import { TENANT_SLUG } from '../tenants/tenant-slug';
  */
 
 /** A tenant slug: lowercase letters, digits and `-`, 1..63, starting with a letter or digit. */
-export const TenantSlugSchema = z.string().regex(TENANT_SLUG, 'a tenant is 1..63 of a-z 0-9 and "-", starting with a letter or digit');
+export const TenantSlugSchema = z.string().regex(TENANT_SLUG_PATTERN, 'a tenant is 1..63 of a-z 0-9 and "-", starting with a letter or digit');
 
 export const TenantViewSchema = z.object({
   slug: TenantSlugSchema,

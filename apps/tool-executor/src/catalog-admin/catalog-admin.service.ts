@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { toolExecutor } from '@mcp-platform/protocol-contracts';
+import { RESERVED_TENANT_SLUGS, toolExecutor } from '@mcp-platform/protocol-contracts';
 import { MessageBus, RpcError, WireErrorCode } from '@mcp-platform/shared-messaging';
 import { CatalogRepository } from '../catalog/catalog.repository';
 import { CatalogService } from '../catalog/catalog.service';
@@ -14,12 +14,6 @@ import {
 
 type ToolRecord = toolExecutor.ToolDefinitionRecord;
 type ServerRecord = toolExecutor.VirtualServerDefinitionRecord;
-
-/**
- * Path segments a tenant may not be named after, because the platform's own routes live there
- * (DESIGN.md: `/oauth`, `/admin`, `/health`, `/docs` sit beside `/<tenant>/<server>/mcp`).
- */
-export const RESERVED_TENANT_NAMES: readonly string[] = ['oauth', 'admin', 'health', 'docs'];
 
 /**
  * The catalog as its administrators write it (the admin API calls these over the bus). Checks what
@@ -39,7 +33,7 @@ export class CatalogAdminService {
   ) {}
 
   async putTenant(tenant: string): Promise<{ created: boolean }> {
-    if (RESERVED_TENANT_NAMES.includes(tenant)) throw invalid(`"${tenant}" is reserved for the platform's own routes and cannot name a tenant`);
+    if (RESERVED_TENANT_SLUGS.includes(tenant)) throw invalid(`"${tenant}" is reserved for the platform's own routes and cannot name a tenant`);
     const created = await this.repository.ensureTenant(tenant);
     if (created) {
       this.logger.log(`tenant ${tenant} created`);

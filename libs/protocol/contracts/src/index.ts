@@ -5,6 +5,7 @@
 export * from './define-contract';
 export * from './common/principal';
 export * from './common/wire-error';
+export * from './common/tenant';
 export * as toolExecutor from './tool-executor';
 export * as sessionBroker from './session-broker';
 export * as authorizationServer from './authorization-server';

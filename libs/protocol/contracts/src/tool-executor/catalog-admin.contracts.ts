@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TENANT_SLUG_PATTERN } from '../common/tenant';
 import { defineRpc } from '../define-contract';
 
 /**
@@ -9,7 +10,7 @@ import { defineRpc } from '../define-contract';
  * unknown built-in handler, a virtual server naming a tool the tenant does not have).
  */
 
-const Slug = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'lowercase letters, digits and "-", at most 63, starting with a letter or digit');
+const Slug = z.string().regex(TENANT_SLUG_PATTERN, 'lowercase letters, digits and "-", at most 63, starting with a letter or digit');
 
 /** A scope name as RFC 6749 §3.3 allows it (printable ASCII without space, `"` or `\`). */
 export const ScopeNameSchema = z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]{1,128}$/, 'a scope is 1..128 printable ASCII characters without space, quote or backslash');
