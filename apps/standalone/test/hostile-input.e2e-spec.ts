@@ -20,6 +20,12 @@ const SEED = Number(process.env['HOSTILE_SEED'] ?? 20_261_130);
 const COUNT = Number(process.env['HOSTILE_COUNT'] ?? 1_200);
 /** Matches the platform's default `BODY_LIMIT_BYTES` (both modes boot with the default). */
 const BODY_LIMIT_BYTES = 4 * 1024 * 1024;
+/**
+ * The suite attacks the broker's HTTP and JSON-RPC handling, not authorization (oauth-attacks does),
+ * so it runs against the public conformance server; its tool with one string argument takes the
+ * oversized and sentinel arguments.
+ */
+const TEXT_TOOL = { name: 'json_schema_2020_12_tool', argument: 'name' };
 
 interface Failure {
   index: number;
@@ -69,7 +75,7 @@ describe.each([embeddedMode(), distributedMode(1)])('session broker under hostil
 
   beforeAll(async () => {
     platform = await mode.boot();
-    url = seededUrls(platform.baseUrl).demo;
+    url = seededUrls(platform.baseUrl).conformance;
     agent = keepAliveAgent();
     session = await openLegacySession(url, agent);
   });
@@ -83,7 +89,7 @@ describe.each([embeddedMode(), distributedMode(1)])('session broker under hostil
     const ended = await openLegacySession(url, agent);
     expect(await deleteLegacySession(url, ended, agent)).toBe(200);
     const cases = generateHostileCases(
-      { url, session, endedSessionId: ended.sessionId, bodyLimitBytes: BODY_LIMIT_BYTES, textTool: { name: 'hash_text', argument: 'text' } },
+      { url, session, endedSessionId: ended.sessionId, bodyLimitBytes: BODY_LIMIT_BYTES, textTool: TEXT_TOOL },
       { seed: SEED, count: COUNT },
     );
     expect(cases.length).toBeGreaterThanOrEqual(1_000);
@@ -103,8 +109,9 @@ describe.each([embeddedMode(), distributedMode(1)])('session broker under hostil
     const transport = new LegacyTransport(new URL(url));
     await client.connect(transport);
     try {
-      const result = await client.callTool({ name: 'calculate', arguments: { expression: '6 * 7' } });
-      expect(result.structuredContent).toEqual({ expression: '6 * 7', result: 42 });
+      const result = await client.callTool({ name: TEXT_TOOL.name, arguments: { [TEXT_TOOL.argument]: 'after the attack' } });
+      expect(result.isError ?? false).toBe(false);
+      expect(result.content).toEqual([{ type: 'text', text: 'Received: {"name":"after the attack"}' }]);
     } finally {
       await transport.terminateSession().catch(() => undefined);
       await client.close();

@@ -8,6 +8,7 @@ import {
   ErrorCodes,
   META_KEYS,
   MODERN_PROTOCOL_VERSION,
+  obtainToken,
   openLegacySession,
   sendRaw,
   sseMessages,
@@ -18,6 +19,8 @@ import { distributedMode, embeddedMode, seededUrls, watchCancellations, type Pla
 
 const DEMO_TOOLS = ['calculate', 'current_time', 'generate_uuid', 'hash_text', 'long_operation', 'text_statistics'];
 const SHA256_OF_ABC = createHash('sha256').update('abc').digest('hex');
+/** `demo/default` requires a token (D9); `demo:crypto` lets the demo user see and call `hash_text` too. */
+const DEMO_SCOPES = 'mcp demo:crypto';
 
 /** The client implementations under test, pinned to one era each. */
 function legacyClient(): LegacyClient {
@@ -66,10 +69,14 @@ const modes: PlatformMode[] = [embeddedMode(), distributedMode(2)];
 describe.each(modes)('MCP platform, $name mode', (mode) => {
   let platform: Platform;
   let urls: { demo: string; conformance: string };
+  /** The demo user's bearer token for `demo/default`, obtained through the browser flow (the conformance server is public). */
+  let auth: Record<string, string>;
 
   beforeAll(async () => {
     platform = await mode.boot();
     urls = seededUrls(platform.baseUrl);
+    const token = await obtainToken({ issuer: platform.issuer, resource: urls.demo, scope: DEMO_SCOPES, user: platform.demoUser });
+    auth = { authorization: `Bearer ${token.access_token}` };
   });
 
   afterAll(async () => {
@@ -82,7 +89,7 @@ describe.each(modes)('MCP platform, $name mode', (mode) => {
 
     beforeAll(async () => {
       client = legacyClient();
-      transport = new LegacyTransport(new URL(urls.demo));
+      transport = new LegacyTransport(new URL(urls.demo), { requestInit: { headers: auth } });
       await client.connect(transport);
     });
 
@@ -150,7 +157,7 @@ describe.each(modes)('MCP platform, $name mode', (mode) => {
     });
 
     it('echoes a string progress token verbatim (raw HTTP, S-264)', async () => {
-      const session = await openLegacySession(urls.demo);
+      const session = await openLegacySession(urls.demo, undefined, undefined, auth);
       const token = 'tök-en/✓ 1';
       const answer = await sendRaw({
         url: urls.demo,
@@ -217,7 +224,7 @@ describe.each(modes)('MCP platform, $name mode', (mode) => {
 
     beforeAll(async () => {
       client = modernClient();
-      await client.connect(new ModernTransport(new URL(urls.demo)));
+      await client.connect(new ModernTransport(new URL(urls.demo), { requestInit: { headers: auth } }));
     });
 
     afterAll(async () => {
@@ -318,13 +325,14 @@ describe.each(modes)('MCP platform, $name mode', (mode) => {
         const urlB = seededUrls(brokerB ?? '').demo;
 
         const clientA = legacyClient();
-        const transportA = new LegacyTransport(new URL(urlA));
+        // Every replica serves the same canonical MCP URL (PUBLIC_URL), so one token is good at both.
+        const transportA = new LegacyTransport(new URL(urlA), { requestInit: { headers: auth } });
         await clientA.connect(transportA);
         const sessionId = transportA.sessionId;
         expect(sessionId).toBeDefined();
 
         const clientB = legacyClient();
-        const transportB = new LegacyTransport(new URL(urlB), { sessionId });
+        const transportB = new LegacyTransport(new URL(urlB), { sessionId, requestInit: { headers: auth } });
         await clientB.connect(transportB);
         transportB.setProtocolVersion(transportA.protocolVersion ?? '2025-11-25');
 
@@ -341,7 +349,7 @@ describe.each(modes)('MCP platform, $name mode', (mode) => {
 
         // spec S-93: after DELETE, every replica answers 404 for the session.
         const ping = JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'ping' });
-        const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId ?? '', 'mcp-protocol-version': '2025-11-25' };
+        const headers = { ...auth, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId ?? '', 'mcp-protocol-version': '2025-11-25' };
         const onA = await sendRaw({ url: urlA, headers, body: ping });
         const onB = await sendRaw({ url: urlB, headers, body: ping });
         expect(onA.status).toBe(404);

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { connect } from 'nats';
 import { vi } from 'vitest';
 import { toolExecutor } from '@mcp-platform/protocol-contracts';
@@ -17,26 +18,64 @@ import { startStandalone } from '../src/index';
 /** The platform under test, in either mode. */
 export type Platform = EmbeddedPlatform | DistributedPlatform;
 
+/** What a test file may ask of the platform it boots (both modes honour each option). */
+export interface BootOptions {
+  /**
+   * Client ID Metadata Documents served by the test's own HTTPS host (`startClientMetadataHost`):
+   * the hosts exempt from the SSRF guard and the host's self-signed certificate, as PEM and as a file.
+   */
+  cimd?: { allowedHosts: string[]; caPem: string; caFile: string };
+  /** Access token lifetime in seconds (the authorization server accepts 60 and more; default 600). */
+  accessTokenTtlSeconds?: number;
+}
+
 /** One mode of the e2e tier: its name and how to boot it (once per file). */
 export interface PlatformMode {
   name: 'embedded' | 'distributed';
-  boot(): Promise<Platform>;
+  boot(options?: BootOptions): Promise<Platform>;
 }
 
-/** The embedded platform in this process (PGlite in memory, in-process bus), on a free port. */
+/**
+ * The embedded platform in this process (PGlite in memory, in-process bus), on a free port, with a
+ * platform admin of this run (the distributed mode creates one the same way).
+ */
 export function embeddedMode(): PlatformMode {
-  return { name: 'embedded', boot: () => bootEmbedded(startStandalone, { port: 0, logLevel: 'silent' }) };
+  return {
+    name: 'embedded',
+    boot: (options = {}) => {
+      const embedded: Parameters<typeof startStandalone>[0] = {
+        port: 0,
+        logLevel: 'silent',
+        adminUser: { username: `admin-${randomBytes(4).toString('hex')}`, password: randomBytes(18).toString('base64url') },
+        ...(options.cimd ? { cimd: { allowedHosts: options.cimd.allowedHosts, caPem: options.cimd.caPem } } : {}),
+        ...(options.accessTokenTtlSeconds === undefined ? {} : { accessTokenTtlSeconds: options.accessTokenTtlSeconds }),
+      };
+      return bootEmbedded(startStandalone, embedded);
+    },
+  };
 }
 
 /** Five processes (plus extra broker replicas) over the real NATS and a throwaway PostgreSQL database. */
 export function distributedMode(brokerReplicas = 1): PlatformMode {
   return {
     name: 'distributed',
-    boot: async () => {
+    boot: async (options = {}) => {
       const startCluster = await importClusterModule(findClusterModule(findRepoRoot()));
-      return bootDistributed(startCluster, { brokerReplicas, env: { LOG_LEVEL: 'warn' } });
+      const env: Record<string, string> = { LOG_LEVEL: 'warn' };
+      if (options.cimd) {
+        env['CIMD_ALLOWED_HOSTS'] = options.cimd.allowedHosts.join(',');
+        env['CIMD_CA_FILE'] = options.cimd.caFile;
+      }
+      if (options.accessTokenTtlSeconds !== undefined) env['ACCESS_TOKEN_TTL_SECONDS'] = String(options.accessTokenTtlSeconds);
+      return bootDistributed(startCluster, { brokerReplicas, env });
     },
   };
+}
+
+/** The credentials of the run's platform admin (both modes boot with one). */
+export function adminUserOf(platform: Platform): { username: string; password: string } {
+  if (platform.adminUser === undefined) throw new Error('the platform was booted without a platform admin');
+  return platform.adminUser;
 }
 
 /** MCP URLs of the two seeded virtual servers on one broker. */

@@ -9,7 +9,7 @@ export { findRepoRoot } from './platform/repo-root';
 export { testInfrastructure, uniqueRunId, type TestInfrastructure } from './platform/test-infrastructure';
 export { createThrowawayDatabase, type ThrowawayDatabase } from '@mcp-platform/shared-persistence';
 export { deleteBucketsWithPrefix } from './platform/jetstream-buckets';
-export { bootEmbedded, type EmbeddedPlatform, type StandaloneHandle } from './platform/embedded-platform';
+export { bootEmbedded, type EmbeddedPlatform, type PlatformAuth, type PlatformCredentials, type StandaloneHandle } from './platform/embedded-platform';
 export {
   BUCKET_PREFIX_ENV,
   CLUSTER_MODULE,
@@ -50,3 +50,49 @@ export {
   type HostileCategory,
   type HostileTarget,
 } from './hostile/hostile-requests';
+export { CookieJar, type StoredCookie } from './oauth/cookie-jar';
+export { decodeEntities, fieldValue, findForm, parseForms, type FormField, type HtmlForm } from './oauth/html-forms';
+export { bearerChallenge, parseAuthChallenges, type AuthChallenge, type BearerChallenge, type ChallengeSource } from './oauth/bearer-challenge';
+export { createPkcePair, randomState, s256Challenge, type PkcePair } from './oauth/pkce';
+export { asUnsecuredJwt, decodeJwt, generateTestSigningKey, signRs256, withFlippedSignatureByte, type DecodedJwt } from './oauth/jwt-forgery';
+export {
+  OAuthBrowser,
+  OAuthBrowserError,
+  csrfOf,
+  type AuthorizeAs,
+  type BrowserFetch,
+  type BrowserPage,
+  type BrowserResponse,
+  type ConsentDecision,
+  type Navigation,
+  type OAuthBrowserOptions,
+  type RequestInitLike,
+  type SubmitOptions,
+} from './oauth/oauth-browser';
+export {
+  DEFAULT_REDIRECT_URI,
+  OAuthTestClient,
+  authorizationServerMetadataUrl,
+  discoverAuthorizationServer,
+  obtainToken,
+  protectedResourceMetadataUrl,
+  type AuthorizationOutcome,
+  type AuthorizationRequestOptions,
+  type AuthorizationServerMetadata,
+  type ObtainTokenOptions,
+  type PkceMode,
+  type PreparedAuthorization,
+  type RegisteredClient,
+  type TestUser,
+  type TokenEndpointAnswer,
+  type TokenSet,
+} from './oauth/oauth-test-client';
+export {
+  AuthorizationCallbackError,
+  LegacySdkOAuthProvider,
+  ModernSdkOAuthProvider,
+  clientMetadataDocument,
+  type ClientRegistration,
+  type TestOAuthProviderOptions,
+} from './oauth/sdk-oauth-providers';
+export { startClientMetadataHost, type ClientMetadataHost, type ClientMetadataSource, type ServedDocumentOptions } from './oauth/client-metadata-host';

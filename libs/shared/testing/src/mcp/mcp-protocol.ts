@@ -65,12 +65,20 @@ export interface LegacySession {
   headers: Record<string, string>;
 }
 
-/** Opens a legacy session: `initialize`, then `notifications/initialized` (expects 202). */
-export async function openLegacySession(url: string, agent?: Agent, protocolVersion: string = LEGACY_PROTOCOL_VERSIONS[0]): Promise<LegacySession> {
+/**
+ * Opens a legacy session: `initialize`, then `notifications/initialized` (expects 202). `extraHeaders`
+ * (e.g. `authorization` for a protected server) go on both requests and into the session's headers.
+ */
+export async function openLegacySession(
+  url: string,
+  agent?: Agent,
+  protocolVersion: string = LEGACY_PROTOCOL_VERSIONS[0],
+  extraHeaders: Readonly<Record<string, string>> = {},
+): Promise<LegacySession> {
   const initialized = await sendRaw(
     {
       url,
-      headers: { ...POST_HEADERS },
+      headers: { ...POST_HEADERS, ...extraHeaders },
       body: JSON.stringify({
         jsonrpc: '2.0',
         id: 0,
@@ -86,7 +94,7 @@ export async function openLegacySession(url: string, agent?: Agent, protocolVers
   }
   const result = firstResult(initialized) as { protocolVersion?: unknown } | undefined;
   const negotiated = typeof result?.protocolVersion === 'string' ? result.protocolVersion : protocolVersion;
-  const headers = { ...POST_HEADERS, 'mcp-session-id': sessionId, 'mcp-protocol-version': negotiated };
+  const headers = { ...POST_HEADERS, ...extraHeaders, 'mcp-session-id': sessionId, 'mcp-protocol-version': negotiated };
   const notified = await sendRaw({ url, headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) }, agent);
   if (notified.status !== 202) throw new Error(`notifications/initialized answered ${notified.status}`);
   return { sessionId, protocolVersion: negotiated, headers };

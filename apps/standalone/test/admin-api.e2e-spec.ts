@@ -1,0 +1,168 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { OAuthBrowser, OAuthBrowserError, OAuthTestClient, bearerChallenge, mcpUrl, obtainToken, waitUntil, type TestUser } from '@mcp-platform/shared-testing';
+import { AdminApi, adminApiUrl, calculatorTool, uniqueTenant, uuidTool } from './admin-api';
+import { legacyClient, recordingFetch } from './oauth-flows';
+import { adminUserOf, distributedMode, embeddedMode, type Platform, type PlatformMode } from './platforms';
+
+const modes: PlatformMode[] = [embeddedMode(), distributedMode(1)];
+
+/** The routes the OpenAPI document must describe (method and path template). */
+const DOCUMENTED_ROUTES: [string, string][] = [
+  ['get', '/admin/v1/tenants'],
+  ['post', '/admin/v1/tenants'],
+  ['delete', '/admin/v1/tenants/{tenant}'],
+  ['post', '/admin/v1/tenants/{tenant}/users'],
+  ['patch', '/admin/v1/tenants/{tenant}/users/{id}'],
+  ['get', '/admin/v1/tenants/{tenant}/roles'],
+  ['put', '/admin/v1/tenants/{tenant}/virtual-servers/{name}'],
+  ['put', '/admin/v1/tenants/{tenant}/tools/{name}'],
+  ['post', '/admin/v1/tenants/{tenant}/tools/{name}/disable'],
+];
+
+describe.each(modes)('admin API, $name mode', (mode) => {
+  let platform: Platform;
+  const tenant = uniqueTenant('e2e-t');
+  const tenantAdmin: TestUser = { username: `${tenant}-admin`, password: `pw-${tenant}-0123456789` };
+  let serverUrl: string;
+
+  beforeAll(async () => {
+    platform = await mode.boot();
+    serverUrl = mcpUrl(platform.baseUrl, tenant, 'main');
+  });
+
+  afterAll(async () => {
+    await platform?.stop();
+  });
+
+  it('refuses a call without a token with 401 and a challenge naming its resource metadata', async () => {
+    const answer = await new AdminApi(adminApiUrl(platform), undefined).request('GET', '/tenants');
+    expect(answer.status).toBe(401);
+    const challenge = bearerChallenge(answer.wwwAuthenticate ?? undefined);
+    const metadataUrl = `${platform.authUrl}/.well-known/oauth-protected-resource/admin/v1`;
+    expect(challenge).toMatchObject({ resourceMetadata: metadataUrl, scope: 'admin' });
+    const metadata = (await (await fetch(metadataUrl)).json()) as Record<string, unknown>;
+    expect(metadata).toMatchObject({ resource: adminApiUrl(platform), authorization_servers: [platform.issuer], scopes_supported: ['admin'] });
+  });
+
+  it('publishes an OpenAPI document that lists its routes', async () => {
+    const response = await fetch(`${platform.authUrl}/admin/openapi.json`);
+    expect(response.status).toBe(200);
+    const document = (await response.json()) as { openapi?: string; paths?: Record<string, Record<string, unknown>> };
+    expect(document.openapi).toMatch(/^3\./);
+    for (const [method, path] of DOCUMENTED_ROUTES) expect(document.paths?.[path]?.[method], `${method.toUpperCase()} ${path}`).toBeDefined();
+  });
+
+  it('lets the platform admin create a tenant, a user, a tool and a virtual server that the user can then call', async () => {
+    const admin = await AdminApi.signIn(platform, adminUserOf(platform));
+    const created = await admin.request('POST', '/tenants', { slug: tenant, name: 'Tenant T (e2e)' });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body).toMatchObject({ slug: tenant, disabled: false });
+
+    const user = await admin.request('POST', `/tenants/${tenant}/users`, { ...tenantAdmin, roles: ['tenant-admin'] });
+    expect(user.status, JSON.stringify(user.body)).toBe(201);
+    expect(user.body).toMatchObject({ username: tenantAdmin.username, tenant, roles: ['tenant-admin'], disabled: false });
+    expect(JSON.stringify(user.body)).not.toContain(tenantAdmin.password);
+
+    const tool = await admin.request('PUT', `/tenants/${tenant}/tools/calc`, calculatorTool());
+    expect(tool.status, JSON.stringify(tool.body)).toBe(200);
+    expect(tool.body).toMatchObject({ created: true, tool: { name: 'calc', kind: 'builtin' } });
+
+    const server = await admin.request('PUT', `/tenants/${tenant}/virtual-servers/main`, { title: 'T main', tools: ['calc'] });
+    expect(server.status, JSON.stringify(server.body)).toBe(200);
+    // D1: the API shows the server's MCP URL, the audience of its callers' tokens; protected by default.
+    expect(server.body).toMatchObject({ created: true, server: { name: 'main', public: false, tools: ['calc'], url: serverUrl } });
+
+    const token = await obtainToken({ issuer: platform.issuer, resource: serverUrl, scope: 'mcp', user: tenantAdmin });
+    const client = legacyClient();
+    const transport = new LegacyTransport(new URL(serverUrl), { requestInit: { headers: { authorization: `Bearer ${token.access_token}` } } });
+    await client.connect(transport);
+    try {
+      expect((await client.listTools()).tools.map((listed) => listed.name)).toEqual(['calc']);
+      const result = await client.callTool({ name: 'calc', arguments: { expression: '6 * 7' } });
+      expect(result.structuredContent).toEqual({ expression: '6 * 7', result: 42 });
+    } finally {
+      await transport.terminateSession().catch(() => undefined);
+      await client.close();
+    }
+  });
+
+  it("sends tools/list_changed on a connected legacy client's GET stream when the admin changes the server's tools", async () => {
+    const token = await obtainToken({ issuer: platform.issuer, resource: serverUrl, scope: 'mcp', user: tenantAdmin });
+    const recorder = recordingFetch();
+    const client = legacyClient();
+    const transport = new LegacyTransport(new URL(serverUrl), { fetch: recorder.fetch, requestInit: { headers: { authorization: `Bearer ${token.access_token}` } } });
+    let changes = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      changes += 1;
+    });
+    await client.connect(transport);
+    try {
+      // The SDK opens the GET stream after `initialized`; a change before that would have no stream to reach.
+      await waitUntil(async () => recorder.entries.includes(`GET ${serverUrl} 200`), { timeoutMs: 10_000, description: 'the GET stream to open' });
+      const admin = await AdminApi.signIn(platform, adminUserOf(platform));
+      await admin.expect(200, 'PUT', `/tenants/${tenant}/tools/uuids`, uuidTool());
+      const tools = [['calc', 'uuids'], ['uuids', 'calc'], ['calc', 'uuids']];
+      // Each PUT is a real change of the server's tool list; more than one only if the stream was not registered yet.
+      for (const [index, list] of tools.entries()) {
+        await admin.expect(200, 'PUT', `/tenants/${tenant}/virtual-servers/main`, { title: `T main ${index}`, tools: list });
+        const notified = await waitUntil(async () => changes > 0, { timeoutMs: 5_000, description: 'notifications/tools/list_changed' }).catch(() => false);
+        if (notified) break;
+      }
+      expect(changes).toBeGreaterThan(0);
+      expect((await client.listTools()).tools.map((listed) => listed.name).sort()).toEqual(['calc', 'uuids']);
+    } finally {
+      await transport.terminateSession().catch(() => undefined);
+      await client.close();
+    }
+  });
+
+  it('keeps a tenant admin inside their own tenant: 403 for another tenant and for the tenants collection', async () => {
+    const tenantAdminApi = await AdminApi.signIn(platform, tenantAdmin);
+    expect((await tenantAdminApi.request('GET', `/tenants/${tenant}/users`)).status).toBe(200);
+    expect((await tenantAdminApi.request('GET', `/tenants/${tenant}/tools`)).status).toBe(200);
+
+    for (const [method, path, body] of [
+      ['GET', '/tenants/demo/users', undefined],
+      ['GET', '/tenants/demo/tools', undefined],
+      ['PUT', '/tenants/demo/tools/intruder', calculatorTool()],
+      ['PUT', '/tenants/demo/virtual-servers/default', { tools: [] }],
+      ['POST', '/tenants/demo/users', { username: `${tenant}-intruder`, password: 'intruder-password-0123', roles: ['tenant-admin'] }],
+      ['GET', '/tenants', undefined],
+      ['POST', '/tenants', { slug: `${tenant}-x`, name: 'nope' }],
+      ['DELETE', '/tenants/demo', undefined],
+    ] as const) {
+      const answer = await tenantAdminApi.request(method, path, body);
+      expect(answer.status, `${method} ${path}: ${JSON.stringify(answer.body)}`).toBe(403);
+    }
+    // Nothing was changed by the refused calls.
+    const platformAdmin = await AdminApi.signIn(platform, adminUserOf(platform));
+    const demoTools = (await platformAdmin.expect(200, 'GET', '/tenants/demo/tools')).body as { tools: { name: string }[] };
+    expect(demoTools.tools.map((tool) => tool.name)).not.toContain('intruder');
+    const demoServer = (await platformAdmin.expect(200, 'GET', '/tenants/demo/virtual-servers/default')).body as { tools: string[] };
+    expect(demoServer.tools.length).toBeGreaterThan(0);
+  });
+
+  it('gives a member without an admin role no access to the admin API', async () => {
+    const client = await OAuthTestClient.register(platform.issuer);
+    const attempt = await client.authorize(new OAuthBrowser(), platform.demoUser, { resource: adminApiUrl(platform), scope: 'admin' }).catch((error: unknown) => {
+      if (error instanceof OAuthBrowserError && (error.response?.status ?? 0) >= 400) return undefined;
+      throw error;
+    });
+    // Refused at the authorization server (an error page, no code, or no token), or a token without the rights (403): never access.
+    if (attempt === undefined) return;
+    const outcome = attempt;
+    if (outcome.code === undefined) {
+      expect(outcome.error).toEqual(expect.any(String));
+      return;
+    }
+    const exchanged = await client.exchangeCode(outcome.code, { ...(outcome.verifier ? { verifier: outcome.verifier } : {}), resource: adminApiUrl(platform) });
+    if (exchanged.tokens === undefined) {
+      expect(exchanged.status).toBe(400);
+      return;
+    }
+    const answer = await new AdminApi(adminApiUrl(platform), exchanged.tokens.access_token).request('GET', '/tenants/demo/users');
+    expect(answer.status).toBe(403);
+  });
+});

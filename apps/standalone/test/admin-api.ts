@@ -1,0 +1,82 @@
+import { obtainToken, type OAuthBrowser, type TestUser } from '@mcp-platform/shared-testing';
+import type { Platform } from './platforms';
+
+/** One answer of the admin API: status, JSON body (or `undefined`), and the challenge header. */
+export interface AdminAnswer {
+  status: number;
+  body: unknown;
+  wwwAuthenticate: string | null;
+}
+
+/** The admin API's base URL and the audience of its tokens (D1). */
+export function adminApiUrl(platform: Platform): string {
+  return `${platform.authUrl}/admin/v1`;
+}
+
+/** A caller of the admin REST API with a bearer token (or none, to test refusals). */
+export class AdminApi {
+  constructor(
+    readonly baseUrl: string,
+    private readonly accessToken: string | undefined,
+  ) {}
+
+  /** Signs `user` in through the browser flow for the admin API's audience with scope `admin`. */
+  static async signIn(platform: Platform, user: TestUser, browser?: OAuthBrowser): Promise<AdminApi> {
+    const token = await obtainToken({ issuer: platform.issuer, resource: adminApiUrl(platform), scope: 'admin', user, ...(browser ? { browser } : {}) });
+    return new AdminApi(adminApiUrl(platform), token.access_token);
+  }
+
+  async request(method: string, path: string, body?: unknown): Promise<AdminAnswer> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (this.accessToken !== undefined) headers['authorization'] = `Bearer ${this.accessToken}`;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      signal: AbortSignal.timeout(15_000),
+    });
+    const text = await response.text();
+    let parsed: unknown;
+    try {
+      parsed = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      parsed = text;
+    }
+    return { status: response.status, body: parsed, wwwAuthenticate: response.headers.get('www-authenticate') };
+  }
+
+  /** Like `request`, but throws unless the status is one of `expected` (the setup steps of a test). */
+  async expect(expected: number | readonly number[], method: string, path: string, body?: unknown): Promise<AdminAnswer> {
+    const answer = await this.request(method, path, body);
+    const allowed = typeof expected === 'number' ? [expected] : expected;
+    if (!allowed.includes(answer.status)) throw new Error(`${method} ${path} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+    return answer;
+  }
+}
+
+/** A built-in tool definition for the admin API: the demo calculator's handler under another name. */
+export function calculatorTool(title = 'Calculator (e2e)'): Record<string, unknown> {
+  return {
+    title,
+    description: 'Evaluates an arithmetic expression.',
+    inputSchema: { type: 'object', properties: { expression: { type: 'string' } }, required: ['expression'], additionalProperties: false },
+    kind: 'builtin',
+    config: { handler: 'demo.calculate' },
+  };
+}
+
+/** A built-in tool that generates UUIDs, for a second, distinct tool. */
+export function uuidTool(): Record<string, unknown> {
+  return {
+    title: 'UUIDs (e2e)',
+    inputSchema: { type: 'object', properties: { count: { type: 'integer', minimum: 1, maximum: 10 } }, additionalProperties: false },
+    kind: 'builtin',
+    config: { handler: 'demo.generate_uuid' },
+  };
+}
+
+/** A tenant slug unique to this run (tenants outlive nothing: each platform has its own database). */
+export function uniqueTenant(prefix: string): string {
+  return `${prefix}-${Math.random().toString(36).slice(2, 8)}`;
+}
