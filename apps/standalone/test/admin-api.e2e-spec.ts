@@ -71,7 +71,7 @@ describe.each(modes)('admin API, $name mode', (mode) => {
 
     const server = await admin.request('PUT', `/tenants/${tenant}/virtual-servers/main`, { title: 'T main', tools: ['calc'] });
     expect(server.status, JSON.stringify(server.body)).toBe(200);
-    // D1: the API shows the server's MCP URL, the audience of its callers' tokens; protected by default.
+    // The API shows the server's MCP URL, the audience of its callers' tokens; protected by default.
     expect(server.body).toMatchObject({ created: true, server: { name: 'main', public: false, tools: ['calc'], url: serverUrl } });
 
     const token = await obtainToken({ issuer: platform.issuer, resource: serverUrl, scope: 'mcp', user: tenantAdmin });

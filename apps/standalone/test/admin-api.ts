@@ -8,7 +8,7 @@ export interface AdminAnswer {
   wwwAuthenticate: string | null;
 }
 
-/** The admin API's base URL and the audience of its tokens (D1). */
+/** The admin API's base URL and the audience of its tokens. */
 export function adminApiUrl(platform: Platform): string {
   return `${platform.authUrl}/admin/v1`;
 }

@@ -19,7 +19,7 @@ import { distributedMode, embeddedMode, seededUrls, watchCancellations, type Pla
 
 const DEMO_TOOLS = ['calculate', 'current_time', 'generate_uuid', 'hash_text', 'long_operation', 'text_statistics'];
 const SHA256_OF_ABC = createHash('sha256').update('abc').digest('hex');
-/** `demo/default` requires a token (D9); `demo:crypto` lets the demo user see and call `hash_text` too. */
+/** `demo/default` requires a token; `demo:crypto` lets the demo user see and call `hash_text` too. */
 const DEMO_SCOPES = 'mcp demo:crypto';
 
 /** The client implementations under test, pinned to one era each. */

@@ -162,7 +162,7 @@ describe.each(modes)('authorization attacks, $name mode', (mode) => {
       const urlB = mcpUrl(platform.baseUrl, tenantB, 'main');
 
       expectInvalidToken(await listTools(urlB, bearer((await demoToken()).access_token)));
-      // D2: a user obtains tokens only for the virtual servers of their own tenant.
+      // A user obtains tokens only for the virtual servers of their own tenant.
       const request = client.prepareAuthorization({ resource: urlB, scope: 'mcp' });
       const tried = await attempt(request.url);
       const code = tried.callback?.searchParams.get('code');
@@ -249,13 +249,13 @@ describe.each(modes)('authorization attacks, $name mode', (mode) => {
       const reused = await client.refresh(first, { resource: demoUrl });
       expect(reused.status).toBe(400);
       expect(reused.body['error']).toBe('invalid_grant');
-      // spec S-174 / D2: reuse detection revokes the grant, so the newest refresh token is dead too.
+      // spec S-174: reuse detection revokes the grant, so the newest refresh token is dead too.
       const newest = await client.refresh(second, { resource: demoUrl });
       expect(newest.status).toBe(400);
       expect(newest.body['error']).toBe('invalid_grant');
     });
 
-    it('serves sign-in and consent pages that cannot be framed or cached (D8, S-150)', async () => {
+    it('serves sign-in and consent pages that cannot be framed or cached (S-150)', async () => {
       const browser = new OAuthBrowser();
       const signIn = await browser.navigate(client.prepareAuthorization({ resource: demoUrl, scope: 'mcp' }).url);
       expect(signIn.kind).toBe('page');

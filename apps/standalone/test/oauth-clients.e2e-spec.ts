@@ -43,7 +43,7 @@ describe.each(modes)('OAuth with the official SDK clients, $name mode', (mode) =
 
   beforeAll(async () => {
     // The Client ID Metadata Document lives on an HTTPS host of the test's own; the platform trusts
-    // its certificate and may fetch from 127.0.0.1 (D9b), which its SSRF guard refuses otherwise.
+    // its certificate and may fetch from 127.0.0.1 (S-164), which its SSRF guard refuses otherwise.
     documents = await startClientMetadataHost((url) => clientMetadataDocument(url, CIMD_REDIRECT_URI, 'e2e CIMD client'));
     platform = await mode.boot({ cimd: { allowedHosts: ['127.0.0.1'], caPem: documents.caPem, caFile: documents.caFile } });
     demoUrl = seededUrls(platform.baseUrl).demo;
@@ -109,7 +109,7 @@ describe.each(modes)('OAuth with the official SDK clients, $name mode', (mode) =
         expect(clientId).toEqual(expect.any(String));
         expectAuthorizedWithPkce(provider.authorizationUrls[0], provider.callbacks[0], provider.currentTokens?.access_token, clientId);
 
-        // D4: with `mcp` only, the tool that needs demo:crypto is not even listed.
+        // With `mcp` only, the tool that needs demo:crypto is not even listed.
         const names = toolNames(await client.listTools());
         expect(names).toContain('calculate');
         expect(names).not.toContain('hash_text');

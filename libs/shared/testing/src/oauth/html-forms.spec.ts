@@ -21,7 +21,7 @@ const CONSENT = `<form id='consent' method='post' action='/oauth/interaction/xyz
 <form id="deny" method="post" action="/oauth/interaction/xyz/abort"><input type="hidden" name="csrf" value="c1"><button>Deny</button></form>`;
 
 describe(parseForms, () => {
-  it('reads the D8 sign-in form: id, method, decoded action, hidden csrf and the named inputs', () => {
+  it('reads the sign-in form: id, method, decoded action, hidden csrf and the named inputs', () => {
     const form = findForm(SIGN_IN, 'login');
     expect(form).toMatchObject({ id: 'login', method: 'post', action: '/oauth/interaction/Ab&1/login' });
     expect(form?.fields).toEqual([

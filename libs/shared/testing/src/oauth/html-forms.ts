@@ -6,7 +6,7 @@ export interface FormField {
   type: string;
 }
 
-/** A `<form>` as the sign-in and consent pages render it (D8 contract: id, method, action, fields). */
+/** A `<form>` as the sign-in and consent pages render it (their contract: id, method, action, fields). */
 export interface HtmlForm {
   id?: string;
   /** Lower-case; `get` when the attribute is missing, as in HTML. */

@@ -78,7 +78,7 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 /**
  * The user's browser in the OAuth flows, played with plain `fetch`: a cookie jar, redirects followed
- * by hand (bounded), forms parsed and submitted as `application/x-www-form-urlencoded` by the D8
+ * by hand (bounded), forms parsed and submitted as `application/x-www-form-urlencoded` by the pages'
  * contract (sign-in form `login` with `username`/`password`/`csrf`, consent forms `consent` and
  * `deny`). A navigation follows redirects only within the origin it started on; a redirect anywhere
  * else (the client's `redirect_uri`) ends it unfollowed, as the client's own listener would take over.
@@ -216,7 +216,7 @@ export class OAuthBrowser {
   }
 }
 
-/** The `csrf` value of a form (D8), if the form has one. */
+/** The `csrf` value of a form, if the form has one. */
 export function csrfOf(page: BrowserPage, formId: string): string | undefined {
   const form = page.forms.find((candidate) => candidate.id === formId);
   return form === undefined ? undefined : fieldValue(form, 'csrf');

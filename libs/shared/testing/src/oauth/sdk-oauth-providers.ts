@@ -280,7 +280,7 @@ export class ModernSdkOAuthProvider extends InMemoryOAuthProvider<ModernTokens, 
 }
 
 /**
- * The Client ID Metadata Document a CIMD test client publishes (D9b: `client_id` equals its URL,
+ * The Client ID Metadata Document a CIMD test client publishes (S-163: `client_id` equals its URL,
  * `client_name` and `redirect_uris` present), matching what the providers send.
  */
 export function clientMetadataDocument(clientId: string, redirectUri: string, clientName = 'e2e cimd client'): Record<string, unknown> {
