@@ -245,7 +245,8 @@ export async function startCluster(options = {}) {
     ...(env.ADMIN_USERNAME && env.ADMIN_PASSWORD ? { adminUser: { username: env.ADMIN_USERNAME, password: env.ADMIN_PASSWORD } } : {}),
     processes: running.map(({ entry, child }) => ({ name: entry.name, app: entry.app, port: entry.port, pid: child.pid })),
     exited,
-    listVirtualServers: () => listVirtualServers({ natsUrl: /** @type {string} */ (env.NATS_URL), publicUrl, deadline: Date.now() + 30_000 }),
+    listVirtualServers: () =>
+      listVirtualServers({ natsUrl: /** @type {string} */ (env.NATS_URL), subjectPrefix: env.NATS_SUBJECT_PREFIX ?? '', publicUrl, deadline: Date.now() + 30_000 }),
     async stop(signal) {
       await stop(signal);
       process.removeListener('exit', killAll);
@@ -256,23 +257,28 @@ export async function startCluster(options = {}) {
 /**
  * Asks the tool executor for every virtual server over NATS, with the contract object of
  * `@mcp-platform/protocol-contracts` (subject and response schema in one place) and the packet format
- * of Nest's NATS transport (`{ pattern, data, id }` → `{ response: { ok, value } }`). Retries until
- * the deadline: the executor may still be seeding its catalog.
- * @param {{ natsUrl: string, publicUrl: string, deadline: number }} options
+ * of Nest's NATS transport (`{ pattern, data, id }` → `{ response: { ok, value } }`), on the subject the
+ * apps serve under their `NATS_SUBJECT_PREFIX` (the messaging lib's naming). Retries until the
+ * deadline: the executor may still be seeding its catalog.
+ * @param {{ natsUrl: string, subjectPrefix?: string, publicUrl: string, deadline: number }} options
  */
-export async function listVirtualServers({ natsUrl, publicUrl, deadline }) {
+export async function listVirtualServers({ natsUrl, subjectPrefix = '', publicUrl, deadline }) {
   const { connect, JSONCodec } = await import('nats');
-  // The contracts lib is CommonJS (swc) with a namespace re-export Node's ESM loader cannot name.
-  const { toolExecutor } = createRequire(import.meta.url)('@mcp-platform/protocol-contracts');
+  // The libs are CommonJS (swc) with namespace re-exports Node's ESM loader cannot name.
+  const requireLib = createRequire(import.meta.url);
+  const { toolExecutor } = requireLib('@mcp-platform/protocol-contracts');
+  const { SubjectNaming } = requireLib('@mcp-platform/shared-messaging');
   const contract = toolExecutor.listVirtualServers;
+  const naming = new SubjectNaming(subjectPrefix);
+  const subject = naming.subjectOf(contract);
   const codec = JSONCodec();
-  const connection = await connect({ servers: natsUrl.split(','), name: 'dev-cluster' });
+  const connection = await connect({ servers: natsUrl.split(','), name: 'dev-cluster', inboxPrefix: naming.inboxPrefix });
   try {
     let lastError;
     while (Date.now() < deadline) {
       try {
         const packet = { pattern: contract.subject, data: contract.request.parse({}), id: `dev-cluster-${Date.now()}` };
-        const message = await connection.request(contract.subject, codec.encode(packet), { timeout: 5_000 });
+        const message = await connection.request(subject, codec.encode(packet), { timeout: 5_000 });
         const reply = /** @type {{ response?: { ok?: boolean, value?: unknown, error?: unknown }, err?: unknown }} */ (codec.decode(message.data));
         if (!reply.response?.ok) throw new Error(`the tool executor answered an error: ${JSON.stringify(reply.err ?? reply.response?.error)}`);
         const { servers } = contract.response.parse(reply.response.value);

@@ -144,7 +144,7 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
   beforeAll(async () => {
     jose = await import('jose');
     database = await createThrowawayDatabase(infrastructure.databaseUrl, 'auth_admin');
-    const messaging: MessagingOptions = { transport: 'nats', servers: infrastructure.natsUrl, name: `admin-api-test-${run}`, bucketPrefix: `${run}-` };
+    const messaging: MessagingOptions = { transport: 'nats', servers: infrastructure.natsUrl, name: `admin-api-test-${run}`, bucketPrefix: `${run}-`, subjectPrefix: run };
     @Module({
       imports: [
         MessagingModule.forRoot(messaging),

@@ -35,7 +35,7 @@ interface Setup {
 const setups: Setup[] = [
   {
     name: 'NATS + PostgreSQL',
-    messaging: () => ({ transport: 'nats', servers: NATS_URL, name: `oauth-test-${run}`, bucketPrefix: `${run}-` }),
+    messaging: () => ({ transport: 'nats', servers: NATS_URL, name: `oauth-test-${run}`, bucketPrefix: `${run}-`, subjectPrefix: run }),
     database: async () => {
       const database = await createThrowawayDatabase(process.env['DATABASE_URL'] ?? DEFAULT_TEST_DATABASE_URL, 'authorization_server');
       return { options: { kind: 'postgres', url: database.url }, drop: () => database.drop() };

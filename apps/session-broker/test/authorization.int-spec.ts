@@ -12,7 +12,7 @@ const run = `sa${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toStr
 
 const transports: Array<[string, () => MessagingOptions]> = [
   ['in-process', () => inProcessMessaging()],
-  ['nats', () => ({ transport: 'nats', servers: NATS_URL, name: `session-broker-auth-test-${run}`, bucketPrefix: `${run}-` })],
+  ['nats', () => ({ transport: 'nats', servers: NATS_URL, name: `session-broker-auth-test-${run}`, bucketPrefix: `${run}-`, subjectPrefix: run })],
 ];
 
 const PRIVATE_RESOURCE = `${TEST_PUBLIC_URL}/demo/private/mcp`;

@@ -21,8 +21,8 @@ const shared: Array<[string, () => [MessagingOptions, MessagingOptions]]> = [
   [
     'nats',
     () => [
-      { transport: 'nats', servers: NATS_URL, name: `broker-a-${run}`, bucketPrefix: `${run}-` },
-      { transport: 'nats', servers: NATS_URL, name: `broker-b-${run}`, bucketPrefix: `${run}-` },
+      { transport: 'nats', servers: NATS_URL, name: `broker-a-${run}`, bucketPrefix: `${run}-`, subjectPrefix: run },
+      { transport: 'nats', servers: NATS_URL, name: `broker-b-${run}`, bucketPrefix: `${run}-`, subjectPrefix: run },
     ],
   ],
 ];

@@ -15,7 +15,7 @@ const run = `sb${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toStr
 
 const transports: Array<[string, () => MessagingOptions]> = [
   ['in-process', () => inProcessMessaging()],
-  ['nats', () => ({ transport: 'nats', servers: NATS_URL, name: `session-broker-test-${run}`, bucketPrefix: `${run}-` })],
+  ['nats', () => ({ transport: 'nats', servers: NATS_URL, name: `session-broker-test-${run}`, bucketPrefix: `${run}-`, subjectPrefix: run })],
 ];
 
 describe.each(transports)('SessionBroker over %s', (_transport, messaging) => {

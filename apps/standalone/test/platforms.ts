@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { connect } from 'nats';
 import { vi } from 'vitest';
 import { toolExecutor } from '@mcp-platform/protocol-contracts';
-import { InProcessHub } from '@mcp-platform/shared-messaging';
+import { InProcessHub, SubjectNaming } from '@mcp-platform/shared-messaging';
 import {
   bootDistributed,
   bootEmbedded,
@@ -92,7 +92,8 @@ export interface CancellationWatch {
 
 /**
  * Embedded: a spy on the in-process hub's `publish` (the executor's subscription is fed from it).
- * Distributed: a plain subscription on the real NATS subject the executor listens to.
+ * Distributed: a plain subscription on the real NATS subject the executor listens to (under the run's
+ * subject prefix).
  */
 export async function watchCancellations(platform: Platform): Promise<CancellationWatch> {
   const subject = toolExecutor.callCancelled.subject;
@@ -109,7 +110,7 @@ export async function watchCancellations(platform: Platform): Promise<Cancellati
     };
   }
   const connection = await connect({ servers: platform.natsUrl.split(','), name: 'e2e-cancel-watch' });
-  const subscription = connection.subscribe(subject, {
+  const subscription = connection.subscribe(new SubjectNaming(platform.subjectPrefix).subjectOf(toolExecutor.callCancelled), {
     callback: (error, message) => {
       if (!error) seen.push(new TextDecoder().decode(message.data));
     },

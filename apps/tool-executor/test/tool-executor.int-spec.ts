@@ -35,7 +35,7 @@ interface Setup {
 const setups: Setup[] = [
   {
     name: 'NATS + PostgreSQL',
-    messaging: () => ({ transport: 'nats', servers: NATS_URL, name: `tool-executor-test-${run}`, bucketPrefix: `${run}-` }),
+    messaging: () => ({ transport: 'nats', servers: NATS_URL, name: `tool-executor-test-${run}`, bucketPrefix: `${run}-`, subjectPrefix: run }),
     database: async () => {
       const database: ThrowawayDatabase = await createThrowawayDatabase(process.env['DATABASE_URL'] ?? DEFAULT_TEST_DATABASE_URL, 'tool_executor');
       return { options: { kind: 'postgres', url: database.url }, drop: () => database.drop() };

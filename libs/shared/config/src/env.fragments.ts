@@ -9,6 +9,11 @@ export const natsEnv = {
   NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
   /** Prefix of every JetStream bucket name, so runs sharing one NATS server never meet (tests). */
   NATS_BUCKET_PREFIX: z.string().regex(/^[A-Za-z0-9_-]*$/, 'letters, digits, _ and - only').default(''),
+  /**
+   * Prefix of every NATS subject and queue group (`<prefix>.<subject>`), so platforms sharing one NATS
+   * server (staging and production, parallel test runs) never answer each other's requests. Empty: none.
+   */
+  NATS_SUBJECT_PREFIX: z.string().regex(/^[A-Za-z0-9_-]*$/, 'letters, digits, _ and - only').default(''),
 };
 
 /** How the apps reach PostgreSQL (distributed mode); each app uses its own schema in this database. */

@@ -3,7 +3,7 @@ import { ConfigError, httpEnv, loadEnv, natsEnv } from './index';
 
 describe('loadEnv', () => {
   it('fills defaults for absent keys', () => {
-    expect(loadEnv({ ...natsEnv, ...httpEnv(3000) }, {})).toEqual({ NATS_URL: 'nats://127.0.0.1:4222', NATS_BUCKET_PREFIX: '', HOST: '127.0.0.1', PORT: 3000 });
+    expect(loadEnv({ ...natsEnv, ...httpEnv(3000) }, {})).toEqual({ NATS_URL: 'nats://127.0.0.1:4222', NATS_BUCKET_PREFIX: '', NATS_SUBJECT_PREFIX: '', HOST: '127.0.0.1', PORT: 3000 });
   });
 
   it('lists every invalid key at once', () => {
@@ -17,5 +17,12 @@ describe('loadEnv', () => {
     expect((error as ConfigError).issues).toHaveLength(2);
     expect((error as ConfigError).message).toMatch(/PORT/);
     expect((error as ConfigError).message).toMatch(/NATS_URL/);
+  });
+
+  it('takes a NATS subject prefix of one token and refuses dots, wildcards and spaces', () => {
+    expect(loadEnv(natsEnv, { NATS_SUBJECT_PREFIX: 'staging_2-a' })).toMatchObject({ NATS_SUBJECT_PREFIX: 'staging_2-a' });
+    for (const bad of ['a.b', '>', '*', 'with space']) {
+      expect(() => loadEnv(natsEnv, { NATS_SUBJECT_PREFIX: bad }), bad).toThrow(/NATS_SUBJECT_PREFIX/);
+    }
   });
 });

@@ -7,4 +7,5 @@ export { KeyValueFactory, KeyValueStore, type KeyValueChange, type KeyValueBucke
 export { MemoryKeyValueFactory } from './key-value/memory.key-value';
 export { InProcessHub } from './transports/in-process.hub';
 export { InProcessServer, InProcessContext } from './transports/in-process.server';
+export { SubjectNaming, SUBJECT_PREFIX_PATTERN } from './transports/subject-naming';
 export { MessagingModule, microserviceOptions, inProcessMessaging, natsMessaging, NATS_CONNECTION, type MessagingOptions } from './messaging.module';

@@ -10,6 +10,7 @@ import { InProcessMessageBus } from './transports/in-process.message-bus';
 import { InProcessServer } from './transports/in-process.server';
 import { NatsMessageBus } from './transports/nats.message-bus';
 import { NatsServer } from './transports/nats.server';
+import { SubjectNaming } from './transports/subject-naming';
 
 /** Which bus an app runs on: real NATS (distributed mode) or the in-process hub (embedded mode). */
 export type MessagingOptions =
@@ -21,6 +22,11 @@ export type MessagingOptions =
       name: string;
       /** Prefix for JetStream bucket names, so test runs can be isolated. */
       bucketPrefix?: string;
+      /**
+       * Prefix of every subject, queue group and reply inbox (`<prefix>.<subject>`), so platforms sharing
+       * one NATS server (environments, test runs) never answer each other. Empty or absent: none.
+       */
+      subjectPrefix?: string;
     }
   | { transport: 'in-process'; hub: InProcessHub; keyValue: MemoryKeyValueFactory };
 
@@ -28,8 +34,14 @@ export const NATS_CONNECTION = 'NATS_CONNECTION';
 const MESSAGING_OPTIONS = 'MESSAGING_OPTIONS';
 
 /** The distributed mode's options for one app, from its validated environment (the `natsEnv` fragment). */
-export function natsMessaging(name: string, env: { NATS_URL: string; NATS_BUCKET_PREFIX?: string }): MessagingOptions {
-  return { transport: 'nats', servers: env.NATS_URL, name, ...(env.NATS_BUCKET_PREFIX ? { bucketPrefix: env.NATS_BUCKET_PREFIX } : {}) };
+export function natsMessaging(name: string, env: { NATS_URL: string; NATS_BUCKET_PREFIX?: string; NATS_SUBJECT_PREFIX?: string }): MessagingOptions {
+  return {
+    transport: 'nats',
+    servers: env.NATS_URL,
+    name,
+    ...(env.NATS_BUCKET_PREFIX ? { bucketPrefix: env.NATS_BUCKET_PREFIX } : {}),
+    ...(env.NATS_SUBJECT_PREFIX ? { subjectPrefix: env.NATS_SUBJECT_PREFIX } : {}),
+  };
 }
 
 /** Creates what the embedded mode shares between its apps: one hub and one set of buckets. */
@@ -41,7 +53,10 @@ export function inProcessMessaging(): Extract<MessagingOptions, { transport: 'in
 export function microserviceOptions(options: MessagingOptions): MicroserviceOptions {
   if (options.transport === 'in-process') return { strategy: new InProcessServer(options.hub) };
   return {
-    strategy: new NatsServer({ servers: options.servers.split(','), name: `${options.name}-server`, gracefulShutdown: true, gracePeriod: 2_000 }),
+    strategy: new NatsServer(
+      { servers: options.servers.split(','), name: `${options.name}-server`, gracefulShutdown: true, gracePeriod: 2_000 },
+      new SubjectNaming(options.subjectPrefix),
+    ),
   };
 }
 
@@ -61,6 +76,8 @@ class NatsConnectionCloser implements OnApplicationShutdown {
 @Module({})
 export class MessagingModule {
   static forRoot(options: MessagingOptions): DynamicModule {
+    // Built here, not in a factory, so a bad prefix fails at module definition with its own message.
+    const naming = options.transport === 'nats' ? new SubjectNaming(options.subjectPrefix) : undefined;
     return {
       module: MessagingModule,
       providers: [
@@ -75,6 +92,8 @@ export class MessagingModule {
                   maxReconnectAttempts: -1,
                   // Async stack traces cost two Error objects per request on the hot path.
                   noAsyncTraces: true,
+                  // Replies (ours and JetStream's) under the prefix too, so `<prefix>.>` covers everything.
+                  ...(naming?.prefix ? { inboxPrefix: naming.inboxPrefix } : {}),
                 })
               : null,
         },
@@ -82,7 +101,7 @@ export class MessagingModule {
           provide: MessageBus,
           inject: [NATS_CONNECTION],
           useFactory: (connection: NatsConnection | null): MessageBus =>
-            options.transport === 'nats' ? new NatsMessageBus(connection as NatsConnection) : new InProcessMessageBus(options.hub),
+            options.transport === 'nats' ? new NatsMessageBus(connection as NatsConnection, naming) : new InProcessMessageBus(options.hub),
         },
         {
           provide: KeyValueFactory,

@@ -1,7 +1,7 @@
 import { Controller, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
-import type { INestApplication } from '@nestjs/common';
+import type { INestApplication, INestApplicationContext } from '@nestjs/common';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineEvent, defineRpc, WireErrorCode } from '@mcp-platform/protocol-contracts';
@@ -91,7 +91,7 @@ async function boot(options: MessagingOptions): Promise<INestApplication> {
 }
 
 const transports: Array<[string, () => MessagingOptions]> = [
-  ['nats', () => ({ transport: 'nats', servers: NATS_URL, name: `messaging-test-${run}`, bucketPrefix: `${run}-` })],
+  ['nats', () => ({ transport: 'nats', servers: NATS_URL, name: `messaging-test-${run}`, bucketPrefix: `${run}-`, subjectPrefix: run })],
   ['in-process', () => inProcessMessaging()],
 ];
 
@@ -195,5 +195,73 @@ describe.each(transports)('MessageBus over %s', (_name, options) => {
       await expect.poll(() => changes, { timeout: 2_000 }).toEqual([{ key: 'k1', value: 'v1' }, { key: 'k1' }]);
       watch.stop();
     });
+  });
+});
+
+describe('subject prefixes on one NATS server', () => {
+  const natsOptions = (subjectPrefix: string, role: string): MessagingOptions => ({
+    transport: 'nats',
+    servers: NATS_URL,
+    name: `messaging-prefix-${role}-${run}`,
+    bucketPrefix: `${run}-`,
+    subjectPrefix,
+  });
+  const ours = `${run}-ours`;
+  const theirs = `${run}-theirs`;
+  let server: INestApplication;
+  let sameBus: INestApplicationContext;
+  let otherBus: INestApplicationContext;
+
+  /** A bus without handlers: only the client side of one platform. */
+  async function busOnly(options: MessagingOptions): Promise<INestApplicationContext> {
+    @Module({ imports: [MessagingModule.forRoot(options)] })
+    class BusOnlyModule {}
+    return NestFactory.createApplicationContext(BusOnlyModule, { logger: false });
+  }
+
+  beforeAll(async () => {
+    server = await boot(natsOptions(ours, 'server'));
+    sameBus = await busOnly(natsOptions(ours, 'same'));
+    otherBus = await busOnly(natsOptions(theirs, 'other'));
+  });
+  afterAll(async () => {
+    await Promise.all([server?.close(), sameBus?.close(), otherBus?.close()]);
+  });
+
+  it('answers a request from a bus on the same prefix', async () => {
+    await expect(sameBus.get(MessageBus).request(echo, { text: 'same' })).resolves.toEqual({ text: 'same' });
+  });
+
+  it('never answers a request from a bus on another prefix: nothing serves it there', async () => {
+    await expect(otherBus.get(MessageBus).request(echo, { text: 'other' })).rejects.toMatchObject({ code: WireErrorCode.Unavailable });
+  });
+
+  it('delivers events only within one prefix', async () => {
+    seen.length = 0;
+    const other = otherBus.get(MessageBus);
+    const same = sameBus.get(MessageBus);
+    other.emit(happened, { n: 41 });
+    await other.flush();
+    same.emit(happened, { n: 42 });
+    await same.flush();
+    await expect.poll(() => seen, { timeout: 2_000 }).toContain(42);
+    // The flush after 41 returned once the NATS server had routed it; 42 came later on the same path to
+    // the handler, so 41 would have arrived first had it been delivered.
+    expect(seen).not.toContain(41);
+  });
+
+  it('delivers a routed event only to a listener on the same prefix', async () => {
+    const heardSame: number[] = [];
+    const heardOther: number[] = [];
+    const a = sameBus.get(MessageBus).subscribe(routed, (payload) => heardSame.push(payload.n), { route: 'replica-a' });
+    const b = otherBus.get(MessageBus).subscribe(routed, (payload) => heardOther.push(payload.n), { route: 'replica-a' });
+    await Promise.all([sameBus.get(MessageBus).flush(), otherBus.get(MessageBus).flush()]);
+    const emitter = server.get(MessageBus);
+    emitter.emit(routed, { n: 1 }, { route: 'replica-a' });
+    await emitter.flush();
+    await expect.poll(() => heardSame, { timeout: 2_000 }).toEqual([1]);
+    expect(heardOther).toEqual([]);
+    a.unsubscribe();
+    b.unsubscribe();
   });
 });

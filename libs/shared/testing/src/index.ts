@@ -1,6 +1,6 @@
 /**
  * Helpers for the e2e tier: boot the embedded or distributed platform, isolate a run (throwaway
- * database, bucket prefix), wait with deadlines, stop processes by pid, and talk raw HTTP to an MCP URL.
+ * database, bucket and subject prefixes), wait with deadlines, stop processes by pid, and talk raw HTTP to an MCP URL.
  */
 export { getFreePort } from './network/free-port';
 export { waitForHttpOk, waitUntil, type WaitOptions } from './network/wait-until';
@@ -13,6 +13,7 @@ export { bootEmbedded, type EmbeddedPlatform, type PlatformAuth, type PlatformCr
 export {
   BUCKET_PREFIX_ENV,
   CLUSTER_MODULE,
+  SUBJECT_PREFIX_ENV,
   bootDistributed,
   findClusterModule,
   importClusterModule,

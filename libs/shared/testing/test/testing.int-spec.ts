@@ -3,13 +3,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from 'nats';
 import { Client } from 'pg';
 import {
+  BUCKET_PREFIX_ENV,
   ProcessTracker,
+  SUBJECT_PREFIX_ENV,
+  bootDistributed,
   createThrowawayDatabase,
   deleteBucketsWithPrefix,
   getFreePort,
   sendRaw,
   testInfrastructure,
   uniqueRunId,
+  type StartCluster,
 } from '../src/index';
 
 const infrastructure = testInfrastructure();
@@ -127,5 +131,40 @@ describe('sendRaw', () => {
     const answer = await sendRaw({ url, headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(answer.status).toBe(200);
     expect(answer.messages).toEqual([{ jsonrpc: '2.0', id: 1, result: {} }]);
+  });
+});
+
+describe('bootDistributed', () => {
+  let server: Server;
+  let brokerUrl: string;
+
+  beforeAll(async () => {
+    const port = await getFreePort();
+    // Stands in for a broker's readiness probe: the cluster itself is faked.
+    server = createServer((_request, response) => response.end('{"status":"ok"}'));
+    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+    brokerUrl = `http://127.0.0.1:${port}`;
+  });
+
+  afterAll(async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  it('gives every run its own NATS subject and bucket prefixes and reports them on the handle', async () => {
+    const envs: Array<Record<string, string>> = [];
+    const startCluster: StartCluster = async ({ env }) => {
+      envs.push(env);
+      return { brokerUrls: [brokerUrl], publicUrl: brokerUrl, authUrl: brokerUrl, issuer: `${brokerUrl}/oauth`, demoUser: { username: 'demo', password: 'x' }, stop: async () => undefined };
+    };
+    const first = await bootDistributed(startCluster, { infrastructure, databasePrefix: 'mcp_testing' });
+    const second = await bootDistributed(startCluster, { infrastructure, databasePrefix: 'mcp_testing' });
+    try {
+      expect(envs.map((env) => env[SUBJECT_PREFIX_ENV])).toEqual([first.subjectPrefix, second.subjectPrefix]);
+      expect(envs.map((env) => env[BUCKET_PREFIX_ENV])).toEqual([first.bucketPrefix, second.bucketPrefix]);
+      expect(first.subjectPrefix).toMatch(/^[A-Za-z0-9_-]+$/);
+      expect(first.subjectPrefix).not.toBe(second.subjectPrefix);
+    } finally {
+      await Promise.all([first.stop(), second.stop()]);
+    }
   });
 });

@@ -21,6 +21,7 @@ import {
 } from '../bus/message-bus';
 import { RpcError } from '../bus/rpc-error';
 import { Outbox } from './outbox';
+import { SubjectNaming } from './subject-naming';
 import { parseOutgoing, unwrapReply, type EventPacket, type ReplyPacket, type RequestPacket } from '../bus/wire-packet';
 
 const codec = JSONCodec<unknown>();
@@ -37,18 +38,24 @@ interface PendingReply {
  * The typed client over core NATS, speaking the packet format of Nest's NATS server. Requests share
  * one reply subscription (`<inbox>.*`, one token per request) with a plain map of pending replies:
  * no per-request subscription, and none of the per-request `Error` objects the client library's
- * `request()` builds (they cost a few percent of the broker's CPU on the hot path).
+ * `request()` builds (they cost a few percent of the broker's CPU on the hot path). Every subject and
+ * the reply inbox carry the platform's subject prefix (`SubjectNaming`); the packets keep the
+ * contracts' own subjects.
  */
 export class NatsMessageBus extends MessageBus {
-  private readonly inbox = `${createInbox()}.`;
+  private readonly inbox: string;
   private readonly pending = new Map<string, PendingReply>();
   private replies: Subscription | undefined;
   private nextToken = 0;
   // An event published while the connection closes is lost, as it would be on the wire.
   private readonly outbox = new Outbox((error) => logger.warn(`a message could not be published: ${(error as Error)?.message ?? String(error)}`));
 
-  constructor(private readonly connection: NatsConnection) {
+  constructor(
+    private readonly connection: NatsConnection,
+    private readonly naming: SubjectNaming = new SubjectNaming(),
+  ) {
     super();
+    this.inbox = `${createInbox(naming.inboxPrefix)}.`;
   }
 
   async request<C extends RpcContract>(contract: C, payload: RpcRequest<C>, options: RequestOptions = {}): Promise<RpcResponse<C>> {
@@ -56,7 +63,7 @@ export class NatsMessageBus extends MessageBus {
     const timeoutMs = options.timeoutMs ?? contract.timeoutMs;
     const packet: RequestPacket = { pattern: contract.subject, data, id: randomUUID() };
     const headers = toNatsHeaders({ deadline: Date.now() + timeoutMs, ...options.context });
-    const reply = await this.exchange(contract.subject, codec.encode(packet), headers, timeoutMs, options.signal);
+    const reply = await this.exchange(this.naming.subjectOf(contract), codec.encode(packet), headers, timeoutMs, options.signal);
     return unwrapReply(contract, reply) as RpcResponse<C>;
   }
 
@@ -105,8 +112,9 @@ export class NatsMessageBus extends MessageBus {
 
   emit<C extends EventContract>(contract: C, payload: EventPayload<C>, options: EmitOptions = {}): void {
     const data = contract.payload.parse(payload);
-    const subject = contract.delivery === 'routed' ? routedSubject(contract, options.route ?? '') : contract.subject;
-    const packet: EventPacket = { pattern: subject, data };
+    const pattern = contract.delivery === 'routed' ? routedSubject(contract, options.route ?? '') : contract.subject;
+    const subject = contract.delivery === 'routed' ? this.naming.subject(pattern) : this.naming.subjectOf(contract);
+    const packet: EventPacket = { pattern, data };
     const body = codec.encode(packet);
     const headers = toNatsHeaders(options.context);
     // Through the same outbox as requests, so a cancellation never overtakes the call it cancels.
@@ -114,7 +122,7 @@ export class NatsMessageBus extends MessageBus {
   }
 
   subscribe<C extends EventContract>(contract: C, listener: EventListener<C>, options: SubscribeOptions = {}): BusSubscription {
-    const subject = contract.delivery === 'routed' ? routedSubject(contract, options.route ?? '') : contract.subject;
+    const subject = contract.delivery === 'routed' ? this.naming.subject(routedSubject(contract, options.route ?? '')) : this.naming.subjectOf(contract);
     const subscription = this.connection.subscribe(subject, {
       callback: (error, message) => {
         if (error) return;

@@ -47,6 +47,8 @@ export interface DistributedPlatform extends PlatformAuth {
   readonly database: ThrowawayDatabase;
   readonly natsUrl: string;
   readonly bucketPrefix: string;
+  /** The run's NATS subject prefix (`NATS_SUBJECT_PREFIX`): raw NATS clients of a test name subjects with it. */
+  readonly subjectPrefix: string;
   /** Stops the processes, drops the database and deletes the run's JetStream buckets. */
   stop(): Promise<void>;
 }
@@ -54,14 +56,20 @@ export interface DistributedPlatform extends PlatformAuth {
 /** Env key the apps read for the JetStream bucket prefix (see the apps' env schemas). */
 export const BUCKET_PREFIX_ENV = 'NATS_BUCKET_PREFIX';
 
+/** Env key the apps read for the NATS subject prefix (the `natsEnv` fragment of shared-config). */
+export const SUBJECT_PREFIX_ENV = 'NATS_SUBJECT_PREFIX';
+
 /**
  * Creates a throwaway `mcp_e2e_…` database on the PostgreSQL server, starts the cluster against it with a unique bucket
- * prefix, waits for every broker's readiness probe, and undoes all of it on failure or `stop()`.
+ * prefix and a unique subject prefix (so no other platform on the same NATS server answers this one), waits for every
+ * broker's readiness probe, and undoes all of it on failure or `stop()`.
  */
 export async function bootDistributed(startCluster: StartCluster, options: BootDistributedOptions = {}): Promise<DistributedPlatform> {
   const infrastructure = options.infrastructure ?? testInfrastructure();
   const runId = uniqueRunId();
   const bucketPrefix = `e2e_${runId}_`;
+  // The caller's own prefix (in `env`) wins, and the handle reports the one the apps got.
+  const subjectPrefix = options.env?.[SUBJECT_PREFIX_ENV] ?? `e2e_${runId}`;
   const database = await createThrowawayDatabase(infrastructure.databaseUrl, options.databasePrefix ?? 'mcp_e2e');
   // A platform admin of this run only, so admin-API tests need no other setup.
   const admin: PlatformCredentials = { username: `admin-${runId}`.toLowerCase(), password: randomBytes(18).toString('base64url') };
@@ -79,6 +87,7 @@ export async function bootDistributed(startCluster: StartCluster, options: BootD
         DATABASE_URL: database.url,
         NATS_URL: infrastructure.natsUrl,
         [options.bucketPrefixEnv ?? BUCKET_PREFIX_ENV]: bucketPrefix,
+        [SUBJECT_PREFIX_ENV]: subjectPrefix,
         ADMIN_USERNAME: admin.username,
         ADMIN_PASSWORD: admin.password,
         ...options.env,
@@ -105,6 +114,7 @@ export async function bootDistributed(startCluster: StartCluster, options: BootD
       database,
       natsUrl: infrastructure.natsUrl,
       bucketPrefix,
+      subjectPrefix,
       async stop() {
         if (stopped) return;
         stopped = true;

@@ -16,7 +16,7 @@ export function testInfrastructure(env: Record<string, string | undefined> = pro
   };
 }
 
-/** A short unique suffix for names that isolate one test run (databases, buckets): `[a-z0-9]`. */
+/** A short unique suffix for names that isolate one test run (databases, buckets, NATS subject prefixes): `[a-z0-9]`. */
 export function uniqueRunId(): string {
   return `${Date.now().toString(36)}${randomBytes(4).toString('hex')}`;
 }
