@@ -2,12 +2,11 @@ import 'reflect-metadata';
 import { Controller, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import type * as Jose from 'jose' with { 'resolution-mode': 'import' };
-import { randomUUID } from 'node:crypto';
+import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolExecutor, WireErrorCode, type RpcRequestParsed } from '@mcp-platform/protocol-contracts';
 import { MessagingModule, microserviceOptions, RpcError, RpcHandler, type MessagingOptions } from '@mcp-platform/shared-messaging';
-import { createThrowawayDatabase, testInfrastructure, uniqueRunId, type ThrowawayDatabase } from '@mcp-platform/shared-testing';
+import { createThrowawayDatabase, mintAccessToken, testInfrastructure, uniqueRunId, type ThrowawayDatabase } from '@mcp-platform/shared-testing';
 import { AuthorizationServerModule, configureAdminOpenApi, SigningKeysService } from '../src';
 import { UsersService } from '../src/users/users.service';
 
@@ -17,7 +16,6 @@ const ISSUER = `${PUBLIC_URL}/oauth`;
 const ADMIN_AUDIENCE = `${PUBLIC_URL}/admin/v1`;
 const ADMIN_USERNAME = 'root-admin';
 
-type JWTPayload = Jose.JWTPayload;
 type ServerDefinition = toolExecutor.VirtualServerDefinitionRecord;
 type ToolDefinition = toolExecutor.ToolDefinitionRecord;
 
@@ -135,14 +133,11 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
   const log = new CatalogLog();
   let database: ThrowawayDatabase;
   let app: NestFastifyApplication;
-  // jose is ESM-only; this CommonJS-compiled file loads it dynamically.
-  let jose: typeof Jose;
   let platformAdminId: string;
   /** A token of `wile`, tenant admin of `acme` (made by the tests below). */
   let acmeAdminToken: string;
 
   beforeAll(async () => {
-    jose = await import('jose');
     database = await createThrowawayDatabase(infrastructure.databaseUrl, 'auth_admin');
     const messaging: MessagingOptions = { transport: 'nats', servers: infrastructure.natsUrl, name: `admin-api-test-${run}`, bucketPrefix: `${run}-`, subjectPrefix: run };
     @Module({
@@ -195,20 +190,16 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
     return { status: response.statusCode, headers: response.headers, body, text };
   }
 
-  /** An admin access token signed with the server's current key, as its token endpoint would mint it. */
-  async function adminToken(claims: JWTPayload & { roles?: string[]; tenant?: string }, subject = platformAdminId): Promise<string> {
+  /** The server's current signing key, to sign tokens as its token endpoint would. */
+  async function serverSigningKey(): Promise<{ kid: string; privateKey: KeyObject }> {
     const [current] = await app.get(SigningKeysService).privateJwks();
     if (!current?.kid) throw new Error('no signing key');
-    const key = await jose.importJWK(current as Jose.JWK, 'RS256');
-    return new jose.SignJWT({ scope: 'admin', client_id: 'admin-test', ...claims })
-      .setProtectedHeader({ alg: 'RS256', kid: current.kid, typ: 'at+jwt' })
-      .setIssuer(ISSUER)
-      .setAudience(ADMIN_AUDIENCE)
-      .setSubject(subject)
-      .setIssuedAt()
-      .setExpirationTime('5m')
-      .setJti(randomUUID())
-      .sign(key);
+    return { kid: current.kid, privateKey: createPrivateKey({ key: current, format: 'jwk' }) };
+  }
+
+  /** An admin access token signed with the server's current key, as its token endpoint would mint it. */
+  async function adminToken(claims: { roles?: string[]; tenant?: string; scope?: string }, subject = platformAdminId): Promise<string> {
+    return mintAccessToken(await serverSigningKey(), { iss: ISSUER, aud: ADMIN_AUDIENCE, sub: subject, scope: 'admin', client_id: 'admin-test', ...claims }, { lifetimeSeconds: 300 });
   }
 
   const platformAdmin = () => adminToken({ roles: ['platform-admin'] });
@@ -222,16 +213,11 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
     });
 
     it('answers 401 invalid_token for a token of another audience (an MCP server)', async () => {
-      const [current] = await app.get(SigningKeysService).privateJwks();
-      const key = await jose.importJWK(current as Jose.JWK, 'RS256');
-      const token = await new jose.SignJWT({ scope: 'admin', roles: ['platform-admin'] })
-        .setProtectedHeader({ alg: 'RS256', kid: current?.kid, typ: 'at+jwt' })
-        .setIssuer(ISSUER)
-        .setAudience(`${MCP_PUBLIC_URL}/demo/default/mcp`)
-        .setSubject(platformAdminId)
-        .setIssuedAt()
-        .setExpirationTime('5m')
-        .sign(key);
+      const token = mintAccessToken(
+        await serverSigningKey(),
+        { iss: ISSUER, aud: `${MCP_PUBLIC_URL}/demo/default/mcp`, sub: platformAdminId, scope: 'admin', roles: ['platform-admin'] },
+        { lifetimeSeconds: 300 },
+      );
       const answer = await call('GET', '/admin/v1/tenants', { token });
       expect(answer.status).toBe(401);
       expect(answer.headers['www-authenticate']).toContain('error="invalid_token"');

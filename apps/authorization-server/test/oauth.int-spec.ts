@@ -2,19 +2,37 @@ import 'reflect-metadata';
 import { Logger, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { randomUUID, type KeyObject } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inProcessMessaging, MessagingModule, microserviceOptions, type MessagingOptions } from '@mcp-platform/shared-messaging';
 import { createThrowawayDatabase, DEFAULT_TEST_DATABASE_URL, type DatabaseOptions } from '@mcp-platform/shared-persistence';
-import { getFreePort } from '@mcp-platform/shared-testing';
+import {
+  createPkcePair,
+  csrfOf,
+  decodeJwt,
+  discoverAuthorizationServer,
+  exitUrlOf,
+  findForm,
+  generateTestSigningKey,
+  getFreePort,
+  OAuthBrowser,
+  OAuthTestClient,
+  pageOf,
+  postForm,
+  signRs256,
+  startClientMetadataHost,
+  type AuthorizationOutcome,
+  type AuthorizationRequestOptions,
+  type AuthorizationServerMetadata,
+  type BrowserPage,
+  type ClientMetadataHost,
+} from '@mcp-platform/shared-testing';
 import { configureAuthorizationServerHttp } from '../src/authorization-server.http';
 import { AuthorizationServerModule } from '../src/authorization-server.module';
 import { ClientsService } from '../src/clients/clients.service';
 import { SigningKeysService } from '../src/signing-keys/signing-keys.service';
 import { UsersService } from '../src/users/users.service';
 import { FakeToolExecutorController } from './fake-tool-executor';
-import { authorizationUrl, authorize, decodeJwt, formOf, pkce, postForm, TestBrowser } from './oauth-browser';
-import { startSelfSignedHttps, type SelfSignedHttps } from './self-signed-https';
 
 const NATS_URL = process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222';
 const run = `oa${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
@@ -47,19 +65,23 @@ const setups: Setup[] = [
 describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $name', (setup) => {
   let app: NestFastifyApplication;
   let drop: (() => Promise<void>) | undefined;
-  let cimd: SelfSignedHttps;
-  let cimdFetches = 0;
-  /** The public JWK a private_key_jwt CIMD client publishes in its document (set by its test). */
-  let clientJwk: Record<string, unknown> | undefined;
+  /** Serves the Client ID Metadata Documents: `client` (a public client) and `big` (over 5 KiB). */
+  let cimd: ClientMetadataHost;
+  let bigDocument: string;
   let origin: string;
   let issuer: string;
+  let metadata: AuthorizationServerMetadata;
   let clients: ClientsService;
   /** A pre-registered public client of tenant demo (authorization code + refresh token). */
   let publicClient: string;
 
   beforeAll(async () => {
     Logger.overrideLogger(['error']);
-    cimd = await startSelfSignedHttps(serveClientDocuments);
+    cimd = await startClientMetadataHost(
+      { client_name: 'CIMD Test Client', redirect_uris: [CALLBACK], grant_types: ['authorization_code', 'refresh_token'], token_endpoint_auth_method: 'none' },
+      { name: 'client' },
+    );
+    bigDocument = cimd.serve('big', { client_name: 'Big', redirect_uris: [CALLBACK], padding: 'x'.repeat(6 * 1024) });
     const database = await setup.database();
     drop = database.drop;
     const port = await getFreePort();
@@ -89,6 +111,7 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
     await app.init();
     await app.startAllMicroservices();
     await app.listen(port, '127.0.0.1');
+    metadata = await discoverAuthorizationServer(issuer);
     clients = app.get(ClientsService);
     publicClient = (
       await clients.create('demo', {
@@ -109,40 +132,36 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
     }
   });
 
-  function serveClientDocuments(request: IncomingMessage, response: ServerResponse): void {
-    cimdFetches += 1;
-    const url = `${cimd.origin}${request.url ?? '/'}`;
-    if (request.url === '/client.json') {
-      response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=120' });
-      response.end(JSON.stringify({ client_id: url, client_name: 'CIMD Test Client', redirect_uris: [CALLBACK], grant_types: ['authorization_code', 'refresh_token'], token_endpoint_auth_method: 'none' }));
-      return;
-    }
-    if (request.url === '/pkjwt.json' && clientJwk) {
-      response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ client_id: url, client_name: 'Key Client', redirect_uris: [CALLBACK], token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [clientJwk] } }));
-      return;
-    }
-    if (request.url === '/big.json') {
-      response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ client_id: url, client_name: 'Big', redirect_uris: [CALLBACK], padding: 'x'.repeat(6 * 1024) }));
-      return;
-    }
-    response.writeHead(404).end();
+  /** The client `clientId` (redirect URI `CALLBACK`) as the test's hand-written OAuth client. */
+  function client(clientId: string): OAuthTestClient {
+    return OAuthTestClient.fromMetadata(metadata, { client_id: clientId, redirect_uris: [CALLBACK] });
   }
 
-  /** Exchanges a code at the token endpoint as a public client. */
-  function exchangeCode(clientId: string, code: string, verifier: string, resource = DEMO_RESOURCE) {
-    return postForm(`${issuer}/token`, { grant_type: 'authorization_code', code, redirect_uri: CALLBACK, client_id: clientId, code_verifier: verifier, resource });
+  /** Opens an authorization request (demo/default, scope `mcp` unless `options` says otherwise) and answers the page it lands on. */
+  async function authorizationPage(browser: OAuthBrowser, options: AuthorizationRequestOptions = {}, clientId = publicClient): Promise<BrowserPage> {
+    return pageOf(await browser.navigate(client(clientId).prepareAuthorization({ resource: DEMO_RESOURCE, scope: 'mcp', ...options }).url));
   }
 
-  /** A full authorization code flow for the demo user on demo/default; answers the token response. */
-  async function signInAndExchange(clientId: string, scope = 'mcp demo:crypto') {
-    const { verifier, challenge } = pkce();
-    const browser = new TestBrowser(origin);
-    const { callback } = await authorize(browser, issuer, { clientId, redirectUri: CALLBACK, resource: DEMO_RESOURCE, scope, state: 'st-1', codeChallenge: challenge, codeChallengeMethod: 'S256' }, DEMO);
-    const code = callback.searchParams.get('code');
-    expect(code, callback.href).toBeTruthy();
-    return { tokens: await exchangeCode(clientId, code as string, verifier), callback, browser };
+  /** Plays the demo user one page at a time (sign in, approve), keeping the pages for assertions. */
+  async function authorizeStepByStep(clientId: string, options: AuthorizationRequestOptions = {}) {
+    const browser = new OAuthBrowser();
+    const prepared = client(clientId).prepareAuthorization({ resource: DEMO_RESOURCE, scope: 'mcp', ...options });
+    const signIn = pageOf(await browser.navigate(prepared.url));
+    const consent = pageOf(await browser.submit(signIn, 'login', { fields: DEMO }));
+    const outcome = client(clientId).readCallback(prepared, exitUrlOf(await browser.submit(consent, 'consent')));
+    return { signIn, consent, outcome };
+  }
+
+  /** Exchanges the code of an authorization at the token endpoint (with its PKCE verifier) as the public client that asked. */
+  function exchangeCode(clientId: string, outcome: AuthorizationOutcome, overrides: { verifier?: string; resource?: string } = {}) {
+    return client(clientId).exchangeCode(outcome.code ?? '', { verifier: overrides.verifier ?? outcome.verifier, resource: overrides.resource ?? DEMO_RESOURCE });
+  }
+
+  /** A full authorization code flow for the demo user on demo/default (state `st-1`); answers the token response. */
+  async function signInAndExchange(clientId: string, request: AuthorizationRequestOptions = { scope: 'mcp demo:crypto' }) {
+    const outcome = await client(clientId).authorize(new OAuthBrowser(), DEMO, { resource: DEMO_RESOURCE, state: 'st-1', ...request });
+    expect(outcome.code, outcome.callback.href).toBeTruthy();
+    return { tokens: await exchangeCode(clientId, outcome), callback: outcome.callback };
   }
 
   async function verifyAccessToken(token: string, audience: string) {
@@ -197,11 +216,11 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
       expect(callback.origin + callback.pathname).toBe(CALLBACK);
       expect(callback.searchParams.get('state')).toBe('st-1');
       expect(callback.searchParams.get('iss')).toBe(issuer);
-      expect(tokens.status, JSON.stringify(tokens.json)).toBe(200);
-      expect(tokens.json).toMatchObject({ token_type: 'Bearer', expires_in: 600, scope: 'mcp demo:crypto' });
-      expect(tokens.json['refresh_token']).toEqual(expect.any(String));
+      expect(tokens.status, JSON.stringify(tokens.body)).toBe(200);
+      expect(tokens.body).toMatchObject({ token_type: 'Bearer', expires_in: 600, scope: 'mcp demo:crypto' });
+      expect(tokens.body['refresh_token']).toEqual(expect.any(String));
 
-      const access = tokens.json['access_token'] as string;
+      const access = tokens.body['access_token'] as string;
       const { payload, protectedHeader } = await verifyAccessToken(access, DEMO_RESOURCE);
       const demoUser = (await app.get(UsersService).list('demo')).find((user) => user.username === 'demo');
       expect(protectedHeader).toMatchObject({ typ: 'at+jwt', alg: 'RS256' });
@@ -211,7 +230,7 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
     });
 
     it('renders the pages with the form contract, the security headers, escaping what the client chose', async () => {
-      const { signIn, consent } = await authorize(new TestBrowser(origin), issuer, { clientId: publicClient, redirectUri: CALLBACK, resource: DEMO_RESOURCE, scope: 'mcp', codeChallenge: pkce().challenge, codeChallengeMethod: 'S256' }, DEMO);
+      const { signIn, consent } = await authorizeStepByStep(publicClient);
       for (const page of [signIn, consent]) {
         expect(page.headers.get('x-frame-options')).toBe('DENY');
         expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
@@ -221,40 +240,35 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
       expect(signIn.body).toMatch(/<input type="password" id="password" name="password"/);
       expect(signIn.body).toContain('Public &#60;Test&#62; Client');
       expect(signIn.body).not.toContain('<Test>');
-      expect(formOf(consent.body, 'deny')).toBeDefined();
+      expect(findForm(consent.body, 'deny')).toBeDefined();
       expect(consent.body).toContain('127.0.0.1:9999');
       expect(consent.body).toContain(publicClient);
       expect(consent.body).toContain(DEMO_RESOURCE);
     });
 
     it('grants only what the roles allow and the server knows', async () => {
-      const { tokens } = await signInAndExchange(publicClient, 'mcp demo:crypto admin other');
-      expect(tokens.json['scope']).toBe('mcp demo:crypto');
+      const { tokens } = await signInAndExchange(publicClient, { scope: 'mcp demo:crypto admin other' });
+      expect(tokens.body['scope']).toBe('mcp demo:crypto');
     });
 
     it('defaults a request without scope to the baseline scope', async () => {
-      const { tokens } = await signInAndExchange(publicClient, '');
-      expect(tokens.json['scope']).toBe('mcp');
+      const { tokens } = await signInAndExchange(publicClient, {});
+      expect(tokens.body['scope']).toBe('mcp');
     });
 
     it('refuses a request without PKCE and one with the plain method', async () => {
-      const browser = new TestBrowser(origin);
-      const missing = await browser.get(authorizationUrl(issuer, { clientId: publicClient, redirectUri: CALLBACK, resource: DEMO_RESOURCE, scope: 'mcp', state: 's' }));
-      const missingRedirect = new URL(missing.location ?? '', origin);
+      const browser = new OAuthBrowser();
+      const missingRedirect = exitUrlOf(await browser.navigate(client(publicClient).prepareAuthorization({ resource: DEMO_RESOURCE, scope: 'mcp', pkce: 'none' }).url));
       expect(missingRedirect.searchParams.get('error')).toBe('invalid_request');
       expect(missingRedirect.searchParams.get('error_description')).toMatch(/PKCE/);
       expect(missingRedirect.searchParams.get('iss')).toBe(issuer);
 
-      const plain = await browser.get(
-        authorizationUrl(issuer, { clientId: publicClient, redirectUri: CALLBACK, resource: DEMO_RESOURCE, scope: 'mcp', codeChallenge: pkce().verifier, codeChallengeMethod: 'plain' }),
-      );
-      expect(new URL(plain.location ?? '', origin).searchParams.get('error')).toBe('invalid_request');
+      const plain = exitUrlOf(await browser.navigate(client(publicClient).prepareAuthorization({ resource: DEMO_RESOURCE, scope: 'mcp', pkce: 'plain' }).url));
+      expect(plain.searchParams.get('error')).toBe('invalid_request');
     });
 
     it('refuses a redirect URI that differs by one character, without redirecting to it', async () => {
-      const page = await new TestBrowser(origin).get(
-        authorizationUrl(issuer, { clientId: publicClient, redirectUri: `${CALLBACK}x`, resource: DEMO_RESOURCE, scope: 'mcp', codeChallenge: pkce().challenge, codeChallengeMethod: 'S256' }),
-      );
+      const page = await authorizationPage(new OAuthBrowser(), { redirectUri: `${CALLBACK}x` });
       expect(page.status).toBe(400);
       expect(page.location).toBeUndefined();
       expect(page.body).toMatch(/redirect_uri/);
@@ -262,99 +276,83 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
     });
 
     it('refuses a request without resource, and a resource that is no virtual server (RFC 8707)', async () => {
-      const browser = new TestBrowser(origin);
-      const without = await browser.get(authorizationUrl(issuer, { clientId: publicClient, redirectUri: CALLBACK, scope: 'mcp', codeChallenge: pkce().challenge, codeChallengeMethod: 'S256' }));
-      expect(new URL(without.location ?? '', origin).searchParams.get('error')).toBe('invalid_target');
-      const unknown = await browser.get(
-        authorizationUrl(issuer, { clientId: publicClient, redirectUri: CALLBACK, resource: `${MCP_PUBLIC_URL}/demo/nope/mcp`, scope: 'mcp', codeChallenge: pkce().challenge, codeChallengeMethod: 'S256' }),
-      );
-      expect(new URL(unknown.location ?? '', origin).searchParams.get('error')).toBe('invalid_target');
+      const browser = new OAuthBrowser();
+      const without = exitUrlOf(await browser.navigate(client(publicClient).prepareAuthorization({ scope: 'mcp' }).url));
+      expect(without.searchParams.get('error')).toBe('invalid_target');
+      const unknown = exitUrlOf(await browser.navigate(client(publicClient).prepareAuthorization({ resource: `${MCP_PUBLIC_URL}/demo/nope/mcp`, scope: 'mcp' }).url));
+      expect(unknown.searchParams.get('error')).toBe('invalid_target');
     });
 
     it('refuses a replayed authorization code and revokes what it issued', async () => {
-      const { verifier, challenge } = pkce();
-      const { callback } = await authorize(new TestBrowser(origin), issuer, { clientId: publicClient, redirectUri: CALLBACK, resource: DEMO_RESOURCE, scope: 'mcp', codeChallenge: challenge, codeChallengeMethod: 'S256' }, DEMO);
-      const code = callback.searchParams.get('code') as string;
-      const first = await exchangeCode(publicClient, code, verifier);
+      const outcome = await client(publicClient).authorize(new OAuthBrowser(), DEMO, { resource: DEMO_RESOURCE, scope: 'mcp' });
+      const first = await exchangeCode(publicClient, outcome);
       expect(first.status).toBe(200);
-      const replay = await exchangeCode(publicClient, code, verifier);
+      const replay = await exchangeCode(publicClient, outcome);
       expect(replay.status).toBe(400);
-      expect(replay.json['error']).toBe('invalid_grant');
-      const refresh = await postForm(`${issuer}/token`, { grant_type: 'refresh_token', refresh_token: first.json['refresh_token'] as string, client_id: publicClient });
-      expect(refresh.json['error']).toBe('invalid_grant');
+      expect(replay.body['error']).toBe('invalid_grant');
+      const refresh = await client(publicClient).refresh(first.body['refresh_token'] as string);
+      expect(refresh.body['error']).toBe('invalid_grant');
     });
 
     it('refuses a wrong code verifier', async () => {
-      const { challenge } = pkce();
-      const { callback } = await authorize(new TestBrowser(origin), issuer, { clientId: publicClient, redirectUri: CALLBACK, resource: DEMO_RESOURCE, scope: 'mcp', codeChallenge: challenge, codeChallengeMethod: 'S256' }, DEMO);
-      const tokens = await exchangeCode(publicClient, callback.searchParams.get('code') as string, pkce().verifier);
-      expect(tokens.json['error']).toBe('invalid_grant');
+      const outcome = await client(publicClient).authorize(new OAuthBrowser(), DEMO, { resource: DEMO_RESOURCE, scope: 'mcp' });
+      const tokens = await exchangeCode(publicClient, outcome, { verifier: createPkcePair().verifier });
+      expect(tokens.body['error']).toBe('invalid_grant');
     });
   });
 
   describe('refresh tokens (S-174)', () => {
     it('rotates the refresh token on every use, and a reused one revokes the whole family', async () => {
       const { tokens } = await signInAndExchange(publicClient);
-      const first = tokens.json['refresh_token'] as string;
-      const rotated = await postForm(`${issuer}/token`, { grant_type: 'refresh_token', refresh_token: first, client_id: publicClient });
-      expect(rotated.status, JSON.stringify(rotated.json)).toBe(200);
-      const second = rotated.json['refresh_token'] as string;
+      const first = tokens.body['refresh_token'] as string;
+      const rotated = await client(publicClient).refresh(first);
+      expect(rotated.status, JSON.stringify(rotated.body)).toBe(200);
+      const second = rotated.body['refresh_token'] as string;
       expect(second).toEqual(expect.any(String));
       expect(second).not.toBe(first);
-      await expect(verifyAccessToken(rotated.json['access_token'] as string, DEMO_RESOURCE)).resolves.toMatchObject({ payload: { tenant: 'demo', scope: 'mcp demo:crypto' } });
+      await expect(verifyAccessToken(rotated.body['access_token'] as string, DEMO_RESOURCE)).resolves.toMatchObject({ payload: { tenant: 'demo', scope: 'mcp demo:crypto' } });
 
-      const reused = await postForm(`${issuer}/token`, { grant_type: 'refresh_token', refresh_token: first, client_id: publicClient });
-      expect(reused.json).toMatchObject({ error: 'invalid_grant' });
-      const afterReuse = await postForm(`${issuer}/token`, { grant_type: 'refresh_token', refresh_token: second, client_id: publicClient });
-      expect(afterReuse.json).toMatchObject({ error: 'invalid_grant' });
+      const reused = await client(publicClient).refresh(first);
+      expect(reused.body).toMatchObject({ error: 'invalid_grant' });
+      const afterReuse = await client(publicClient).refresh(second);
+      expect(afterReuse.body).toMatchObject({ error: 'invalid_grant' });
     });
   });
 
   describe('tenants and roles', () => {
     it('refuses to sign in a user of another tenant, with the reason on the page', async () => {
-      const browser = new TestBrowser(origin);
-      const signIn = await browser.follow(
-        await browser.get(authorizationUrl(issuer, { clientId: publicClient, redirectUri: CALLBACK, resource: CONFORMANCE_RESOURCE, scope: 'mcp', codeChallenge: pkce().challenge, codeChallengeMethod: 'S256' })),
-      );
-      const login = formOf(signIn.body, 'login');
-      expect(login).toBeDefined();
-      const refused = await browser.post(login?.action ?? '', { ...DEMO, csrf: login?.csrf ?? '' });
+      const browser = new OAuthBrowser();
+      const signIn = await authorizationPage(browser, { resource: CONFORMANCE_RESOURCE });
+      const refused = pageOf(await browser.submit(signIn, 'login', { fields: DEMO, follow: false }));
       expect(refused.status).toBe(403);
       expect(refused.body).toContain('belongs to tenant &#34;conformance&#34;');
-      expect(formOf(refused.body, 'login')).toBeDefined();
+      expect(findForm(refused.body, 'login')).toBeDefined();
     });
 
     it('answers access_denied when a signed-in user of another tenant asks for a server', async () => {
-      const browser = new TestBrowser(origin);
-      await authorize(browser, issuer, { clientId: publicClient, redirectUri: CALLBACK, resource: DEMO_RESOURCE, scope: 'mcp', codeChallenge: pkce().challenge, codeChallengeMethod: 'S256' }, DEMO);
+      const browser = new OAuthBrowser();
+      await client(publicClient).authorize(browser, DEMO, { resource: DEMO_RESOURCE, scope: 'mcp' });
       // Same browser, still signed in as demo: the consent step refuses at once.
-      const back = await browser.follow(
-        await browser.get(authorizationUrl(issuer, { clientId: publicClient, redirectUri: CALLBACK, resource: CONFORMANCE_RESOURCE, scope: 'mcp', state: 'x', codeChallenge: pkce().challenge, codeChallengeMethod: 'S256' })),
-      );
-      const callback = new URL(back.location ?? '', origin);
+      const callback = exitUrlOf(await browser.navigate(client(publicClient).prepareAuthorization({ resource: CONFORMANCE_RESOURCE, scope: 'mcp', state: 'x' }).url));
       expect(callback.searchParams.get('error')).toBe('access_denied');
       expect(callback.searchParams.get('error_description')).toMatch(/belongs to tenant "conformance"/);
       expect(callback.searchParams.get('state')).toBe('x');
     });
 
     it('issues admin-API tokens to a platform administrator with roles and without tenant', async () => {
-      const { verifier, challenge } = pkce();
       const adminAudience = `${origin}/admin/v1`;
-      const { callback } = await authorize(new TestBrowser(origin), issuer, { clientId: publicClient, redirectUri: CALLBACK, resource: adminAudience, scope: 'admin', codeChallenge: challenge, codeChallengeMethod: 'S256' }, ADMIN);
-      const tokens = await exchangeCode(publicClient, callback.searchParams.get('code') as string, verifier, adminAudience);
-      expect(tokens.status, JSON.stringify(tokens.json)).toBe(200);
-      const { payload } = await verifyAccessToken(tokens.json['access_token'] as string, adminAudience);
+      const outcome = await client(publicClient).authorize(new OAuthBrowser(), ADMIN, { resource: adminAudience, scope: 'admin' });
+      const tokens = await exchangeCode(publicClient, outcome, { resource: adminAudience });
+      expect(tokens.status, JSON.stringify(tokens.body)).toBe(200);
+      const { payload } = await verifyAccessToken(tokens.body['access_token'] as string, adminAudience);
       expect(payload).toMatchObject({ aud: adminAudience, scope: 'admin', roles: ['platform-admin'] });
       expect(payload['tenant']).toBeUndefined();
     });
 
     it('does not let an ordinary user sign in for the admin API', async () => {
-      const browser = new TestBrowser(origin);
-      const signIn = await browser.follow(
-        await browser.get(authorizationUrl(issuer, { clientId: publicClient, redirectUri: CALLBACK, resource: `${origin}/admin/v1`, scope: 'admin', codeChallenge: pkce().challenge, codeChallengeMethod: 'S256' })),
-      );
-      const login = formOf(signIn.body, 'login');
-      const refused = await browser.post(login?.action ?? '', { ...DEMO, csrf: login?.csrf ?? '' });
+      const browser = new OAuthBrowser();
+      const signIn = await authorizationPage(browser, { resource: `${origin}/admin/v1`, scope: 'admin' });
+      const refused = pageOf(await browser.submit(signIn, 'login', { fields: DEMO, follow: false }));
       expect(refused.status).toBe(403);
       expect(refused.body).toContain('not an administrator');
     });
@@ -362,49 +360,34 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
 
   describe('CSRF on the forms (S-150)', () => {
     it('refuses a login or consent post with a missing or wrong token and changes nothing', async () => {
-      const browser = new TestBrowser(origin);
-      const signIn = await browser.follow(
-        await browser.get(authorizationUrl(issuer, { clientId: publicClient, redirectUri: CALLBACK, resource: DEMO_RESOURCE, scope: 'mcp', codeChallenge: pkce().challenge, codeChallengeMethod: 'S256' })),
-      );
-      const login = formOf(signIn.body, 'login');
-      expect(login).toBeDefined();
-      const missing = await browser.post(login?.action ?? '', DEMO);
+      const browser = new OAuthBrowser();
+      const signIn = await authorizationPage(browser);
+      const missing = pageOf(await browser.submit(signIn, 'login', { fields: DEMO, omit: ['csrf'], follow: false }));
       expect(missing.status).toBe(403);
-      const wrong = await browser.post(login?.action ?? '', { ...DEMO, csrf: 'x'.repeat(43) });
+      const wrong = pageOf(await browser.submit(signIn, 'login', { fields: { ...DEMO, csrf: 'x'.repeat(43) }, follow: false }));
       expect(wrong.status).toBe(403);
       // Still the sign-in step: nothing changed.
-      const again = await browser.get(signIn.url);
-      expect(formOf(again.body, 'login')).toBeDefined();
+      const again = pageOf(await browser.navigate(signIn.url));
+      expect(findForm(again.body, 'login')).toBeDefined();
 
-      const consent = await browser.follow(await browser.post(login?.action ?? '', { ...DEMO, csrf: login?.csrf ?? '' }));
-      const approve = formOf(consent.body, 'consent');
-      expect(approve).toBeDefined();
-      const forged = await browser.post(approve?.action ?? '', { csrf: login?.csrf.slice(1) ?? '' });
+      const consent = pageOf(await browser.submit(signIn, 'login', { fields: DEMO }));
+      expect(findForm(consent.body, 'consent')).toBeDefined();
+      const forged = pageOf(await browser.submit(consent, 'consent', { fields: { csrf: csrfOf(signIn, 'login')?.slice(1) ?? '' }, follow: false }));
       expect(forged.status).toBe(403);
-      expect(formOf((await browser.get(consent.url)).body, 'consent')).toBeDefined();
+      expect(findForm(pageOf(await browser.navigate(consent.url)).body, 'consent')).toBeDefined();
     });
 
     it('answers access_denied when the user denies', async () => {
-      const browser = new TestBrowser(origin);
-      const signIn = await browser.follow(
-        await browser.get(authorizationUrl(issuer, { clientId: publicClient, redirectUri: CALLBACK, resource: DEMO_RESOURCE, scope: 'mcp', state: 'd', codeChallenge: pkce().challenge, codeChallengeMethod: 'S256' })),
-      );
-      const login = formOf(signIn.body, 'login');
-      const consent = await browser.follow(await browser.post(login?.action ?? '', { ...DEMO, csrf: login?.csrf ?? '' }));
-      const deny = formOf(consent.body, 'deny');
-      const back = await browser.follow(await browser.post(deny?.action ?? '', { csrf: deny?.csrf ?? '' }));
-      const callback = new URL(back.location ?? '', origin);
-      expect(callback.searchParams.get('error')).toBe('access_denied');
-      expect(callback.searchParams.get('state')).toBe('d');
+      const outcome = await client(publicClient).authorize(new OAuthBrowser(), DEMO, { resource: DEMO_RESOURCE, scope: 'mcp', state: 'd', consent: 'deny' });
+      expect(outcome.error).toBe('access_denied');
+      expect(outcome.code).toBeUndefined();
+      expect(outcome.callback.searchParams.get('state')).toBe('d');
     });
 
     it('shows a wrong password on the page', async () => {
-      const browser = new TestBrowser(origin);
-      const signIn = await browser.follow(
-        await browser.get(authorizationUrl(issuer, { clientId: publicClient, redirectUri: CALLBACK, resource: DEMO_RESOURCE, scope: 'mcp', codeChallenge: pkce().challenge, codeChallengeMethod: 'S256' })),
-      );
-      const login = formOf(signIn.body, 'login');
-      const wrong = await browser.post(login?.action ?? '', { username: 'demo', password: 'wrong', csrf: login?.csrf ?? '' });
+      const browser = new OAuthBrowser();
+      const signIn = await authorizationPage(browser);
+      const wrong = pageOf(await browser.submit(signIn, 'login', { fields: { username: 'demo', password: 'wrong' }, follow: false }));
       expect(wrong.status).toBe(200);
       expect(wrong.body).toContain('Wrong username or password.');
     });
@@ -419,17 +402,17 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
     });
 
     it('issues a token for a server of the client tenant, with the scopes the client may have', async () => {
-      const tokens = await postForm(`${issuer}/token`, { grant_type: 'client_credentials', resource: DEMO_RESOURCE, scope: 'mcp demo:crypto' }, machine);
-      expect(tokens.status, JSON.stringify(tokens.json)).toBe(200);
-      expect(tokens.json['scope']).toBe('mcp');
-      const { payload } = await verifyAccessToken(tokens.json['access_token'] as string, DEMO_RESOURCE);
+      const tokens = await postForm(`${issuer}/token`, { grant_type: 'client_credentials', resource: DEMO_RESOURCE, scope: 'mcp demo:crypto' }, { clientSecretBasic: machine });
+      expect(tokens.status, JSON.stringify(tokens.body)).toBe(200);
+      expect(tokens.body['scope']).toBe('mcp');
+      const { payload } = await verifyAccessToken(tokens.body['access_token'] as string, DEMO_RESOURCE);
       expect(payload).toMatchObject({ sub: machine.id, client_id: machine.id, tenant: 'demo', scope: 'mcp' });
     });
 
     it('refuses a wrong secret, another tenant server and the admin API', async () => {
-      expect((await postForm(`${issuer}/token`, { grant_type: 'client_credentials', resource: DEMO_RESOURCE, scope: 'mcp' }, { ...machine, secret: 'wrong' })).json['error']).toBe('invalid_client');
-      expect((await postForm(`${issuer}/token`, { grant_type: 'client_credentials', resource: CONFORMANCE_RESOURCE, scope: 'mcp' }, machine)).json['error']).toBe('invalid_target');
-      expect((await postForm(`${issuer}/token`, { grant_type: 'client_credentials', resource: `${origin}/admin/v1`, scope: 'admin' }, machine)).json['error']).toBe('invalid_target');
+      expect((await postForm(`${issuer}/token`, { grant_type: 'client_credentials', resource: DEMO_RESOURCE, scope: 'mcp' }, { clientSecretBasic: { ...machine, secret: 'wrong' } })).body['error']).toBe('invalid_client');
+      expect((await postForm(`${issuer}/token`, { grant_type: 'client_credentials', resource: CONFORMANCE_RESOURCE, scope: 'mcp' }, { clientSecretBasic: machine })).body['error']).toBe('invalid_target');
+      expect((await postForm(`${issuer}/token`, { grant_type: 'client_credentials', resource: `${origin}/admin/v1`, scope: 'admin' }, { clientSecretBasic: machine })).body['error']).toBe('invalid_target');
     });
 
     it('stores only a hash of the secret', async () => {
@@ -441,22 +424,22 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
   describe('revocation (RFC 7009) and introspection (RFC 7662)', () => {
     it('introspects a live refresh token, revokes it, and then it is inactive and unusable', async () => {
       const { tokens } = await signInAndExchange(publicClient);
-      const refreshToken = tokens.json['refresh_token'] as string;
+      const refreshToken = tokens.body['refresh_token'] as string;
       const live = await postForm(`${issuer}/token/introspection`, { token: refreshToken, client_id: publicClient });
-      expect(live.status, JSON.stringify(live.json)).toBe(200);
-      expect(live.json).toMatchObject({ active: true, client_id: publicClient, iss: issuer, scope: 'mcp demo:crypto' });
+      expect(live.status, JSON.stringify(live.body)).toBe(200);
+      expect(live.body).toMatchObject({ active: true, client_id: publicClient, iss: issuer, scope: 'mcp demo:crypto' });
 
       const revoked = await postForm(`${issuer}/token/revocation`, { token: refreshToken, token_type_hint: 'refresh_token', client_id: publicClient });
       expect(revoked.status).toBe(200);
-      expect((await postForm(`${issuer}/token/introspection`, { token: refreshToken, client_id: publicClient })).json).toEqual({ active: false });
-      expect((await postForm(`${issuer}/token`, { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: publicClient })).json['error']).toBe('invalid_grant');
+      expect((await postForm(`${issuer}/token/introspection`, { token: refreshToken, client_id: publicClient })).body).toEqual({ active: false });
+      expect((await client(publicClient).refresh(refreshToken)).body['error']).toBe('invalid_grant');
     });
 
     it('answers inactive to another client introspecting the token', async () => {
       const { tokens } = await signInAndExchange(publicClient);
       const other = await clients.create('demo', { client_name: 'Other', redirect_uris: [CALLBACK], grant_types: ['authorization_code'], token_endpoint_auth_method: 'client_secret_post' });
-      const answer = await postForm(`${issuer}/token/introspection`, { token: tokens.json['refresh_token'] as string, client_id: other.client.clientId, client_secret: other.clientSecret as string });
-      expect(answer.json).toEqual({ active: false });
+      const answer = await postForm(`${issuer}/token/introspection`, { token: tokens.body['refresh_token'] as string, client_id: other.client.clientId, client_secret: other.clientSecret as string });
+      expect(answer.body).toEqual({ active: false });
     });
   });
 
@@ -478,20 +461,20 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
 
       // A self-registered client's scope is no ceiling: it may step up to what the user may have (S-142).
       const { tokens } = await signInAndExchange(registered['client_id'] as string);
-      expect(tokens.status, JSON.stringify(tokens.json)).toBe(200);
-      expect(tokens.json['scope']).toBe('mcp demo:crypto');
+      expect(tokens.status, JSON.stringify(tokens.body)).toBe(200);
+      expect(tokens.body['scope']).toBe('mcp demo:crypto');
     });
 
     it('lets a native client use another loopback port than registered (RFC 8252 §7.3), a web client not', async () => {
       const native = await register({ client_name: 'Native', redirect_uris: ['http://127.0.0.1/callback'], token_endpoint_auth_method: 'none', application_type: 'native' });
       const web = await register({ client_name: 'Web', redirect_uris: ['http://127.0.0.1/callback'], token_endpoint_auth_method: 'none', application_type: 'web' });
-      const browser = new TestBrowser(origin);
-      const request = { redirectUri: 'http://127.0.0.1:45678/callback', resource: DEMO_RESOURCE, scope: 'mcp', codeChallenge: pkce().challenge, codeChallengeMethod: 'S256' };
-      const nativePage = await browser.get(authorizationUrl(issuer, { ...request, clientId: native['client_id'] as string }));
-      expect(nativePage.status).toBe(303);
-      expect(nativePage.location).toContain('/oauth/interaction/');
-      const webPage = await browser.get(authorizationUrl(issuer, { ...request, clientId: web['client_id'] as string }));
-      expect(webPage.status).toBe(400);
+      const browser = new OAuthBrowser();
+      const request = { redirectUri: 'http://127.0.0.1:45678/callback', resource: DEMO_RESOURCE, scope: 'mcp' };
+      const nativeAnswer = await browser.request(client(native['client_id'] as string).prepareAuthorization(request).url);
+      expect(nativeAnswer.status).toBe(303);
+      expect(nativeAnswer.location).toContain('/oauth/interaction/');
+      const webAnswer = await browser.request(client(web['client_id'] as string).prepareAuthorization(request).url);
+      expect(webAnswer.status).toBe(400);
     });
 
     it('returns a confidential client secret once and stores only its hash', async () => {
@@ -521,69 +504,57 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
 
   describe('Client ID Metadata Documents (S-162..S-165)', () => {
     it('fetches the document over HTTPS (extra CA, allowed host), warns about localhost-only redirects, and issues tokens', async () => {
-      const clientId = `${cimd.origin}/client.json`;
-      const { verifier, challenge } = pkce();
-      const before = cimdFetches;
-      const { callback, consent } = await authorize(new TestBrowser(origin), issuer, { clientId, redirectUri: CALLBACK, resource: DEMO_RESOURCE, scope: 'mcp', codeChallenge: challenge, codeChallengeMethod: 'S256' }, DEMO);
+      const clientId = cimd.url;
+      const before = cimd.requests.length;
+      const { outcome, consent } = await authorizeStepByStep(clientId);
       expect(consent.body).toContain('CIMD Test Client');
       expect(consent.body).toContain('127.0.0.1:9999');
       expect(consent.body).toContain('class="warning"');
-      const tokens = await exchangeCode(clientId, callback.searchParams.get('code') as string, verifier);
-      expect(tokens.status, JSON.stringify(tokens.json)).toBe(200);
-      const { payload } = await verifyAccessToken(tokens.json['access_token'] as string, DEMO_RESOURCE);
+      const tokens = await exchangeCode(clientId, outcome);
+      expect(tokens.status, JSON.stringify(tokens.body)).toBe(200);
+      const { payload } = await verifyAccessToken(tokens.body['access_token'] as string, DEMO_RESOURCE);
       expect(payload['client_id']).toBe(clientId);
       // Cached per Cache-Control: one fetch for the whole flow.
-      expect(cimdFetches - before).toBe(1);
+      expect(cimd.requests.slice(before)).toEqual([new URL(clientId).pathname]);
     });
 
     it('authenticates a document client with private_key_jwt and the keys of its document (S-166)', async () => {
-      const { SignJWT, exportJWK, generateKeyPair } = await import('jose');
-      const { publicKey, privateKey } = await generateKeyPair('RS256');
-      clientJwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
-      const clientId = `${cimd.origin}/pkjwt.json`;
-      const { verifier, challenge } = pkce();
-      const { callback } = await authorize(new TestBrowser(origin), issuer, { clientId, redirectUri: CALLBACK, resource: DEMO_RESOURCE, scope: 'mcp', codeChallenge: challenge, codeChallengeMethod: 'S256' }, DEMO);
-      const exchange = async (assertion: string) =>
-        postForm(`${issuer}/token`, {
-          grant_type: 'authorization_code',
-          code: callback.searchParams.get('code') as string,
-          redirect_uri: CALLBACK,
-          code_verifier: verifier,
+      const key = generateTestSigningKey('k1');
+      const clientId = cimd.serve('pkjwt', { client_name: 'Key Client', redirect_uris: [CALLBACK], token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [key.publicJwk] } });
+      const outcome = await client(clientId).authorize(new OAuthBrowser(), DEMO, { resource: DEMO_RESOURCE, scope: 'mcp' });
+      const exchange = (assertion: string) =>
+        client(clientId).exchangeCode(outcome.code ?? '', {
+          verifier: outcome.verifier,
           resource: DEMO_RESOURCE,
-          client_id: clientId,
-          client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
-          client_assertion: assertion,
+          extra: { client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer', client_assertion: assertion },
         });
-      const sign = (key: typeof privateKey) =>
-        new SignJWT({}).setProtectedHeader({ alg: 'RS256', kid: 'k1' }).setIssuer(clientId).setSubject(clientId).setAudience(issuer).setJti(pkce().verifier).setIssuedAt().setExpirationTime('1m').sign(key);
-      const wrongKey = (await generateKeyPair('RS256')).privateKey;
-      expect((await exchange(await sign(wrongKey))).json['error']).toBe('invalid_client');
-      const tokens = await exchange(await sign(privateKey));
-      expect(tokens.status, JSON.stringify(tokens.json)).toBe(200);
+      // RFC 7523 §3: the client authenticates with a JWT it signs, iss = sub = its client_id, aud = the issuer.
+      const assertion = (privateKey: KeyObject) => {
+        const now = Math.floor(Date.now() / 1_000);
+        return signRs256({ kid: 'k1' }, { iss: clientId, sub: clientId, aud: issuer, jti: randomUUID(), iat: now, exp: now + 60 }, privateKey);
+      };
+      expect((await exchange(assertion(generateTestSigningKey().privateKey))).body['error']).toBe('invalid_client');
+      const tokens = await exchange(assertion(key.privateKey));
+      expect(tokens.status, JSON.stringify(tokens.body)).toBe(200);
     });
 
     it('refuses a document URL that resolves to a private address when the host is not allowed', async () => {
-      const port = new URL(cimd.origin).port;
-      const page = await new TestBrowser(origin).get(
-        authorizationUrl(issuer, { clientId: `https://localhost:${port}/client.json`, redirectUri: CALLBACK, resource: DEMO_RESOURCE, scope: 'mcp', codeChallenge: pkce().challenge, codeChallengeMethod: 'S256' }),
-      );
+      const byName = new URL(cimd.url);
+      byName.hostname = 'localhost';
+      const page = await authorizationPage(new OAuthBrowser(), {}, byName.href);
       expect(page.status).toBe(400);
       expect(page.location).toBeUndefined();
       expect(page.body).toMatch(/not a public address/);
     });
 
     it('refuses a private literal address', async () => {
-      const page = await new TestBrowser(origin).get(
-        authorizationUrl(issuer, { clientId: 'https://10.0.0.1/client.json', redirectUri: CALLBACK, resource: DEMO_RESOURCE, scope: 'mcp', codeChallenge: pkce().challenge, codeChallengeMethod: 'S256' }),
-      );
+      const page = await authorizationPage(new OAuthBrowser(), {}, 'https://10.0.0.1/client.json');
       expect(page.status).toBe(400);
       expect(page.body).toMatch(/not a public address/);
     });
 
     it('refuses an oversized document', async () => {
-      const page = await new TestBrowser(origin).get(
-        authorizationUrl(issuer, { clientId: `${cimd.origin}/big.json`, redirectUri: CALLBACK, resource: DEMO_RESOURCE, scope: 'mcp', codeChallenge: pkce().challenge, codeChallengeMethod: 'S256' }),
-      );
+      const page = await authorizationPage(new OAuthBrowser(), {}, bigDocument);
       expect(page.status).toBe(400);
       expect(page.body).toMatch(/larger than 5 KiB/);
     });
@@ -591,14 +562,14 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
 
   describe('signing key rotation', () => {
     it('signs new tokens with the new key after a rotation, and still publishes the old one', async () => {
-      const before = decodeJwt((await signInAndExchange(publicClient)).tokens.json['access_token'] as string).header['kid'];
+      const before = decodeJwt((await signInAndExchange(publicClient)).tokens.body['access_token'] as string).header['kid'];
       const machine = await machineClient();
       await app.get(SigningKeysService).rotate();
       const deadline = Date.now() + 10_000;
       let after = before;
       while (after === before && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 100));
-        after = decodeJwt((await postForm(`${issuer}/token`, { grant_type: 'client_credentials', resource: DEMO_RESOURCE, scope: 'mcp' }, machine)).json['access_token'] as string).header['kid'];
+        after = decodeJwt((await postForm(`${issuer}/token`, { grant_type: 'client_credentials', resource: DEMO_RESOURCE, scope: 'mcp' }, { clientSecretBasic: machine })).body['access_token'] as string).header['kid'];
       }
       expect(after).not.toBe(before);
       const jwks = (await (await fetch(`${issuer}/jwks`)).json()) as { keys: Array<{ kid: string }> };
@@ -645,10 +616,12 @@ describe('the authorization server behind https (production issuers are https)',
 
   it('sets __Host-/__Secure- prefixed, Secure, HttpOnly, SameSite=Lax cookies and https URLs (S-151)', async () => {
     const { client } = await app.get(ClientsService).create('demo', { client_name: 'C', redirect_uris: [CALLBACK], grant_types: ['authorization_code'], token_endpoint_auth_method: 'none' });
-    const response = await fetch(
-      authorizationUrl(`${origin}/oauth`, { clientId: client.clientId, redirectUri: CALLBACK, resource: DEMO_RESOURCE, scope: 'mcp', codeChallenge: pkce().challenge, codeChallengeMethod: 'S256' }),
-      { redirect: 'manual' },
+    // The published endpoints are https://auth.example.test/...; the test reaches the same paths on the listener.
+    const oauthClient = OAuthTestClient.fromMetadata(
+      { issuer: 'https://auth.example.test/oauth', authorization_endpoint: `${origin}/oauth/auth`, token_endpoint: `${origin}/oauth/token` },
+      { client_id: client.clientId, redirect_uris: [CALLBACK] },
     );
+    const response = await fetch(oauthClient.prepareAuthorization({ resource: DEMO_RESOURCE, scope: 'mcp' }).url, { redirect: 'manual' });
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toMatch(/^\/oauth\/interaction\//);
     const cookies = response.headers.getSetCookie();

@@ -12,6 +12,7 @@ import {
   openLegacySession,
   sendRaw,
   sseMessages,
+  toolResultText,
   waitUntil,
 } from '@mcp-platform/shared-testing';
 import { legacyCallId } from '@mcp-platform/session-broker';
@@ -49,15 +50,6 @@ async function allPages(list: (cursor?: string) => Promise<{ tools: { name: stri
   } while (cursor !== undefined && pages < 50);
   expect(new Set(names).size).toBe(names.length);
   return { names, pages };
-}
-
-function textOf(result: unknown): string {
-  const content = (result as { content?: unknown }).content;
-  const blocks = Array.isArray(content) ? (content as { type?: string; text?: string }[]) : [];
-  return blocks
-    .filter((block) => block.type === 'text')
-    .map((block) => block.text ?? '')
-    .join('\n');
 }
 
 function errorCodeOf(error: unknown): unknown {
@@ -125,7 +117,7 @@ describe.each(modes)('MCP platform, $name mode', (mode) => {
       const result = await client.callTool({ name: 'calculate', arguments: { expression: '(2 + 3) * sqrt(16)' } });
       expect(result.isError ?? false).toBe(false);
       expect(result.structuredContent).toEqual({ expression: '(2 + 3) * sqrt(16)', result: 20 });
-      expect(JSON.parse(textOf(result))).toEqual(result.structuredContent);
+      expect(JSON.parse(toolResultText(result))).toEqual(result.structuredContent);
     });
 
     it('hashes a text (a second tool, through the same session)', async () => {
@@ -138,7 +130,7 @@ describe.each(modes)('MCP platform, $name mode', (mode) => {
       const wrongType = await client.callTool({ name: 'hash_text', arguments: { text: 42 } });
       expect(missing.isError).toBe(true);
       expect(wrongType.isError).toBe(true);
-      expect(textOf(missing)).not.toBe('');
+      expect(toolResultText(missing)).not.toBe('');
     });
 
     it('answers an unknown tool with the JSON-RPC error -32602', async () => {

@@ -11,10 +11,11 @@ import {
   protectedResourceMetadataUrl,
   sendRaw,
   startClientMetadataHost,
+  toolResultText,
   type ClientMetadataHost,
   type ClientRegistration,
 } from '@mcp-platform/shared-testing';
-import { connectLegacy, connectModern, firstIndex, isUnauthorizedError, recordingFetch, textOf, type FetchRecorder } from './oauth-flows';
+import { connectLegacy, connectModern, firstIndex, isUnauthorizedError, recordingFetch, type FetchRecorder } from './oauth-flows';
 import { distributedMode, embeddedMode, seededUrls, type Platform, type PlatformMode } from './platforms';
 
 /** Loopback redirect URIs (RFC 8252 §7.3): nothing listens there, the test's browser stops before them. */
@@ -206,7 +207,7 @@ describe.each(modes)('OAuth with the official SDK clients, $name mode', (mode) =
         expectAuthorizedWithPkce(provider.authorizationUrls[0], provider.callbacks[0], provider.currentTokens?.access_token, clientId);
         const result = await client.callTool({ name: 'calculate', arguments: { expression: '(2 + 3) * 7' } });
         expect(result.structuredContent).toEqual({ expression: '(2 + 3) * 7', result: 35 });
-        expect(textOf(result)).not.toBe('');
+        expect(toolResultText(result)).not.toBe('');
       } finally {
         await client.close();
       }

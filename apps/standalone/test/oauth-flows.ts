@@ -96,13 +96,3 @@ export async function connectModern(url: string, provider: ModernSdkOAuthProvide
 export function isUnauthorizedError(error: unknown): boolean {
   return error instanceof LegacyUnauthorizedError || ModernUnauthorizedError.isInstance(error);
 }
-
-/** The text of a tool result's text blocks. */
-export function textOf(result: unknown): string {
-  const content = (result as { content?: unknown }).content;
-  const blocks = Array.isArray(content) ? (content as { type?: string; text?: string }[]) : [];
-  return blocks
-    .filter((block) => block.type === 'text')
-    .map((block) => block.text ?? '')
-    .join('\n');
-}

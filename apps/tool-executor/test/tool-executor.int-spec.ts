@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionBroker, toolExecutor, WireErrorCode, type EventPayload, type Principal } from '@mcp-platform/protocol-contracts';
 import { inProcessMessaging, MessageBus, MessagingModule, microserviceOptions, RpcError, type MessagingOptions } from '@mcp-platform/shared-messaging';
 import { createThrowawayDatabase, DEFAULT_TEST_DATABASE_URL, type DatabaseOptions, type ThrowawayDatabase } from '@mcp-platform/shared-persistence';
+import { toolResultText } from '@mcp-platform/shared-testing';
 import { CatalogRepository } from '../src/catalog/catalog.repository';
 import { ToolExecutorModule } from '../src';
 
@@ -61,12 +62,6 @@ async function boot(messaging: MessagingOptions, database: DatabaseOptions, allo
   await app.startAllMicroservices();
   return app;
 }
-
-const textOf = (result: { content: Array<{ type: string }> }): string =>
-  result.content
-    .filter((block): block is { type: 'text'; text: string } => block.type === 'text')
-    .map((block) => block.text)
-    .join('\n');
 
 describe.each(setups)('ToolExecutorModule over $name', (setup) => {
   let app: INestApplication;
@@ -231,7 +226,7 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
     it('returns test_error_handling as an error result, not a protocol error', async () => {
       const result = await call('test_error_handling', {});
       expect(result.isError).toBe(true);
-      expect(textOf(result)).toBeTruthy();
+      expect(toolResultText(result)).toBeTruthy();
     });
 
     it('answers INVALID_PARAMS for an unknown tool', async () => {
@@ -242,7 +237,7 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
     it('answers invalid arguments with an actionable error result', async () => {
       const result = await call('json_schema_2020_12_tool', { name: 'x', surprise: true });
       expect(result.isError).toBe(true);
-      expect(textOf(result)).toContain('unexpected property "surprise"');
+      expect(toolResultText(result)).toContain('unexpected property "surprise"');
     });
 
     it('adds the JSON text block to structured results and validates them', async () => {
@@ -252,7 +247,7 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
         as(member('demo')),
       );
       expect(result.structuredContent).toEqual({ expression: '6 * 7', result: 42 });
-      expect(JSON.parse(textOf(result))).toEqual({ expression: '6 * 7', result: 42 });
+      expect(JSON.parse(toolResultText(result))).toEqual({ expression: '6 * 7', result: 42 });
     });
 
     it('relays strictly increasing progress on the caller route, in order', async () => {
@@ -383,7 +378,7 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
         expect(result.structuredContent).toEqual({ echoed: { word: 'hello' } });
       } else {
         expect(result.isError).toBe(true);
-        expect(textOf(result)).toMatch(/refused: 127\.0\.0\.1 is not a public address/);
+        expect(toolResultText(result)).toMatch(/refused: 127\.0\.0\.1 is not a public address/);
       }
     });
   });
@@ -415,7 +410,7 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
       expect(error).toMatchObject({ code: WireErrorCode.InsufficientScope, data: { scopes: ['mcp', 'demo:crypto'] } });
       const result = await callAs(member('demo', ['mcp', 'demo:crypto']), 'demo', 'default', 'hash_text', { text: 'abc' });
       expect(result.isError).toBeFalsy();
-      expect(textOf(result)).toContain('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+      expect(toolResultText(result)).toContain('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
     });
 
     it("answers FORBIDDEN to a principal of tenant A at tenant B's server, and to a request without a principal", async () => {
@@ -472,7 +467,7 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
         });
         const allowed = await callAs(member(tenant, ['mcp', 'acme:web']), tenant, 'tools', 'echo', { word: 'hi' });
         if (setup.allowPrivateNetworks) expect(allowed.structuredContent).toEqual({ echoed: { word: 'hi' } });
-        else expect(textOf(allowed)).toMatch(/not a public address/);
+        else expect(toolResultText(allowed)).toMatch(/not a public address/);
 
         // Deleting a tool takes it out of the server that exposed it.
         watch.events.length = 0;

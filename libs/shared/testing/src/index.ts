@@ -38,6 +38,7 @@ export {
   modernMeta,
   openLegacySession,
   responseMessage,
+  toolResultText,
   type JsonRpcAnswer,
   type LegacySession,
 } from './mcp/mcp-protocol';
@@ -55,11 +56,25 @@ export { CookieJar, type StoredCookie } from './oauth/cookie-jar';
 export { decodeEntities, fieldValue, findForm, parseForms, type FormField, type HtmlForm } from './oauth/html-forms';
 export { bearerChallenge, parseAuthChallenges, type AuthChallenge, type BearerChallenge, type ChallengeSource } from './oauth/bearer-challenge';
 export { createPkcePair, randomState, s256Challenge, type PkcePair } from './oauth/pkce';
-export { asUnsecuredJwt, decodeJwt, generateTestSigningKey, signRs256, withFlippedSignatureByte, type DecodedJwt } from './oauth/jwt-forgery';
+export {
+  asUnsecuredJwt,
+  decodeJwt,
+  generateTestSigningKey,
+  mintAccessToken,
+  signRs256,
+  withFlippedSignatureByte,
+  type AccessTokenClaims,
+  type DecodedJwt,
+  type MintAccessTokenOptions,
+  type PublicRsaJwk,
+  type TestSigningKey,
+} from './oauth/jwt-forgery';
 export {
   OAuthBrowser,
   OAuthBrowserError,
   csrfOf,
+  exitUrlOf,
+  pageOf,
   type AuthorizeAs,
   type BrowserFetch,
   type BrowserPage,
@@ -74,14 +89,19 @@ export {
   DEFAULT_REDIRECT_URI,
   OAuthTestClient,
   authorizationServerMetadataUrl,
+  clientSecretBasic,
   discoverAuthorizationServer,
   obtainToken,
+  postForm,
   protectedResourceMetadataUrl,
   type AuthorizationOutcome,
   type AuthorizationRequestOptions,
   type AuthorizationServerMetadata,
+  type ClientSecretCredentials,
+  type FormEndpointAnswer,
   type ObtainTokenOptions,
   type PkceMode,
+  type PostFormOptions,
   type PreparedAuthorization,
   type RegisteredClient,
   type TestUser,

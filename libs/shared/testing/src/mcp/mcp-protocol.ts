@@ -131,3 +131,13 @@ export function errorCode(answer: RawResponse): number | undefined {
   const code = responseMessage(answer)?.error?.code;
   return typeof code === 'number' ? code : undefined;
 }
+
+/** The text of a `tools/call` result's `text` content blocks, joined by newlines (`''` when it has none). */
+export function toolResultText(result: unknown): string {
+  const content = (result as { content?: unknown } | null | undefined)?.content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .filter((block): block is { type: 'text'; text: string } => typeof block === 'object' && block !== null && block.type === 'text' && typeof block.text === 'string')
+    .map((block) => block.text)
+    .join('\n');
+}

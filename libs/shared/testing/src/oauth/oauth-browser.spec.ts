@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OAuthBrowser, OAuthBrowserError, csrfOf, type BrowserFetch } from './oauth-browser';
+import { OAuthBrowser, OAuthBrowserError, csrfOf, exitUrlOf, pageOf, type BrowserFetch } from './oauth-browser';
 
 const AS = 'http://127.0.0.1:3101';
 const CALLBACK = 'http://127.0.0.1:43117/callback';
@@ -144,14 +144,36 @@ describe(OAuthBrowser, () => {
     it('replaces and omits fields, for forged-csrf tests', async () => {
       const server = fakeAuthorizationServer();
       const browser = new OAuthBrowser({ fetch: server.fetch });
-      const first = await browser.navigate(AUTHORIZATION_URL);
-      if (first.kind !== 'page') throw new Error('expected the sign-in page');
-      expect(csrfOf(first.page, 'login')).toBe('L1');
-      const forged = await browser.submit(first.page, 'login', { fields: { csrf: 'forged', username: 'demo', password: 'pw' }, follow: false });
-      expect(forged.kind === 'page' && forged.page.status).toBe(403);
-      const missing = await browser.submit(first.page, 'login', { omit: ['csrf'], fields: { username: 'demo', password: 'pw' }, follow: false });
-      expect(missing.kind === 'page' && missing.page.status).toBe(403);
+      const signIn = pageOf(await browser.navigate(AUTHORIZATION_URL));
+      expect(csrfOf(signIn, 'login')).toBe('L1');
+      const forged = await browser.submit(signIn, 'login', { fields: { csrf: 'forged', username: 'demo', password: 'pw' }, follow: false });
+      expect(pageOf(forged).status).toBe(403);
+      const missing = await browser.submit(signIn, 'login', { omit: ['csrf'], fields: { username: 'demo', password: 'pw' }, follow: false });
+      expect(pageOf(missing).status).toBe(403);
       expect(new URLSearchParams(server.seen.at(-1)?.body).has('csrf')).toBe(false);
     });
+  });
+});
+
+describe(pageOf, () => {
+  it('answers the page a navigation ended on, and throws naming the URL when it left the site', async () => {
+    const browser = new OAuthBrowser({ fetch: fakeAuthorizationServer().fetch });
+    const signIn = await browser.navigate(AUTHORIZATION_URL);
+    expect(pageOf(signIn).url).toBe(`${AS}/oauth/interaction/uid1`);
+    const consent = await browser.submit(pageOf(signIn), 'login', { fields: { username: 'demo', password: 'pw' } });
+    const denied = await browser.submit(pageOf(consent), 'deny');
+    expect(() => pageOf(denied)).toThrow(OAuthBrowserError);
+    expect(() => pageOf(denied)).toThrow(/left the site for http:\/\/127\.0\.0\.1:43117\/callback\?error=access_denied/);
+  });
+});
+
+describe(exitUrlOf, () => {
+  it('answers the URL a navigation left the site for, and throws with the page it stayed on', async () => {
+    const browser = new OAuthBrowser({ fetch: fakeAuthorizationServer().fetch });
+    const signIn = await browser.navigate(AUTHORIZATION_URL);
+    expect(() => exitUrlOf(signIn)).toThrow(/stayed on a page \(GET http:\/\/127\.0\.0\.1:3101\/oauth\/interaction\/uid1 answered 200/);
+    const consent = pageOf(await browser.submit(pageOf(signIn), 'login', { fields: { username: 'demo', password: 'pw' } }));
+    const back = exitUrlOf(await browser.submit(consent, 'consent'));
+    expect(back.searchParams.get('code')).toBe('the-code');
   });
 });

@@ -216,6 +216,24 @@ export class OAuthBrowser {
   }
 }
 
+/**
+ * The page a navigation ended on. Throws, naming where it went instead, when it left the site (the
+ * test expected a sign-in, consent or error page and got a redirect to the client).
+ */
+export function pageOf(navigation: Navigation): BrowserPage {
+  if (navigation.kind === 'page') return navigation.page;
+  throw new OAuthBrowserError(`expected a page, the navigation left the site for ${navigation.url.href}`, navigation.chain.at(-1));
+}
+
+/**
+ * The URL a navigation left the site for (the client's `redirect_uri` with `code` or `error`, never
+ * fetched). Throws with the page it stayed on instead.
+ */
+export function exitUrlOf(navigation: Navigation): URL {
+  if (navigation.kind === 'left-site') return navigation.url;
+  throw new OAuthBrowserError('expected a redirect off the site, the navigation stayed on a page', navigation.page);
+}
+
 /** The `csrf` value of a form, if the form has one. */
 export function csrfOf(page: BrowserPage, formId: string): string | undefined {
   const form = page.forms.find((candidate) => candidate.id === formId);

@@ -35,12 +35,32 @@ export interface TokenSet {
   [field: string]: unknown;
 }
 
-/** Any token endpoint answer: the status and the JSON body (success or RFC 6749 §5.2 error). */
-export interface TokenEndpointAnswer {
+/** The answer of an endpoint that takes a form (token, revocation, introspection): status, headers, JSON body. */
+export interface FormEndpointAnswer {
   status: number;
+  headers: Headers;
+  /** The JSON object answered; `{}` for an empty or non-JSON body (revocation answers 200 with none). */
   body: Record<string, unknown>;
+}
+
+/** Any token endpoint answer: the status and the JSON body (success or RFC 6749 §5.2 error). */
+export interface TokenEndpointAnswer extends FormEndpointAnswer {
   /** The token set when the answer is a success. */
   tokens?: TokenSet;
+}
+
+/** A confidential client's credentials, sent as HTTP Basic authentication (`client_secret_basic`). */
+export interface ClientSecretCredentials {
+  id: string;
+  secret: string;
+}
+
+/** Options of `postForm`. */
+export interface PostFormOptions {
+  /** Authenticate as this client with `client_secret_basic` (RFC 6749 §2.3.1). */
+  clientSecretBasic?: ClientSecretCredentials;
+  /** The fetch to use (global `fetch` by default; injectable for unit tests). */
+  fetch?: (input: string, init: RequestInit) => Promise<Response>;
 }
 
 /** A user who signs in through the browser. */
@@ -79,6 +99,38 @@ export interface AuthorizationOutcome extends PreparedAuthorization {
   callback: URL;
   code?: string;
   error?: string;
+}
+
+/**
+ * The `Authorization` header of `client_secret_basic` (RFC 6749 §2.3.1): id and secret each
+ * form-urlencoded first, then `id:secret` in base64. Without the encoding step a secret holding `:`
+ * or a non-ASCII character would be read wrongly by a strict server.
+ */
+export function clientSecretBasic(credentials: ClientSecretCredentials): string {
+  const encode = (value: string): string => new URLSearchParams({ v: value }).toString().slice(2);
+  return `Basic ${Buffer.from(`${encode(credentials.id)}:${encode(credentials.secret)}`, 'utf8').toString('base64')}`;
+}
+
+/**
+ * POSTs `application/x-www-form-urlencoded` fields to an OAuth endpoint (token, revocation,
+ * introspection) and returns the answer as it came, refusals included; optionally as a confidential
+ * client with `client_secret_basic` (public and `client_secret_post` clients put `client_id` and
+ * `client_secret` in `fields`).
+ */
+export async function postForm(url: string, fields: Record<string, string> | URLSearchParams, options: PostFormOptions = {}): Promise<FormEndpointAnswer> {
+  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
+  if (options.clientSecretBasic !== undefined) headers['authorization'] = clientSecretBasic(options.clientSecretBasic);
+  const fetchImpl = options.fetch ?? ((input: string, init: RequestInit) => fetch(input, init));
+  const response = await fetchImpl(url, { method: 'POST', headers, body: new URLSearchParams(fields).toString(), signal: AbortSignal.timeout(10_000) });
+  const text = await response.text();
+  let body: Record<string, unknown> = {};
+  try {
+    const parsed: unknown = text === '' ? {} : JSON.parse(text);
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) body = parsed as Record<string, unknown>;
+  } catch {
+    // Not JSON (an HTML error page): the status tells the test what happened.
+  }
+  return { status: response.status, headers: response.headers, body };
 }
 
 /** The loopback redirect URI of a native test client (nothing listens there: the browser stops before it). */
@@ -152,7 +204,16 @@ export class OAuthTestClient {
 
   /** A client known by its id only (a CIMD URL, or one registered elsewhere). */
   static async forClientId(issuer: string, clientId: string, redirectUris: string[]): Promise<OAuthTestClient> {
-    return new OAuthTestClient(await discoverAuthorizationServer(issuer), { client_id: clientId, redirect_uris: redirectUris });
+    return OAuthTestClient.fromMetadata(await discoverAuthorizationServer(issuer), { client_id: clientId, redirect_uris: redirectUris });
+  }
+
+  /**
+   * A client of an authorization server whose metadata the test already has: read once for many
+   * clients, or written by hand when the published URLs are not reachable from the test (a server
+   * behind a proxy with an https public URL, tested on its plain-http listener).
+   */
+  static fromMetadata(metadata: AuthorizationServerMetadata, client: RegisteredClient): OAuthTestClient {
+    return new OAuthTestClient(metadata, client);
   }
 
   /** Builds an authorization request URL (response_type=code) with a fresh state and PKCE pair. */
@@ -219,14 +280,9 @@ export class OAuthTestClient {
 
   /** Posts any form to the token endpoint and returns the answer as it came. */
   async tokenRequest(form: URLSearchParams): Promise<TokenEndpointAnswer> {
-    const response = await fetch(this.metadata.token_endpoint, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body: form.toString(),
-      signal: AbortSignal.timeout(10_000),
-    });
-    const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-    return { status: response.status, body, ...(response.ok && typeof body['access_token'] === 'string' ? { tokens: body as TokenSet } : {}) };
+    const answer = await postForm(this.metadata.token_endpoint, form);
+    const { body } = answer;
+    return { ...answer, ...(answer.status >= 200 && answer.status < 300 && typeof body['access_token'] === 'string' ? { tokens: body as TokenSet } : {}) };
   }
 }
 
