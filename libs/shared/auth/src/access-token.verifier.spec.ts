@@ -1,7 +1,21 @@
 import type * as Jose from 'jose' with { 'resolution-mode': 'import' };
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AccessTokenVerifier, canonicalResource, type PublicJwk, type SigningKeySet } from './access-token.verifier';
 import { KeySetUnavailableError, TokenRejectedError, type TokenRejectionReason } from './token-rejected.error';
+
+/** How many signature checks ran (jose's `jwtVerify`, passed through): tells a remembered token from a checked one. */
+const signatureChecks = vi.hoisted(() => ({ count: 0 }));
+vi.mock('jose', async (importOriginal) => {
+  const original = await importOriginal<typeof Jose>();
+  const jwtVerify = original.jwtVerify as (...args: unknown[]) => unknown;
+  return {
+    ...original,
+    jwtVerify: (...args: unknown[]) => {
+      signatureChecks.count++;
+      return jwtVerify(...args);
+    },
+  };
+});
 
 const ISSUER = 'http://127.0.0.1:3101/oauth';
 const AUDIENCE = 'http://127.0.0.1:3000/demo/default/mcp';
@@ -324,6 +338,97 @@ describe('AccessTokenVerifier', () => {
       fail = false;
       await expect(verifier.verify(jwt, { audience: AUDIENCE })).resolves.toMatchObject({ subject: 'user-1' });
     });
+  });
+});
+
+describe('AccessTokenVerifier remembering verified tokens', () => {
+  beforeEach(() => {
+    signatureChecks.count = 0;
+  });
+
+  it('checks a token once and answers the same token again from memory, with the same claims', async () => {
+    const verifier = verifierFor([rsa.publicJwk]);
+    const jwt = await token();
+    const first = await verifier.verify(jwt, { audience: AUDIENCE });
+    await expect(verifier.verify(jwt, { audience: AUDIENCE })).resolves.toEqual(first);
+    expect(signatureChecks.count).toBe(1);
+  });
+
+  it('still refuses a remembered token once it has expired, with the same clock tolerance', async () => {
+    const clock = { now: NOW_MS };
+    const verifier = verifierFor([rsa.publicJwk], clock);
+    const jwt = await token({ claims: { exp: NOW + 600 } });
+    await verifier.verify(jwt, { audience: AUDIENCE });
+    clock.now = (NOW + 604) * 1_000;
+    await expect(verifier.verify(jwt, { audience: AUDIENCE })).resolves.toMatchObject({ subject: 'user-1' });
+    expect(signatureChecks.count).toBe(1);
+    clock.now = (NOW + 605) * 1_000;
+    expect(await rejectionOf(verifier.verify(jwt, { audience: AUDIENCE }))).toBe('expired');
+  });
+
+  it('still refuses a remembered token for another resource as wrong_audience', async () => {
+    const verifier = verifierFor([rsa.publicJwk]);
+    const jwt = await token();
+    await verifier.verify(jwt, { audience: AUDIENCE });
+    expect(await rejectionOf(verifier.verify(jwt, { audience: 'http://127.0.0.1:3000/demo/other/mcp' }))).toBe('wrong_audience');
+    // The canonical comparison applies to remembered tokens too (S-140).
+    await expect(verifier.verify(jwt, { audience: 'HTTP://127.0.0.1:3000/demo/default/mcp' })).resolves.toMatchObject({ subject: 'user-1' });
+  });
+
+  it('forgets remembered tokens when the keys are invalidated (rotation): a retired key is refused at once', async () => {
+    const keys = keySource([rsa.publicJwk]);
+    const verifier = new AccessTokenVerifier({ keySource: keys.source, now: () => NOW_MS });
+    const jwt = await token();
+    await verifier.verify(jwt, { audience: AUDIENCE });
+    keys.publish([rotated.publicJwk]);
+    verifier.invalidateKeys();
+    expect(await rejectionOf(verifier.verify(jwt, { audience: AUDIENCE }))).toBe('unknown_key');
+  });
+
+  it('forgets remembered tokens when a refetch for an unknown kid replaces the key set', async () => {
+    const keys = keySource([rsa.publicJwk]);
+    const verifier = new AccessTokenVerifier({ keySource: keys.source, now: () => NOW_MS });
+    const jwt = await token();
+    await verifier.verify(jwt, { audience: AUDIENCE });
+    keys.publish([rotated.publicJwk]);
+    await expect(verifier.verify(await token({ key: rotated }), { audience: AUDIENCE })).resolves.toMatchObject({ subject: 'user-1' });
+    expect(await rejectionOf(verifier.verify(jwt, { audience: AUDIENCE }))).toBe('unknown_key');
+  });
+
+  it('does not remember refusals: a token refused before it is valid is accepted once it is', async () => {
+    const clock = { now: NOW_MS };
+    const verifier = verifierFor([rsa.publicJwk], clock);
+    const jwt = await token({ claims: { nbf: NOW + 60 } });
+    expect(await rejectionOf(verifier.verify(jwt, { audience: AUDIENCE }))).toBe('not_yet_valid');
+    clock.now = (NOW + 60) * 1_000;
+    await expect(verifier.verify(jwt, { audience: AUDIENCE })).resolves.toMatchObject({ subject: 'user-1' });
+  });
+
+  it('hands each caller its own copy of the claims', async () => {
+    const verifier = verifierFor([rsa.publicJwk]);
+    const jwt = await token();
+    const first = await verifier.verify(jwt, { audience: AUDIENCE });
+    first.scopes.push('admin');
+    first.audience.length = 0;
+    await expect(verifier.verify(jwt, { audience: AUDIENCE })).resolves.toMatchObject({ scopes: ['mcp', 'demo:crypto'], audience: [AUDIENCE] });
+  });
+
+  it('remembers at most verifiedTokenCacheSize tokens, the least recently used leaving first', async () => {
+    const verifier = new AccessTokenVerifier({ keySource: keySource([rsa.publicJwk]).source, now: () => NOW_MS, verifiedTokenCacheSize: 2 });
+    const [a, b, c] = await Promise.all(['a', 'b', 'c'].map((jti) => token({ claims: { jti } })));
+    for (const jwt of [a, b, a, c, a]) await verifier.verify(jwt as string, { audience: AUDIENCE });
+    // a, b and c checked once each; a answered from memory twice (c pushed b out, not a).
+    expect(signatureChecks.count).toBe(3);
+    await verifier.verify(b as string, { audience: AUDIENCE });
+    expect(signatureChecks.count).toBe(4);
+  });
+
+  it('checks every time when verifiedTokenCacheSize is 0', async () => {
+    const verifier = new AccessTokenVerifier({ keySource: keySource([rsa.publicJwk]).source, now: () => NOW_MS, verifiedTokenCacheSize: 0 });
+    const jwt = await token();
+    await verifier.verify(jwt, { audience: AUDIENCE });
+    await verifier.verify(jwt, { audience: AUDIENCE });
+    expect(signatureChecks.count).toBe(2);
   });
 });
 

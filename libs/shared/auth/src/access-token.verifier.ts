@@ -21,6 +21,11 @@ export interface AccessTokenVerifierOptions {
   minRefreshIntervalMs?: number;
   /** The clock, in milliseconds since the epoch (tests pass a fixed one). */
   now?: () => number;
+  /**
+   * How many verified tokens to remember (default 1 000; `0` turns the cache off). A token seen again
+   * skips the header parse and the signature check but not `exp` nor `aud`; see `AccessTokenVerifier`.
+   */
+  verifiedTokenCacheSize?: number;
 }
 
 /** What a verified access token says about its caller (RFC 9068 claims, read once). */
@@ -49,10 +54,24 @@ export const ACCEPTED_ALGORITHMS = ['RS256', 'PS256', 'ES256'] as const;
 
 const DEFAULT_CLOCK_TOLERANCE_SECONDS = 5;
 const DEFAULT_MIN_REFRESH_INTERVAL_MS = 10_000;
+const DEFAULT_VERIFIED_TOKEN_CACHE_SIZE = 1_000;
+/** Bound of the expected-audience → canonical form map (one entry per virtual server in practice). */
+const CANONICAL_AUDIENCE_CACHE_SIZE = 1_000;
 
 interface CachedKeySet {
   issuer: string;
   keys: ReturnType<typeof Jose.createLocalJWKSet>;
+}
+
+/** A token that passed every check once: what it says, and what it must still be checked against. */
+interface VerifiedEntry {
+  /** The key set it verified with: an entry counts only while that set is the current one. */
+  keySet: CachedKeySet;
+  claims: VerifiedAccessToken;
+  /** `exp` in seconds, as signed. */
+  exp: number;
+  /** `aud`, each entry in canonical form (`canonicalResource`). */
+  canonicalAudience: string[];
 }
 
 let josePromise: Promise<typeof Jose> | undefined;
@@ -68,6 +87,14 @@ function loadJose(): Promise<typeof Jose> {
  * one with their own key source. Order of checks: header (`alg` allow-list, `typ`), signature, `iss`,
  * time (`exp` required, `nbf`, `iat`), `aud`, then the claims it returns. A token never appears in an
  * error message or a log line (S-147).
+ *
+ * Clients send the same token on every request until it expires, and a signature check costs far
+ * more than the rest of a request, so tokens that passed are remembered (a bounded LRU keyed by the
+ * whole token string, successes only). A remembered token is still refused once `exp` has passed
+ * (same clock tolerance) and for any other audience; it is forgotten as soon as the key set it was
+ * verified with is replaced (`invalidateKeys` on rotation, or a refetch for an unknown `kid`), so a
+ * retired key stops being honoured at once. Nothing the token says is trusted without its signature
+ * having been checked against the current keys.
  */
 export class AccessTokenVerifier {
   private readonly keySource: () => Promise<SigningKeySet>;
@@ -80,12 +107,17 @@ export class AccessTokenVerifier {
   private lastRefreshAt = Number.NEGATIVE_INFINITY;
   /** Bumped by `invalidateKeys`, so a fetch that started before it does not repopulate the cache. */
   private generation = 0;
+  private readonly verifiedTokenCacheSize: number;
+  /** Tokens that passed every check, oldest use first (a Map keeps insertion order: an LRU). */
+  private readonly verified = new Map<string, VerifiedEntry>();
+  private readonly canonicalAudiences = new Map<string, string>();
 
   constructor(options: AccessTokenVerifierOptions) {
     this.keySource = options.keySource;
     this.clockToleranceSeconds = options.clockToleranceSeconds ?? DEFAULT_CLOCK_TOLERANCE_SECONDS;
     this.minRefreshIntervalMs = options.minRefreshIntervalMs ?? DEFAULT_MIN_REFRESH_INTERVAL_MS;
     this.now = options.now ?? Date.now;
+    this.verifiedTokenCacheSize = Math.max(0, options.verifiedTokenCacheSize ?? DEFAULT_VERIFIED_TOKEN_CACHE_SIZE);
   }
 
   /**
@@ -93,9 +125,14 @@ export class AccessTokenVerifier {
    * (`KeySetUnavailableError` when the keys cannot be fetched at all).
    */
   async verify(token: string, expected: { audience: string }): Promise<VerifiedAccessToken> {
+    const remembered = this.remembered(token);
+    if (remembered !== undefined) {
+      this.checkAudience(remembered.canonicalAudience, expected.audience);
+      return copyClaims(remembered.claims);
+    }
     const jose = await loadJose();
     checkHeader(jose, token);
-    const keySet = await this.currentKeys();
+    let keySet = await this.currentKeys();
     let verified: Jose.JWTVerifyResult;
     try {
       verified = await this.verifyWith(jose, token, keySet);
@@ -104,20 +141,74 @@ export class AccessTokenVerifier {
       // The token names a key we do not hold: the authorization server may have rotated.
       const refreshed = await this.refreshForUnknownKey(keySet);
       if (!refreshed) throw new TokenRejectedError(TokenRejectionReason.UnknownKey, 'the token is signed with an unknown key');
+      keySet = refreshed;
       try {
-        verified = await this.verifyWith(jose, token, refreshed);
+        verified = await this.verifyWith(jose, token, keySet);
       } catch (retryError) {
         throw rejection(jose, retryError);
       }
     }
-    return this.readClaims(verified.payload, expected.audience);
+    const { claims, canonicalAudience } = this.readClaims(verified.payload, expected.audience);
+    this.remember(token, { keySet, claims, exp: verified.payload.exp as number, canonicalAudience });
+    return copyClaims(claims);
   }
 
-  /** Drops the cached key set (a `signingKeysRotated` event): the next verification fetches afresh. */
+  /** Drops the cached key set (a `signingKeysRotated` event) and every token verified with it: the next verification fetches afresh. */
   invalidateKeys(): void {
     this.generation++;
     this.cached = undefined;
     this.inflight = undefined;
+    this.verified.clear();
+  }
+
+  /**
+   * The entry of a token verified before, while it may still be used: verified with the current key
+   * set and not expired. An expired or stale entry is dropped, so the full check runs (and says why).
+   */
+  private remembered(token: string): VerifiedEntry | undefined {
+    const entry = this.verified.get(token);
+    if (entry === undefined) return undefined;
+    // The same test as jose's: expired when exp <= now - tolerance, in whole seconds.
+    const nowSeconds = Math.floor(this.now() / 1_000);
+    if (entry.keySet !== this.cached || entry.exp <= nowSeconds - this.clockToleranceSeconds) {
+      this.verified.delete(token);
+      return undefined;
+    }
+    // Most recently used last: eviction takes the first.
+    this.verified.delete(token);
+    this.verified.set(token, entry);
+    return entry;
+  }
+
+  private remember(token: string, entry: VerifiedEntry): void {
+    // Only while its key set is still the current one (a rotation may have landed meanwhile).
+    if (this.verifiedTokenCacheSize === 0 || entry.keySet !== this.cached) return;
+    this.verified.delete(token);
+    while (this.verified.size >= this.verifiedTokenCacheSize) {
+      const oldest = this.verified.keys().next();
+      if (oldest.done === true) break;
+      this.verified.delete(oldest.value);
+    }
+    this.verified.set(token, entry);
+  }
+
+  /** spec S-140: only tokens issued for this resource; scheme and host compare case-insensitively. */
+  private checkAudience(canonicalAudience: readonly string[], expectedAudience: string): void {
+    const wanted = this.canonicalAudience(expectedAudience);
+    if (!canonicalAudience.includes(wanted)) {
+      throw new TokenRejectedError(TokenRejectionReason.WrongAudience, 'the token was not issued for this resource');
+    }
+  }
+
+  /** `canonicalResource` of an expected audience, remembered: it is one of a few resource URLs, asked for on every request. */
+  private canonicalAudience(value: string): string {
+    let canonical = this.canonicalAudiences.get(value);
+    if (canonical === undefined) {
+      canonical = canonicalResource(value);
+      if (this.canonicalAudiences.size >= CANONICAL_AUDIENCE_CACHE_SIZE) this.canonicalAudiences.clear();
+      this.canonicalAudiences.set(value, canonical);
+    }
+    return canonical;
   }
 
   private verifyWith(jose: typeof Jose, token: string, keySet: CachedKeySet): Promise<Jose.JWTVerifyResult> {
@@ -130,18 +221,15 @@ export class AccessTokenVerifier {
     });
   }
 
-  private readClaims(payload: Jose.JWTPayload, expectedAudience: string): VerifiedAccessToken {
+  private readClaims(payload: Jose.JWTPayload, expectedAudience: string): { claims: VerifiedAccessToken; canonicalAudience: string[] } {
     const nowSeconds = this.now() / 1_000;
     // jose checks `iat` against the clock only with maxTokenAge; a token minted in the future is not valid yet.
     if (typeof payload.iat === 'number' && payload.iat > nowSeconds + this.clockToleranceSeconds) {
       throw new TokenRejectedError(TokenRejectionReason.NotYetValid, 'the token was issued in the future');
     }
     const audience = typeof payload.aud === 'string' ? [payload.aud] : Array.isArray(payload.aud) ? payload.aud : [];
-    // spec S-140: only tokens issued for this resource; scheme and host compare case-insensitively.
-    const wanted = canonicalResource(expectedAudience);
-    if (!audience.some((entry) => canonicalResource(entry) === wanted)) {
-      throw new TokenRejectedError(TokenRejectionReason.WrongAudience, 'the token was not issued for this resource');
-    }
+    const canonicalAudience = audience.filter((entry): entry is string => typeof entry === 'string').map(canonicalResource);
+    this.checkAudience(canonicalAudience, expectedAudience);
     if (typeof payload.sub !== 'string' || payload.sub.length === 0) throw malformed('the token has no subject');
     const clientId = optionalString(payload, 'client_id');
     const tenant = optionalString(payload, 'tenant');
@@ -150,7 +238,7 @@ export class AccessTokenVerifier {
     if (roles !== undefined && (!Array.isArray(roles) || roles.some((role) => typeof role !== 'string'))) {
       throw malformed('the token’s roles claim is not a list of strings');
     }
-    return {
+    const claims: VerifiedAccessToken = {
       subject: payload.sub,
       ...(clientId === undefined ? {} : { clientId }),
       ...(tenant === undefined ? {} : { tenant }),
@@ -159,6 +247,7 @@ export class AccessTokenVerifier {
       expiresAt: (payload.exp as number) * 1_000,
       audience,
     };
+    return { claims, canonicalAudience };
   }
 
   private currentKeys(): Promise<CachedKeySet> {
@@ -245,6 +334,11 @@ function rejection(jose: typeof Jose, error: unknown): Error {
     return new TokenRejectedError(TokenRejectionReason.UnsupportedAlg, 'the token’s signature algorithm is not accepted');
   }
   return malformed('the token is not a valid JWT');
+}
+
+/** A caller's own copy: the remembered claims must not change when a caller edits what it got. */
+function copyClaims(claims: VerifiedAccessToken): VerifiedAccessToken {
+  return { ...claims, scopes: [...claims.scopes], roles: [...claims.roles], audience: [...claims.audience] };
 }
 
 function malformed(message: string): TokenRejectedError {
