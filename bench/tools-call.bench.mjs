@@ -58,7 +58,7 @@ const AUTH_PAIRS = [
   ['sdk-stateful', 'sdk-stateful-auth'],
 ];
 const SDK_MODES = ['stateless', 'stateful', 'stateless-auth', 'stateful-auth'];
-const AUTH_LINE = `Auth (\`-auth\` targets): a bearer JWT (RS256, \`at+jwt\`, audience = the MCP URL, scope \`mcp\`) sent and verified on every request; platform: \`${PROTECTED.tenant}/${PROTECTED.server}\` with a member's token from its authorization server; SDK: \`requireBearerAuth\` + jose \`jwtVerify\` on a local JWKS.`;
+const AUTH_LINE = `Auth (\`-auth\` targets): a bearer JWT (RS256, \`at+jwt\`, audience = the MCP URL, scope \`mcp\`) sent and checked on every request; platform: \`${PROTECTED.tenant}/${PROTECTED.server}\` with a member's token from its authorization server (its broker checks a token's signature once and remembers it, bounded, expiry and audience on every request); SDK: \`requireBearerAuth\` + jose \`jwtVerify\` on a local JWKS, the signature on every request.`;
 const tracker = new ProcessTracker();
 const cleanups = [];
 
