@@ -1,13 +1,38 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { PersistenceModule } from '@mcp-platform/shared-persistence';
+import { CompletionModule } from './completion/completion.module';
+import { PromptsModule } from './prompts/prompts.module';
+import { DEFAULT_TENANT_QUOTA_BYTES, RESOURCE_STORE_CONNECTION, RESOURCE_STORE_SCHEMA } from './resource-store.constants';
+import type { ResourceStoreOptions } from './resource-store.options';
+import { ResourcesModule } from './resources/resources.module';
+import { SeedModule } from './seed/seed.module';
+import { STORE_ENTITIES, STORE_MIGRATIONS } from './store/store.entities';
 
 /**
  * Resources and resource templates per tenant, prompts and completion, with their change events
- * (DESIGN.md §3). Its features arrive with the resources issue; today it is a bootable service on the
- * bus with health probes.
+ * (DESIGN.md §3), transport-agnostic: the app's own process (`AppModule`) and the embedded host
+ * (`apps/standalone`) both import it. Needs `MessagingModule` from its host.
  */
 @Module({})
 export class ResourceStoreModule {
-  static register(): DynamicModule {
-    return { module: ResourceStoreModule };
+  static register(options: ResourceStoreOptions): DynamicModule {
+    const resources = ResourcesModule.register(options.tenantQuotaBytes ?? DEFAULT_TENANT_QUOTA_BYTES);
+    return {
+      module: ResourceStoreModule,
+      imports: [
+        PersistenceModule.forApp({
+          name: RESOURCE_STORE_CONNECTION,
+          schema: RESOURCE_STORE_SCHEMA,
+          database: options.database,
+          entities: STORE_ENTITIES,
+          migrations: STORE_MIGRATIONS,
+          applicationName: 'resource-store',
+        }),
+        resources,
+        PromptsModule,
+        CompletionModule,
+        SeedModule.register(options.seed, resources),
+      ],
+    };
   }
 }

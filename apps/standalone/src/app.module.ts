@@ -1,6 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { AUTHORIZATION_SERVER_CONNECTION, AuthorizationServerModule, type AuthorizationServerOptions } from '@mcp-platform/authorization-server';
-import { ResourceStoreModule } from '@mcp-platform/resource-store';
+import { RESOURCE_STORE_CONNECTION, ResourceStoreModule, type ResourceStoreOptions } from '@mcp-platform/resource-store';
 import { SessionBrokerModule, type SessionBrokerOptions } from '@mcp-platform/session-broker';
 import { MessagingModule, type MessagingOptions } from '@mcp-platform/shared-messaging';
 import { HealthModule, LoggingModule, type LoggingOptions } from '@mcp-platform/shared-observability';
@@ -16,6 +16,7 @@ export interface EmbeddedPlatformOptions {
   broker: SessionBrokerOptions;
   authorizationServer: AuthorizationServerOptions;
   toolExecutor: ToolExecutorOptions;
+  resourceStore: ResourceStoreOptions;
 }
 
 /**
@@ -31,10 +32,10 @@ export class AppModule {
       imports: [
         LoggingModule.forRoot({ name: 'standalone', level: options.logLevel }),
         MessagingModule.forRoot(options.messaging),
-        // Ready means both databases answer too, as in the apps' own processes.
-        HealthModule.forRoot({ checks: databaseHealthChecks([TOOL_EXECUTOR_CONNECTION, AUTHORIZATION_SERVER_CONNECTION]) }),
+        // Ready means every app's database connection answers too, as in the apps' own processes.
+        HealthModule.forRoot({ checks: databaseHealthChecks([TOOL_EXECUTOR_CONNECTION, AUTHORIZATION_SERVER_CONNECTION, RESOURCE_STORE_CONNECTION]) }),
         AuthorizationServerModule.register(options.authorizationServer),
-        ResourceStoreModule.register(),
+        ResourceStoreModule.register(options.resourceStore),
         TaskSchedulerModule.register(),
         ToolExecutorModule.register(options.toolExecutor),
         SessionBrokerModule.register(options.broker),

@@ -106,6 +106,7 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
         seed: true,
         http: { allowPrivateNetworks: options.allowPrivateNetworks ?? false },
       },
+      resourceStore: { database, seed: true },
     }),
     messaging,
     host,

@@ -7,5 +7,6 @@ export * from './common/principal';
 export * from './common/wire-error';
 export * from './common/tenant';
 export * as toolExecutor from './tool-executor';
+export * as resourceStore from './resource-store';
 export * as sessionBroker from './session-broker';
 export * as authorizationServer from './authorization-server';

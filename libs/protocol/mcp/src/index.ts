@@ -5,20 +5,39 @@
 export {
   CallToolResultSchema,
   ClientCapabilitiesSchema,
+  CompleteResultSchema,
   ContentBlockSchema,
   DiscoverResultSchema,
+  GetPromptResultSchema,
   ImplementationSchema,
   InitializeRequestParamsSchema,
   InitializeResultSchema,
   ListToolsResultSchema,
   LoggingLevelSchema,
   ProgressTokenSchema,
+  PromptSchema,
+  ReadResourceResultSchema,
   RequestIdSchema,
+  ResourceSchema,
+  ResourceTemplateSchema,
   ServerCapabilitiesSchema,
   ToolSchema,
 } from '@modelcontextprotocol/core';
 export { JSONRPC_VERSION } from '@modelcontextprotocol/core/internal';
-export type { CallToolResult, Implementation, InitializeResult, LoggingLevel, ServerCapabilities, Tool } from './core-types';
+export type {
+  CallToolResult,
+  CompleteResult,
+  GetPromptResult,
+  Implementation,
+  InitializeResult,
+  LoggingLevel,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  ServerCapabilities,
+  Tool,
+} from './core-types';
 export * from './versions';
 export * from './error-codes';
 export * from './json-rpc-errors';

@@ -1,0 +1,8 @@
+import { Module } from '@nestjs/common';
+import { StoreModule } from '../store/store.module';
+import { CompletionNatsController } from './completion.nats.controller';
+import { CompletionService } from './completion.service';
+
+/** completion/complete for prompt arguments and template variables. */
+@Module({ imports: [StoreModule], controllers: [CompletionNatsController], providers: [CompletionService] })
+export class CompletionModule {}

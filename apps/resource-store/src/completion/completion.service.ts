@@ -1,0 +1,43 @@
+import { Injectable } from '@nestjs/common';
+import type { Principal } from '@mcp-platform/protocol-contracts';
+import type { CompleteResult } from '@mcp-platform/protocol-mcp';
+import { RpcError, WireErrorCode } from '@mcp-platform/shared-messaging';
+import type { ServerAddress } from '../resources/resources.service';
+import { parseUriTemplate } from '../resources/uri-template';
+import { StoreRepository } from '../store/store.repository';
+import { assertTenantAccess } from '../store/tenant-access';
+import { completeFrom } from './completion-values';
+
+/** What `completion/complete` names (S-226). */
+export type CompletionReference = { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
+
+/**
+ * completion/complete (S-225..S-230) for a prompt's argument or a template's variable, from the
+ * values configured for it, narrowed by the earlier arguments. Suggestions come only from what the
+ * caller's own tenant and server hold (S-230: no leak through suggestions).
+ */
+@Injectable()
+export class CompletionService {
+  constructor(private readonly repository: StoreRepository) {}
+
+  async complete(
+    address: ServerAddress,
+    ref: CompletionReference,
+    argument: { name: string; value: string },
+    context: Record<string, string> | undefined,
+    principal: Principal | undefined,
+  ): Promise<CompleteResult> {
+    assertTenantAccess(principal, address.tenant);
+    if (ref.type === 'ref/prompt') {
+      const prompt = await this.repository.findPrompt(address.tenant, address.server, ref.name);
+      if (!prompt) throw new RpcError(WireErrorCode.InvalidParams, `Prompt ${ref.name} not found`, { name: ref.name });
+      const source = prompt.arguments.find((candidate) => candidate.name === argument.name)?.completionValues;
+      return { completion: completeFrom(source, argument.value, context) };
+    }
+    const templates = await this.repository.serverTemplates(address.tenant, address.server);
+    const template = templates.find((candidate) => candidate.uriTemplate === ref.uri);
+    if (!template) throw new RpcError(WireErrorCode.InvalidParams, `Resource template ${ref.uri} not found`, { uri: ref.uri });
+    if (!parseUriTemplate(template.uriTemplate).variables.includes(argument.name)) return { completion: { values: [], total: 0, hasMore: false } };
+    return { completion: completeFrom(template.completions[argument.name], argument.value, context) };
+  }
+}

@@ -1,0 +1,8 @@
+import { Module } from '@nestjs/common';
+import { StoreModule } from '../store/store.module';
+import { PromptsNatsController } from './prompts.nats.controller';
+import { PromptsService } from './prompts.service';
+
+/** Prompts: listing, rendering and writing. */
+@Module({ imports: [StoreModule], controllers: [PromptsNatsController], providers: [PromptsService], exports: [PromptsService] })
+export class PromptsModule {}

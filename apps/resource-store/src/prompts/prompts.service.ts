@@ -1,0 +1,46 @@
+import { Injectable } from '@nestjs/common';
+import { resourceStore, type Principal } from '@mcp-platform/protocol-contracts';
+import type { GetPromptResult, Prompt } from '@mcp-platform/protocol-mcp';
+import { MessageBus, RpcError, WireErrorCode } from '@mcp-platform/shared-messaging';
+import type { ServerAddress } from '../resources/resources.service';
+import { parseDefinition, sameJson, touchedServers, type PutOutcome } from '../store/definition-writes';
+import { decodeListCursor, PAGE_SIZE, toPage } from '../store/list-cursor';
+import { StoreRepository } from '../store/store.repository';
+import { PromptDefinitionSchema } from '../store/store.types';
+import { assertTenantAccess, cacheScopeOf, LIST_TTL_MS } from '../store/tenant-access';
+import { renderPrompt } from './prompt-render';
+
+/** prompts/list and prompts/get for one virtual server (S-216..S-222), and the prompts' write path. */
+@Injectable()
+export class PromptsService {
+  constructor(
+    private readonly repository: StoreRepository,
+    private readonly bus: MessageBus,
+  ) {}
+
+  async listPrompts(address: ServerAddress, cursor: string | undefined, principal: Principal | undefined) {
+    assertTenantAccess(principal, address.tenant);
+    const after = cursor === undefined ? undefined : decodeListCursor(cursor);
+    const rows = await this.repository.listPrompts(address.tenant, address.server, after, PAGE_SIZE + 1);
+    const { items, nextCursor } = toPage<Prompt>(rows, (prompt) => prompt.name);
+    return { prompts: items, ...(nextCursor ? { nextCursor } : {}), ttlMs: LIST_TTL_MS, cacheScope: cacheScopeOf(address.public) };
+  }
+
+  /** Renders a prompt; unknown prompt or missing required argument: `INVALID_PARAMS` (S-221). */
+  async getPrompt(address: ServerAddress, name: string, args: Record<string, string> | undefined, principal: Principal | undefined): Promise<GetPromptResult> {
+    assertTenantAccess(principal, address.tenant);
+    const prompt = await this.repository.findPrompt(address.tenant, address.server, name);
+    if (!prompt) throw new RpcError(WireErrorCode.InvalidParams, `Prompt ${name} not found`, { name });
+    return renderPrompt(prompt, args);
+  }
+
+  /** Creates or replaces a prompt; an identical one is left alone. Announces `listChanged` for prompts. */
+  async putPrompt(tenant: string, input: unknown): Promise<PutOutcome> {
+    const prompt = parseDefinition(PromptDefinitionSchema, input);
+    const existing = await this.repository.findTenantPrompt(tenant, prompt.name);
+    if (existing && sameJson(existing, prompt)) return 'unchanged';
+    const outcome = await this.repository.writePrompt(tenant, prompt);
+    this.bus.emit(resourceStore.listChanged, { tenant, servers: touchedServers(existing?.servers, prompt.servers), lists: ['prompts'] });
+    return outcome;
+  }
+}

@@ -1,0 +1,106 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { resourceStore, type Principal } from '@mcp-platform/protocol-contracts';
+import type { ReadResourceResult, Resource, ResourceTemplate } from '@mcp-platform/protocol-mcp';
+import { MessageBus, RpcError, WireErrorCode } from '@mcp-platform/shared-messaging';
+import { TENANT_QUOTA_BYTES } from '../resource-store.options';
+import { decodeListCursor, PAGE_SIZE, toPage } from '../store/list-cursor';
+import { parseDefinition, sameJson, touchedServers, type PutOutcome } from '../store/definition-writes';
+import { StoreRepository } from '../store/store.repository';
+import { ResourceDefinitionSchema, ResourceTemplateDefinitionSchema } from '../store/store.types';
+import { assertTenantAccess, cacheScopeOf, LIST_TTL_MS, READ_TTL_MS } from '../store/tenant-access';
+import { fillTextRecipe } from './text-recipe';
+import { matchUriTemplate, parseUriTemplate } from './uri-template';
+
+/** The virtual server a request addresses (see `resourceStore.VirtualServerAddressSchema`). */
+export interface ServerAddress {
+  tenant: string;
+  server: string;
+  public: boolean;
+}
+
+
+/**
+ * resources/list, resources/templates/list and resources/read for one virtual server (S-199..S-214),
+ * and the write path of resources and templates with the tenant quota and the change events.
+ */
+@Injectable()
+export class ResourcesService {
+  constructor(
+    private readonly repository: StoreRepository,
+    private readonly bus: MessageBus,
+    @Inject(TENANT_QUOTA_BYTES) private readonly quotaBytes: number,
+  ) {}
+
+  async listResources(address: ServerAddress, cursor: string | undefined, principal: Principal | undefined) {
+    assertTenantAccess(principal, address.tenant);
+    const after = cursor === undefined ? undefined : decodeListCursor(cursor);
+    const rows = await this.repository.listResources(address.tenant, address.server, after, PAGE_SIZE + 1);
+    const { items, nextCursor } = toPage<Resource>(rows, (resource) => resource.uri);
+    return { resources: items, ...(nextCursor ? { nextCursor } : {}), ttlMs: LIST_TTL_MS, cacheScope: cacheScopeOf(address.public) };
+  }
+
+  async listResourceTemplates(address: ServerAddress, cursor: string | undefined, principal: Principal | undefined) {
+    assertTenantAccess(principal, address.tenant);
+    const after = cursor === undefined ? undefined : decodeListCursor(cursor);
+    const rows = await this.repository.listTemplates(address.tenant, address.server, after, PAGE_SIZE + 1);
+    const { items, nextCursor } = toPage<ResourceTemplate>(rows, (template) => template.name);
+    return { resourceTemplates: items, ...(nextCursor ? { nextCursor } : {}), ttlMs: LIST_TTL_MS, cacheScope: cacheScopeOf(address.public) };
+  }
+
+  /**
+   * A stored resource first, else the first of the server's templates (by name) matching the URI.
+   * Nothing: `NOT_FOUND` with the URI (S-209, S-210; never an empty `contents`).
+   */
+  async read(address: ServerAddress, uri: string, principal: Principal | undefined) {
+    assertTenantAccess(principal, address.tenant);
+    const hints = { ttlMs: READ_TTL_MS, cacheScope: cacheScopeOf(address.public) };
+    const stored = await this.repository.findResource(address.tenant, address.server, uri);
+    if (stored) {
+      const base = { uri, ...(stored.mimeType ? { mimeType: stored.mimeType } : {}) };
+      const contents: ReadResourceResult['contents'] = [stored.blob === undefined ? { ...base, text: stored.text ?? '' } : { ...base, blob: stored.blob }];
+      return { contents, ...hints };
+    }
+    for (const template of await this.repository.serverTemplates(address.tenant, address.server)) {
+      const values = matchUriTemplate(parseUriTemplate(template.uriTemplate), uri);
+      if (!values) continue;
+      const text = fillTextRecipe(template.text, values, template.mimeType);
+      return { contents: [{ uri, ...(template.mimeType ? { mimeType: template.mimeType } : {}), text }], ...hints };
+    }
+    throw new RpcError(WireErrorCode.NotFound, `Resource ${uri} not found`, { uri });
+  }
+
+  /**
+   * Creates or replaces a resource of the tenant, refusing content that would take the tenant over
+   * its quota (`INVALID_PARAMS` with `data.quotaBytes`). An identical resource is left alone, so
+   * seeding at every boot announces nothing. Announces `resourceUpdated` for a changed resource and
+   * `listChanged` when the list entry is new or different.
+   */
+  async putResource(tenant: string, input: unknown): Promise<PutOutcome> {
+    const resource = parseDefinition(ResourceDefinitionSchema, input);
+    const size = resource.blob === undefined ? Buffer.byteLength(resource.text ?? '', 'utf8') : Buffer.from(resource.blob, 'base64').length;
+    const existing = await this.repository.findTenantResource(tenant, resource.uri);
+    if (existing && sameJson({ ...existing, size: undefined }, { ...resource, size: undefined })) return 'unchanged';
+    const write = await this.repository.writeResourceWithin(tenant, resource, size, this.quotaBytes);
+    if (write.refused) {
+      throw new RpcError(WireErrorCode.InvalidParams, `Tenant ${tenant} would store ${write.usedBytes + size} bytes, over its quota of ${this.quotaBytes}`, {
+        quotaBytes: this.quotaBytes,
+        usedBytes: write.usedBytes,
+        requestedBytes: size,
+      });
+    }
+    const outcome = write.outcome;
+    if (outcome === 'updated') this.bus.emit(resourceStore.resourceUpdated, { tenant, uri: resource.uri });
+    this.bus.emit(resourceStore.listChanged, { tenant, servers: touchedServers(existing?.servers, resource.servers), lists: ['resources'] });
+    return outcome;
+  }
+
+  /** Creates or replaces a resource template; a malformed URI template is `INVALID_PARAMS`. */
+  async putResourceTemplate(tenant: string, input: unknown): Promise<PutOutcome> {
+    const template = parseDefinition(ResourceTemplateDefinitionSchema, input);
+    const existing = await this.repository.findTenantTemplate(tenant, template.name);
+    if (existing && sameJson(existing, template)) return 'unchanged';
+    const outcome = await this.repository.writeTemplate(tenant, template);
+    this.bus.emit(resourceStore.listChanged, { tenant, servers: touchedServers(existing?.servers, template.servers), lists: ['resources'] });
+    return outcome;
+  }
+}

@@ -1,0 +1,41 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import type { JsonObject, PromptArgumentDefinition, PromptMessageDefinition } from './store.types';
+
+/** One prompt of a tenant: its arguments and the message recipes `prompts/get` renders. */
+@Entity({ name: 'prompts' })
+@Index('uq_prompts_tenant_name', ['tenant', 'name'], { unique: true })
+export class PromptEntity {
+  @PrimaryColumn({ type: 'uuid' })
+  id!: string;
+
+  @Column({ type: 'text' })
+  tenant!: string;
+
+  @Column({ type: 'text' })
+  name!: string;
+
+  @Column({ type: 'text', nullable: true })
+  title!: string | null;
+
+  @Column({ type: 'text' })
+  description!: string;
+
+  @Column({ type: 'jsonb', nullable: true })
+  icons!: JsonObject[] | null;
+
+  @Column({ type: 'jsonb', default: () => `'[]'::jsonb` })
+  arguments!: PromptArgumentDefinition[];
+
+  /** Lists select without this column: message bodies may carry images. */
+  @Column({ type: 'jsonb', select: false })
+  messages!: PromptMessageDefinition[];
+
+  @Column({ type: 'jsonb', default: () => `'[]'::jsonb` })
+  servers!: string[];
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt!: Date;
+
+  @UpdateDateColumn({ type: 'timestamptz' })
+  updatedAt!: Date;
+}

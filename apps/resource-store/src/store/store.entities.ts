@@ -1,0 +1,10 @@
+import { CreateResourceStore1767484800000 } from './migrations/1767484800000-CreateResourceStore';
+import { PromptEntity } from './prompt.entity';
+import { ResourceTemplateEntity } from './resource-template.entity';
+import { ResourceEntity } from './resource.entity';
+
+/** The explicit entity list of the resource store's DataSource (STYLE.md §7). */
+export const STORE_ENTITIES = [ResourceEntity, ResourceTemplateEntity, PromptEntity];
+
+/** The committed migrations, in order. */
+export const STORE_MIGRATIONS = [CreateResourceStore1767484800000];

@@ -1,0 +1,260 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { DataSource, type ObjectLiteral, type Repository, type SelectQueryBuilder } from 'typeorm';
+import type { Prompt, Resource, ResourceTemplate } from '@mcp-platform/protocol-mcp';
+import { RESOURCE_STORE_CONNECTION } from '../resource-store.constants';
+import { PromptEntity } from './prompt.entity';
+import { ResourceTemplateEntity } from './resource-template.entity';
+import { ResourceEntity } from './resource.entity';
+import type { PromptDefinition, ResourceDefinition, ResourceTemplateDefinition } from './store.types';
+
+/** A resource with its content, as the store holds it (`blob` is base64). */
+export type StoredResource = ResourceDefinition & { size: number };
+
+/** Whether a write created the row or replaced it. */
+export type WriteOutcome = 'created' | 'updated';
+
+/** A resource write checked against the tenant quota: written, or refused with the bytes already used. */
+export type QuotaCheckedWrite = { refused: false; outcome: WriteOutcome } | { refused: true; usedBytes: number };
+
+/**
+ * The store's tables behind domain types. Every query names its tenant (DESIGN.md §6) and, for the
+ * MCP side, the virtual server (a row with `servers = []` is on every server of its tenant). List
+ * queries never select content columns: a page of a tenant holding large blobs stays small.
+ */
+@Injectable()
+export class StoreRepository {
+  private readonly resources: Repository<ResourceEntity>;
+  private readonly templates: Repository<ResourceTemplateEntity>;
+  private readonly prompts: Repository<PromptEntity>;
+
+  constructor(@InjectDataSource(RESOURCE_STORE_CONNECTION) private readonly dataSource: DataSource) {
+    this.resources = dataSource.getRepository(ResourceEntity);
+    this.templates = dataSource.getRepository(ResourceTemplateEntity);
+    this.prompts = dataSource.getRepository(PromptEntity);
+  }
+
+  /** Up to `limit` resources of the server after `after` (by URI), without content. */
+  async listResources(tenant: string, server: string, after: string | undefined, limit: number): Promise<Resource[]> {
+    const rows = await page(onServer(this.resources.createQueryBuilder('r'), tenant, server), 'r.uri', after, limit).getMany();
+    return rows.map(toResource);
+  }
+
+  /** One resource of the server with its content; `undefined` when the server has none at `uri`. */
+  async findResource(tenant: string, server: string, uri: string): Promise<StoredResource | undefined> {
+    const row = await onServer(this.resources.createQueryBuilder('r'), tenant, server)
+      .addSelect(['r.text', 'r.blob'])
+      .andWhere('r.uri = :uri', { uri })
+      .getOne();
+    return row ? toStoredResource(row) : undefined;
+  }
+
+  /** One resource of the tenant, whatever server exposes it (the write path compares with it). */
+  async findTenantResource(tenant: string, uri: string): Promise<StoredResource | undefined> {
+    const row = await this.resources.createQueryBuilder('r').addSelect(['r.text', 'r.blob']).where('r.tenant = :tenant', { tenant }).andWhere('r.uri = :uri', { uri }).getOne();
+    return row ? toStoredResource(row) : undefined;
+  }
+
+  /**
+   * Creates or replaces the resource at `resource.uri` unless the tenant's content (the replaced
+   * resource's excluded) plus `size` would exceed `maxTotalBytes`. Writes of one tenant are serialized
+   * by a transaction-scoped advisory lock, so two concurrent writes cannot both squeeze under the limit.
+   */
+  async writeResourceWithin(tenant: string, resource: ResourceDefinition, size: number, maxTotalBytes: number): Promise<QuotaCheckedWrite> {
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`resource-store:quota:${tenant}`]);
+      const resources = manager.getRepository(ResourceEntity);
+      const row = await resources
+        .createQueryBuilder('r')
+        .select('COALESCE(SUM(r.size), 0)', 'used')
+        .where('r.tenant = :tenant', { tenant })
+        .andWhere('r.uri <> :uri', { uri: resource.uri })
+        .getRawOne<{ used: string | number }>();
+      const usedBytes = Number(row?.used ?? 0);
+      if (usedBytes + size > maxTotalBytes) return { refused: true, usedBytes };
+      const values = {
+        name: resource.name,
+        title: resource.title ?? null,
+        description: resource.description ?? null,
+        mimeType: resource.mimeType ?? null,
+        size,
+        annotations: (resource.annotations as Record<string, unknown> | undefined) ?? null,
+        icons: (resource.icons as Record<string, unknown>[] | undefined) ?? null,
+        text: resource.text ?? null,
+        blob: resource.blob === undefined ? null : Buffer.from(resource.blob, 'base64'),
+        servers: resource.servers,
+      };
+      const existing = await resources.findOne({ select: { id: true }, where: { tenant, uri: resource.uri } });
+      if (existing) {
+        await resources.save({ id: existing.id, ...values });
+        return { refused: false, outcome: 'updated' };
+      }
+      await resources.save({ id: randomUUID(), tenant, uri: resource.uri, ...values });
+      return { refused: false, outcome: 'created' };
+    });
+  }
+
+  /** Up to `limit` templates of the server after `after` (by name). */
+  async listTemplates(tenant: string, server: string, after: string | undefined, limit: number): Promise<ResourceTemplate[]> {
+    const rows = await page(onServer(this.templates.createQueryBuilder('t'), tenant, server), 't.name', after, limit).getMany();
+    return rows.map(toResourceTemplate);
+  }
+
+  /** Every template of the server with its recipe, by name: the candidates of a read or a completion. */
+  async serverTemplates(tenant: string, server: string): Promise<ResourceTemplateDefinition[]> {
+    const rows = await onServer(this.templates.createQueryBuilder('t'), tenant, server).orderBy('t.name', 'ASC').getMany();
+    return rows.map(toTemplateDefinition);
+  }
+
+  async findTenantTemplate(tenant: string, name: string): Promise<ResourceTemplateDefinition | undefined> {
+    const row = await this.templates.findOneBy({ tenant, name });
+    return row ? toTemplateDefinition(row) : undefined;
+  }
+
+  /** Creates or replaces the template named `template.name`. */
+  async writeTemplate(tenant: string, template: ResourceTemplateDefinition): Promise<WriteOutcome> {
+    const values = {
+      uriTemplate: template.uriTemplate,
+      title: template.title ?? null,
+      description: template.description ?? null,
+      mimeType: template.mimeType ?? null,
+      annotations: (template.annotations as Record<string, unknown> | undefined) ?? null,
+      icons: (template.icons as Record<string, unknown>[] | undefined) ?? null,
+      textRecipe: template.text,
+      completions: template.completions,
+      servers: template.servers,
+    };
+    const existing = await this.templates.findOne({ select: { id: true }, where: { tenant, name: template.name } });
+    if (existing) {
+      await this.templates.save({ id: existing.id, ...values });
+      return 'updated';
+    }
+    await this.templates.save({ id: randomUUID(), tenant, name: template.name, ...values });
+    return 'created';
+  }
+
+  /** Up to `limit` prompts of the server after `after` (by name), without their messages. */
+  async listPrompts(tenant: string, server: string, after: string | undefined, limit: number): Promise<Prompt[]> {
+    const rows = await page(onServer(this.prompts.createQueryBuilder('p'), tenant, server), 'p.name', after, limit).getMany();
+    return rows.map(toPrompt);
+  }
+
+  /** One prompt of the server with its messages. */
+  async findPrompt(tenant: string, server: string, name: string): Promise<PromptDefinition | undefined> {
+    const row = await onServer(this.prompts.createQueryBuilder('p'), tenant, server).addSelect('p.messages').andWhere('p.name = :name', { name }).getOne();
+    return row ? toPromptDefinition(row) : undefined;
+  }
+
+  async findTenantPrompt(tenant: string, name: string): Promise<PromptDefinition | undefined> {
+    const row = await this.prompts.createQueryBuilder('p').addSelect('p.messages').where('p.tenant = :tenant', { tenant }).andWhere('p.name = :name', { name }).getOne();
+    return row ? toPromptDefinition(row) : undefined;
+  }
+
+  /** Creates or replaces the prompt named `prompt.name`. */
+  async writePrompt(tenant: string, prompt: PromptDefinition): Promise<WriteOutcome> {
+    const values = {
+      title: prompt.title ?? null,
+      description: prompt.description,
+      icons: (prompt.icons as Record<string, unknown>[] | undefined) ?? null,
+      arguments: prompt.arguments,
+      messages: prompt.messages,
+      servers: prompt.servers,
+    };
+    const existing = await this.prompts.findOne({ select: { id: true }, where: { tenant, name: prompt.name } });
+    if (existing) {
+      await this.prompts.save({ id: existing.id, ...values });
+      return 'updated';
+    }
+    await this.prompts.save({ id: randomUUID(), tenant, name: prompt.name, ...values });
+    return 'created';
+  }
+}
+
+/** Rows of `tenant` that `server` exposes (an empty `servers` array: every server of the tenant). */
+function onServer<T extends ObjectLiteral>(query: SelectQueryBuilder<T>, tenant: string, server: string): SelectQueryBuilder<T> {
+  const alias = query.alias;
+  return query
+    .where(`${alias}.tenant = :tenant`, { tenant })
+    .andWhere(`(${alias}.servers = '[]'::jsonb OR ${alias}.servers @> CAST(:serverList AS jsonb))`, { serverList: JSON.stringify([server]) });
+}
+
+/** Keyset pagination: `limit` rows after `after` in `key` order (keys are `COLLATE "C"` columns: byte order, the same on every database). */
+function page<T extends ObjectLiteral>(query: SelectQueryBuilder<T>, key: string, after: string | undefined, limit: number): SelectQueryBuilder<T> {
+  if (after !== undefined) query.andWhere(`${key} > :after`, { after });
+  return query.orderBy(`${key}`, 'ASC').take(limit);
+}
+
+function optional<K extends string, V>(key: K, value: V | null | undefined): { [P in K]?: V } {
+  return (value === null || value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}
+
+function toResource(row: ResourceEntity): Resource {
+  return {
+    uri: row.uri,
+    name: row.name,
+    ...optional('title', row.title),
+    ...optional('description', row.description),
+    ...optional('mimeType', row.mimeType),
+    size: row.size,
+    ...optional('annotations', row.annotations as Resource['annotations']),
+    ...optional('icons', row.icons as Resource['icons']),
+  };
+}
+
+function toStoredResource(row: ResourceEntity): StoredResource {
+  return {
+    uri: row.uri,
+    name: row.name,
+    ...optional('title', row.title),
+    ...optional('description', row.description),
+    ...optional('mimeType', row.mimeType),
+    ...optional('annotations', row.annotations as Resource['annotations']),
+    ...optional('icons', row.icons as Resource['icons']),
+    ...(row.blob === null || row.blob === undefined ? { text: row.text ?? '' } : { blob: Buffer.from(row.blob).toString('base64') }),
+    servers: row.servers,
+    size: row.size,
+  };
+}
+
+function toResourceTemplate(row: ResourceTemplateEntity): ResourceTemplate {
+  return {
+    uriTemplate: row.uriTemplate,
+    name: row.name,
+    ...optional('title', row.title),
+    ...optional('description', row.description),
+    ...optional('mimeType', row.mimeType),
+    ...optional('annotations', row.annotations as ResourceTemplate['annotations']),
+    ...optional('icons', row.icons as ResourceTemplate['icons']),
+  };
+}
+
+function toTemplateDefinition(row: ResourceTemplateEntity): ResourceTemplateDefinition {
+  return { ...toResourceTemplate(row), text: row.textRecipe, completions: row.completions, servers: row.servers };
+}
+
+function toPrompt(row: PromptEntity): Prompt {
+  return {
+    name: row.name,
+    ...optional('title', row.title),
+    description: row.description,
+    ...optional('icons', row.icons as Prompt['icons']),
+    arguments: row.arguments.map((argument) => ({
+      name: argument.name,
+      ...optional('description', argument.description),
+      ...optional('required', argument.required),
+    })),
+  };
+}
+
+function toPromptDefinition(row: PromptEntity): PromptDefinition {
+  return {
+    name: row.name,
+    ...optional('title', row.title),
+    description: row.description,
+    ...optional('icons', row.icons as Prompt['icons']),
+    arguments: row.arguments,
+    messages: row.messages,
+    servers: row.servers,
+  };
+}

@@ -1,0 +1,311 @@
+import 'reflect-metadata';
+import { Module, type INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resourceStore, type Principal } from '@mcp-platform/protocol-contracts';
+import { inProcessMessaging, MessageBus, MessagingModule, microserviceOptions, RpcError, type MessagingOptions } from '@mcp-platform/shared-messaging';
+import { createThrowawayDatabase, DEFAULT_TEST_DATABASE_URL, type DatabaseOptions, type ThrowawayDatabase } from '@mcp-platform/shared-persistence';
+import { ResourceStoreModule } from '../src';
+import { ResourcesService } from '../src/resources/resources.service';
+import { TINY_PNG_BASE64 } from '../src/seed/seed.fixtures';
+import { SeedService } from '../src/seed/seed.service';
+
+const NATS_URL = process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222';
+const run = `rs${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+/** A small quota, so the refusal is cheap to reach (the seeds take a few KiB). */
+const QUOTA_BYTES = 64 * 1024;
+
+const anonymous = (tenant: string): Principal => ({ subject: 'anonymous', tenant, scopes: [], anonymous: true });
+const as = (principal: Principal) => ({ context: { principal } });
+const everything = { tenant: 'conformance', server: 'everything', public: true };
+const asConformance = as(anonymous('conformance'));
+
+interface Setup {
+  name: string;
+  messaging: () => MessagingOptions;
+  database: () => Promise<{ options: DatabaseOptions; drop?: () => Promise<void> }>;
+}
+
+const setups: Setup[] = [
+  {
+    name: 'NATS + PostgreSQL',
+    messaging: () => ({ transport: 'nats', servers: NATS_URL, name: `resource-store-test-${run}`, bucketPrefix: `${run}-`, subjectPrefix: run }),
+    database: async () => {
+      const database: ThrowawayDatabase = await createThrowawayDatabase(process.env['DATABASE_URL'] ?? DEFAULT_TEST_DATABASE_URL, 'resource_store');
+      return { options: { kind: 'postgres', url: database.url }, drop: () => database.drop() };
+    },
+  },
+  {
+    name: 'in-process + PGlite',
+    messaging: () => inProcessMessaging(),
+    database: async () => ({ options: { kind: 'pglite' } }),
+  },
+];
+
+async function boot(messaging: MessagingOptions, database: DatabaseOptions): Promise<INestApplication> {
+  @Module({ imports: [MessagingModule.forRoot(messaging), ResourceStoreModule.register({ database, seed: true, tenantQuotaBytes: QUOTA_BYTES })] })
+  class TestModule {}
+  const app = await NestFactory.create(TestModule, new FastifyAdapter(), { logger: ['error'] });
+  app.connectMicroservice(microserviceOptions(messaging), { inheritAppConfig: true });
+  await app.init();
+  await app.startAllMicroservices();
+  return app;
+}
+
+/** The wire error a rejected request carried. */
+async function errorOf(promise: Promise<unknown>): Promise<RpcError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof RpcError) return error;
+    throw error;
+  }
+  throw new Error('expected the request to fail');
+}
+
+describe.each(setups)('ResourceStoreModule over $name', (setup) => {
+  let app: INestApplication;
+  let bus: MessageBus;
+  let drop: (() => Promise<void>) | undefined;
+
+  beforeAll(async () => {
+    const database = await setup.database();
+    drop = database.drop;
+    app = await boot(setup.messaging(), database.options);
+    bus = app.get(MessageBus);
+  });
+
+  afterAll(async () => {
+    try {
+      await app?.close();
+    } finally {
+      await drop?.();
+    }
+  });
+
+  describe('seed', () => {
+    it('writes nothing and announces nothing when seeding again', async () => {
+      const events: unknown[] = [];
+      const subscription = bus.subscribe(resourceStore.listChanged, (payload) => {
+        if (payload.tenant === 'conformance' || payload.tenant === 'demo') events.push(payload);
+      });
+      await bus.flush();
+      try {
+        await app.get(SeedService).seed();
+        // A marker published after the seed: once it arrives, anything the seed announced would have too.
+        const marker = { tenant: 'demo', servers: ['marker'], lists: ['prompts' as const] };
+        bus.emit(resourceStore.listChanged, marker);
+        await expect.poll(() => events.length).toBeGreaterThan(0);
+        expect(events).toEqual([marker]);
+      } finally {
+        subscription.unsubscribe();
+      }
+    });
+  });
+
+  describe('resources', () => {
+    it('lists the conformance resources in URI order, without content, with public caching hints', async () => {
+      const page = await bus.request(resourceStore.listResources, everything, asConformance);
+      expect(page.resources.map((resource) => resource.uri)).toEqual(['test://static-binary', 'test://static-text', 'test://watched-resource']);
+      expect(page.resources[1]).toMatchObject({ name: 'static-text', mimeType: 'text/plain', size: 'This is the content of the static text resource.'.length });
+      expect(page.nextCursor).toBeUndefined();
+      expect(page).toMatchObject({ cacheScope: 'public', ttlMs: expect.any(Number) as number });
+    });
+
+    it('answers private caching hints for a server that is not public', async () => {
+      const page = await bus.request(resourceStore.listResources, { tenant: 'demo', server: 'default', public: false }, as(anonymous('demo')));
+      expect(page.cacheScope).toBe('private');
+      expect(page.resources.map((resource) => resource.uri)).toContain('demo://guide');
+    });
+
+    it('reads the static text resource', async () => {
+      const result = await bus.request(resourceStore.readResource, { ...everything, uri: 'test://static-text' }, asConformance);
+      expect(result.contents).toEqual([{ uri: 'test://static-text', mimeType: 'text/plain', text: 'This is the content of the static text resource.' }]);
+    });
+
+    it('reads the static binary resource as base64', async () => {
+      const result = await bus.request(resourceStore.readResource, { ...everything, uri: 'test://static-binary' }, asConformance);
+      expect(result.contents).toEqual([{ uri: 'test://static-binary', mimeType: 'image/png', blob: TINY_PNG_BASE64 }]);
+    });
+
+    it('lists the template and reads a URI it matches', async () => {
+      const templates = await bus.request(resourceStore.listResourceTemplates, everything, asConformance);
+      expect(templates.resourceTemplates).toEqual([expect.objectContaining({ uriTemplate: 'test://template/{id}/data', mimeType: 'application/json' })]);
+      const result = await bus.request(resourceStore.readResource, { ...everything, uri: 'test://template/123/data' }, asConformance);
+      expect(result.contents).toEqual([{ uri: 'test://template/123/data', mimeType: 'application/json', text: '{"id":"123","templateTest":true,"data":"Data for ID: 123"}' }]);
+    });
+
+    it('answers NOT_FOUND with the URI for an unknown URI and for a URI no template matches', async () => {
+      for (const uri of ['test://nothing-here', 'test://template/1/2/data']) {
+        const error = await errorOf(bus.request(resourceStore.readResource, { ...everything, uri }, asConformance));
+        expect(error).toMatchObject({ code: 'NOT_FOUND', data: { uri } });
+      }
+    });
+
+    it('does not serve another server’s resources', async () => {
+      const error = await errorOf(bus.request(resourceStore.readResource, { tenant: 'conformance', server: 'other', public: true, uri: 'test://static-text' }, asConformance));
+      expect(error.code).toBe('NOT_FOUND');
+    });
+
+    it('refuses a garbage cursor with INVALID_PARAMS', async () => {
+      const error = await errorOf(bus.request(resourceStore.listResources, { ...everything, cursor: '%%%garbage' }, asConformance));
+      expect(error.code).toBe('INVALID_PARAMS');
+    });
+
+    it('refuses a principal of another tenant with FORBIDDEN', async () => {
+      const error = await errorOf(bus.request(resourceStore.listResources, everything, as(anonymous('demo'))));
+      expect(error.code).toBe('FORBIDDEN');
+    });
+
+    it('pages through more than 100 resources, each once, in order', async () => {
+      const service = app.get(ResourcesService);
+      for (let index = 0; index < 205; index++) {
+        await service.putResource('paging', { uri: `page://item/${String(index).padStart(3, '0')}`, name: `item-${index}`, text: `item ${index}` });
+      }
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      let pages = 0;
+      do {
+        const page = await bus.request(resourceStore.listResources, { tenant: 'paging', server: 'any', public: false, ...(cursor ? { cursor } : {}) }, as(anonymous('paging')));
+        seen.push(...page.resources.map((resource) => resource.uri));
+        cursor = page.nextCursor;
+        pages++;
+      } while (cursor);
+      expect(pages).toBe(3);
+      expect(seen).toHaveLength(205);
+      expect(seen).toEqual([...seen].sort());
+    });
+
+    it('refuses content over the tenant quota and keeps serving', async () => {
+      const service = app.get(ResourcesService);
+      await expect(service.putResource('quota', { uri: 'big://one', name: 'one', blob: Buffer.alloc(QUOTA_BYTES / 2).toString('base64') })).resolves.toBe('created');
+      const error = await errorOf(service.putResource('quota', { uri: 'big://two', name: 'two', blob: Buffer.alloc(QUOTA_BYTES / 2 + 1).toString('base64') }));
+      expect(error).toMatchObject({ code: 'INVALID_PARAMS', data: { quotaBytes: QUOTA_BYTES, requestedBytes: QUOTA_BYTES / 2 + 1 } });
+      // Replacing a resource counts its new size instead of the old one.
+      await expect(service.putResource('quota', { uri: 'big://one', name: 'one', blob: Buffer.alloc(QUOTA_BYTES).toString('base64') })).resolves.toBe('updated');
+      const page = await bus.request(resourceStore.listResources, { tenant: 'quota', server: 'x', public: false }, as(anonymous('quota')));
+      expect(page.resources).toEqual([expect.objectContaining({ uri: 'big://one', size: QUOTA_BYTES })]);
+    });
+
+    it('lets only one of two concurrent writes that together exceed the quota through', async () => {
+      const service = app.get(ResourcesService);
+      const half = Buffer.alloc(QUOTA_BYTES / 2 + 1).toString('base64');
+      const results = await Promise.allSettled([
+        service.putResource('race', { uri: 'race://a', name: 'a', blob: half }),
+        service.putResource('race', { uri: 'race://b', name: 'b', blob: half }),
+      ]);
+      expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
+    });
+
+    it('announces a changed resource and the list change, and nothing for an identical write', async () => {
+      const service = app.get(ResourcesService);
+      const updated: string[] = [];
+      const changed: unknown[] = [];
+      const subscriptions = [
+        bus.subscribe(resourceStore.resourceUpdated, (payload) => {
+          if (payload.tenant === 'events') updated.push(payload.uri);
+        }),
+        bus.subscribe(resourceStore.listChanged, (payload) => {
+          if (payload.tenant === 'events') changed.push(payload);
+        }),
+      ];
+      await bus.flush();
+      try {
+        const resource = { uri: 'ev://watched', name: 'watched', text: 'v1', servers: ['s1'] };
+        await expect(service.putResource('events', resource)).resolves.toBe('created');
+        await expect(service.putResource('events', resource)).resolves.toBe('unchanged');
+        await expect(service.putResource('events', { ...resource, text: 'v2' })).resolves.toBe('updated');
+        await expect.poll(() => updated).toEqual(['ev://watched']);
+        await expect.poll(() => changed).toHaveLength(2);
+        expect(changed[0]).toEqual({ tenant: 'events', servers: ['s1'], lists: ['resources'] });
+      } finally {
+        for (const subscription of subscriptions) subscription.unsubscribe();
+      }
+    });
+  });
+
+  describe('prompts', () => {
+    it('lists the conformance prompts, each with a description', async () => {
+      const page = await bus.request(resourceStore.listPrompts, everything, asConformance);
+      expect(page.prompts.map((prompt) => prompt.name)).toEqual(['test_prompt_with_arguments', 'test_prompt_with_embedded_resource', 'test_prompt_with_image', 'test_simple_prompt']);
+      for (const prompt of page.prompts) expect(prompt.description).toEqual(expect.any(String));
+      expect(page.prompts[0]?.arguments).toEqual([
+        { name: 'arg1', description: 'First test argument', required: true },
+        { name: 'arg2', description: 'Second test argument', required: true },
+      ]);
+    });
+
+    it('gets the simple prompt', async () => {
+      const result = await bus.request(resourceStore.getPrompt, { ...everything, name: 'test_simple_prompt' }, asConformance);
+      expect(result.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'This is a simple prompt for testing.' } }]);
+    });
+
+    it('gets the prompt with arguments filled in', async () => {
+      const result = await bus.request(resourceStore.getPrompt, { ...everything, name: 'test_prompt_with_arguments', arguments: { arg1: 'testValue1', arg2: 'testValue2' } }, asConformance);
+      expect(result.messages).toEqual([{ role: 'user', content: { type: 'text', text: "Prompt with arguments: arg1='testValue1', arg2='testValue2'" } }]);
+    });
+
+    it('gets the prompt with an embedded resource', async () => {
+      const result = await bus.request(resourceStore.getPrompt, { ...everything, name: 'test_prompt_with_embedded_resource', arguments: { resourceUri: 'test://example-resource' } }, asConformance);
+      expect(result.messages).toEqual([
+        { role: 'user', content: { type: 'resource', resource: { uri: 'test://example-resource', mimeType: 'text/plain', text: 'Embedded resource content for testing.' } } },
+        { role: 'user', content: { type: 'text', text: 'Please process the embedded resource above.' } },
+      ]);
+    });
+
+    it('gets the prompt with an image', async () => {
+      const result = await bus.request(resourceStore.getPrompt, { ...everything, name: 'test_prompt_with_image' }, asConformance);
+      expect(result.messages).toEqual([
+        { role: 'user', content: { type: 'image', data: TINY_PNG_BASE64, mimeType: 'image/png' } },
+        { role: 'user', content: { type: 'text', text: 'Please analyze the image above.' } },
+      ]);
+    });
+
+    it('refuses a missing required argument and an unknown prompt with INVALID_PARAMS', async () => {
+      const missing = await errorOf(bus.request(resourceStore.getPrompt, { ...everything, name: 'test_prompt_with_arguments', arguments: { arg1: 'x' } }, asConformance));
+      expect(missing).toMatchObject({ code: 'INVALID_PARAMS', data: { missing: ['arg2'] } });
+      const unknown = await errorOf(bus.request(resourceStore.getPrompt, { ...everything, name: 'no_such_prompt' }, asConformance));
+      expect(unknown.code).toBe('INVALID_PARAMS');
+    });
+  });
+
+  describe('completion', () => {
+    it('completes a prompt argument (the conformance request)', async () => {
+      const result = await bus.request(
+        resourceStore.complete,
+        { ...everything, ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' }, argument: { name: 'arg1', value: 'test' } },
+        asConformance,
+      );
+      expect(result.completion).toEqual({ values: ['test', 'testValue1'], total: 2, hasMore: false });
+    });
+
+    it('completes a template variable', async () => {
+      const result = await bus.request(resourceStore.complete, { ...everything, ref: { type: 'ref/resource', uri: 'test://template/{id}/data' }, argument: { name: 'id', value: '1' } }, asConformance);
+      expect(result.completion.values).toEqual(['1', '123']);
+    });
+
+    it('narrows by the earlier arguments in the context', async () => {
+      const result = await bus.request(
+        resourceStore.complete,
+        {
+          tenant: 'demo',
+          server: 'default',
+          public: false,
+          ref: { type: 'ref/prompt', name: 'explain_error' },
+          argument: { name: 'framework', value: 'f' },
+          context: { arguments: { language: 'python' } },
+        },
+        as(anonymous('demo')),
+      );
+      expect(result.completion.values).toEqual(['fastapi', 'flask']);
+    });
+
+    it('refuses an unknown prompt or template with INVALID_PARAMS', async () => {
+      for (const ref of [{ type: 'ref/prompt' as const, name: 'nope' }, { type: 'ref/resource' as const, uri: 'test://nope/{x}' }]) {
+        const error = await errorOf(bus.request(resourceStore.complete, { ...everything, ref, argument: { name: 'x', value: '' } }, asConformance));
+        expect(error.code).toBe('INVALID_PARAMS');
+      }
+    });
+  });
+});

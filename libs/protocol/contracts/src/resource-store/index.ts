@@ -1,0 +1,2 @@
+export * from './resource.contracts';
+export * from './prompt.contracts';
