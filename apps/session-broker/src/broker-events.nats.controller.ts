@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { authorizationServer, sessionBroker, toolExecutor, type EventPayload } from '@mcp-platform/protocol-contracts';
+import { authorizationServer, resourceStore, sessionBroker, toolExecutor, type EventPayload } from '@mcp-platform/protocol-contracts';
 import { EventHandler } from '@mcp-platform/shared-messaging';
 import { BrokerEvents } from './broker-events.service';
 
@@ -11,6 +11,11 @@ export class BrokerEventsNatsController {
   @EventHandler(toolExecutor.catalogChanged)
   catalogChanged(payload: EventPayload<typeof toolExecutor.catalogChanged>): void {
     this.events.catalogChanged(payload.tenant, payload.servers);
+  }
+
+  @EventHandler(resourceStore.listChanged)
+  resourceListsChanged(payload: EventPayload<typeof resourceStore.listChanged>): void {
+    this.events.resourceListsChanged(payload.tenant, payload.servers, payload.lists);
   }
 
   @EventHandler(sessionBroker.sessionClosed)

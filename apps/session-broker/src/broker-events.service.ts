@@ -23,6 +23,14 @@ export class BrokerEvents {
     if (told) this.logger.debug(`told ${told} session(s) of ${tenant} that their tools changed`);
   }
 
+  /** A resource or prompt list of the tenant changed: tell the legacy sessions, on their GET streams (S-207, S-223). */
+  resourceListsChanged(tenant: string, servers: readonly string[], lists: ReadonlyArray<'resources' | 'prompts'>): void {
+    for (const list of lists) {
+      const told = this.streams.notifyListChanged(tenant, servers, list);
+      if (told) this.logger.debug(`told ${told} session(s) of ${tenant} that their ${list} changed`);
+    }
+  }
+
   /** Close this replica's streams and calls of an ended session (§3.2.2). */
   sessionClosed(sessionId: string): void {
     this.legacy.onSessionClosed(sessionId);

@@ -10,6 +10,7 @@ import { CallRegistry } from './calls/call-registry.service';
 import { McpEndpoint } from './edge/mcp-endpoint.service';
 import { LegacyEndpoint } from './legacy/legacy-endpoint.service';
 import { SessionStore } from './legacy/session.store';
+import { ResourceMethods } from './methods/resource-methods.service';
 import { ToolMethods } from './methods/tool-methods.service';
 import { ModernEndpoint } from './modern/modern-endpoint.service';
 import { resolveSessionBrokerOptions, SESSION_BROKER_OPTIONS, type ResolvedSessionBrokerOptions, type SessionBrokerOptions } from './session-broker.options';
@@ -45,6 +46,7 @@ export class SessionBrokerModule {
         CallRegistry,
         SessionStreams,
         ToolMethods,
+        ResourceMethods,
         LegacyEndpoint,
         ModernEndpoint,
         McpEndpoint,

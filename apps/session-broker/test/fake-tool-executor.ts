@@ -14,6 +14,7 @@ import {
   type MessagingOptions,
 } from '@mcp-platform/shared-messaging';
 import { configureSessionBrokerHttp, SessionBrokerModule, type SessionBrokerOptions } from '../src';
+import { fakeResourceStoreController, ResourceStoreLog } from './fake-resource-store';
 import { TEST_ISSUER, TEST_PUBLIC_URL, TestIssuer } from './test-issuer';
 
 /** What the fake executor saw, for assertions. */
@@ -160,14 +161,17 @@ export const testBrokerOptions = (overrides: Partial<SessionBrokerOptions> = {})
 /** Boots one broker replica (optionally with the fake executor in the same app) on 127.0.0.1, port 0. */
 export async function bootBroker(
   messaging: MessagingOptions,
-  options: { executor?: ExecutorLog; issuer?: TestIssuer; broker?: Partial<SessionBrokerOptions> } = {},
+  options: { executor?: ExecutorLog; resourceStore?: ResourceStoreLog; issuer?: TestIssuer; broker?: Partial<SessionBrokerOptions> } = {},
 ): Promise<BootedBroker> {
   const brokerOptions = testBrokerOptions(options.broker);
   const issuer = options.issuer ?? (await TestIssuer.create());
   const root: DynamicModule = {
     module: class TestRootModule {},
     imports: [MessagingModule.forRoot(messaging), SessionBrokerModule.register(brokerOptions)],
-    controllers: options.executor ? [fakeExecutorController(options.executor, issuer)] : [],
+    controllers: [
+      ...(options.executor ? [fakeExecutorController(options.executor, issuer)] : []),
+      ...(options.resourceStore ? [fakeResourceStoreController(options.resourceStore)] : []),
+    ],
   };
   Module({})(root.module);
   const app = await NestFactory.create<NestFastifyApplication>(root, new FastifyAdapter(), { logger: false });

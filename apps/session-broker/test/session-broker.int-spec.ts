@@ -1,12 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { LoggingMessageNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  LoggingMessageNotificationSchema,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
-import { toolExecutor } from '@mcp-platform/protocol-contracts';
+import { resourceStore, toolExecutor } from '@mcp-platform/protocol-contracts';
 import { inProcessMessaging, MessageBus, type MessagingOptions } from '@mcp-platform/shared-messaging';
 import { legacyCallId } from '../src/calls/call-id';
 import { VirtualServerAnnouncer } from '../src/startup/virtual-server-announcer.service';
+import { ResourceStoreLog } from './fake-resource-store';
 import { bootBroker, ExecutorLog, type BootedBroker } from './fake-tool-executor';
 import { ACCEPT_BOTH, eventually, initializeRaw, MODERN, modernHeaders, modernParams, post, rawHttp } from './http-helpers';
 
@@ -21,9 +27,10 @@ const transports: Array<[string, () => MessagingOptions]> = [
 describe.each(transports)('SessionBroker over %s', (_transport, messaging) => {
   let broker: BootedBroker;
   const log = new ExecutorLog();
+  const storeLog = new ResourceStoreLog();
 
   beforeAll(async () => {
-    broker = await bootBroker(messaging(), { executor: log });
+    broker = await bootBroker(messaging(), { executor: log, resourceStore: storeLog });
   });
   afterAll(async () => {
     await broker.close();
@@ -52,7 +59,13 @@ describe.each(transports)('SessionBroker over %s', (_transport, messaging) => {
     });
 
     it('initializes with our capabilities, server info and instructions', () => {
-      expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: true }, logging: {} });
+      expect(client.getServerCapabilities()).toEqual({
+        tools: { listChanged: true },
+        resources: { listChanged: true },
+        prompts: { listChanged: true },
+        completions: {},
+        logging: {},
+      });
       expect(client.getServerVersion()).toMatchObject({ name: 'demo/default', title: 'Demo' });
       expect(client.getInstructions()).toBe('Use the echo tool.');
       expect(transport.sessionId).toMatch(/^[A-Za-z0-9_-]{32}$/);
@@ -87,8 +100,67 @@ describe.each(transports)('SessionBroker over %s', (_transport, messaging) => {
       await expect(client.callTool({ name: 'crash', arguments: {} })).rejects.toMatchObject({ code: -32603, message: expect.stringMatching(/err-42/) });
     });
 
-    it('answers methods behind capabilities we do not advertise with -32601', async () => {
-      await expect(client.listResources()).rejects.toMatchObject({ code: -32601 });
+    it('answers resource subscriptions, which it does not advertise yet, with -32601', async () => {
+      await expect(client.subscribeResource({ uri: 'demo://guide' })).rejects.toMatchObject({ code: -32601 });
+      await expect(client.unsubscribeResource({ uri: 'demo://guide' })).rejects.toMatchObject({ code: -32601 });
+    });
+
+    it('lists resources page by page and templates, without caching hints', async () => {
+      const first = await client.listResources();
+      expect(first).toEqual({ resources: [{ uri: 'demo://guide', name: 'guide', mimeType: 'text/markdown' }], nextCursor: 'page-2' });
+      const second = await client.listResources({ cursor: 'page-2' });
+      expect(second).toEqual({ resources: [{ uri: 'demo://logo', name: 'logo', mimeType: 'image/png' }] });
+      await expect(client.listResources({ cursor: 'bogus' })).rejects.toMatchObject({ code: -32602 });
+      await expect(client.listResourceTemplates()).resolves.toEqual({ resourceTemplates: [{ uriTemplate: 'demo://notes/{topic}', name: 'notes', mimeType: 'text/plain' }] });
+    });
+
+    it('passes the virtual server, whether it is public, and the anonymous principal to the store', async () => {
+      storeLog.requests.length = 0;
+      await client.listPrompts();
+      expect(storeLog.requests).toEqual([{ tenant: 'demo', server: 'default', public: true, principal: expect.objectContaining({ anonymous: true }) }]);
+    });
+
+    it('reads text, binary and templated resources', async () => {
+      await expect(client.readResource({ uri: 'demo://guide' })).resolves.toEqual({ contents: [{ uri: 'demo://guide', mimeType: 'text/markdown', text: '# Guide' }] });
+      await expect(client.readResource({ uri: 'demo://logo' })).resolves.toEqual({ contents: [{ uri: 'demo://logo', mimeType: 'image/png', blob: 'iVBORw==' }] });
+      await expect(client.readResource({ uri: 'demo://notes/cats' })).resolves.toMatchObject({ contents: [{ text: 'Notes on cats' }] });
+    });
+
+    it('answers an unknown resource with -32002 and the uri in data (S-209)', async () => {
+      await expect(client.readResource({ uri: 'demo://missing' })).rejects.toMatchObject({ code: -32002, data: { uri: 'demo://missing' } });
+    });
+
+    it('lists and gets prompts, refusing an unknown prompt or a missing argument with -32602', async () => {
+      const { prompts } = await client.listPrompts();
+      expect(prompts).toEqual([{ name: 'greet', description: 'Greets someone', arguments: [{ name: 'who', required: true }] }]);
+      await expect(client.getPrompt({ name: 'greet', arguments: { who: 'Ada' } })).resolves.toMatchObject({
+        messages: [{ role: 'user', content: { type: 'text', text: 'Say hello to Ada.' } }],
+      });
+      await expect(client.getPrompt({ name: 'greet' })).rejects.toMatchObject({ code: -32602 });
+      await expect(client.getPrompt({ name: 'nope' })).rejects.toMatchObject({ code: -32602 });
+    });
+
+    it('completes a prompt argument', async () => {
+      await expect(client.complete({ ref: { type: 'ref/prompt', name: 'greet' }, argument: { name: 'who', value: 'al' } })).resolves.toEqual({
+        completion: { values: ['alice', 'albert'], total: 2, hasMore: false },
+      });
+    });
+
+    it('sends resources and prompts list_changed on the GET stream when the store says so', async () => {
+      let resources = 0;
+      let prompts = 0;
+      client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+        resources++;
+      });
+      client.setNotificationHandler(PromptListChangedNotificationSchema, () => {
+        prompts++;
+      });
+      const bus = broker.app.get(MessageBus);
+      await eventually(async () => {
+        bus.emit(resourceStore.listChanged, { tenant: 'demo', servers: [], lists: ['resources', 'prompts'] });
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        return resources > 0 && prompts > 0 ? true : undefined;
+      });
     });
 
     it('turns notifications/cancelled into callCancelled for the derived call id', async () => {
@@ -218,6 +290,23 @@ describe.each(transports)('SessionBroker over %s', (_transport, messaging) => {
     it('answers an unknown tool with -32602', async () => {
       await expect(client.callTool({ name: 'nope', arguments: {} })).rejects.toMatchObject({ code: -32602 });
     });
+
+    it('lists and reads resources, gets prompts and completes', async () => {
+      // The 2.x client follows nextCursor itself.
+      await expect(client.listResources()).resolves.toMatchObject({ resources: [{ uri: 'demo://guide' }, { uri: 'demo://logo' }] });
+      await expect(client.listResourceTemplates()).resolves.toMatchObject({ resourceTemplates: [{ uriTemplate: 'demo://notes/{topic}' }] });
+      await expect(client.readResource({ uri: 'demo://logo' })).resolves.toMatchObject({ contents: [{ uri: 'demo://logo', blob: 'iVBORw==' }] });
+      await expect(client.readResource({ uri: 'demo://notes/dogs' })).resolves.toMatchObject({ contents: [{ text: 'Notes on dogs' }] });
+      await expect(client.listPrompts()).resolves.toMatchObject({ prompts: [{ name: 'greet' }] });
+      await expect(client.getPrompt({ name: 'greet', arguments: { who: 'Bo' } })).resolves.toMatchObject({ messages: [{ content: { text: 'Say hello to Bo.' } }] });
+      await expect(client.complete({ ref: { type: 'ref/prompt', name: 'greet' }, argument: { name: 'who', value: 'b' } })).resolves.toMatchObject({
+        completion: { values: ['bob'] },
+      });
+    });
+
+    it('answers an unknown resource with -32602, never -32002 (S-210)', async () => {
+      await expect(client.readResource({ uri: 'demo://missing' })).rejects.toMatchObject({ code: -32602 });
+    });
   });
 
   describe('modern era over raw HTTP', () => {
@@ -230,7 +319,7 @@ describe.each(transports)('SessionBroker over %s', (_transport, messaging) => {
         id: 1,
         result: {
           supportedVersions: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'],
-          capabilities: { tools: {}, logging: {} },
+          capabilities: { tools: {}, resources: {}, prompts: {}, completions: {}, logging: {} },
           instructions: 'Use the echo tool.',
           ttlMs: 60_000,
           cacheScope: 'public',
@@ -243,6 +332,50 @@ describe.each(transports)('SessionBroker over %s', (_transport, messaging) => {
     it('puts ttlMs and cacheScope on tools/list', async () => {
       const answer = await post(broker.mcpUrl, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: modernParams() }, modernHeaders('tools/list'));
       expect(answer.messages[0]).toMatchObject({ result: { ttlMs: 30_000, cacheScope: 'public', resultType: 'complete' } });
+    });
+
+    it('puts the store\'s ttlMs and cacheScope on resource and prompt lists and on reads (S-214, S-218)', async () => {
+      for (const method of ['resources/list', 'resources/templates/list', 'prompts/list']) {
+        const answer = await post(broker.mcpUrl, { jsonrpc: '2.0', id: 1, method, params: modernParams() }, modernHeaders(method));
+        expect(answer.messages[0], method).toMatchObject({ result: { ttlMs: 15_000, cacheScope: 'public', resultType: 'complete' } });
+      }
+      const read = await post(broker.mcpUrl, { jsonrpc: '2.0', id: 2, method: 'resources/read', params: modernParams({ uri: 'demo://guide' }) }, modernHeaders('resources/read', 'demo://guide'));
+      expect(read.messages[0]).toMatchObject({ result: { contents: [{ text: '# Guide' }], ttlMs: 15_000, cacheScope: 'public', resultType: 'complete' } });
+      const prompt = await post(
+        broker.mcpUrl,
+        { jsonrpc: '2.0', id: 3, method: 'prompts/get', params: modernParams({ name: 'greet', arguments: { who: 'Al' } }) },
+        modernHeaders('prompts/get', 'greet'),
+      );
+      expect(prompt.messages[0]).toMatchObject({ result: { messages: [{ role: 'user' }], resultType: 'complete' } });
+    });
+
+    it('answers an unknown resource with -32602 and the uri in data', async () => {
+      const answer = await post(broker.mcpUrl, { jsonrpc: '2.0', id: 1, method: 'resources/read', params: modernParams({ uri: 'demo://gone' }) }, modernHeaders('resources/read', 'demo://gone'));
+      expect(answer.messages[0]).toMatchObject({ id: 1, error: { code: -32602, data: { uri: 'demo://gone' } } });
+    });
+
+    it('requires Mcp-Name to mirror the uri of resources/read and the name of prompts/get (S-113)', async () => {
+      const missing = await post(broker.mcpUrl, { jsonrpc: '2.0', id: 1, method: 'resources/read', params: modernParams({ uri: 'demo://guide' }) }, modernHeaders('resources/read'));
+      expect(missing.status).toBe(400);
+      expect(missing.messages[0]).toMatchObject({ id: 1, error: { code: -32020 } });
+      const other = await post(broker.mcpUrl, { jsonrpc: '2.0', id: 2, method: 'prompts/get', params: modernParams({ name: 'greet' }) }, modernHeaders('prompts/get', 'other'));
+      expect(other.status).toBe(400);
+      expect(other.messages[0]).toMatchObject({ id: 2, error: { code: -32020 } });
+    });
+
+    it('refuses malformed prompt and completion params with -32602 before asking the store', async () => {
+      const args = await post(
+        broker.mcpUrl,
+        { jsonrpc: '2.0', id: 1, method: 'prompts/get', params: modernParams({ name: 'greet', arguments: { who: 7 } }) },
+        modernHeaders('prompts/get', 'greet'),
+      );
+      expect(args.messages[0]).toMatchObject({ id: 1, error: { code: -32602 } });
+      const ref = await post(
+        broker.mcpUrl,
+        { jsonrpc: '2.0', id: 2, method: 'completion/complete', params: modernParams({ ref: { type: 'ref/tool' }, argument: { name: 'x', value: '' } }) },
+        modernHeaders('completion/complete'),
+      );
+      expect(ref.messages[0]).toMatchObject({ id: 2, error: { code: -32602 } });
     });
 
     it('refuses a request without the _meta envelope with 400 and -32602', async () => {
@@ -287,7 +420,7 @@ describe.each(transports)('SessionBroker over %s', (_transport, messaging) => {
     });
 
     it('answers an unknown method (ping, setLevel included) with 404 and -32601', async () => {
-      for (const method of ['ping', 'logging/setLevel', 'resources/list', 'nope/nope']) {
+      for (const method of ['ping', 'logging/setLevel', 'resources/subscribe', 'nope/nope']) {
         const answer = await post(broker.mcpUrl, { jsonrpc: '2.0', id: 1, method, params: modernParams() }, modernHeaders(method));
         expect(answer.status, method).toBe(404);
         expect(answer.messages[0], method).toMatchObject({ id: 1, error: { code: -32601 } });

@@ -52,6 +52,19 @@ async function allPages(list: (cursor?: string) => Promise<{ tools: { name: stri
   return { names, pages };
 }
 
+/** What both SDK clients offer for the resource store's methods (their own types differ in detail). */
+interface ResourceStoreClient {
+  listResources(): Promise<{ resources: Array<{ uri: string }> }>;
+  listResourceTemplates(): Promise<{ resourceTemplates: Array<{ uriTemplate: string }> }>;
+  readResource(params: { uri: string }): Promise<{ contents: Array<{ uri: string; mimeType?: string }> }>;
+  listPrompts(): Promise<{ prompts: Array<{ name: string }> }>;
+  getPrompt(params: { name: string; arguments?: Record<string, string> }): Promise<{ messages: unknown[] }>;
+  complete(params: {
+    ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
+    argument: { name: string; value: string };
+  }): Promise<{ completion: { values: string[] } }>;
+}
+
 function errorCodeOf(error: unknown): unknown {
   return (error as { code?: unknown } | undefined)?.code;
 }
@@ -303,6 +316,85 @@ describe.each(modes)('MCP platform, $name mode', (mode) => {
       } finally {
         await watch.stop();
       }
+    });
+  });
+
+  describe('resources, prompts and completion from the resource store, on the public conformance/everything server', () => {
+    const clients: Array<[string, () => Promise<{ client: ResourceStoreClient; notFound: number; close: () => Promise<void> }>]> = [
+      [
+        'legacy client',
+        async () => {
+          const client = legacyClient();
+          const transport = new LegacyTransport(new URL(urls.conformance));
+          await client.connect(transport);
+          // spec S-209: the legacy era's own not-found code.
+          return { client, notFound: -32002, close: async () => (await transport.terminateSession().catch(() => undefined), await client.close()) };
+        },
+      ],
+      [
+        'modern client',
+        async () => {
+          const client = modernClient();
+          await client.connect(new ModernTransport(new URL(urls.conformance)));
+          // spec S-210: never -32002 in the modern era.
+          return { client, notFound: ErrorCodes.InvalidParams, close: () => client.close() };
+        },
+      ],
+    ];
+
+    describe.each(clients)('%s', (_name, open) => {
+      let client: ResourceStoreClient;
+      let notFound: number;
+      let close: () => Promise<void>;
+
+      beforeAll(async () => {
+        ({ client, notFound, close } = await open());
+      });
+      afterAll(async () => {
+        await close?.();
+      });
+
+      it('lists the resources and the template', async () => {
+        const { resources } = await client.listResources();
+        expect(resources.map((resource) => resource.uri)).toEqual(expect.arrayContaining(['test://static-text', 'test://static-binary']));
+        const { resourceTemplates } = await client.listResourceTemplates();
+        expect(resourceTemplates.map((template) => template.uriTemplate)).toContain('test://template/{id}/data');
+      });
+
+      it('reads a text resource, a binary one (base64) and a URI the template matches', async () => {
+        const text = await client.readResource({ uri: 'test://static-text' });
+        expect(text.contents).toEqual([expect.objectContaining({ uri: 'test://static-text', text: 'This is the content of the static text resource.' })]);
+        const binary = await client.readResource({ uri: 'test://static-binary' });
+        const blob = (binary.contents[0] as { blob?: string }).blob ?? '';
+        expect(binary.contents[0]).toMatchObject({ mimeType: 'image/png' });
+        expect([...Buffer.from(blob, 'base64').subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
+        const templated = await client.readResource({ uri: 'test://template/42/data' });
+        expect(JSON.parse((templated.contents[0] as { text?: string }).text ?? '')).toMatchObject({ id: '42', templateTest: true });
+      });
+
+      it('answers an unknown resource with the era\'s not-found code', async () => {
+        const error: unknown = await client.readResource({ uri: 'test://no-such-resource' }).catch((caught: unknown) => caught);
+        expect(errorCodeOf(error)).toBe(notFound);
+      });
+
+      it('lists prompts and gets one with arguments, refusing a missing argument with -32602', async () => {
+        const { prompts } = await client.listPrompts();
+        expect(prompts.map((prompt) => prompt.name)).toEqual(
+          expect.arrayContaining(['test_simple_prompt', 'test_prompt_with_arguments', 'test_prompt_with_embedded_resource', 'test_prompt_with_image']),
+        );
+        const prompt = await client.getPrompt({ name: 'test_prompt_with_arguments', arguments: { arg1: 'a', arg2: 'b' } });
+        expect(prompt.messages).toEqual([expect.objectContaining({ role: 'user', content: { type: 'text', text: "Prompt with arguments: arg1='a', arg2='b'" } })]);
+        const error: unknown = await client.getPrompt({ name: 'test_prompt_with_arguments', arguments: { arg1: 'a' } }).catch((caught: unknown) => caught);
+        expect(errorCodeOf(error)).toBe(ErrorCodes.InvalidParams);
+      });
+
+      it('completes a prompt argument and a template variable', async () => {
+        const argument = await client.complete({ ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' }, argument: { name: 'arg1', value: 'test' } });
+        expect(argument.completion.values).toEqual(expect.arrayContaining(['test', 'testValue1']));
+        expect(argument.completion.values).not.toContain('other');
+        const variable = await client.complete({ ref: { type: 'ref/resource', uri: 'test://template/{id}/data' }, argument: { name: 'id', value: '12' } });
+        expect(variable.completion.values).toEqual(['123']);
+      });
     });
   });
 

@@ -22,6 +22,7 @@ import { CallRegistry } from '../calls/call-registry.service';
 import { headerValue, type McpHttpRequest } from '../edge/mcp-request';
 import type { MethodOutcome } from '../methods/method-outcome';
 import { serverCapabilities, serverInfo } from '../methods/server-identity';
+import { isResourceStoreMethod, ResourceMethods } from '../methods/resource-methods.service';
 import { ToolMethods } from '../methods/tool-methods.service';
 import { SESSION_BROKER_OPTIONS, type ResolvedSessionBrokerOptions } from '../session-broker.options';
 import { LazyResponse, type ResponseTarget } from '../streams/lazy-response';
@@ -44,6 +45,7 @@ export class LegacyEndpoint {
     private readonly streams: SessionStreams,
     private readonly calls: CallRegistry,
     private readonly tools: ToolMethods,
+    private readonly resources: ResourceMethods,
     private readonly bus: MessageBus,
     @Inject(SESSION_BROKER_OPTIONS) private readonly options: ResolvedSessionBrokerOptions,
   ) {}
@@ -190,7 +192,10 @@ export class LegacyEndpoint {
         return message.method === 'tools/list' ? this.tools.listTools(context) : this.tools.callTool(context);
       }
       default:
-        // Resources, prompts and completion are not advertised yet (S-13).
+        if (isResourceStoreMethod(message.method)) {
+          return this.resources.handle(message.method, { era: 'legacy', virtualServer: server, principal, requestId: message.id, params: message.params });
+        }
+        // Resource subscriptions are not advertised yet (S-13, S-205): -32601 like any unknown method.
         return { kind: 'error', error: methodNotFoundError(message.id, message.method) };
     }
   }

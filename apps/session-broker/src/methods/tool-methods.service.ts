@@ -1,14 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
 import { toolExecutor, type Principal } from '@mcp-platform/protocol-contracts';
 import type { VirtualServer } from '../virtual-servers/virtual-server.cache';
 import { isRpcError, MessageBus, WireErrorCode } from '@mcp-platform/shared-messaging';
-import { internalError, invalidParamsError, invalidRequestError, type LoggingLevel, type ProtocolEra, type RequestId } from '@mcp-platform/protocol-mcp';
+import { invalidParamsError, invalidRequestError, type LoggingLevel, type ProtocolEra, type RequestId } from '@mcp-platform/protocol-mcp';
 import { CallRegistry, type ProgressToken } from '../calls/call-registry.service';
 import { EdgeAuthenticator } from '../auth/edge-authenticator.service';
-import { requiredScopes, wireErrorToJsonRpc } from '../calls/wire-error.mapper';
+import { requiredScopes } from '../calls/wire-error.mapper';
 import type { LazyResponse } from '../streams/lazy-response';
 import { failure, result, type MethodOutcome } from './method-outcome';
+import { nextCursorOf, platformFailureToJsonRpc, readCursor, withCachingHints } from './method-support';
 
 /** What the era-specific front ends hand to the shared tool methods. */
 export interface ToolMethodContext {
@@ -44,19 +44,16 @@ export class ToolMethods {
   ) {}
 
   async listTools(context: ToolMethodContext): Promise<MethodOutcome> {
-    const cursor = context.params?.['cursor'];
-    if (cursor !== undefined && (typeof cursor !== 'string' || cursor.length > 1024)) {
-      return failure(invalidParamsError(context.requestId, 'Invalid params: cursor must be a string'));
-    }
+    const cursor = readCursor(context.requestId, context.params);
+    if ('failure' in cursor) return cursor.failure;
     try {
       const page = await this.bus.request(
         toolExecutor.listTools,
-        { tenant: context.virtualServer.tenant, server: context.virtualServer.name, ...(cursor === undefined ? {} : { cursor }) },
+        { tenant: context.virtualServer.tenant, server: context.virtualServer.name, ...cursor },
         { context: { principal: context.principal } },
       );
-      const tools: Record<string, unknown> = { tools: page.tools, ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }) };
       // spec S-246: modern list results carry the caching hints the data's owner computed.
-      return result(context.era === 'modern' ? { ...tools, ttlMs: page.ttlMs, cacheScope: page.cacheScope } : tools);
+      return result(withCachingHints(context.era, { tools: page.tools, ...nextCursorOf(page) }, page));
     } catch (error) {
       return this.toFailure(context, 'tools/list', error);
     }
@@ -125,25 +122,13 @@ export class ToolMethods {
    * still plain JSON; once it streams, the JSON-RPC error alone goes out on the stream.
    */
   private toFailure(context: ToolMethodContext, method: string, error: unknown): MethodOutcome {
-    const response = this.toJsonRpc(context.requestId, method, error);
+    const response = platformFailureToJsonRpc(this.logger, context.requestId, method, error);
     if (isRpcError(error) && error.code === WireErrorCode.InsufficientScope) {
       const challenge = this.authenticator.insufficientScope(context.virtualServer, requiredScopes(error.data));
       this.logger.log(`${method} on ${context.virtualServer.tenant}/${context.virtualServer.name}: insufficient scope for ${context.principal.subject}`);
       return failure(response, challenge.status, challenge.headers);
     }
     return failure(response);
-  }
-
-  private toJsonRpc(requestId: RequestId, method: string, error: unknown) {
-    if (isRpcError(error)) {
-      if (error.code === WireErrorCode.Internal || error.code === WireErrorCode.Unavailable || error.code === WireErrorCode.Timeout) {
-        this.logger.warn(`${method}: ${error.code}: ${error.message}`);
-      }
-      return wireErrorToJsonRpc(requestId, error.toWire());
-    }
-    const errorId = randomUUID();
-    this.logger.error(`${method}: unexpected failure (error id ${errorId}): ${(error as Error)?.stack ?? String(error)}`);
-    return internalError(requestId, `Internal error (id ${errorId})`, { errorId });
   }
 }
 

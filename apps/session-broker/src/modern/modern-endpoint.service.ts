@@ -24,6 +24,7 @@ import { modernCallId } from '../calls/call-id';
 import { headerValue, type McpHttpRequest } from '../edge/mcp-request';
 import type { MethodOutcome } from '../methods/method-outcome';
 import { serverCapabilities, serverInfo } from '../methods/server-identity';
+import { isResourceStoreMethod, RESOURCE_STORE_METHODS, ResourceMethods } from '../methods/resource-methods.service';
 import { ToolMethods, type ToolMethodContext } from '../methods/tool-methods.service';
 import { SESSION_BROKER_OPTIONS, type ResolvedSessionBrokerOptions } from '../session-broker.options';
 import { LazyResponse, type ResponseTarget } from '../streams/lazy-response';
@@ -40,7 +41,7 @@ const DISCOVER_TTL_MS = 60_000;
  */
 const REQUIRED_CLIENT_CAPABILITIES: Readonly<Record<string, Record<string, unknown>>> = {};
 
-const METHODS = new Set(['server/discover', 'tools/list', 'tools/call']);
+const METHODS = new Set<string>(['server/discover', 'tools/list', 'tools/call', ...RESOURCE_STORE_METHODS]);
 
 /** A validated modern request: its envelope read once. */
 interface ModernEnvelope {
@@ -60,6 +61,7 @@ export class ModernEndpoint {
 
   constructor(
     private readonly tools: ToolMethods,
+    private readonly resources: ResourceMethods,
     @Inject(SESSION_BROKER_OPTIONS) private readonly options: ResolvedSessionBrokerOptions,
   ) {}
 
@@ -160,6 +162,10 @@ export class ModernEndpoint {
           cacheScope: 'public',
         },
       };
+    }
+    if (isResourceStoreMethod(message.method)) {
+      // Stateless era: the principal is established per request and stored nowhere.
+      return this.resources.handle(message.method, { era: 'modern', virtualServer: server, principal, requestId: message.id, params: message.params });
     }
     const context: ToolMethodContext = {
       era: 'modern',

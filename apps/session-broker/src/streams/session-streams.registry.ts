@@ -32,10 +32,18 @@ export class SessionStreams implements OnModuleDestroy {
 
   /** Tells every session of the named servers that their tool list changed (one stream each, S-88). */
   notifyToolsChanged(tenant: string, servers: readonly string[]): number {
+    return this.notifyListChanged(tenant, servers, 'tools');
+  }
+
+  /**
+   * Tells every session of the named servers (none named: all of the tenant's) that one of their
+   * lists changed: `notifications/<list>/list_changed` (S-207, S-223), one stream each (S-88).
+   */
+  notifyListChanged(tenant: string, servers: readonly string[], list: 'tools' | 'resources' | 'prompts'): number {
     let sent = 0;
     for (const stream of this.streams.values()) {
       if (stream.tenant !== tenant || (servers.length > 0 && !servers.includes(stream.server))) continue;
-      if (stream.response.notify({ jsonrpc: JSONRPC_VERSION, method: 'notifications/tools/list_changed' })) sent++;
+      if (stream.response.notify({ jsonrpc: JSONRPC_VERSION, method: `notifications/${list}/list_changed` })) sent++;
     }
     return sent;
   }

@@ -1,0 +1,84 @@
+import { Controller } from '@nestjs/common';
+import { resourceStore, WireErrorCode, type Principal, type RpcRequestParsed } from '@mcp-platform/protocol-contracts';
+import { RpcError, RpcHandler, type CallContext } from '@mcp-platform/shared-messaging';
+
+/** What the fake resource store saw, for assertions. */
+export class ResourceStoreLog {
+  /** Every request's virtual-server address and principal, in order. */
+  readonly requests: Array<{ tenant: string; server: string; public: boolean; principal: Principal | undefined }> = [];
+}
+
+const RESOURCES = [
+  { uri: 'demo://guide', name: 'guide', mimeType: 'text/markdown' },
+  { uri: 'demo://logo', name: 'logo', mimeType: 'image/png' },
+];
+const LOGO = Buffer.from([0x89, 0x50, 0x4e, 0x47]).toString('base64');
+const PROMPTS = [{ name: 'greet', description: 'Greets someone', arguments: [{ name: 'who', required: true }] }];
+const NAMES = ['alice', 'albert', 'bob'];
+
+const hints = (request: { public: boolean }) => ({ ttlMs: 15_000, cacheScope: request.public ? ('public' as const) : ('private' as const) });
+
+/**
+ * A stand-in for the resource store serving its contracts for tenant `demo`: two resources (text and
+ * blob) on two pages, the template `demo://notes/{topic}`, the prompt `greet` (argument `who`, required)
+ * and completion of `who`. Another tenant's principal is `FORBIDDEN`, like the real store.
+ */
+export function fakeResourceStoreController(log: ResourceStoreLog) {
+  @Controller()
+  class FakeResourceStoreController {
+    @RpcHandler(resourceStore.listResources)
+    listResources(request: RpcRequestParsed<typeof resourceStore.listResources>, context: CallContext) {
+      this.admit(request, context);
+      if (request.cursor === undefined) return { resources: [RESOURCES[0]!], nextCursor: 'page-2', ...hints(request) };
+      if (request.cursor === 'page-2') return { resources: [RESOURCES[1]!], ...hints(request) };
+      throw new RpcError(WireErrorCode.InvalidParams, 'Invalid params: unknown cursor');
+    }
+
+    @RpcHandler(resourceStore.listResourceTemplates)
+    listResourceTemplates(request: RpcRequestParsed<typeof resourceStore.listResourceTemplates>, context: CallContext) {
+      this.admit(request, context);
+      return { resourceTemplates: [{ uriTemplate: 'demo://notes/{topic}', name: 'notes', mimeType: 'text/plain' }], ...hints(request) };
+    }
+
+    @RpcHandler(resourceStore.readResource)
+    readResource(request: RpcRequestParsed<typeof resourceStore.readResource>, context: CallContext) {
+      this.admit(request, context);
+      if (request.uri === 'demo://guide') return { contents: [{ uri: request.uri, mimeType: 'text/markdown', text: '# Guide' }], ...hints(request) };
+      if (request.uri === 'demo://logo') return { contents: [{ uri: request.uri, mimeType: 'image/png', blob: LOGO }], ...hints(request) };
+      const note = /^demo:\/\/notes\/([a-z]+)$/.exec(request.uri);
+      if (note) return { contents: [{ uri: request.uri, mimeType: 'text/plain', text: `Notes on ${note[1]}` }], ...hints(request) };
+      throw new RpcError(WireErrorCode.NotFound, `Resource not found: ${request.uri}`, { uri: request.uri });
+    }
+
+    @RpcHandler(resourceStore.listPrompts)
+    listPrompts(request: RpcRequestParsed<typeof resourceStore.listPrompts>, context: CallContext) {
+      this.admit(request, context);
+      return { prompts: PROMPTS, ...hints(request) };
+    }
+
+    @RpcHandler(resourceStore.getPrompt)
+    getPrompt(request: RpcRequestParsed<typeof resourceStore.getPrompt>, context: CallContext) {
+      this.admit(request, context);
+      if (request.name !== 'greet') throw new RpcError(WireErrorCode.InvalidParams, `Invalid params: unknown prompt ${request.name}`);
+      const who = request.arguments?.['who'];
+      if (who === undefined) throw new RpcError(WireErrorCode.InvalidParams, 'Invalid params: missing required argument who');
+      return { description: 'Greets someone', messages: [{ role: 'user' as const, content: { type: 'text' as const, text: `Say hello to ${who}.` } }] };
+    }
+
+    @RpcHandler(resourceStore.complete)
+    complete(request: RpcRequestParsed<typeof resourceStore.complete>, context: CallContext) {
+      this.admit(request, context);
+      if (request.ref.type !== 'ref/prompt' || request.ref.name !== 'greet') throw new RpcError(WireErrorCode.InvalidParams, 'Invalid params: unknown reference');
+      const values = NAMES.filter((name) => name.startsWith(request.argument.value));
+      return { completion: { values, total: values.length, hasMore: false } };
+    }
+
+    private admit(request: { tenant: string; server: string; public: boolean }, context: CallContext): void {
+      log.requests.push({ tenant: request.tenant, server: request.server, public: request.public, principal: context.principal });
+      if (context.principal?.tenant !== undefined && context.principal.tenant !== request.tenant) {
+        throw new RpcError(WireErrorCode.Forbidden, 'another tenant');
+      }
+    }
+  }
+  return FakeResourceStoreController;
+}
