@@ -18,6 +18,11 @@ export class BrokerEventsNatsController {
     this.events.resourceListsChanged(payload.tenant, payload.servers, payload.lists);
   }
 
+  @EventHandler(resourceStore.resourceUpdated)
+  resourceUpdated(payload: EventPayload<typeof resourceStore.resourceUpdated>): void {
+    this.events.resourceUpdated(payload.tenant, payload.uri);
+  }
+
   @EventHandler(sessionBroker.sessionClosed)
   sessionClosed(payload: EventPayload<typeof sessionBroker.sessionClosed>): void {
     this.events.sessionClosed(payload.sessionId);

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AccessTokenVerifier } from '@mcp-platform/shared-auth';
 import { LegacyEndpoint } from './legacy/legacy-endpoint.service';
+import { SessionStore } from './legacy/session.store';
 import { SessionStreams } from './streams/session-streams.registry';
 import { VirtualServerCache } from './virtual-servers/virtual-server.cache';
 
@@ -13,6 +14,7 @@ export class BrokerEvents {
     private readonly servers: VirtualServerCache,
     private readonly streams: SessionStreams,
     private readonly legacy: LegacyEndpoint,
+    private readonly sessions: SessionStore,
     private readonly verifier: AccessTokenVerifier,
   ) {}
 
@@ -29,6 +31,19 @@ export class BrokerEvents {
       const told = this.streams.notifyListChanged(tenant, servers, list);
       if (told) this.logger.debug(`told ${told} session(s) of ${tenant} that their ${list} changed`);
     }
+  }
+
+  /**
+   * A resource of the tenant changed: tell the legacy sessions subscribed to its URI, on the GET
+   * streams this replica holds (S-206). Every replica gets the event and serves only its own streams,
+   * reading the subscriptions from its mirror of the shared session store, so each subscriber hears it
+   * once, whichever replica took the subscribe. The event names no virtual server: every subscribed
+   * session of the tenant is told, which is right because a session only ever hears about URIs it
+   * subscribed to itself.
+   */
+  resourceUpdated(tenant: string, uri: string): void {
+    const told = this.streams.notifyResourceUpdated(tenant, uri, (sessionId) => this.sessions.isSubscribed(sessionId, uri));
+    if (told) this.logger.debug(`told ${told} session(s) of ${tenant} that a subscribed resource changed`);
   }
 
   /** Close this replica's streams and calls of an ended session (§3.2.2). */

@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { inProcessMessaging, type MessagingOptions } from '@mcp-platform/shared-messaging';
+import { resourceStore } from '@mcp-platform/protocol-contracts';
+import { inProcessMessaging, MessageBus, type MessagingOptions } from '@mcp-platform/shared-messaging';
 import { legacyCallId } from '../src/calls/call-id';
+import { SessionStore } from '../src/legacy/session.store';
 import { bootBroker, ExecutorLog, type BootedBroker } from './fake-tool-executor';
-import { ACCEPT_BOTH, eventually, initializeRaw, post } from './http-helpers';
+import { ACCEPT_BOTH, eventually, initializeRaw, messagesOf, post } from './http-helpers';
 
 const NATS_URL = process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222';
 const run = `sr${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
@@ -102,5 +104,43 @@ describe.each(shared)('two broker replicas over %s', (_transport, messaging) => 
     await second409.body?.cancel();
     await fetch(second.mcpUrl, { method: 'DELETE', headers: { 'mcp-session-id': sessionId } });
     await expect(stream.text()).resolves.toBe('');
+  });
+
+  it('delivers resources/updated exactly once on the GET stream held by the other replica than the one that took the subscribe', async () => {
+    const sessionId = await initializeRaw(first.mcpUrl);
+    const headers = { 'mcp-session-id': sessionId };
+    // Subscriptions written through both replicas land in the one session.
+    await expect(post(first.mcpUrl, { jsonrpc: '2.0', id: 1, method: 'resources/subscribe', params: { uri: 'demo://guide' } }, headers)).resolves.toMatchObject({ messages: [{ result: {} }] });
+    await expect(post(second.mcpUrl, { jsonrpc: '2.0', id: 2, method: 'resources/subscribe', params: { uri: 'demo://logo' } }, headers)).resolves.toMatchObject({ messages: [{ result: {} }] });
+    const stream = await fetch(second.mcpUrl, { headers: { accept: 'text/event-stream', 'mcp-session-id': sessionId } });
+    expect(stream.status).toBe(200);
+    const reader = (stream.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    const received = (): Array<{ method?: string; params?: { uri?: string } }> =>
+      messagesOf('text/event-stream', text.slice(0, text.lastIndexOf('\n\n') + 2)) as Array<{ method?: string; params?: { uri?: string } }>;
+    void (async () => {
+      for (;;) {
+        const chunk = await reader.read().catch(() => ({ done: true as const, value: undefined }));
+        if (chunk.done) return;
+        text += decoder.decode(chunk.value, { stream: true });
+      }
+    })();
+    const mirror = second.app.get(SessionStore);
+    await eventually(() => (mirror.isSubscribed(sessionId, 'demo://guide') && mirror.isSubscribed(sessionId, 'demo://logo') ? true : undefined));
+
+    // The change is announced through replica A's bus; every replica hears it, only B holds the stream.
+    const bus = first.app.get(MessageBus);
+    bus.emit(resourceStore.resourceUpdated, { tenant: 'demo', uri: 'demo://guide' });
+    bus.emit(resourceStore.resourceUpdated, { tenant: 'demo', uri: 'demo://unwatched' });
+    bus.emit(resourceStore.resourceUpdated, { tenant: 'demo', uri: 'demo://logo' });
+    // One publisher, one subject: the events reach B in order, so once the last one is on the stream
+    // a duplicate of the first would be there too.
+    await eventually(() => (received().some((message) => message.params?.uri === 'demo://logo') ? true : undefined));
+    expect(received().filter((message) => message.method === 'notifications/resources/updated')).toEqual([
+      { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'demo://guide' } },
+      { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'demo://logo' } },
+    ]);
+    await reader.cancel();
   });
 });

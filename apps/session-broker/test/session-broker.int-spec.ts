@@ -5,6 +5,7 @@ import {
   LoggingMessageNotificationSchema,
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
@@ -61,7 +62,7 @@ describe.each(transports)('SessionBroker over %s', (_transport, messaging) => {
     it('initializes with our capabilities, server info and instructions', () => {
       expect(client.getServerCapabilities()).toEqual({
         tools: { listChanged: true },
-        resources: { listChanged: true },
+        resources: { subscribe: true, listChanged: true },
         prompts: { listChanged: true },
         completions: {},
         logging: {},
@@ -100,9 +101,39 @@ describe.each(transports)('SessionBroker over %s', (_transport, messaging) => {
       await expect(client.callTool({ name: 'crash', arguments: {} })).rejects.toMatchObject({ code: -32603, message: expect.stringMatching(/err-42/) });
     });
 
-    it('answers resource subscriptions, which it does not advertise yet, with -32601', async () => {
-      await expect(client.subscribeResource({ uri: 'demo://guide' })).rejects.toMatchObject({ code: -32601 });
-      await expect(client.unsubscribeResource({ uri: 'demo://guide' })).rejects.toMatchObject({ code: -32601 });
+    it('sends resources/updated on the GET stream for subscribed URIs only, until unsubscribed (S-205, S-206)', async () => {
+      const updated: string[] = [];
+      client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
+        updated.push(notification.params.uri);
+      });
+      await expect(client.subscribeResource({ uri: 'demo://guide' })).resolves.toEqual({});
+      // Subscribing twice is one subscription; a URI the store does not know is accepted too.
+      await expect(client.subscribeResource({ uri: 'demo://guide' })).resolves.toEqual({});
+      await expect(client.subscribeResource({ uri: 'demo://not-yet' })).resolves.toEqual({});
+      const bus = broker.app.get(MessageBus);
+      // The SDK opens its GET stream after connect; repeat until it is there.
+      await eventually(async () => {
+        bus.emit(resourceStore.resourceUpdated, { tenant: 'demo', uri: 'demo://guide' });
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        return updated.length > 0 ? true : undefined;
+      });
+      updated.length = 0;
+      // Not subscribed, another tenant: nothing. Then one the session asked for, as a marker.
+      bus.emit(resourceStore.resourceUpdated, { tenant: 'demo', uri: 'demo://logo' });
+      bus.emit(resourceStore.resourceUpdated, { tenant: 'other', uri: 'demo://guide' });
+      bus.emit(resourceStore.resourceUpdated, { tenant: 'demo', uri: 'demo://guide' });
+      await eventually(() => (updated.length > 0 ? true : undefined));
+      expect(updated).toEqual(['demo://guide']);
+
+      await expect(client.unsubscribeResource({ uri: 'demo://guide' })).resolves.toEqual({});
+      // Unsubscribing from something never subscribed is a no-op success.
+      await expect(client.unsubscribeResource({ uri: 'demo://never' })).resolves.toEqual({});
+      updated.length = 0;
+      bus.emit(resourceStore.resourceUpdated, { tenant: 'demo', uri: 'demo://guide' });
+      bus.emit(resourceStore.resourceUpdated, { tenant: 'demo', uri: 'demo://not-yet' });
+      await eventually(() => (updated.length > 0 ? true : undefined));
+      expect(updated).toEqual(['demo://not-yet']);
+      await client.unsubscribeResource({ uri: 'demo://not-yet' });
     });
 
     it('lists resources page by page and templates, without caching hints', async () => {
@@ -242,6 +273,31 @@ describe.each(transports)('SessionBroker over %s', (_transport, messaging) => {
         { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'tok-1', progress: 100, total: 100 } },
         { jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: 'done' }] } },
       ]);
+    });
+
+    it('refuses a malformed subscription uri with -32602 and the 1,001st subscription of a session', async () => {
+      const sessionId = await initializeRaw(broker.mcpUrl);
+      const headers = { 'mcp-session-id': sessionId };
+      for (const params of [{}, { uri: 42 }, { uri: 'no scheme' }, { uri: `demo://${'x'.repeat(2_048)}` }]) {
+        for (const method of ['resources/subscribe', 'resources/unsubscribe']) {
+          const answer = await post(broker.mcpUrl, { jsonrpc: '2.0', id: 1, method, params }, headers);
+          expect(answer.messages[0], `${method} ${JSON.stringify(params).slice(0, 40)}`).toMatchObject({ id: 1, error: { code: -32602 } });
+        }
+      }
+      for (let batch = 0; batch < 10; batch++) {
+        const answers = await Promise.all(
+          Array.from({ length: 100 }, (_, index) =>
+            post(broker.mcpUrl, { jsonrpc: '2.0', id: index, method: 'resources/subscribe', params: { uri: `demo://bulk/${batch * 100 + index}` } }, headers),
+          ),
+        );
+        for (const answer of answers) expect(answer.messages[0]).toMatchObject({ result: {} });
+      }
+      const refused = await post(broker.mcpUrl, { jsonrpc: '2.0', id: 2, method: 'resources/subscribe', params: { uri: 'demo://one-too-many' } }, headers);
+      expect(refused.messages[0]).toMatchObject({ id: 2, error: { code: -32602, message: expect.stringMatching(/1000/) } });
+      // One already held is still fine, and unsubscribing makes room.
+      await expect(post(broker.mcpUrl, { jsonrpc: '2.0', id: 3, method: 'resources/subscribe', params: { uri: 'demo://bulk/5' } }, headers)).resolves.toMatchObject({ messages: [{ result: {} }] });
+      await post(broker.mcpUrl, { jsonrpc: '2.0', id: 4, method: 'resources/unsubscribe', params: { uri: 'demo://bulk/5' } }, headers);
+      await expect(post(broker.mcpUrl, { jsonrpc: '2.0', id: 5, method: 'resources/subscribe', params: { uri: 'demo://one-too-many' } }, headers)).resolves.toMatchObject({ messages: [{ result: {} }] });
     });
 
     it('does not cancel a legacy call when its POST connection drops (S-85)', async () => {

@@ -28,6 +28,7 @@ import { SESSION_BROKER_OPTIONS, type ResolvedSessionBrokerOptions } from '../se
 import { LazyResponse, type ResponseTarget } from '../streams/lazy-response';
 import { SessionStreams } from '../streams/session-streams.registry';
 import type { VirtualServer } from '../virtual-servers/virtual-server.cache';
+import { MAX_SUBSCRIPTION_CHARACTERS, MAX_SUBSCRIPTION_URI_LENGTH, MAX_SUBSCRIPTIONS_PER_SESSION, subscriptionUri, withoutSubscription, withSubscription } from './resource-subscriptions';
 import { SessionStore, type LegacySession } from './session.store';
 
 type Request = Extract<IncomingMessage, { kind: 'request' }>;
@@ -191,13 +192,40 @@ export class LegacyEndpoint {
         };
         return message.method === 'tools/list' ? this.tools.listTools(context) : this.tools.callTool(context);
       }
+      case 'resources/subscribe':
+      case 'resources/unsubscribe':
+        return this.changeSubscription(message, sessionId);
       default:
         if (isResourceStoreMethod(message.method)) {
           return this.resources.handle(message.method, { era: 'legacy', virtualServer: server, principal, requestId: message.id, params: message.params });
         }
-        // Resource subscriptions are not advertised yet (S-13, S-205): -32601 like any unknown method.
         return { kind: 'error', error: methodNotFoundError(message.id, message.method) };
     }
+  }
+
+  /**
+   * `resources/subscribe` / `resources/unsubscribe` (S-205): the URI goes into the session in the
+   * shared store, so the replica holding the session's GET stream sends `notifications/resources/updated`
+   * (S-206) whichever replica took the request. Any well-formed URI is accepted (existence is not
+   * checked, see {@link subscriptionUri}); unsubscribing from one never subscribed is a success.
+   */
+  private async changeSubscription(message: Request, sessionId: string): Promise<MethodOutcome> {
+    const uri = subscriptionUri(message.params);
+    if (uri === undefined) {
+      return { kind: 'error', error: invalidParamsError(message.id, `Invalid params: uri must be a URI of at most ${MAX_SUBSCRIPTION_URI_LENGTH} characters`) };
+    }
+    const verdict = { full: false };
+    const stored = await this.sessions.update(sessionId, (current) => {
+      const subscriptions = message.method === 'resources/subscribe' ? withSubscription(current.subscriptions, uri) : withoutSubscription(current.subscriptions, uri);
+      if (subscriptions !== 'full') return subscriptions === undefined ? undefined : { subscriptions };
+      verdict.full = true;
+      return undefined;
+    });
+    if (verdict.full) {
+      return { kind: 'error', error: invalidParamsError(message.id, `Invalid params: a session may hold at most ${MAX_SUBSCRIPTIONS_PER_SESSION} resource subscriptions (${MAX_SUBSCRIPTION_CHARACTERS} characters of URIs)`) };
+    }
+    if (!stored) return { kind: 'error', error: internalError(message.id, 'Internal error: the subscription could not be stored') };
+    return { kind: 'result', result: {} };
   }
 
   private async onNotification(sessionId: string, method: string, params: Record<string, unknown> | undefined): Promise<void> {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { MemoryKeyValueFactory } from '@mcp-platform/shared-messaging';
+import { KeyValueFactory, KeyValueStore, MemoryKeyValueFactory, type KeyValueChange } from '@mcp-platform/shared-messaging';
 import { SessionStore } from './session.store';
 
 const fields = {
@@ -15,9 +15,47 @@ const fields = {
 
 const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
+/** One bucket whose watch echoes writes only when told to, like a slow JetStream watch. */
+class LateEchoKeyValue extends KeyValueFactory {
+  readonly held: KeyValueChange[] = [];
+  private readonly values = new Map<string, string>();
+  private readonly listeners: Array<(change: KeyValueChange) => void> = [];
+
+  async open(): Promise<KeyValueStore> {
+    const { values, held, listeners } = this;
+    return new (class extends KeyValueStore {
+      async get(key: string) {
+        return values.get(key);
+      }
+      async put(key: string, value: string) {
+        values.set(key, value);
+        held.push({ key, value });
+      }
+      async create(key: string, value: string) {
+        if (values.has(key)) return false;
+        await this.put(key, value);
+        return true;
+      }
+      async delete(key: string) {
+        values.delete(key);
+        held.push({ key });
+      }
+      async watch(listener: (change: KeyValueChange) => void) {
+        listeners.push(listener);
+        return { stop: () => undefined };
+      }
+    })();
+  }
+
+  /** Delivers the oldest `count` held changes (all by default) to every watcher, in write order. */
+  flush(count = this.held.length): void {
+    for (const change of this.held.splice(0, count)) for (const listener of this.listeners) listener(change);
+  }
+}
+
 describe('SessionStore', () => {
   const stores: SessionStore[] = [];
-  const open = async (keyValue: MemoryKeyValueFactory, now: () => number = Date.now): Promise<SessionStore> => {
+  const open = async (keyValue: KeyValueFactory, now: () => number = Date.now): Promise<SessionStore> => {
     const store = await SessionStore.open(keyValue, { ttlMs: 60_000, now });
     stores.push(store);
     return store;
@@ -62,6 +100,65 @@ describe('SessionStore', () => {
       await first.update(id, { logLevel: 'debug', initialized: true });
       await settle();
       await expect(second.get(id)).resolves.toMatchObject({ logLevel: 'debug', initialized: true });
+    });
+
+    it('computes a change from the freshest copy, so concurrent changes on one replica all land', async () => {
+      const store = await open(new MemoryKeyValueFactory());
+      const { id } = await store.create(fields);
+      const add = (uri: string) => store.update(id, (current) => ({ subscriptions: [...(current.subscriptions ?? []), uri] }));
+      await Promise.all([add('demo://a'), add('demo://b'), add('demo://c')]);
+      await expect(store.get(id)).resolves.toMatchObject({ subscriptions: ['demo://a', 'demo://b', 'demo://c'] });
+    });
+
+    it('is not undone by the late echo of its own earlier writes', async () => {
+      const keyValue = new LateEchoKeyValue();
+      const store = await open(keyValue);
+      const { id } = await store.create(fields);
+      const add = (uri: string) => store.update(id, (current) => ({ subscriptions: [...(current.subscriptions ?? []), uri] }));
+      await add('demo://a');
+      await add('demo://b');
+      // The echoes of create, a and b arrive now, after b: the mirror must keep b.
+      keyValue.flush(2);
+      await add('demo://c');
+      expect(store.isSubscribed(id, 'demo://b')).toBe(true);
+      keyValue.flush();
+      await expect(store.get(id)).resolves.toMatchObject({ subscriptions: ['demo://a', 'demo://b', 'demo://c'] });
+    });
+
+    it('takes a write of another replica once its own writes are echoed', async () => {
+      const keyValue = new LateEchoKeyValue();
+      const store = await open(keyValue);
+      const other = await open(keyValue);
+      const { id } = await store.create(fields);
+      keyValue.flush();
+      await other.get(id);
+      await other.update(id, { subscriptions: ['demo://x'] });
+      keyValue.flush();
+      expect(store.isSubscribed(id, 'demo://x')).toBe(true);
+    });
+
+    it('writes nothing when the change function answers undefined', async () => {
+      let time = 1_000;
+      const store = await open(new MemoryKeyValueFactory(), () => time);
+      const { id } = await store.create(fields);
+      time = 2_000;
+      await expect(store.update(id, () => undefined)).resolves.toMatchObject({ touchedAt: 1_000 });
+    });
+  });
+
+  describe('isSubscribed', () => {
+    it('answers from the mirror, with subscriptions made on another replica', async () => {
+      const keyValue = new MemoryKeyValueFactory();
+      const first = await open(keyValue);
+      const second = await open(keyValue);
+      const { id } = await first.create(fields);
+      await second.get(id);
+      expect(second.isSubscribed(id, 'demo://a')).toBe(false);
+      await first.update(id, { subscriptions: ['demo://a'] });
+      await settle();
+      expect(second.isSubscribed(id, 'demo://a')).toBe(true);
+      expect(second.isSubscribed(id, 'demo://b')).toBe(false);
+      expect(second.isSubscribed('B'.repeat(32), 'demo://a')).toBe(false);
     });
   });
 

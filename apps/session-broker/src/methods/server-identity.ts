@@ -3,14 +3,14 @@ import type { Implementation, ProtocolEra, ServerCapabilities } from '@mcp-platf
 
 /**
  * What this edge advertises (S-49): only what the platform serves today. Resources (S-198), prompts
- * (S-216) and completion (S-225) are served by the resource store; resource subscriptions are not
- * yet, so `subscribe` is not claimed and `resources/subscribe` answers `-32601` (S-13, S-205).
- * Legacy clients hear about list changes on their GET stream; the modern era would need
- * `subscriptions/listen`, which is not served yet, so it does not promise them.
+ * (S-216) and completion (S-225) are served by the resource store. Legacy clients may subscribe to
+ * resources (S-205, `notifications/resources/updated` on the GET stream) and hear about list changes
+ * there; the modern era would need `subscriptions/listen` for both, which is not served yet, so it
+ * promises neither and `resources/subscribe` stays `-32601` there (S-13).
  */
 export function serverCapabilities(era: ProtocolEra): ServerCapabilities {
   return era === 'legacy'
-    ? { tools: { listChanged: true }, resources: { listChanged: true }, prompts: { listChanged: true }, completions: {}, logging: {} }
+    ? { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, completions: {}, logging: {} }
     : { tools: {}, resources: {}, prompts: {}, completions: {}, logging: {} };
 }
 

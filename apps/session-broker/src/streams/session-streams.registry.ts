@@ -48,6 +48,19 @@ export class SessionStreams implements OnModuleDestroy {
     return sent;
   }
 
+  /**
+   * Sends `notifications/resources/updated { uri }` (S-206) on the GET stream of every session of the
+   * tenant held here for which `subscribed(sessionId)` says it asked for `uri`; one stream each (S-88).
+   */
+  notifyResourceUpdated(tenant: string, uri: string, subscribed: (sessionId: string) => boolean): number {
+    let sent = 0;
+    for (const [sessionId, stream] of this.streams) {
+      if (stream.tenant !== tenant || !subscribed(sessionId)) continue;
+      if (stream.response.notify({ jsonrpc: JSONRPC_VERSION, method: 'notifications/resources/updated', params: { uri } })) sent++;
+    }
+    return sent;
+  }
+
   /** Ends the session's GET stream (the session ended, S-84). */
   close(sessionId: string): void {
     const stream = this.streams.get(sessionId);
