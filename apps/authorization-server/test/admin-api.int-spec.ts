@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toolExecutor, WireErrorCode, type RpcRequestParsed } from '@mcp-platform/protocol-contracts';
+import { resourceStore, toolExecutor, WireErrorCode, type RpcRequestParsed } from '@mcp-platform/protocol-contracts';
 import { MessagingModule, microserviceOptions, RpcError, RpcHandler, type MessagingOptions } from '@mcp-platform/shared-messaging';
 import { createThrowawayDatabase, mintAccessToken, testInfrastructure, uniqueRunId, type ThrowawayDatabase } from '@mcp-platform/shared-testing';
 import { AuthorizationServerModule, configureAdminOpenApi, SigningKeysService } from '../src';
@@ -120,6 +120,132 @@ function fakeCatalogExecutor(log: CatalogLog) {
   return FakeCatalogExecutor;
 }
 
+/** The fake resource store's quota per tenant, in bytes: small, so a refusal is cheap to reach. */
+const FAKE_QUOTA_BYTES = 64;
+
+/** What the fake resource store was asked, and the items it keeps in memory (keyed `tenant/key`). */
+class ResourceLog {
+  readonly requests: Array<{ subject: string; payload: unknown }> = [];
+  readonly resources = new Map<string, resourceStore.StoredResourceRecord>();
+  readonly templates = new Map<string, resourceStore.ResourceTemplateDefinition>();
+  readonly prompts = new Map<string, resourceStore.PromptDefinition>();
+
+  record(subject: string, payload: unknown): void {
+    this.requests.push({ subject, payload });
+  }
+}
+
+function found<T>(item: T | undefined, what: string): T {
+  if (item === undefined) throw new RpcError(WireErrorCode.NotFound, `${what} not found`);
+  return item;
+}
+
+function parsed<T>(schema: { safeParse(input: unknown): { success: true; data: T } | { success: false; error: { issues: unknown[] } } }, input: unknown): T {
+  const result = schema.safeParse(input);
+  if (!result.success) throw new RpcError(WireErrorCode.InvalidParams, 'Invalid definition', { issues: result.error.issues });
+  return result.data;
+}
+
+/** A stand-in for the resource store's administration RPCs (same validation and quota refusal), over the real bus. */
+function fakeResourceStore(log: ResourceLog) {
+  @Controller()
+  class FakeResourceStore {
+    @RpcHandler(resourceStore.listResourceDefinitions)
+    listResources(request: RpcRequestParsed<typeof resourceStore.listResourceDefinitions>) {
+      const resources = [...log.resources.entries()].filter(([key]) => key.startsWith(`${request.tenant}/`)).map(([, { text: _text, blob: _blob, ...summary }]) => summary);
+      return { resources };
+    }
+
+    @RpcHandler(resourceStore.getResourceDefinition)
+    getResource(request: RpcRequestParsed<typeof resourceStore.getResourceDefinition>) {
+      return found(log.resources.get(`${request.tenant}/${request.uri}`), `resource ${request.uri}`);
+    }
+
+    @RpcHandler(resourceStore.putResourceDefinition)
+    putResource(request: RpcRequestParsed<typeof resourceStore.putResourceDefinition>) {
+      log.record(resourceStore.putResourceDefinition.subject, request);
+      const resource = parsed(resourceStore.ResourceDefinitionSchema, request.resource);
+      const size = resource.blob === undefined ? Buffer.byteLength(resource.text ?? '') : Buffer.from(resource.blob, 'base64').length;
+      if (size > FAKE_QUOTA_BYTES) {
+        throw new RpcError(WireErrorCode.InvalidParams, `Tenant ${request.tenant} would store ${size} bytes, over its quota of ${FAKE_QUOTA_BYTES}`, {
+          quotaBytes: FAKE_QUOTA_BYTES,
+          usedBytes: 0,
+          requestedBytes: size,
+        });
+      }
+      const key = `${request.tenant}/${resource.uri}`;
+      const created = !log.resources.has(key);
+      log.resources.set(key, { ...resource, size });
+      return { created, resource: { ...resource, size } };
+    }
+
+    @RpcHandler(resourceStore.deleteResourceDefinition)
+    deleteResource(request: RpcRequestParsed<typeof resourceStore.deleteResourceDefinition>) {
+      log.record(resourceStore.deleteResourceDefinition.subject, request);
+      found(log.resources.get(`${request.tenant}/${request.uri}`), `resource ${request.uri}`);
+      log.resources.delete(`${request.tenant}/${request.uri}`);
+      return { deleted: true as const };
+    }
+
+    @RpcHandler(resourceStore.listResourceTemplateDefinitions)
+    listTemplates(request: RpcRequestParsed<typeof resourceStore.listResourceTemplateDefinitions>) {
+      return { resourceTemplates: [...log.templates.entries()].filter(([key]) => key.startsWith(`${request.tenant}/`)).map(([, template]) => template) };
+    }
+
+    @RpcHandler(resourceStore.getResourceTemplateDefinition)
+    getTemplate(request: RpcRequestParsed<typeof resourceStore.getResourceTemplateDefinition>) {
+      return found(log.templates.get(`${request.tenant}/${request.name}`), `resource template ${request.name}`);
+    }
+
+    @RpcHandler(resourceStore.putResourceTemplateDefinition)
+    putTemplate(request: RpcRequestParsed<typeof resourceStore.putResourceTemplateDefinition>) {
+      log.record(resourceStore.putResourceTemplateDefinition.subject, request);
+      const template = parsed(resourceStore.ResourceTemplateDefinitionSchema, request.resourceTemplate);
+      const key = `${request.tenant}/${template.name}`;
+      const created = !log.templates.has(key);
+      log.templates.set(key, template);
+      return { created, resourceTemplate: template };
+    }
+
+    @RpcHandler(resourceStore.deleteResourceTemplateDefinition)
+    deleteTemplate(request: RpcRequestParsed<typeof resourceStore.deleteResourceTemplateDefinition>) {
+      log.record(resourceStore.deleteResourceTemplateDefinition.subject, request);
+      found(log.templates.get(`${request.tenant}/${request.name}`), `resource template ${request.name}`);
+      log.templates.delete(`${request.tenant}/${request.name}`);
+      return { deleted: true as const };
+    }
+
+    @RpcHandler(resourceStore.listPromptDefinitions)
+    listPrompts(request: RpcRequestParsed<typeof resourceStore.listPromptDefinitions>) {
+      return { prompts: [...log.prompts.entries()].filter(([key]) => key.startsWith(`${request.tenant}/`)).map(([, prompt]) => prompt) };
+    }
+
+    @RpcHandler(resourceStore.getPromptDefinition)
+    getPrompt(request: RpcRequestParsed<typeof resourceStore.getPromptDefinition>) {
+      return found(log.prompts.get(`${request.tenant}/${request.name}`), `prompt ${request.name}`);
+    }
+
+    @RpcHandler(resourceStore.putPromptDefinition)
+    putPrompt(request: RpcRequestParsed<typeof resourceStore.putPromptDefinition>) {
+      log.record(resourceStore.putPromptDefinition.subject, request);
+      const prompt = parsed(resourceStore.PromptDefinitionSchema, request.prompt);
+      const key = `${request.tenant}/${prompt.name}`;
+      const created = !log.prompts.has(key);
+      log.prompts.set(key, prompt);
+      return { created, prompt };
+    }
+
+    @RpcHandler(resourceStore.deletePromptDefinition)
+    deletePrompt(request: RpcRequestParsed<typeof resourceStore.deletePromptDefinition>) {
+      log.record(resourceStore.deletePromptDefinition.subject, request);
+      found(log.prompts.get(`${request.tenant}/${request.name}`), `prompt ${request.name}`);
+      log.prompts.delete(`${request.tenant}/${request.name}`);
+      return { deleted: true as const };
+    }
+  }
+  return FakeResourceStore;
+}
+
 interface Answer {
   status: number;
   headers: Record<string, string | string[] | number | undefined>;
@@ -131,6 +257,7 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
   const infrastructure = testInfrastructure();
   const run = uniqueRunId();
   const log = new CatalogLog();
+  const resourceLog = new ResourceLog();
   let database: ThrowawayDatabase;
   let app: NestFastifyApplication;
   let platformAdminId: string;
@@ -151,7 +278,7 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
           bootstrapAdmin: { username: ADMIN_USERNAME, password: 'a platform admin password' },
         }),
       ],
-      controllers: [fakeCatalogExecutor(log)],
+      controllers: [fakeCatalogExecutor(log), fakeResourceStore(resourceLog)],
     })
     class TestModule {}
     app = await NestFactory.create<NestFastifyApplication>(TestModule, new FastifyAdapter(), { logger: ['error'] });
@@ -321,6 +448,10 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
         ['GET', '/admin/v1/tenants/globex/clients'],
         ['GET', '/admin/v1/tenants/globex/virtual-servers'],
         ['PUT', '/admin/v1/tenants/globex/tools/echo'],
+        ['GET', '/admin/v1/tenants/globex/resources'],
+        ['PUT', '/admin/v1/tenants/globex/resources/by-uri?uri=globex%3A%2F%2Fx'],
+        ['DELETE', '/admin/v1/tenants/globex/resource-templates/notes'],
+        ['GET', '/admin/v1/tenants/globex/prompts/greet'],
         ['GET', '/admin/v1/tenants'],
         ['GET', '/admin/v1/tenants/acme'],
         ['DELETE', '/admin/v1/tenants/acme'],
@@ -486,6 +617,90 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
     });
   });
 
+  describe('resources, resource templates and prompts', () => {
+    const GUIDE_URL = `/admin/v1/tenants/acme/resources/by-uri?uri=${encodeURIComponent('acme://docs/guide')}`;
+
+    it('answers 401 without a token and 403 without the admin scope', async () => {
+      const anonymous = await call('GET', '/admin/v1/tenants/acme/resources');
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.headers['www-authenticate']).toMatch(/^Bearer /);
+      const noScope = await call('GET', '/admin/v1/tenants/acme/prompts', { token: await adminToken({ roles: ['platform-admin'], scope: 'mcp' }) });
+      expect(noScope.status).toBe(403);
+      expect(noScope.body.error.code).toBe('INSUFFICIENT_SCOPE');
+    });
+
+    it('puts a text resource by its URI, gets it, lists it and deletes it', async () => {
+      const token = acmeAdminToken;
+      const body = { name: 'guide', mimeType: 'text/markdown', text: '# Guide', servers: ['main'] };
+      const put = await call('PUT', GUIDE_URL, { token, body });
+      expect(put.status).toBe(200);
+      expect(put.body).toEqual({ created: true, resource: { ...body, uri: 'acme://docs/guide', size: 7 } });
+      expect(resourceLog.requests.at(-1)).toEqual({ subject: resourceStore.putResourceDefinition.subject, payload: { tenant: 'acme', resource: { ...body, uri: 'acme://docs/guide' } } });
+      expect((await call('GET', GUIDE_URL, { token })).body).toEqual({ ...body, uri: 'acme://docs/guide', size: 7 });
+      const listed = await call('GET', '/admin/v1/tenants/acme/resources', { token });
+      expect(listed.body).toEqual({ resources: [{ uri: 'acme://docs/guide', name: 'guide', mimeType: 'text/markdown', servers: ['main'], size: 7 }] });
+      expect((await call('DELETE', GUIDE_URL, { token })).status).toBe(204);
+      expect((await call('DELETE', GUIDE_URL, { token })).status).toBe(404);
+      expect((await call('GET', GUIDE_URL, { token })).body.error.code).toBe('NOT_FOUND');
+    });
+
+    it('uploads a binary resource as base64, and answers 413 over the quota', async () => {
+      const token = await platformAdmin();
+      const url = `/admin/v1/tenants/acme/resources/by-uri?uri=${encodeURIComponent('acme://logo.png')}`;
+      const small = await call('PUT', url, { token, body: { name: 'logo', mimeType: 'image/png', blob: Buffer.from([1, 2, 3]).toString('base64') } });
+      expect(small.status).toBe(200);
+      expect(small.body.resource).toMatchObject({ uri: 'acme://logo.png', blob: 'AQID', size: 3 });
+      const big = await call('PUT', url, { token, body: { name: 'logo', mimeType: 'image/png', blob: Buffer.alloc(FAKE_QUOTA_BYTES + 1).toString('base64') } });
+      expect(big.status).toBe(413);
+      expect(big.body.error).toMatchObject({ code: 'QUOTA_EXCEEDED', message: expect.stringContaining('quota') as string });
+      expect((await call('DELETE', url, { token })).status).toBe(204);
+    });
+
+    it('refuses a bad resource before anything is sent: no uri, a relative uri, both text and blob', async () => {
+      const token = acmeAdminToken;
+      const before = resourceLog.requests.length;
+      for (const [url, body] of [
+        ['/admin/v1/tenants/acme/resources/by-uri', { name: 'x', text: 'a' }],
+        ['/admin/v1/tenants/acme/resources/by-uri?uri=relative%2Fpath', { name: 'x', text: 'a' }],
+        [GUIDE_URL, { name: 'x', text: 'a', blob: 'AA==' }],
+        [GUIDE_URL, { name: 'x', blob: 'not base64!' }],
+      ] as const) {
+        const answer = await call('PUT', url, { token, body });
+        expect({ url, status: answer.status, code: answer.body?.error?.code }).toEqual({ url, status: 400, code: 'INVALID_REQUEST' });
+      }
+      expect(resourceLog.requests.length).toBe(before);
+    });
+
+    it('puts, gets, lists and deletes a resource template; a level-2 template is 400', async () => {
+      const token = acmeAdminToken;
+      const body = { uriTemplate: 'acme://notes/{topic}', text: 'About {topic}' };
+      const put = await call('PUT', '/admin/v1/tenants/acme/resource-templates/notes', { token, body });
+      expect(put.status).toBe(200);
+      expect(put.body).toEqual({ created: true, resourceTemplate: { ...body, name: 'notes', completions: {}, servers: [] } });
+      expect((await call('GET', '/admin/v1/tenants/acme/resource-templates/notes', { token })).body).toMatchObject({ name: 'notes', uriTemplate: 'acme://notes/{topic}' });
+      expect((await call('GET', '/admin/v1/tenants/acme/resource-templates', { token })).body.resourceTemplates).toHaveLength(1);
+      const bad = await call('PUT', '/admin/v1/tenants/acme/resource-templates/bad', { token, body: { uriTemplate: 'acme://{+path}', text: '' } });
+      expect(bad.status).toBe(400);
+      expect(bad.body.error.issues).toEqual([expect.objectContaining({ path: 'uriTemplate' })]);
+      expect((await call('DELETE', '/admin/v1/tenants/acme/resource-templates/notes', { token })).status).toBe(204);
+      expect((await call('GET', '/admin/v1/tenants/acme/resource-templates/notes', { token })).status).toBe(404);
+    });
+
+    it('puts, gets, lists and deletes a prompt', async () => {
+      const token = acmeAdminToken;
+      const body = { description: 'Greets', arguments: [{ name: 'who', required: true }], messages: [{ role: 'user', content: { type: 'text', text: 'Hi {{who}}' } }] };
+      const put = await call('PUT', '/admin/v1/tenants/acme/prompts/greet', { token, body });
+      expect(put.status).toBe(200);
+      expect(put.body).toEqual({ created: true, prompt: { ...body, name: 'greet', servers: [] } });
+      expect((await call('PUT', '/admin/v1/tenants/acme/prompts/greet', { token, body })).body.created).toBe(false);
+      expect((await call('GET', '/admin/v1/tenants/acme/prompts/greet', { token })).body).toMatchObject({ name: 'greet', description: 'Greets' });
+      expect((await call('GET', '/admin/v1/tenants/acme/prompts', { token })).body.prompts.map((prompt: { name: string }) => prompt.name)).toEqual(['greet']);
+      expect((await call('PUT', '/admin/v1/tenants/acme/prompts/empty', { token, body: { description: 'x', messages: [] } })).status).toBe(400);
+      expect((await call('DELETE', '/admin/v1/tenants/acme/prompts/greet', { token })).status).toBe(204);
+      expect(resourceLog.requests.at(-1)).toEqual({ subject: resourceStore.deletePromptDefinition.subject, payload: { tenant: 'acme', name: 'greet' } });
+    });
+  });
+
   describe('OpenAPI document', () => {
     const EXPECTED_OPERATIONS = [
       'GET /admin/v1/tenants listTenants',
@@ -516,6 +731,18 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
       'DELETE /admin/v1/tenants/{tenant}/tools/{name} deleteTool',
       'POST /admin/v1/tenants/{tenant}/tools/{name}/disable disableTool',
       'POST /admin/v1/tenants/{tenant}/tools/{name}/enable enableTool',
+      'GET /admin/v1/tenants/{tenant}/resources listResources',
+      'GET /admin/v1/tenants/{tenant}/resources/by-uri getResource',
+      'PUT /admin/v1/tenants/{tenant}/resources/by-uri putResource',
+      'DELETE /admin/v1/tenants/{tenant}/resources/by-uri deleteResource',
+      'GET /admin/v1/tenants/{tenant}/resource-templates listResourceTemplates',
+      'GET /admin/v1/tenants/{tenant}/resource-templates/{name} getResourceTemplate',
+      'PUT /admin/v1/tenants/{tenant}/resource-templates/{name} putResourceTemplate',
+      'DELETE /admin/v1/tenants/{tenant}/resource-templates/{name} deleteResourceTemplate',
+      'GET /admin/v1/tenants/{tenant}/prompts listPrompts',
+      'GET /admin/v1/tenants/{tenant}/prompts/{name} getPrompt',
+      'PUT /admin/v1/tenants/{tenant}/prompts/{name} putPrompt',
+      'DELETE /admin/v1/tenants/{tenant}/prompts/{name} deletePrompt',
     ];
 
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an OpenAPI document, walked generically
@@ -564,6 +791,12 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
       expect(body.properties.public).toMatchObject({ type: 'boolean', default: false });
       const answer = server.responses['200'].content['application/json'].schema;
       expect(answer.properties.server.properties.url).toMatchObject({ type: 'string' });
+      const resource = document.paths['/admin/v1/tenants/{tenant}/resources/by-uri'].put;
+      expect(resource.parameters.find((parameter: { in: string }) => parameter.in === 'query')).toMatchObject({ name: 'uri', required: true, schema: { type: 'string' } });
+      expect(Object.keys(resource.requestBody.content['application/json'].schema.properties).sort()).toEqual(
+        ['annotations', 'blob', 'description', 'icons', 'mimeType', 'name', 'servers', 'text', 'title'],
+      );
+      expect(resource.responses['413'].content['application/json'].schema.properties.error).toBeDefined();
       const user = document.paths['/admin/v1/tenants/{tenant}/users'].post.requestBody.content['application/json'].schema;
       expect(user.required.sort()).toEqual(['password', 'username']);
       expect(Object.keys(user.properties)).not.toContain('platformAdmin');

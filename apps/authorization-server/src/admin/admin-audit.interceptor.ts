@@ -27,6 +27,9 @@ export class AdminAuditInterceptor implements NestInterceptor {
       tap(() => {
         const principal = request.adminPrincipal;
         const { tenant, ...target } = (request.params ?? {}) as Record<string, string>;
+        // Resources are addressed by `?uri=` (a URI does not fit a path segment): it names the target too.
+        const uri = (request.query as Record<string, unknown> | undefined)?.['uri'];
+        if (typeof uri === 'string') target['uri'] = uri;
         this.logger.log({
           msg: `admin change: ${action}`,
           action,

@@ -42,11 +42,18 @@ describe(mapAdminError, () => {
     expect(cause).toBeUndefined();
   });
 
+  it('maps the resource store’s quota refusal (INVALID_PARAMS with the quota) to 413 QUOTA_EXCEEDED', () => {
+    const rpc = new RpcError(WireErrorCode.InvalidParams, 'Tenant acme would store 11 bytes, over its quota of 10', { quotaBytes: 10, usedBytes: 10, requestedBytes: 1 });
+    const { error } = mapAdminError(rpc, fixedId);
+    expect(error.status).toBe(413);
+    expect(error.toBody()).toEqual({ error: { code: 'QUOTA_EXCEEDED', message: 'Tenant acme would store 11 bytes, over its quota of 10' } });
+  });
+
   it('keeps the executor’s error id of an internal wire error, and the cause for the log', () => {
     const rpc = new RpcError(WireErrorCode.Internal, 'internal error (id exec-9)', undefined, 'exec-9');
     const { error, cause } = mapAdminError(rpc, fixedId);
     expect(error.status).toBe(500);
-    expect(error.toBody()).toEqual({ error: { code: 'INTERNAL', message: 'internal error in the tool executor (id exec-9)', errorId: 'exec-9' } });
+    expect(error.toBody()).toEqual({ error: { code: 'INTERNAL', message: 'internal error in a service behind the admin API (id exec-9)', errorId: 'exec-9' } });
     expect(cause).toBe(rpc);
   });
 
@@ -85,6 +92,7 @@ describe(adminErrorStatus, () => {
       FORBIDDEN: 403,
       NOT_FOUND: 404,
       CONFLICT: 409,
+      QUOTA_EXCEEDED: 413,
       UNAVAILABLE: 503,
       INTERNAL: 500,
     });

@@ -15,18 +15,20 @@ export interface MappedAdminError {
 /**
  * Turns anything a route threw into the admin API's error (STYLE.md §5: one mapper per transport,
  * an exhaustive switch per source). Sources: the API's own refusals, identity rules (tenants, users,
- * roles), OAuth client rules, wire errors of the tool executor, and Nest's own HTTP exceptions.
+ * roles), OAuth client rules, wire errors of the tool executor and the resource store, and Nest's own
+ * HTTP exceptions.
  * Anything else is internal: a fresh error id goes to the caller and, with the cause, to the log.
  */
 export function mapAdminError(error: unknown, newErrorId: () => string = randomUUID): MappedAdminError {
   if (error instanceof AdminApiError) return { error };
   if (error instanceof IdentityError) return { error: new AdminApiError(fromIdentityCode(error.code), error.message) };
   if (isRpcError(error)) {
+    if (isQuotaRefusal(error.code, error.data)) return { error: new AdminApiError(AdminErrorCode.QuotaExceeded, error.message) };
     const code = fromWireCode(error.code);
     if (code !== AdminErrorCode.Internal) return { error: new AdminApiError(code, wireMessage(error.code, error.message)) };
-    // The executor logged its own cause under its own id; keep that id so the two logs meet.
+    // The service (tool executor, resource store) logged its own cause under its own id; keep that id so the two logs meet.
     const errorId = error.errorId ?? newErrorId();
-    return { error: new AdminApiError(code, `internal error in the tool executor (id ${errorId})`, { errorId }), cause: error };
+    return { error: new AdminApiError(code, `internal error in a service behind the admin API (id ${errorId})`, { errorId }), cause: error };
   }
   if (error instanceof HttpException) {
     const code = fromHttpStatus(error.getStatus());
@@ -54,7 +56,7 @@ export function fromIdentityCode(code: IdentityErrorCode): AdminErrorCode {
   }
 }
 
-/** Wire errors of the catalog administration RPCs (the tool executor). */
+/** Wire errors of the catalog administration RPCs (the tool executor, the resource store). */
 export function fromWireCode(code: WireErrorCode): AdminErrorCode {
   switch (code) {
     case WireErrorCode.NotFound:
@@ -87,8 +89,16 @@ function fromHttpStatus(status: number): AdminErrorCode {
   return AdminErrorCode.Internal;
 }
 
-/** The executor's messages name its own subjects when nobody answers; the administrator needs the gist. */
+/**
+ * The resource store refuses content over the tenant quota with `INVALID_PARAMS` and the numbers
+ * (`resource-admin.contracts.ts`); to an administrator that is 413, not a malformed request.
+ */
+function isQuotaRefusal(code: WireErrorCode, data: unknown): boolean {
+  return code === WireErrorCode.InvalidParams && typeof data === 'object' && data !== null && typeof (data as { quotaBytes?: unknown }).quotaBytes === 'number';
+}
+
+/** The bus's messages name subjects when nobody answers; the administrator needs the gist. */
 function wireMessage(code: WireErrorCode, message: string): string {
-  if (code === WireErrorCode.Unavailable || code === WireErrorCode.Timeout) return `the tool executor is not available: ${message}`;
+  if (code === WireErrorCode.Unavailable || code === WireErrorCode.Timeout) return `a service behind the admin API is not available: ${message}`;
   return message;
 }

@@ -1,5 +1,5 @@
-import { applyDecorators, Body, Controller, HttpCode, Param, SetMetadata, UseFilters, UseGuards, UseInterceptors } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOperation, ApiParam, ApiResponse, ApiTags, type SchemaObject } from '@nestjs/swagger';
+import { applyDecorators, Body, Controller, HttpCode, Param, Query, SetMetadata, UseFilters, UseGuards, UseInterceptors } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags, type SchemaObject } from '@nestjs/swagger';
 import { z } from 'zod';
 import type { AdminAccessLevel } from './admin-access';
 import { AdminAccess, AdminAuthGuard } from './admin-auth.guard';
@@ -41,7 +41,7 @@ export function AdminController(options: { path: string; tag: string; access: Ad
 
 /** Error statuses every admin route may answer (validation of the path, authentication, authorization, failures). */
 const COMMON_ERRORS = [400, 401, 403, 500] as const;
-type DocumentedError = 400 | 401 | 403 | 404 | 409 | 500 | 503;
+type DocumentedError = 400 | 401 | 403 | 404 | 409 | 413 | 500 | 503;
 
 const ERROR_DESCRIPTIONS: Record<DocumentedError, string> = {
   400: 'INVALID_REQUEST: a path parameter, the body or the requested change is invalid',
@@ -49,8 +49,9 @@ const ERROR_DESCRIPTIONS: Record<DocumentedError, string> = {
   403: 'INSUFFICIENT_SCOPE (no `admin` scope) or FORBIDDEN (the roles do not cover this tenant or resource)',
   404: 'NOT_FOUND: the addressed tenant or resource does not exist',
   409: 'CONFLICT: it exists already, or the change conflicts with the current state',
+  413: 'QUOTA_EXCEEDED: the content would take the tenant over its resource storage quota',
   500: 'INTERNAL: unexpected failure; the body carries the logged `errorId`',
-  503: 'UNAVAILABLE: the tool executor did not answer',
+  503: 'UNAVAILABLE: the service behind the route (tool executor, resource store) did not answer',
 };
 
 /** What one route does, answers and may refuse, for the OpenAPI document. */
@@ -64,7 +65,7 @@ export interface AdminRouteOptions {
   /** The success body's schema; absent for 204. */
   response?: z.ZodType;
   /** Route-specific error statuses besides 400, 401, 403 and 500. */
-  errors?: ReadonlyArray<404 | 409 | 503>;
+  errors?: ReadonlyArray<404 | 409 | 413 | 503>;
 }
 
 /** Documents one route (operation, success and error responses) and sets its success status. */
@@ -104,9 +105,17 @@ export function ZodParam(name: string, schema: z.ZodType, description?: string):
   };
 }
 
+/** A required query parameter, validated by `schema` and documented with it. */
+export function ZodQuery(name: string, schema: z.ZodType, description?: string): ParameterDecorator {
+  return (target, propertyKey, index) => {
+    Query(name, new ZodValidationPipe(schema, `query parameter "${name}"`))(target, propertyKey, index);
+    documentOn(target, propertyKey, ApiQuery({ name, required: true, schema: openApiSchema(schema, 'input'), ...(description ? { description } : {}) }));
+  };
+}
+
 /** Applies a method decorator from a parameter decorator (they run on the same method, parameters first). */
 function documentOn(target: object, propertyKey: string | symbol | undefined, decorator: MethodDecorator): void {
-  if (propertyKey === undefined) throw new Error('ZodBody/ZodParam decorate method parameters only');
+  if (propertyKey === undefined) throw new Error('ZodBody/ZodParam/ZodQuery decorate method parameters only');
   const descriptor = Object.getOwnPropertyDescriptor(target, propertyKey);
   if (!descriptor) throw new Error(`no method ${String(propertyKey)} to document`);
   decorator(target, propertyKey, descriptor);

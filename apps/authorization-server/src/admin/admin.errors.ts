@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * The admin API's error codes, the `error.code` of every error body. Each has exactly one HTTP status
- * (`adminErrorStatus`); errors of the services behind the API (identity, clients, the tool executor
+ * (`adminErrorStatus`); errors of the services behind the API (identity, clients, the tool executor and the resource store
  * over the bus) are mapped onto these in `admin-error.mapper.ts`.
  */
 export const AdminErrorCode = {
@@ -18,7 +18,9 @@ export const AdminErrorCode = {
   NotFound: 'NOT_FOUND',
   /** It exists already, or the change conflicts with the current state. */
   Conflict: 'CONFLICT',
-  /** A service behind the API (the tool executor) did not answer in time or is not running. */
+  /** The content would take the tenant over its resource storage quota (the resource store refused it). */
+  QuotaExceeded: 'QUOTA_EXCEEDED',
+  /** A service behind the API (the tool executor, the resource store) did not answer in time or is not running. */
   Unavailable: 'UNAVAILABLE',
   /** Anything unexpected; the body carries an `errorId` that was logged with the cause. */
   Internal: 'INTERNAL',
@@ -39,6 +41,8 @@ export function adminErrorStatus(code: AdminErrorCode): number {
       return 404;
     case AdminErrorCode.Conflict:
       return 409;
+    case AdminErrorCode.QuotaExceeded:
+      return 413;
     case AdminErrorCode.Unavailable:
       return 503;
     case AdminErrorCode.Internal:

@@ -17,6 +17,10 @@ import { CatalogAdminService } from './catalog-admin.service';
 import { ClientsAdminService } from './clients-admin.service';
 import { ClientsHttpController } from './clients.http.controller';
 import { IdentityAdminService } from './identity-admin.service';
+import { PromptsHttpController } from './prompts.http.controller';
+import { ResourceAdminService } from './resource-admin.service';
+import { ResourceTemplatesHttpController } from './resource-templates.http.controller';
+import { ResourcesHttpController } from './resources.http.controller';
 import { RolesHttpController } from './roles.http.controller';
 import { TenantsHttpController } from './tenants.http.controller';
 import { ToolsHttpController } from './tools.http.controller';
@@ -45,8 +49,9 @@ class VerifierKeyInvalidation implements OnModuleDestroy {
 
 /**
  * The admin REST API under `/admin/v1` (issue 3 §4): tenants, users, roles and OAuth clients of the
- * authorization server, and each tenant's tool catalog and virtual servers through the tool
- * executor's catalog administration RPCs. Every route needs an admin access token (`AdminAuthGuard`);
+ * authorization server, each tenant's tool catalog and virtual servers through the tool executor's
+ * catalog administration RPCs, and its resources, resource templates and prompts through the resource
+ * store's. Every route needs an admin access token (`AdminAuthGuard`);
  * the OpenAPI document is served by `configureAdminOpenApi`.
  */
 @Module({
@@ -58,6 +63,9 @@ class VerifierKeyInvalidation implements OnModuleDestroy {
     ClientsHttpController,
     VirtualServersHttpController,
     ToolsHttpController,
+    ResourcesHttpController,
+    ResourceTemplatesHttpController,
+    PromptsHttpController,
     AdminResourceMetadataHttpController,
   ],
   providers: [
@@ -79,6 +87,7 @@ class VerifierKeyInvalidation implements OnModuleDestroy {
     AdminNoStoreInterceptor,
     AdminExceptionFilter,
     CatalogAdminService,
+    ResourceAdminService,
     IdentityAdminService,
     ClientsAdminService,
   ],

@@ -6,7 +6,7 @@ import type { ServerAddress } from '../resources/resources.service';
 import { parseDefinition, sameJson, touchedServers, type PutOutcome } from '../store/definition-writes';
 import { decodeListCursor, PAGE_SIZE, toPage } from '../store/list-cursor';
 import { StoreRepository } from '../store/store.repository';
-import { PromptDefinitionSchema } from '../store/store.types';
+import { PromptDefinitionSchema, type PromptDefinition } from '../store/store.types';
 import { assertTenantAccess, cacheScopeOf, LIST_TTL_MS } from '../store/tenant-access';
 import { renderPrompt } from './prompt-render';
 
@@ -42,5 +42,32 @@ export class PromptsService {
     const outcome = await this.repository.writePrompt(tenant, prompt);
     this.bus.emit(resourceStore.listChanged, { tenant, servers: touchedServers(existing?.servers, prompt.servers), lists: ['prompts'] });
     return outcome;
+  }
+
+  /** Every prompt of the tenant with its messages (the admin list). */
+  async listPromptDefinitions(tenant: string) {
+    return { prompts: await this.repository.tenantPrompts(tenant) };
+  }
+
+  /** One prompt of the tenant; `NOT_FOUND` `{ name }` when absent. */
+  async getPromptDefinition(tenant: string, name: string): Promise<PromptDefinition> {
+    const prompt = await this.repository.findTenantPrompt(tenant, name);
+    if (!prompt) throw new RpcError(WireErrorCode.NotFound, `Prompt ${name} not found`, { name });
+    return prompt;
+  }
+
+  /** `putPrompt` for the admin API: whether it created the prompt, and the prompt as stored. */
+  async putPromptDefinition(tenant: string, input: unknown): Promise<{ created: boolean; prompt: PromptDefinition }> {
+    const outcome = await this.putPrompt(tenant, input);
+    const { name } = parseDefinition(PromptDefinitionSchema, input);
+    return { created: outcome === 'created', prompt: await this.getPromptDefinition(tenant, name) };
+  }
+
+  /** Deletes a prompt (`NOT_FOUND` when absent); the servers that exposed it hear `listChanged`. */
+  async deletePrompt(tenant: string, name: string): Promise<{ deleted: true }> {
+    const servers = await this.repository.deletePrompt(tenant, name);
+    if (servers === undefined) throw new RpcError(WireErrorCode.NotFound, `Prompt ${name} not found`, { name });
+    this.bus.emit(resourceStore.listChanged, { tenant, servers: touchedServers(undefined, servers), lists: ['prompts'] });
+    return { deleted: true };
   }
 }

@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { TENANT_QUOTA_BYTES } from '../resource-store.options';
 import { StoreModule } from '../store/store.module';
+import { ResourceAdminNatsController } from './resource-admin.nats.controller';
 import { ResourcesNatsController } from './resources.nats.controller';
 import { ResourcesService } from './resources.service';
 
@@ -11,7 +12,7 @@ export class ResourcesModule {
     return {
       module: ResourcesModule,
       imports: [StoreModule],
-      controllers: [ResourcesNatsController],
+      controllers: [ResourcesNatsController, ResourceAdminNatsController],
       providers: [ResourcesService, { provide: TENANT_QUOTA_BYTES, useValue: tenantQuotaBytes }],
       exports: [ResourcesService],
     };

@@ -32,6 +32,12 @@ class FakeRepository {
     this.resources.set(resource.uri, { ...resource, size });
     return Promise.resolve({ refused: false, outcome });
   }
+
+  deleteResource(_tenant: string, uri: string): Promise<string[] | undefined> {
+    const stored = this.resources.get(uri);
+    this.resources.delete(uri);
+    return Promise.resolve(stored?.servers);
+  }
 }
 
 function setup(quotaBytes = 10) {
@@ -108,6 +114,35 @@ describe('ResourcesService', () => {
     it('refuses a malformed URI template with INVALID_PARAMS', async () => {
       const { service } = setup();
       await expect(service.putResourceTemplate('t', { name: 'bad', uriTemplate: 'a://{+path}', text: '' })).rejects.toMatchObject({ code: 'INVALID_PARAMS' });
+    });
+  });
+
+  describe('admin writes', () => {
+    it('answers a put with whether it created the resource and the resource as stored', async () => {
+      const { service } = setup(100);
+      await expect(service.putResourceDefinition('t', { uri: 'a://x', name: 'x', text: 'v' })).resolves.toEqual({
+        created: true,
+        resource: { uri: 'a://x', name: 'x', text: 'v', servers: [], size: 1 },
+      });
+      await expect(service.putResourceDefinition('t', { uri: 'a://x', name: 'x', text: 'v' })).resolves.toMatchObject({ created: false });
+    });
+
+    it('deletes a resource, announcing the URI and the list of the servers that exposed it', async () => {
+      const { service, emitted } = setup(100);
+      await service.putResource('t', { uri: 'a://x', name: 'x', text: 'v', servers: ['s'] });
+      emitted.length = 0;
+      await expect(service.deleteResource('t', 'a://x')).resolves.toEqual({ deleted: true });
+      expect(emitted).toEqual([
+        { subject: 'resource-store.v1.resource.updated', payload: { tenant: 't', uri: 'a://x' } },
+        { subject: 'resource-store.v1.list.changed', payload: { tenant: 't', servers: ['s'], lists: ['resources'] } },
+      ]);
+    });
+
+    it('answers NOT_FOUND with the URI for an unknown resource, and announces nothing', async () => {
+      const { service, emitted } = setup();
+      await expect(service.deleteResource('t', 'a://missing')).rejects.toMatchObject({ code: 'NOT_FOUND', data: { uri: 'a://missing' } });
+      await expect(service.getResourceDefinition('t', 'a://missing')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      expect(emitted).toEqual([]);
     });
   });
 });

@@ -5,8 +5,8 @@ import { MessageBus, RpcError, WireErrorCode } from '@mcp-platform/shared-messag
 import { TENANT_QUOTA_BYTES } from '../resource-store.options';
 import { decodeListCursor, PAGE_SIZE, toPage } from '../store/list-cursor';
 import { parseDefinition, sameJson, touchedServers, type PutOutcome } from '../store/definition-writes';
-import { StoreRepository } from '../store/store.repository';
-import { ResourceDefinitionSchema, ResourceTemplateDefinitionSchema } from '../store/store.types';
+import { StoreRepository, type StoredResource } from '../store/store.repository';
+import { ResourceDefinitionSchema, ResourceTemplateDefinitionSchema, type ResourceTemplateDefinition } from '../store/store.types';
 import { assertTenantAccess, cacheScopeOf, LIST_TTL_MS, READ_TTL_MS } from '../store/tenant-access';
 import { fillTextRecipe } from './text-recipe';
 import { matchUriTemplate, parseUriTemplate } from './uri-template';
@@ -102,5 +102,63 @@ export class ResourcesService {
     const outcome = await this.repository.writeTemplate(tenant, template);
     this.bus.emit(resourceStore.listChanged, { tenant, servers: touchedServers(existing?.servers, template.servers), lists: ['resources'] });
     return outcome;
+  }
+
+  /** Every resource of the tenant without content (the admin list). */
+  async listResourceDefinitions(tenant: string) {
+    return { resources: await this.repository.tenantResources(tenant) };
+  }
+
+  /** One resource of the tenant with its content; `NOT_FOUND` `{ uri }` when absent. */
+  async getResourceDefinition(tenant: string, uri: string): Promise<StoredResource> {
+    const resource = await this.repository.findTenantResource(tenant, uri);
+    if (!resource) throw new RpcError(WireErrorCode.NotFound, `Resource ${uri} not found`, { uri });
+    return resource;
+  }
+
+  /** `putResource` for the admin API: whether it created the resource, and the resource as stored. */
+  async putResourceDefinition(tenant: string, input: unknown): Promise<{ created: boolean; resource: StoredResource }> {
+    const outcome = await this.putResource(tenant, input);
+    const { uri } = parseDefinition(ResourceDefinitionSchema, input);
+    return { created: outcome === 'created', resource: await this.getResourceDefinition(tenant, uri) };
+  }
+
+  /**
+   * Deletes a resource (`NOT_FOUND` when absent). Subscribers of its URI hear `resourceUpdated`
+   * (a read now answers `NOT_FOUND`), the servers that exposed it `listChanged`.
+   */
+  async deleteResource(tenant: string, uri: string): Promise<{ deleted: true }> {
+    const servers = await this.repository.deleteResource(tenant, uri);
+    if (servers === undefined) throw new RpcError(WireErrorCode.NotFound, `Resource ${uri} not found`, { uri });
+    this.bus.emit(resourceStore.resourceUpdated, { tenant, uri });
+    this.bus.emit(resourceStore.listChanged, { tenant, servers: touchedServers(undefined, servers), lists: ['resources'] });
+    return { deleted: true };
+  }
+
+  /** Every resource template of the tenant with its recipe (the admin list). */
+  async listResourceTemplateDefinitions(tenant: string) {
+    return { resourceTemplates: await this.repository.tenantTemplates(tenant) };
+  }
+
+  /** One resource template of the tenant; `NOT_FOUND` `{ name }` when absent. */
+  async getResourceTemplateDefinition(tenant: string, name: string): Promise<ResourceTemplateDefinition> {
+    const template = await this.repository.findTenantTemplate(tenant, name);
+    if (!template) throw new RpcError(WireErrorCode.NotFound, `Resource template ${name} not found`, { name });
+    return template;
+  }
+
+  /** `putResourceTemplate` for the admin API: whether it created the template, and the template as stored. */
+  async putResourceTemplateDefinition(tenant: string, input: unknown): Promise<{ created: boolean; resourceTemplate: ResourceTemplateDefinition }> {
+    const outcome = await this.putResourceTemplate(tenant, input);
+    const { name } = parseDefinition(ResourceTemplateDefinitionSchema, input);
+    return { created: outcome === 'created', resourceTemplate: await this.getResourceTemplateDefinition(tenant, name) };
+  }
+
+  /** Deletes a resource template (`NOT_FOUND` when absent); the servers that exposed it hear `listChanged`. */
+  async deleteResourceTemplate(tenant: string, name: string): Promise<{ deleted: true }> {
+    const servers = await this.repository.deleteTemplate(tenant, name);
+    if (servers === undefined) throw new RpcError(WireErrorCode.NotFound, `Resource template ${name} not found`, { name });
+    this.bus.emit(resourceStore.listChanged, { tenant, servers: touchedServers(undefined, servers), lists: ['resources'] });
+    return { deleted: true };
   }
 }

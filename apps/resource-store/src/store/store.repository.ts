@@ -95,6 +95,20 @@ export class StoreRepository {
     });
   }
 
+  /** Every resource of the tenant by URI, without content (the admin list). */
+  async tenantResources(tenant: string): Promise<Array<Omit<StoredResource, 'text' | 'blob'>>> {
+    const rows = await this.resources.createQueryBuilder('r').where('r.tenant = :tenant', { tenant }).orderBy('r.uri', 'ASC').getMany();
+    return rows.map((row) => {
+      const { text: _text, blob: _blob, ...summary } = toStoredResource(row);
+      return summary;
+    });
+  }
+
+  /** Deletes the tenant's resource at `uri`; the servers that exposed it, or `undefined` when there was none. */
+  async deleteResource(tenant: string, uri: string): Promise<string[] | undefined> {
+    return deleteReturningServers(this.resources, tenant, { uri });
+  }
+
   /** Up to `limit` templates of the server after `after` (by name). */
   async listTemplates(tenant: string, server: string, after: string | undefined, limit: number): Promise<ResourceTemplate[]> {
     const rows = await page(onServer(this.templates.createQueryBuilder('t'), tenant, server), 't.name', after, limit).getMany();
@@ -134,6 +148,17 @@ export class StoreRepository {
     return 'created';
   }
 
+  /** Every template of the tenant with its recipe, by name (the admin list). */
+  async tenantTemplates(tenant: string): Promise<ResourceTemplateDefinition[]> {
+    const rows = await this.templates.createQueryBuilder('t').where('t.tenant = :tenant', { tenant }).orderBy('t.name', 'ASC').getMany();
+    return rows.map(toTemplateDefinition);
+  }
+
+  /** Deletes the tenant's template `name`; the servers that exposed it, or `undefined` when there was none. */
+  async deleteTemplate(tenant: string, name: string): Promise<string[] | undefined> {
+    return deleteReturningServers(this.templates, tenant, { name });
+  }
+
   /** Up to `limit` prompts of the server after `after` (by name), without their messages. */
   async listPrompts(tenant: string, server: string, after: string | undefined, limit: number): Promise<Prompt[]> {
     const rows = await page(onServer(this.prompts.createQueryBuilder('p'), tenant, server), 'p.name', after, limit).getMany();
@@ -149,6 +174,17 @@ export class StoreRepository {
   async findTenantPrompt(tenant: string, name: string): Promise<PromptDefinition | undefined> {
     const row = await this.prompts.createQueryBuilder('p').addSelect('p.messages').where('p.tenant = :tenant', { tenant }).andWhere('p.name = :name', { name }).getOne();
     return row ? toPromptDefinition(row) : undefined;
+  }
+
+  /** Every prompt of the tenant with its messages, by name (the admin list). */
+  async tenantPrompts(tenant: string): Promise<PromptDefinition[]> {
+    const rows = await this.prompts.createQueryBuilder('p').addSelect('p.messages').where('p.tenant = :tenant', { tenant }).orderBy('p.name', 'ASC').getMany();
+    return rows.map(toPromptDefinition);
+  }
+
+  /** Deletes the tenant's prompt `name`; the servers that exposed it, or `undefined` when there was none. */
+  async deletePrompt(tenant: string, name: string): Promise<string[] | undefined> {
+    return deleteReturningServers(this.prompts, tenant, { name });
   }
 
   /** Creates or replaces the prompt named `prompt.name`. */
@@ -169,6 +205,24 @@ export class StoreRepository {
     await this.prompts.save({ id: randomUUID(), tenant, name: prompt.name, ...values });
     return 'created';
   }
+}
+
+/** Deletes one row of the tenant by its key; the `servers` it had, or `undefined` when there was none. */
+async function deleteReturningServers<T extends ObjectLiteral & { servers: string[] }>(
+  repository: Repository<T>,
+  tenant: string,
+  key: { uri: string } | { name: string },
+): Promise<string[] | undefined> {
+  const [column, value] = Object.entries(key)[0] as [string, string];
+  const result = await repository
+    .createQueryBuilder()
+    .delete()
+    .where('tenant = :tenant', { tenant })
+    .andWhere(`${column} = :value`, { value })
+    .returning('servers')
+    .execute();
+  const rows = (result.raw ?? []) as Array<{ servers: string[] }>;
+  return rows[0]?.servers;
 }
 
 /** Rows of `tenant` that `server` exposes (an empty `servers` array: every server of the tenant). */

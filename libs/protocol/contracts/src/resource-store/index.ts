@@ -1,2 +1,4 @@
 export * from './resource.contracts';
 export * from './prompt.contracts';
+export * from './resource-admin.contracts';
+export * from './uri-template';

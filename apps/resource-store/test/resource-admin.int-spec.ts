@@ -1,0 +1,210 @@
+import 'reflect-metadata';
+import { Module, type INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resourceStore, type Principal } from '@mcp-platform/protocol-contracts';
+import { inProcessMessaging, MessageBus, MessagingModule, microserviceOptions, RpcError, type MessagingOptions } from '@mcp-platform/shared-messaging';
+import { createThrowawayDatabase, DEFAULT_TEST_DATABASE_URL, type DatabaseOptions, type ThrowawayDatabase } from '@mcp-platform/shared-persistence';
+import { ResourceStoreModule } from '../src';
+
+/** The catalog administration RPCs (`resource-admin.contracts.ts`) against a real store. */
+
+const NATS_URL = process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222';
+const run = `ra${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+const QUOTA_BYTES = 64 * 1024;
+const TENANT = 'acme';
+
+const principal: Principal = { subject: 'reader', tenant: TENANT, scopes: [], anonymous: false };
+const asReader = { context: { principal } };
+const onServer = (server: string) => ({ tenant: TENANT, server, public: false });
+
+interface Setup {
+  name: string;
+  messaging: () => MessagingOptions;
+  database: () => Promise<{ options: DatabaseOptions; drop?: () => Promise<void> }>;
+}
+
+const setups: Setup[] = [
+  {
+    name: 'NATS + PostgreSQL',
+    messaging: () => ({ transport: 'nats', servers: NATS_URL, name: `resource-admin-test-${run}`, bucketPrefix: `${run}-`, subjectPrefix: run }),
+    database: async () => {
+      const database: ThrowawayDatabase = await createThrowawayDatabase(process.env['DATABASE_URL'] ?? DEFAULT_TEST_DATABASE_URL, 'resource_store');
+      return { options: { kind: 'postgres', url: database.url }, drop: () => database.drop() };
+    },
+  },
+  {
+    name: 'in-process + PGlite',
+    messaging: () => inProcessMessaging(),
+    database: async () => ({ options: { kind: 'pglite' } }),
+  },
+];
+
+async function boot(messaging: MessagingOptions, database: DatabaseOptions): Promise<INestApplication> {
+  @Module({ imports: [MessagingModule.forRoot(messaging), ResourceStoreModule.register({ database, seed: false, tenantQuotaBytes: QUOTA_BYTES })] })
+  class TestModule {}
+  const app = await NestFactory.create(TestModule, new FastifyAdapter(), { logger: ['error'] });
+  app.connectMicroservice(microserviceOptions(messaging), { inheritAppConfig: true });
+  await app.init();
+  await app.startAllMicroservices();
+  return app;
+}
+
+async function errorOf(promise: Promise<unknown>): Promise<RpcError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof RpcError) return error;
+    throw error;
+  }
+  throw new Error('expected the request to fail');
+}
+
+describe.each(setups)('resource store administration over $name', (setup) => {
+  let app: INestApplication;
+  let bus: MessageBus;
+  let drop: (() => Promise<void>) | undefined;
+
+  beforeAll(async () => {
+    const database = await setup.database();
+    drop = database.drop;
+    app = await boot(setup.messaging(), database.options);
+    bus = app.get(MessageBus);
+  });
+
+  afterAll(async () => {
+    try {
+      await app?.close();
+    } finally {
+      await drop?.();
+    }
+  });
+
+  /** Runs `body`, collecting the change events of the tenant it caused. */
+  async function withEvents(body: () => Promise<void>) {
+    const updated: string[] = [];
+    const changed: Array<{ tenant: string; servers: string[]; lists: string[] }> = [];
+    const subscriptions = [
+      bus.subscribe(resourceStore.resourceUpdated, (payload) => {
+        if (payload.tenant === TENANT) updated.push(payload.uri);
+      }),
+      bus.subscribe(resourceStore.listChanged, (payload) => {
+        if (payload.tenant === TENANT) changed.push(payload);
+      }),
+    ];
+    await bus.flush();
+    try {
+      await body();
+      // A marker after the body: once it arrives, everything the body announced has too.
+      const marker = { tenant: TENANT, servers: ['marker'], lists: ['prompts' as const] };
+      bus.emit(resourceStore.listChanged, marker);
+      await expect.poll(() => changed.some((event) => event.servers[0] === 'marker')).toBe(true);
+      return { updated, changed: changed.filter((event) => event.servers[0] !== 'marker') };
+    } finally {
+      for (const subscription of subscriptions) subscription.unsubscribe();
+    }
+  }
+
+  it('puts, gets, lists and deletes a text resource, announcing each change', async () => {
+    const resource = { uri: 'acme://guide', name: 'guide', mimeType: 'text/markdown', text: '# Guide', servers: ['docs'] };
+    const events = await withEvents(async () => {
+      await expect(bus.request(resourceStore.putResourceDefinition, { tenant: TENANT, resource })).resolves.toEqual({ created: true, resource: { ...resource, size: 7 } });
+      await expect(bus.request(resourceStore.putResourceDefinition, { tenant: TENANT, resource })).resolves.toMatchObject({ created: false });
+      await expect(bus.request(resourceStore.getResourceDefinition, { tenant: TENANT, uri: resource.uri })).resolves.toEqual({ ...resource, size: 7 });
+      await expect(bus.request(resourceStore.listResourceDefinitions, { tenant: TENANT })).resolves.toEqual({
+        resources: [{ uri: resource.uri, name: 'guide', mimeType: 'text/markdown', servers: ['docs'], size: 7 }],
+      });
+      await expect(bus.request(resourceStore.readResource, { ...onServer('docs'), uri: resource.uri }, asReader)).resolves.toMatchObject({ contents: [{ text: '# Guide' }] });
+      await expect(bus.request(resourceStore.deleteResourceDefinition, { tenant: TENANT, uri: resource.uri })).resolves.toEqual({ deleted: true });
+    });
+    expect(events.updated).toEqual([resource.uri]);
+    expect(events.changed).toEqual([
+      { tenant: TENANT, servers: ['docs'], lists: ['resources'] },
+      { tenant: TENANT, servers: ['docs'], lists: ['resources'] },
+    ]);
+    expect((await errorOf(bus.request(resourceStore.readResource, { ...onServer('docs'), uri: resource.uri }, asReader))).code).toBe('NOT_FOUND');
+    await expect(bus.request(resourceStore.listResourceDefinitions, { tenant: TENANT })).resolves.toEqual({ resources: [] });
+  });
+
+  it('stores a binary upload and serves it base64 with its size in bytes', async () => {
+    const bytes = Buffer.from([0, 1, 2, 253, 254, 255]);
+    const resource = { uri: 'acme://logo.bin', name: 'logo', mimeType: 'application/octet-stream', blob: bytes.toString('base64') };
+    const put = await bus.request(resourceStore.putResourceDefinition, { tenant: TENANT, resource });
+    expect(put).toEqual({ created: true, resource: { ...resource, servers: [], size: bytes.length } });
+    await expect(bus.request(resourceStore.readResource, { ...onServer('any'), uri: resource.uri }, asReader)).resolves.toMatchObject({
+      contents: [{ uri: resource.uri, mimeType: 'application/octet-stream', blob: bytes.toString('base64') }],
+    });
+    await bus.request(resourceStore.deleteResourceDefinition, { tenant: TENANT, uri: resource.uri });
+  });
+
+  it('refuses content over the quota with INVALID_PARAMS and its numbers', async () => {
+    const error = await errorOf(
+      bus.request(resourceStore.putResourceDefinition, { tenant: TENANT, resource: { uri: 'acme://big', name: 'big', blob: Buffer.alloc(QUOTA_BYTES + 1).toString('base64') } }),
+    );
+    expect(error).toMatchObject({ code: 'INVALID_PARAMS', data: { quotaBytes: QUOTA_BYTES, usedBytes: 0, requestedBytes: QUOTA_BYTES + 1 } });
+    expect((await errorOf(bus.request(resourceStore.getResourceDefinition, { tenant: TENANT, uri: 'acme://big' }))).code).toBe('NOT_FOUND');
+  });
+
+  it('refuses an invalid definition with INVALID_PARAMS and the issues', async () => {
+    const both = await errorOf(bus.request(resourceStore.putResourceDefinition, { tenant: TENANT, resource: { uri: 'acme://x', name: 'x', text: 'a', blob: 'AA==' } }));
+    expect(both.code).toBe('INVALID_PARAMS');
+    const template = await errorOf(
+      bus.request(resourceStore.putResourceTemplateDefinition, { tenant: TENANT, resourceTemplate: { name: 'bad', uriTemplate: 'acme://{+path}', text: '' } }),
+    );
+    expect(template).toMatchObject({ code: 'INVALID_PARAMS', data: { issues: [expect.objectContaining({ path: ['uriTemplate'] })] } });
+  });
+
+  it('puts, lists, reads through, and deletes a resource template', async () => {
+    const resourceTemplate = { name: 'notes', uriTemplate: 'acme://notes/{topic}', mimeType: 'text/plain', text: 'About {topic}' };
+    const events = await withEvents(async () => {
+      await expect(bus.request(resourceStore.putResourceTemplateDefinition, { tenant: TENANT, resourceTemplate })).resolves.toEqual({
+        created: true,
+        resourceTemplate: { ...resourceTemplate, completions: {}, servers: [] },
+      });
+      await expect(bus.request(resourceStore.listResourceTemplateDefinitions, { tenant: TENANT })).resolves.toEqual({
+        resourceTemplates: [{ ...resourceTemplate, completions: {}, servers: [] }],
+      });
+      await expect(bus.request(resourceStore.readResource, { ...onServer('any'), uri: 'acme://notes/nats' }, asReader)).resolves.toMatchObject({
+        contents: [{ text: 'About nats' }],
+      });
+      await expect(bus.request(resourceStore.deleteResourceTemplateDefinition, { tenant: TENANT, name: 'notes' })).resolves.toEqual({ deleted: true });
+    });
+    expect(events.updated).toEqual([]);
+    expect(events.changed).toEqual([
+      { tenant: TENANT, servers: [], lists: ['resources'] },
+      { tenant: TENANT, servers: [], lists: ['resources'] },
+    ]);
+    expect((await errorOf(bus.request(resourceStore.getResourceTemplateDefinition, { tenant: TENANT, name: 'notes' }))).code).toBe('NOT_FOUND');
+  });
+
+  it('puts, gets, lists and deletes a prompt', async () => {
+    const prompt = { name: 'greet', description: 'Greets', arguments: [{ name: 'who', required: true }], messages: [{ role: 'user' as const, content: { type: 'text' as const, text: 'Hi {{who}}' } }] };
+    const events = await withEvents(async () => {
+      await expect(bus.request(resourceStore.putPromptDefinition, { tenant: TENANT, prompt })).resolves.toEqual({ created: true, prompt: { ...prompt, servers: [] } });
+      await expect(bus.request(resourceStore.getPromptDefinition, { tenant: TENANT, name: 'greet' })).resolves.toEqual({ ...prompt, servers: [] });
+      await expect(bus.request(resourceStore.listPromptDefinitions, { tenant: TENANT })).resolves.toEqual({ prompts: [{ ...prompt, servers: [] }] });
+      await expect(bus.request(resourceStore.getPrompt, { ...onServer('any'), name: 'greet', arguments: { who: 'Ada' } }, asReader)).resolves.toMatchObject({
+        messages: [{ content: { text: 'Hi Ada' } }],
+      });
+      await expect(bus.request(resourceStore.deletePromptDefinition, { tenant: TENANT, name: 'greet' })).resolves.toEqual({ deleted: true });
+    });
+    expect(events.changed).toEqual([
+      { tenant: TENANT, servers: [], lists: ['prompts'] },
+      { tenant: TENANT, servers: [], lists: ['prompts'] },
+    ]);
+  });
+
+  it('answers NOT_FOUND for unknown items', async () => {
+    for (const request of [
+      () => bus.request(resourceStore.getResourceDefinition, { tenant: TENANT, uri: 'acme://none' }),
+      () => bus.request(resourceStore.deleteResourceDefinition, { tenant: TENANT, uri: 'acme://none' }),
+      () => bus.request(resourceStore.getResourceTemplateDefinition, { tenant: TENANT, name: 'none' }),
+      () => bus.request(resourceStore.deleteResourceTemplateDefinition, { tenant: TENANT, name: 'none' }),
+      () => bus.request(resourceStore.getPromptDefinition, { tenant: TENANT, name: 'none' }),
+      () => bus.request(resourceStore.deletePromptDefinition, { tenant: TENANT, name: 'none' }),
+    ]) {
+      expect((await errorOf(request())).code).toBe('NOT_FOUND');
+    }
+  });
+});
