@@ -150,6 +150,29 @@ export async function ensureDatabase(databaseUrl) {
  * }>}
  */
 export async function startCluster(options = {}) {
+  // A free port is found by binding and releasing it, so another process on the machine may take it
+  // before our app binds it (EADDRINUSE at start). With free ports, start again on new ones.
+  const attempts = (options.ports ?? 'free') === 'free' ? PORT_RACE_ATTEMPTS : 1;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startClusterOnce(options);
+    } catch (error) {
+      if (attempt >= attempts || !isPortRace(error)) throw error;
+      options.onLog?.('cluster', `a port was taken before its app bound it; starting again on new ports (attempt ${attempt + 1} of ${attempts})`);
+    }
+  }
+}
+
+/** How often `startCluster` starts again when a free port was taken before its app bound it. */
+const PORT_RACE_ATTEMPTS = 3;
+
+/** Whether a start failed because an app could not bind its port. @param {unknown} error */
+export function isPortRace(error) {
+  return error instanceof Error && error.message.includes('EADDRINUSE');
+}
+
+/** One attempt of `startCluster`. @param {Parameters<typeof startCluster>[0]} options */
+async function startClusterOnce(options = {}) {
   const root = options.root ?? REPO_ROOT;
   const env = { ...process.env, ...options.env };
   env.DATABASE_URL ??= DEFAULT_DATABASE_URL;

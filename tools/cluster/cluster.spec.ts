@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { APP_PORTS, planProcesses, processEnv, redact } from './cluster.mjs';
+import { APP_PORTS, isPortRace, planProcesses, processEnv, redact } from './cluster.mjs';
 
 describe('cluster', () => {
   describe('planProcesses', () => {
@@ -64,6 +64,14 @@ describe('cluster', () => {
         HOST: '127.0.0.1',
         PORT: '3102',
       });
+    });
+  });
+
+  describe('isPortRace', () => {
+    it('recognises a start that failed because a port was taken, and nothing else', () => {
+      expect(isPortRace(new Error('session-broker exited during start (code 1); its last lines:\n  Error: listen EADDRINUSE: address already in use 127.0.0.1:41107'))).toBe(true);
+      expect(isPortRace(new Error('tool-executor exited during start (code 1): migration failed'))).toBe(false);
+      expect(isPortRace('EADDRINUSE')).toBe(false);
     });
   });
 
