@@ -1,67 +1,20 @@
 import 'reflect-metadata';
-import { Module, type INestApplication } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter } from '@nestjs/platform-fastify';
+import type { INestApplication } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resourceStore, type Principal } from '@mcp-platform/protocol-contracts';
-import { inProcessMessaging, MessageBus, MessagingModule, microserviceOptions, RpcError, type MessagingOptions } from '@mcp-platform/shared-messaging';
-import { createThrowawayDatabase, DEFAULT_TEST_DATABASE_URL, type DatabaseOptions, type ThrowawayDatabase } from '@mcp-platform/shared-persistence';
-import { ResourceStoreModule } from '../src';
+import { MessageBus } from '@mcp-platform/shared-messaging';
+import { bootResourceStore, errorOf, setups, TEST_QUOTA_BYTES } from './resource-store.setups';
 
 /** The catalog administration RPCs (`resource-admin.contracts.ts`) against a real store. */
 
-const NATS_URL = process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222';
 const run = `ra${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
-const QUOTA_BYTES = 64 * 1024;
 const TENANT = 'acme';
 
 const principal: Principal = { subject: 'reader', tenant: TENANT, scopes: [], anonymous: false };
 const asReader = { context: { principal } };
 const onServer = (server: string) => ({ tenant: TENANT, server, public: false });
 
-interface Setup {
-  name: string;
-  messaging: () => MessagingOptions;
-  database: () => Promise<{ options: DatabaseOptions; drop?: () => Promise<void> }>;
-}
-
-const setups: Setup[] = [
-  {
-    name: 'NATS + PostgreSQL',
-    messaging: () => ({ transport: 'nats', servers: NATS_URL, name: `resource-admin-test-${run}`, bucketPrefix: `${run}-`, subjectPrefix: run }),
-    database: async () => {
-      const database: ThrowawayDatabase = await createThrowawayDatabase(process.env['DATABASE_URL'] ?? DEFAULT_TEST_DATABASE_URL, 'resource_store');
-      return { options: { kind: 'postgres', url: database.url }, drop: () => database.drop() };
-    },
-  },
-  {
-    name: 'in-process + PGlite',
-    messaging: () => inProcessMessaging(),
-    database: async () => ({ options: { kind: 'pglite' } }),
-  },
-];
-
-async function boot(messaging: MessagingOptions, database: DatabaseOptions): Promise<INestApplication> {
-  @Module({ imports: [MessagingModule.forRoot(messaging), ResourceStoreModule.register({ database, seed: false, tenantQuotaBytes: QUOTA_BYTES })] })
-  class TestModule {}
-  const app = await NestFactory.create(TestModule, new FastifyAdapter(), { logger: ['error'] });
-  app.connectMicroservice(microserviceOptions(messaging), { inheritAppConfig: true });
-  await app.init();
-  await app.startAllMicroservices();
-  return app;
-}
-
-async function errorOf(promise: Promise<unknown>): Promise<RpcError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof RpcError) return error;
-    throw error;
-  }
-  throw new Error('expected the request to fail');
-}
-
-describe.each(setups)('resource store administration over $name', (setup) => {
+describe.each(setups(run))('resource store administration over $name', (setup) => {
   let app: INestApplication;
   let bus: MessageBus;
   let drop: (() => Promise<void>) | undefined;
@@ -69,7 +22,7 @@ describe.each(setups)('resource store administration over $name', (setup) => {
   beforeAll(async () => {
     const database = await setup.database();
     drop = database.drop;
-    app = await boot(setup.messaging(), database.options);
+    app = await bootResourceStore(setup.messaging(), database.options, false);
     bus = app.get(MessageBus);
   });
 
@@ -140,9 +93,9 @@ describe.each(setups)('resource store administration over $name', (setup) => {
 
   it('refuses content over the quota with INVALID_PARAMS and its numbers', async () => {
     const error = await errorOf(
-      bus.request(resourceStore.putResourceDefinition, { tenant: TENANT, resource: { uri: 'acme://big', name: 'big', blob: Buffer.alloc(QUOTA_BYTES + 1).toString('base64') } }),
+      bus.request(resourceStore.putResourceDefinition, { tenant: TENANT, resource: { uri: 'acme://big', name: 'big', blob: Buffer.alloc(TEST_QUOTA_BYTES + 1).toString('base64') } }),
     );
-    expect(error).toMatchObject({ code: 'INVALID_PARAMS', data: { quotaBytes: QUOTA_BYTES, usedBytes: 0, requestedBytes: QUOTA_BYTES + 1 } });
+    expect(error).toMatchObject({ code: 'INVALID_PARAMS', data: { quotaBytes: TEST_QUOTA_BYTES, usedBytes: 0, requestedBytes: TEST_QUOTA_BYTES + 1 } });
     expect((await errorOf(bus.request(resourceStore.getResourceDefinition, { tenant: TENANT, uri: 'acme://big' }))).code).toBe('NOT_FOUND');
   });
 

@@ -1,70 +1,21 @@
 import 'reflect-metadata';
-import { Module, type INestApplication } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter } from '@nestjs/platform-fastify';
+import type { INestApplication } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resourceStore, type Principal } from '@mcp-platform/protocol-contracts';
-import { inProcessMessaging, MessageBus, MessagingModule, microserviceOptions, RpcError, type MessagingOptions } from '@mcp-platform/shared-messaging';
-import { createThrowawayDatabase, DEFAULT_TEST_DATABASE_URL, type DatabaseOptions, type ThrowawayDatabase } from '@mcp-platform/shared-persistence';
-import { ResourceStoreModule } from '../src';
+import { MessageBus } from '@mcp-platform/shared-messaging';
 import { ResourcesService } from '../src/resources/resources.service';
 import { TINY_PNG_BASE64 } from '../src/seed/seed.fixtures';
 import { SeedService } from '../src/seed/seed.service';
+import { bootResourceStore, errorOf, setups, TEST_QUOTA_BYTES } from './resource-store.setups';
 
-const NATS_URL = process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222';
 const run = `rs${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
-/** A small quota, so the refusal is cheap to reach (the seeds take a few KiB). */
-const QUOTA_BYTES = 64 * 1024;
 
 const anonymous = (tenant: string): Principal => ({ subject: 'anonymous', tenant, scopes: [], anonymous: true });
 const as = (principal: Principal) => ({ context: { principal } });
 const everything = { tenant: 'conformance', server: 'everything', public: true };
 const asConformance = as(anonymous('conformance'));
 
-interface Setup {
-  name: string;
-  messaging: () => MessagingOptions;
-  database: () => Promise<{ options: DatabaseOptions; drop?: () => Promise<void> }>;
-}
-
-const setups: Setup[] = [
-  {
-    name: 'NATS + PostgreSQL',
-    messaging: () => ({ transport: 'nats', servers: NATS_URL, name: `resource-store-test-${run}`, bucketPrefix: `${run}-`, subjectPrefix: run }),
-    database: async () => {
-      const database: ThrowawayDatabase = await createThrowawayDatabase(process.env['DATABASE_URL'] ?? DEFAULT_TEST_DATABASE_URL, 'resource_store');
-      return { options: { kind: 'postgres', url: database.url }, drop: () => database.drop() };
-    },
-  },
-  {
-    name: 'in-process + PGlite',
-    messaging: () => inProcessMessaging(),
-    database: async () => ({ options: { kind: 'pglite' } }),
-  },
-];
-
-async function boot(messaging: MessagingOptions, database: DatabaseOptions): Promise<INestApplication> {
-  @Module({ imports: [MessagingModule.forRoot(messaging), ResourceStoreModule.register({ database, seed: true, tenantQuotaBytes: QUOTA_BYTES })] })
-  class TestModule {}
-  const app = await NestFactory.create(TestModule, new FastifyAdapter(), { logger: ['error'] });
-  app.connectMicroservice(microserviceOptions(messaging), { inheritAppConfig: true });
-  await app.init();
-  await app.startAllMicroservices();
-  return app;
-}
-
-/** The wire error a rejected request carried. */
-async function errorOf(promise: Promise<unknown>): Promise<RpcError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof RpcError) return error;
-    throw error;
-  }
-  throw new Error('expected the request to fail');
-}
-
-describe.each(setups)('ResourceStoreModule over $name', (setup) => {
+describe.each(setups(run))('ResourceStoreModule over $name', (setup) => {
   let app: INestApplication;
   let bus: MessageBus;
   let drop: (() => Promise<void>) | undefined;
@@ -72,7 +23,7 @@ describe.each(setups)('ResourceStoreModule over $name', (setup) => {
   beforeAll(async () => {
     const database = await setup.database();
     drop = database.drop;
-    app = await boot(setup.messaging(), database.options);
+    app = await bootResourceStore(setup.messaging(), database.options, true);
     bus = app.get(MessageBus);
   });
 
@@ -179,18 +130,18 @@ describe.each(setups)('ResourceStoreModule over $name', (setup) => {
 
     it('refuses content over the tenant quota and keeps serving', async () => {
       const service = app.get(ResourcesService);
-      await expect(service.putResource('quota', { uri: 'big://one', name: 'one', blob: Buffer.alloc(QUOTA_BYTES / 2).toString('base64') })).resolves.toBe('created');
-      const error = await errorOf(service.putResource('quota', { uri: 'big://two', name: 'two', blob: Buffer.alloc(QUOTA_BYTES / 2 + 1).toString('base64') }));
-      expect(error).toMatchObject({ code: 'INVALID_PARAMS', data: { quotaBytes: QUOTA_BYTES, requestedBytes: QUOTA_BYTES / 2 + 1 } });
+      await expect(service.putResource('quota', { uri: 'big://one', name: 'one', blob: Buffer.alloc(TEST_QUOTA_BYTES / 2).toString('base64') })).resolves.toBe('created');
+      const error = await errorOf(service.putResource('quota', { uri: 'big://two', name: 'two', blob: Buffer.alloc(TEST_QUOTA_BYTES / 2 + 1).toString('base64') }));
+      expect(error).toMatchObject({ code: 'INVALID_PARAMS', data: { quotaBytes: TEST_QUOTA_BYTES, requestedBytes: TEST_QUOTA_BYTES / 2 + 1 } });
       // Replacing a resource counts its new size instead of the old one.
-      await expect(service.putResource('quota', { uri: 'big://one', name: 'one', blob: Buffer.alloc(QUOTA_BYTES).toString('base64') })).resolves.toBe('updated');
+      await expect(service.putResource('quota', { uri: 'big://one', name: 'one', blob: Buffer.alloc(TEST_QUOTA_BYTES).toString('base64') })).resolves.toBe('updated');
       const page = await bus.request(resourceStore.listResources, { tenant: 'quota', server: 'x', public: false }, as(anonymous('quota')));
-      expect(page.resources).toEqual([expect.objectContaining({ uri: 'big://one', size: QUOTA_BYTES })]);
+      expect(page.resources).toEqual([expect.objectContaining({ uri: 'big://one', size: TEST_QUOTA_BYTES })]);
     });
 
     it('lets only one of two concurrent writes that together exceed the quota through', async () => {
       const service = app.get(ResourcesService);
-      const half = Buffer.alloc(QUOTA_BYTES / 2 + 1).toString('base64');
+      const half = Buffer.alloc(TEST_QUOTA_BYTES / 2 + 1).toString('base64');
       const results = await Promise.allSettled([
         service.putResource('race', { uri: 'race://a', name: 'a', blob: half }),
         service.putResource('race', { uri: 'race://b', name: 'b', blob: half }),
