@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource, type ObjectLiteral, type Repository, type SelectQueryBuilder } from 'typeorm';
+import { DataSource, type DeepPartial, type ObjectLiteral, type Repository, type SelectQueryBuilder } from 'typeorm';
 import type { Prompt, Resource, ResourceTemplate } from '@mcp-platform/protocol-mcp';
 import { RESOURCE_STORE_CONNECTION } from '../resource-store.constants';
 import { PromptEntity } from './prompt.entity';
@@ -85,13 +85,7 @@ export class StoreRepository {
         blob: resource.blob === undefined ? null : Buffer.from(resource.blob, 'base64'),
         servers: resource.servers,
       };
-      const existing = await resources.findOne({ select: { id: true }, where: { tenant, uri: resource.uri } });
-      if (existing) {
-        await resources.save({ id: existing.id, ...values });
-        return { refused: false, outcome: 'updated' };
-      }
-      await resources.save({ id: randomUUID(), tenant, uri: resource.uri, ...values });
-      return { refused: false, outcome: 'created' };
+      return { refused: false, outcome: await upsertByKey(resources, tenant, { uri: resource.uri }, values) };
     });
   }
 
@@ -139,13 +133,7 @@ export class StoreRepository {
       completions: template.completions,
       servers: template.servers,
     };
-    const existing = await this.templates.findOne({ select: { id: true }, where: { tenant, name: template.name } });
-    if (existing) {
-      await this.templates.save({ id: existing.id, ...values });
-      return 'updated';
-    }
-    await this.templates.save({ id: randomUUID(), tenant, name: template.name, ...values });
-    return 'created';
+    return upsertByKey(this.templates, tenant, { name: template.name }, values);
   }
 
   /** Every template of the tenant with its recipe, by name (the admin list). */
@@ -197,14 +185,30 @@ export class StoreRepository {
       messages: prompt.messages,
       servers: prompt.servers,
     };
-    const existing = await this.prompts.findOne({ select: { id: true }, where: { tenant, name: prompt.name } });
-    if (existing) {
-      await this.prompts.save({ id: existing.id, ...values });
-      return 'updated';
-    }
-    await this.prompts.save({ id: randomUUID(), tenant, name: prompt.name, ...values });
-    return 'created';
+    return upsertByKey(this.prompts, tenant, { name: prompt.name }, values);
   }
+}
+
+/** Creates the tenant's row with this key, or replaces the one that has it (its id stays). */
+async function upsertByKey<T extends ObjectLiteral & { id: string; tenant: string }>(
+  repository: Repository<T>,
+  tenant: string,
+  key: { uri: string } | { name: string },
+  values: DeepPartial<T>,
+): Promise<WriteOutcome> {
+  const [column, value] = Object.entries(key)[0] as [string, string];
+  const existing = await repository
+    .createQueryBuilder('row')
+    .select('row.id', 'id')
+    .where('row.tenant = :tenant', { tenant })
+    .andWhere(`row.${column} = :value`, { value })
+    .getRawOne<{ id: string }>();
+  if (existing) {
+    await repository.save({ ...values, id: existing.id } as DeepPartial<T>);
+    return 'updated';
+  }
+  await repository.save({ ...values, ...key, id: randomUUID(), tenant } as DeepPartial<T>);
+  return 'created';
 }
 
 /** Deletes one row of the tenant by its key; the `servers` it had, or `undefined` when there was none. */
