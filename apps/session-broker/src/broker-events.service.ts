@@ -3,6 +3,7 @@ import { AccessTokenVerifier } from '@mcp-platform/shared-auth';
 import { LegacyEndpoint } from './legacy/legacy-endpoint.service';
 import { SessionStore } from './legacy/session.store';
 import { SessionStreams } from './streams/session-streams.registry';
+import { ListenStreams } from './subscriptions/listen-streams.registry';
 import { VirtualServerCache } from './virtual-servers/virtual-server.cache';
 
 /** What a broker replica does when the catalog changes, a session ends anywhere or the signing keys rotate. */
@@ -13,24 +14,24 @@ export class BrokerEvents {
   constructor(
     private readonly servers: VirtualServerCache,
     private readonly streams: SessionStreams,
+    private readonly listens: ListenStreams,
     private readonly legacy: LegacyEndpoint,
     private readonly sessions: SessionStore,
     private readonly verifier: AccessTokenVerifier,
   ) {}
 
-  /** Forget the cached servers and tell their legacy sessions, on their GET streams (§3.1.6). */
+  /**
+   * Forget the cached servers and tell their clients (§3.1.6): legacy sessions on their GET streams,
+   * modern listeners that asked for `toolsListChanged` (S-191).
+   */
   catalogChanged(tenant: string, servers: readonly string[]): void {
     this.servers.invalidate(tenant, servers);
-    const told = this.streams.notifyToolsChanged(tenant, servers);
-    if (told) this.logger.debug(`told ${told} session(s) of ${tenant} that their tools changed`);
+    this.listChanged(tenant, servers, 'tools');
   }
 
-  /** A resource or prompt list of the tenant changed: tell the legacy sessions, on their GET streams (S-207, S-223). */
+  /** A resource or prompt list of the tenant changed: tell the clients that hear about it (S-207, S-223). */
   resourceListsChanged(tenant: string, servers: readonly string[], lists: ReadonlyArray<'resources' | 'prompts'>): void {
-    for (const list of lists) {
-      const told = this.streams.notifyListChanged(tenant, servers, list);
-      if (told) this.logger.debug(`told ${told} session(s) of ${tenant} that their ${list} changed`);
-    }
+    for (const list of lists) this.listChanged(tenant, servers, list);
   }
 
   /**
@@ -42,8 +43,15 @@ export class BrokerEvents {
    * subscribed to itself.
    */
   resourceUpdated(tenant: string, uri: string): void {
-    const told = this.streams.notifyResourceUpdated(tenant, uri, (sessionId) => this.sessions.isSubscribed(sessionId, uri));
-    if (told) this.logger.debug(`told ${told} session(s) of ${tenant} that a subscribed resource changed`);
+    const sessions = this.streams.notifyResourceUpdated(tenant, uri, (sessionId) => this.sessions.isSubscribed(sessionId, uri));
+    const listeners = this.listens.notifyResourceUpdated(tenant, uri);
+    if (sessions + listeners) this.logger.debug(`told ${sessions} session(s) and ${listeners} listener(s) of ${tenant} that a subscribed resource changed`);
+  }
+
+  private listChanged(tenant: string, servers: readonly string[], list: 'tools' | 'resources' | 'prompts'): void {
+    const sessions = this.streams.notifyListChanged(tenant, servers, list);
+    const listeners = this.listens.notifyListChanged(tenant, servers, list);
+    if (sessions + listeners) this.logger.debug(`told ${sessions} session(s) and ${listeners} listener(s) of ${tenant} that their ${list} changed`);
   }
 
   /** Close this replica's streams and calls of an ended session (§3.2.2). */

@@ -16,6 +16,7 @@ import { ModernEndpoint } from './modern/modern-endpoint.service';
 import { resolveSessionBrokerOptions, SESSION_BROKER_OPTIONS, type ResolvedSessionBrokerOptions, type SessionBrokerOptions } from './session-broker.options';
 import { VirtualServerAnnouncer } from './startup/virtual-server-announcer.service';
 import { SessionStreams } from './streams/session-streams.registry';
+import { ListenStreams } from './subscriptions/listen-streams.registry';
 import { VirtualServerCache } from './virtual-servers/virtual-server.cache';
 
 /**
@@ -45,6 +46,7 @@ export class SessionBrokerModule {
         ProtectedResourceMetadataEndpoint,
         CallRegistry,
         SessionStreams,
+        ListenStreams,
         ToolMethods,
         ResourceMethods,
         LegacyEndpoint,

@@ -174,7 +174,8 @@ export async function bootBroker(
     ],
   };
   Module({})(root.module);
-  const app = await NestFactory.create<NestFastifyApplication>(root, new FastifyAdapter(), { logger: false });
+  // Like the apps (`runService`): closing ends every connection, also one a client opened and left unused.
+  const app = await NestFactory.create<NestFastifyApplication>(root, new FastifyAdapter({ forceCloseConnections: true }), { logger: false });
   configureSessionBrokerHttp(app, brokerOptions);
   app.connectMicroservice(microserviceOptions(messaging), { inheritAppConfig: true });
   await app.init();

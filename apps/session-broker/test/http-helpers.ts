@@ -92,3 +92,44 @@ export async function eventually<T>(probe: () => Promise<T | undefined> | T | un
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
+
+/** An SSE response read as it arrives: the JSON-RPC messages so far, and whether it ended. */
+export interface OpenStream {
+  status: number;
+  headers: Headers;
+  /** The complete events received so far, as JSON-RPC messages. */
+  messages(): Array<{ id?: unknown; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown>; error?: unknown }>;
+  /** The raw text so far (keep-alive comments included). */
+  text(): string;
+  /** Resolves when the server ends the stream. */
+  ended: Promise<void>;
+  /** Closes it from the client side. */
+  close(): Promise<void>;
+}
+
+/** Sends a request whose answer is a long-lived SSE stream (a GET stream, `subscriptions/listen`) and reads it in the background. */
+export async function openStream(url: string, init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: unknown }): Promise<OpenStream> {
+  const response = await fetch(url, {
+    method: init.method,
+    headers: init.method === 'POST' ? { 'content-type': 'application/json', accept: ACCEPT_BOTH, ...init.headers } : { accept: 'text/event-stream', ...init.headers },
+    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+  });
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  const ended = (async () => {
+    for (;;) {
+      const chunk = await reader.read().catch(() => ({ done: true as const, value: undefined }));
+      if (chunk.done) return;
+      text += decoder.decode(chunk.value, { stream: true });
+    }
+  })();
+  return {
+    status: response.status,
+    headers: response.headers,
+    messages: () => messagesOf('text/event-stream', text.slice(0, text.lastIndexOf('\n\n') + 2)) as ReturnType<OpenStream['messages']>,
+    text: () => text,
+    ended,
+    close: () => reader.cancel().catch(() => undefined),
+  };
+}

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { resourceStore } from '@mcp-platform/protocol-contracts';
+import { resourceStore, toolExecutor } from '@mcp-platform/protocol-contracts';
 import { inProcessMessaging, MessageBus, type MessagingOptions } from '@mcp-platform/shared-messaging';
 import { legacyCallId } from '../src/calls/call-id';
 import { SessionStore } from '../src/legacy/session.store';
+import { ListenStreams } from '../src/subscriptions/listen-streams.registry';
 import { bootBroker, ExecutorLog, type BootedBroker } from './fake-tool-executor';
-import { ACCEPT_BOTH, eventually, initializeRaw, messagesOf, post } from './http-helpers';
+import { ACCEPT_BOTH, eventually, initializeRaw, modernHeaders, modernParams, openStream, post } from './http-helpers';
 
 const NATS_URL = process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222';
 const run = `sr${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
@@ -40,8 +41,11 @@ describe.each(shared)('two broker replicas over %s', (_transport, messaging) => 
     second = await bootBroker(b, { broker: { replicaId: `b-${run}` } });
   });
   afterAll(async () => {
+    console.log('closing second');
     await second.close();
+    console.log('closing first');
     await first.close();
+    console.log('closed');
   });
 
   it('serves a session initialized on one replica through the other, notifications included', async () => {
@@ -112,20 +116,9 @@ describe.each(shared)('two broker replicas over %s', (_transport, messaging) => 
     // Subscriptions written through both replicas land in the one session.
     await expect(post(first.mcpUrl, { jsonrpc: '2.0', id: 1, method: 'resources/subscribe', params: { uri: 'demo://guide' } }, headers)).resolves.toMatchObject({ messages: [{ result: {} }] });
     await expect(post(second.mcpUrl, { jsonrpc: '2.0', id: 2, method: 'resources/subscribe', params: { uri: 'demo://logo' } }, headers)).resolves.toMatchObject({ messages: [{ result: {} }] });
-    const stream = await fetch(second.mcpUrl, { headers: { accept: 'text/event-stream', 'mcp-session-id': sessionId } });
+    const stream = await openStream(second.mcpUrl, { method: 'GET', headers: { 'mcp-session-id': sessionId } });
     expect(stream.status).toBe(200);
-    const reader = (stream.body as ReadableStream<Uint8Array>).getReader();
-    const decoder = new TextDecoder();
-    let text = '';
-    const received = (): Array<{ method?: string; params?: { uri?: string } }> =>
-      messagesOf('text/event-stream', text.slice(0, text.lastIndexOf('\n\n') + 2)) as Array<{ method?: string; params?: { uri?: string } }>;
-    void (async () => {
-      for (;;) {
-        const chunk = await reader.read().catch(() => ({ done: true as const, value: undefined }));
-        if (chunk.done) return;
-        text += decoder.decode(chunk.value, { stream: true });
-      }
-    })();
+    const received = stream.messages;
     const mirror = second.app.get(SessionStore);
     await eventually(() => (mirror.isSubscribed(sessionId, 'demo://guide') && mirror.isSubscribed(sessionId, 'demo://logo') ? true : undefined));
 
@@ -141,6 +134,51 @@ describe.each(shared)('two broker replicas over %s', (_transport, messaging) => 
       { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'demo://guide' } },
       { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'demo://logo' } },
     ]);
-    await reader.cancel();
+    await stream.close();
+  });
+
+  it('delivers to a modern listener on the other replica exactly what its filter asked for, after the acknowledgement, tagged with its id', async () => {
+    const listen = await openStream(second.mcpUrl, {
+      method: 'POST',
+      headers: modernHeaders('subscriptions/listen'),
+      body: {
+        jsonrpc: '2.0',
+        id: 'watch-1',
+        method: 'subscriptions/listen',
+        params: modernParams({ notifications: { toolsListChanged: true, promptsListChanged: false, resourceSubscriptions: ['demo://guide', 'demo://guide'] } }),
+      },
+    });
+    expect(listen.status).toBe(200);
+    expect(listen.headers.get('content-type')).toBe('text/event-stream');
+    const tag = { 'io.modelcontextprotocol/subscriptionId': 'watch-1' };
+    // spec S-310: the acknowledgement comes first and reports what is honoured (no false flag, no repeat).
+    await eventually(() => (listen.messages().length > 0 ? true : undefined));
+    expect(listen.messages()[0]).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/subscriptions/acknowledged',
+      params: { notifications: { toolsListChanged: true, resourceSubscriptions: ['demo://guide'] }, _meta: tag },
+    });
+
+    // Announced through replica A; only B holds the stream. First what the filter did not ask for (S-309)...
+    const bus = first.app.get(MessageBus);
+    bus.emit(resourceStore.resourceUpdated, { tenant: 'demo', uri: 'demo://logo' });
+    bus.emit(resourceStore.listChanged, { tenant: 'demo', servers: [], lists: ['resources', 'prompts'] });
+    bus.emit(toolExecutor.catalogChanged, { tenant: 'other', servers: [] });
+    bus.emit(toolExecutor.catalogChanged, { tenant: 'demo', servers: ['private'] });
+    // ...then what it did: once the last is on the stream, anything unasked would be there too.
+    bus.emit(resourceStore.resourceUpdated, { tenant: 'other', uri: 'demo://guide' });
+    bus.emit(resourceStore.resourceUpdated, { tenant: 'demo', uri: 'demo://guide' });
+    bus.emit(toolExecutor.catalogChanged, { tenant: 'demo', servers: ['default'] });
+    await eventually(() => (listen.messages().some((message) => message.method === 'notifications/tools/list_changed') ? true : undefined));
+    // spec S-311: every notification carries the subscription id.
+    expect(listen.messages().slice(1)).toEqual([
+      { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'demo://guide', _meta: tag } },
+      { jsonrpc: '2.0', method: 'notifications/tools/list_changed', params: { _meta: tag } },
+    ]);
+    expect(first.app.get(ListenStreams).size).toBe(0);
+    expect(second.app.get(ListenStreams).size).toBe(1);
+    await listen.close();
+    // spec S-315: the subscription lives as long as the request.
+    await eventually(() => (second.app.get(ListenStreams).size === 0 ? true : undefined));
   });
 });

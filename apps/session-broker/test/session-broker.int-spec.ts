@@ -13,9 +13,10 @@ import { resourceStore, toolExecutor } from '@mcp-platform/protocol-contracts';
 import { inProcessMessaging, MessageBus, type MessagingOptions } from '@mcp-platform/shared-messaging';
 import { legacyCallId } from '../src/calls/call-id';
 import { VirtualServerAnnouncer } from '../src/startup/virtual-server-announcer.service';
+import { ListenStreams } from '../src/subscriptions/listen-streams.registry';
 import { ResourceStoreLog } from './fake-resource-store';
 import { bootBroker, ExecutorLog, type BootedBroker } from './fake-tool-executor';
-import { ACCEPT_BOTH, eventually, initializeRaw, MODERN, modernHeaders, modernParams, post, rawHttp } from './http-helpers';
+import { ACCEPT_BOTH, eventually, initializeRaw, MODERN, modernHeaders, modernParams, openStream, post, rawHttp } from './http-helpers';
 
 const NATS_URL = process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222';
 const run = `sb${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
@@ -363,6 +364,36 @@ describe.each(transports)('SessionBroker over %s', (_transport, messaging) => {
     it('answers an unknown resource with -32602, never -32002 (S-210)', async () => {
       await expect(client.readResource({ uri: 'demo://missing' })).rejects.toMatchObject({ code: -32602 });
     });
+
+    it('listens with subscriptions/listen: the honoured filter, then only the notifications asked for (S-308, S-309)', async () => {
+      const updated: string[] = [];
+      const changed: string[] = [];
+      client.setNotificationHandler('notifications/resources/updated', (notification) => {
+        updated.push(notification.params.uri);
+      });
+      for (const list of ['tools', 'resources', 'prompts'] as const) {
+        client.setNotificationHandler(`notifications/${list}/list_changed`, () => {
+          changed.push(list);
+        });
+      }
+      const subscription = await client.listen({ promptsListChanged: true, resourceSubscriptions: ['demo://guide'] });
+      expect(subscription.honoredFilter).toEqual({ promptsListChanged: true, resourceSubscriptions: ['demo://guide'] });
+      expect(broker.app.get(ListenStreams).size).toBe(1);
+
+      const bus = broker.app.get(MessageBus);
+      bus.emit(toolExecutor.catalogChanged, { tenant: 'demo', servers: [] });
+      bus.emit(resourceStore.resourceUpdated, { tenant: 'demo', uri: 'demo://logo' });
+      bus.emit(resourceStore.listChanged, { tenant: 'demo', servers: ['default'], lists: ['resources'] });
+      bus.emit(resourceStore.resourceUpdated, { tenant: 'demo', uri: 'demo://guide' });
+      bus.emit(resourceStore.listChanged, { tenant: 'demo', servers: ['default'], lists: ['prompts'] });
+      await eventually(() => (changed.includes('prompts') ? true : undefined));
+      expect(updated).toEqual(['demo://guide']);
+      expect(changed).toEqual(['prompts']);
+
+      await subscription.close();
+      await expect(subscription.closed).resolves.toBe('local');
+      await eventually(() => (broker.app.get(ListenStreams).size === 0 ? true : undefined));
+    });
   });
 
   describe('modern era over raw HTTP', () => {
@@ -375,7 +406,7 @@ describe.each(transports)('SessionBroker over %s', (_transport, messaging) => {
         id: 1,
         result: {
           supportedVersions: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'],
-          capabilities: { tools: {}, resources: {}, prompts: {}, completions: {}, logging: {} },
+          capabilities: { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, completions: {}, logging: {} },
           instructions: 'Use the echo tool.',
           ttlMs: 60_000,
           cacheScope: 'public',
@@ -383,6 +414,15 @@ describe.each(transports)('SessionBroker over %s', (_transport, messaging) => {
           _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'demo/default', version: '0.1.0', title: 'Demo' } },
         },
       });
+    });
+
+    it('refuses a subscriptions/listen whose filter is malformed with -32602, holding no stream', async () => {
+      const tooMany = Array.from({ length: 1_001 }, (_, index) => `demo://r/${index}`);
+      for (const params of [{}, { notifications: 'all' }, { notifications: { toolsListChanged: 'yes' } }, { notifications: { resourceSubscriptions: ['not a uri'] } }, { notifications: { resourceSubscriptions: tooMany } }]) {
+        const answer = await post(broker.mcpUrl, { jsonrpc: '2.0', id: 5, method: 'subscriptions/listen', params: modernParams(params) }, modernHeaders('subscriptions/listen'));
+        expect(answer.messages[0], JSON.stringify(params).slice(0, 80)).toMatchObject({ id: 5, error: { code: -32602, message: expect.stringMatching(/^Invalid params: /) } });
+      }
+      expect(broker.app.get(ListenStreams).size).toBe(0);
     });
 
     it('puts ttlMs and cacheScope on tools/list', async () => {
@@ -625,6 +665,36 @@ describe.each(transports)('SessionBroker over %s', (_transport, messaging) => {
       }
       expect(served).toBeLessThan(bodies.length);
       await expect(post(broker.mcpUrl, { jsonrpc: '2.0', id: 1, method: 'ping' }, { 'mcp-session-id': sessionId })).resolves.toMatchObject({ status: 200 });
+    });
+  });
+
+  describe('shutdown', () => {
+    it('ends every listen subscription with its result, so clients see a graceful end (S-313)', async () => {
+      const own = await bootBroker(messaging(), { executor: new ExecutorLog() });
+      const client = new ModernClient({ name: 'shutdown-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: MODERN } } });
+      await client.connect(new ModernTransport(new URL(own.mcpUrl)));
+      const subscription = await client.listen({ toolsListChanged: true });
+      const raw = await openStream(own.mcpUrl, {
+        method: 'POST',
+        headers: modernHeaders('subscriptions/listen'),
+        body: { jsonrpc: '2.0', id: 77, method: 'subscriptions/listen', params: modernParams({ notifications: {} }) },
+      });
+      await eventually(() => (own.app.get(ListenStreams).size === 2 ? true : undefined));
+      await own.close();
+      await expect(subscription.closed).resolves.toBe('graceful');
+      await raw.ended;
+      expect(raw.messages()).toEqual([
+        { jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: {}, _meta: { 'io.modelcontextprotocol/subscriptionId': 77 } } },
+        {
+          jsonrpc: '2.0',
+          id: 77,
+          result: {
+            resultType: 'complete',
+            _meta: { 'io.modelcontextprotocol/subscriptionId': 77, 'io.modelcontextprotocol/serverInfo': { name: 'demo/default', version: '0.1.0', title: 'Demo' } },
+          },
+        },
+      ]);
+      await client.close();
     });
   });
 });

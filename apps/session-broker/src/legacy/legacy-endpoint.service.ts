@@ -28,7 +28,7 @@ import { SESSION_BROKER_OPTIONS, type ResolvedSessionBrokerOptions } from '../se
 import { LazyResponse, type ResponseTarget } from '../streams/lazy-response';
 import { SessionStreams } from '../streams/session-streams.registry';
 import type { VirtualServer } from '../virtual-servers/virtual-server.cache';
-import { MAX_SUBSCRIPTION_CHARACTERS, MAX_SUBSCRIPTION_URI_LENGTH, MAX_SUBSCRIPTIONS_PER_SESSION, subscriptionUri, withoutSubscription, withSubscription } from './resource-subscriptions';
+import { MAX_SUBSCRIPTION_CHARACTERS, MAX_SUBSCRIPTION_URI_LENGTH, MAX_SUBSCRIPTIONS_PER_SESSION, subscriptionUri, withoutSubscription, withSubscription } from '../subscriptions/resource-subscriptions';
 import { SessionStore, type LegacySession } from './session.store';
 
 type Request = Extract<IncomingMessage, { kind: 'request' }>;
@@ -146,7 +146,7 @@ export class LegacyEndpoint {
       id: message.id,
       result: {
         protocolVersion,
-        capabilities: serverCapabilities('legacy'),
+        capabilities: serverCapabilities(),
         serverInfo: serverInfo(server, this.options.serverVersion),
         ...(server.instructions ? { instructions: server.instructions } : {}),
       },

@@ -16,7 +16,7 @@ export function readCursor(requestId: RequestId, params: Record<string, unknown>
   const cursor = params?.['cursor'];
   if (cursor === undefined) return {};
   if (typeof cursor !== 'string' || cursor.length > MAX_CURSOR_LENGTH) {
-    return { failure: failure(invalidParamsError(requestId, 'Invalid params: cursor must be a string')) };
+    return { failure: failure(invalidParamsError(requestId, `Invalid params: cursor must be a string of at most ${MAX_CURSOR_LENGTH} characters`)) };
   }
   return { cursor };
 }

@@ -1,17 +1,14 @@
 import type { VirtualServer } from '../virtual-servers/virtual-server.cache';
-import type { Implementation, ProtocolEra, ServerCapabilities } from '@mcp-platform/protocol-mcp';
+import type { Implementation, ServerCapabilities } from '@mcp-platform/protocol-mcp';
 
 /**
- * What this edge advertises (S-49): only what the platform serves today. Resources (S-198), prompts
- * (S-216) and completion (S-225) are served by the resource store. Legacy clients may subscribe to
- * resources (S-205, `notifications/resources/updated` on the GET stream) and hear about list changes
- * there; the modern era would need `subscriptions/listen` for both, which is not served yet, so it
- * promises neither and `resources/subscribe` stays `-32601` there (S-13).
+ * What this edge advertises (S-49): only what the platform serves. Resources (S-198), prompts (S-216)
+ * and completion (S-225) are served by the resource store. Both eras hear about list changes and
+ * subscribe to resources: legacy clients with `resources/subscribe` and the GET stream (S-205), modern
+ * ones with `subscriptions/listen` (S-308), where `resources/subscribe` does not exist (S-13).
  */
-export function serverCapabilities(era: ProtocolEra): ServerCapabilities {
-  return era === 'legacy'
-    ? { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, completions: {}, logging: {} }
-    : { tools: {}, resources: {}, prompts: {}, completions: {}, logging: {} };
+export function serverCapabilities(): ServerCapabilities {
+  return { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, completions: {}, logging: {} };
 }
 
 /** The `Implementation` a virtual server presents (S-58): `<tenant>/<server>` plus its title and description. */

@@ -28,6 +28,8 @@ import { isResourceStoreMethod, RESOURCE_STORE_METHODS, ResourceMethods } from '
 import { ToolMethods, type ToolMethodContext } from '../methods/tool-methods.service';
 import { SESSION_BROKER_OPTIONS, type ResolvedSessionBrokerOptions } from '../session-broker.options';
 import { LazyResponse, type ResponseTarget } from '../streams/lazy-response';
+import { ListenStreams } from '../subscriptions/listen-streams.registry';
+import { readSubscriptionFilter } from '../subscriptions/subscription-filter';
 import type { VirtualServer } from '../virtual-servers/virtual-server.cache';
 
 type Request = Extract<IncomingMessage, { kind: 'request' }>;
@@ -41,7 +43,7 @@ const DISCOVER_TTL_MS = 60_000;
  */
 const REQUIRED_CLIENT_CAPABILITIES: Readonly<Record<string, Record<string, unknown>>> = {};
 
-const METHODS = new Set<string>(['server/discover', 'tools/list', 'tools/call', ...RESOURCE_STORE_METHODS]);
+const METHODS = new Set<string>(['server/discover', 'subscriptions/listen', 'tools/list', 'tools/call', ...RESOURCE_STORE_METHODS]);
 
 /** A validated modern request: its envelope read once. */
 interface ModernEnvelope {
@@ -62,6 +64,7 @@ export class ModernEndpoint {
   constructor(
     private readonly tools: ToolMethods,
     private readonly resources: ResourceMethods,
+    private readonly listens: ListenStreams,
     @Inject(SESSION_BROKER_OPTIONS) private readonly options: ResolvedSessionBrokerOptions,
   ) {}
 
@@ -84,6 +87,7 @@ export class ModernEndpoint {
       this.logger.debug(`modern request refused (${envelope.status}): ${envelope.error.error.message}`);
       return response.respond(envelope.error, envelope.status);
     }
+    if (message.method === 'subscriptions/listen') return this.listen(message, server, response);
     const outcome = await this.dispatch(message, envelope, server, principal, response);
     if (outcome.kind === 'result') {
       response.respond({ jsonrpc: '2.0', id: message.id, result: this.complete(outcome.result, server) });
@@ -156,7 +160,7 @@ export class ModernEndpoint {
         kind: 'result',
         result: {
           supportedVersions: [...SUPPORTED_PROTOCOL_VERSIONS],
-          capabilities: serverCapabilities('modern'),
+          capabilities: serverCapabilities(),
           ...(server.instructions ? { instructions: server.instructions } : {}),
           ttlMs: DISCOVER_TTL_MS,
           cacheScope: 'public',
@@ -181,6 +185,27 @@ export class ModernEndpoint {
       cancelWhenClientGone: true,
     };
     return message.method === 'tools/list' ? this.tools.listTools(context) : this.tools.callTool(context);
+  }
+
+  /**
+   * `subscriptions/listen` (S-308): the response becomes a long-lived stream that starts with the
+   * acknowledgement and carries only what the filter asked for, each notification tagged with the
+   * request's id; it ends when the client closes it, or with the result when this replica shuts down.
+   */
+  private listen(message: Request, server: VirtualServer, response: LazyResponse): void {
+    const filter = readSubscriptionFilter(message.params);
+    if ('invalid' in filter) {
+      this.logger.debug(`subscriptions/listen refused: ${filter.invalid}`);
+      return response.respond(invalidParamsError(message.id, `Invalid params: ${filter.invalid}`));
+    }
+    this.listens.open({
+      id: message.id,
+      tenant: server.tenant,
+      server: server.name,
+      filter,
+      response,
+      completion: () => this.complete({ _meta: { [ModernMetaKey.SubscriptionId]: message.id } }, server),
+    });
   }
 
   /** Adds `resultType` (S-6) and our `serverInfo` to the result's `_meta` (S-35). */

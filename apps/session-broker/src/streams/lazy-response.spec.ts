@@ -1,40 +1,6 @@
-import type { OutgoingHttpHeaders } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { LazyResponse, type ResponseTarget } from './lazy-response';
-
-class FakeTarget implements ResponseTarget {
-  status?: number;
-  headers?: OutgoingHttpHeaders;
-  chunks: string[] = [];
-  headersSent = false;
-  writableEnded = false;
-  private closeListener: (() => void) | undefined;
-
-  writeHead(status: number, headers: OutgoingHttpHeaders): this {
-    this.status = status;
-    this.headers = headers;
-    this.headersSent = true;
-    return this;
-  }
-  write(chunk: string): boolean {
-    this.chunks.push(chunk);
-    return true;
-  }
-  end(chunk?: string): this {
-    if (chunk) this.chunks.push(chunk);
-    this.writableEnded = true;
-    this.closeListener?.();
-    return this;
-  }
-  flushHeaders(): void {}
-  once(_event: 'close', listener: () => void): this {
-    this.closeListener = listener;
-    return this;
-  }
-  dropConnection(): void {
-    this.closeListener?.();
-  }
-}
+import { FakeTarget } from '../../test/fake-response-target';
+import { LazyResponse } from './lazy-response';
 
 const result = { jsonrpc: '2.0', id: 1, result: {} };
 const progress = { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 't', progress: 1 } };

@@ -30,11 +30,6 @@ export class SessionStreams implements OnModuleDestroy {
     return true;
   }
 
-  /** Tells every session of the named servers that their tool list changed (one stream each, S-88). */
-  notifyToolsChanged(tenant: string, servers: readonly string[]): number {
-    return this.notifyListChanged(tenant, servers, 'tools');
-  }
-
   /**
    * Tells every session of the named servers (none named: all of the tenant's) that one of their
    * lists changed: `notifications/<list>/list_changed` (S-207, S-223), one stream each (S-88).

@@ -11,6 +11,7 @@ import type {
   ResourceSchema,
   ResourceTemplateSchema,
   ServerCapabilitiesSchema,
+  SubscriptionFilterSchema,
   ToolSchema,
 } from '@modelcontextprotocol/core';
 
@@ -26,3 +27,4 @@ export type ReadResourceResult = z.infer<typeof ReadResourceResultSchema>;
 export type Prompt = z.infer<typeof PromptSchema>;
 export type GetPromptResult = z.infer<typeof GetPromptResultSchema>;
 export type CompleteResult = z.infer<typeof CompleteResultSchema>;
+export type SubscriptionFilter = z.infer<typeof SubscriptionFilterSchema>;

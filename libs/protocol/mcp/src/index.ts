@@ -21,6 +21,7 @@ export {
   ResourceSchema,
   ResourceTemplateSchema,
   ServerCapabilitiesSchema,
+  SubscriptionFilterSchema,
   ToolSchema,
 } from '@modelcontextprotocol/core';
 export { JSONRPC_VERSION } from '@modelcontextprotocol/core/internal';
@@ -36,6 +37,7 @@ export type {
   Resource,
   ResourceTemplate,
   ServerCapabilities,
+  SubscriptionFilter,
   Tool,
 } from './core-types';
 export * from './versions';

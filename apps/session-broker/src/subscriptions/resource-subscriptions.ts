@@ -1,4 +1,7 @@
-/** How many URIs one legacy session may subscribe to at once; one more is `-32602` (keeps the session small). */
+/**
+ * How many URIs one legacy session, or one modern `subscriptions/listen` request, may subscribe to at
+ * once; one more is `-32602` (keeps the session and the listen registry small).
+ */
 export const MAX_SUBSCRIPTIONS_PER_SESSION = 1_000;
 
 /** The longest URI one may subscribe to, the resource store's own bound on URIs. */
@@ -21,8 +24,12 @@ const URI_WITH_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\S*$/;
  */
 export function subscriptionUri(params: Record<string, unknown> | undefined): string | undefined {
   const uri = params?.['uri'];
-  if (typeof uri !== 'string' || uri.length > MAX_SUBSCRIPTION_URI_LENGTH || !URI_WITH_SCHEME.test(uri)) return undefined;
-  return uri;
+  return typeof uri === 'string' && isSubscribableUri(uri) ? uri : undefined;
+}
+
+/** No longer than {@link MAX_SUBSCRIPTION_URI_LENGTH} and starts with a URI scheme. */
+export function isSubscribableUri(uri: string): boolean {
+  return uri.length <= MAX_SUBSCRIPTION_URI_LENGTH && URI_WITH_SCHEME.test(uri);
 }
 
 /**

@@ -1,0 +1,102 @@
+import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { JSONRPC_VERSION, ModernMetaKey } from '@mcp-platform/protocol-mcp';
+import type { LazyResponse } from '../streams/lazy-response';
+import { acknowledgedFilter, type HonouredFilter, type ListName } from './subscription-filter';
+
+/** One open `subscriptions/listen` on this replica. */
+export interface ListenStream {
+  /** The listen request's JSON-RPC id: the subscription id on everything sent on the stream (S-311). */
+  id: string | number;
+  tenant: string;
+  server: string;
+  filter: HonouredFilter;
+  response: LazyResponse;
+  /** The `subscriptions/listen` result that ends the subscription gracefully (S-313). */
+  completion: () => Record<string, unknown>;
+}
+
+interface HeldStream extends ListenStream {
+  keepAlive: NodeJS.Timeout;
+}
+
+/** How often an idle listen stream gets an SSE comment (S-106), well under common proxy idle timeouts. */
+export const LISTEN_KEEP_ALIVE_MS = 25_000;
+
+/**
+ * The modern era's `subscriptions/listen` streams held by this replica (S-308..S-315). A stream lives
+ * as long as its request: the client closing it, or this replica shutting down, ends it; nothing of it
+ * is stored elsewhere (S-315). Change events reach every replica, and each serves only its own
+ * streams, so each listener hears of a change once, whichever replica took it (§3.1.6, §3.1.7).
+ */
+@Injectable()
+export class ListenStreams implements OnModuleDestroy {
+  private readonly logger = new Logger(ListenStreams.name);
+  /** The streams by tenant: every event names one tenant. */
+  private readonly byTenant = new Map<string, Set<HeldStream>>();
+
+  /** Opens the stream and sends the acknowledgement before anything else (S-310). */
+  open(stream: ListenStream): void {
+    const { response } = stream;
+    response.openStream();
+    response.notify(this.tagged(stream, 'notifications/subscriptions/acknowledged', { notifications: acknowledgedFilter(stream.filter) }));
+    const keepAlive = setInterval(() => response.keepAlive(), LISTEN_KEEP_ALIVE_MS);
+    keepAlive.unref();
+    const held: HeldStream = { ...stream, keepAlive };
+    let streams = this.byTenant.get(stream.tenant);
+    if (!streams) this.byTenant.set(stream.tenant, (streams = new Set()));
+    streams.add(held);
+    response.onClientGone(() => this.release(held));
+  }
+
+  /** How many listen streams this replica holds. */
+  get size(): number {
+    let size = 0;
+    for (const streams of this.byTenant.values()) size += streams.size;
+    return size;
+  }
+
+  /**
+   * `notifications/<list>/list_changed` (S-191, S-207, S-223) on every stream of the named servers
+   * (none named: all of the tenant's) whose filter asked for that list (S-309).
+   */
+  notifyListChanged(tenant: string, servers: readonly string[], list: ListName): number {
+    let sent = 0;
+    for (const stream of this.byTenant.get(tenant) ?? []) {
+      if ((servers.length > 0 && !servers.includes(stream.server)) || !stream.filter.lists.has(list)) continue;
+      if (stream.response.notify(this.tagged(stream, `notifications/${list}/list_changed`))) sent++;
+    }
+    return sent;
+  }
+
+  /** `notifications/resources/updated { uri }` (S-206) on every stream of the tenant that subscribed to `uri`. */
+  notifyResourceUpdated(tenant: string, uri: string): number {
+    let sent = 0;
+    for (const stream of this.byTenant.get(tenant) ?? []) {
+      if (!stream.filter.resourceUris.has(uri)) continue;
+      if (stream.response.notify(this.tagged(stream, 'notifications/resources/updated', { uri }))) sent++;
+    }
+    return sent;
+  }
+
+  /** Shutdown ends every subscription with its result, so clients know it was deliberate (S-313). */
+  onModuleDestroy(): void {
+    const streams = [...this.byTenant.values()].flatMap((held) => [...held]);
+    if (streams.length > 0) this.logger.log(`ending ${streams.length} listen subscription(s) for shutdown`);
+    for (const stream of streams) {
+      stream.response.respond({ jsonrpc: JSONRPC_VERSION, id: stream.id, result: stream.completion() });
+      this.release(stream);
+    }
+  }
+
+  /** A notification carrying the subscription id in `_meta` (S-311). */
+  private tagged(stream: ListenStream, method: string, params: Record<string, unknown> = {}): Record<string, unknown> {
+    return { jsonrpc: JSONRPC_VERSION, method, params: { ...params, _meta: { [ModernMetaKey.SubscriptionId]: stream.id } } };
+  }
+
+  private release(stream: HeldStream): void {
+    clearInterval(stream.keepAlive);
+    const streams = this.byTenant.get(stream.tenant);
+    streams?.delete(stream);
+    if (streams?.size === 0) this.byTenant.delete(stream.tenant);
+  }
+}

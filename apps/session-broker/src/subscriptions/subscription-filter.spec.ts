@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_SUBSCRIPTION_URI_LENGTH, MAX_SUBSCRIPTIONS_PER_SESSION } from './resource-subscriptions';
+import { acknowledgedFilter, readSubscriptionFilter, type HonouredFilter } from './subscription-filter';
+
+function read(notifications: unknown): HonouredFilter {
+  const filter = readSubscriptionFilter({ notifications });
+  if ('invalid' in filter) throw new Error(filter.invalid);
+  return filter;
+}
+
+describe('readSubscriptionFilter', () => {
+  it('honours the lists asked for with true and the resource URIs, once each (S-308, S-310)', () => {
+    const filter = read({ toolsListChanged: true, promptsListChanged: false, resourceSubscriptions: ['demo://a', 'demo://b', 'demo://a'] });
+    expect([...filter.lists]).toEqual(['tools']);
+    expect([...filter.resourceUris]).toEqual(['demo://a', 'demo://b']);
+    expect(acknowledgedFilter(filter)).toEqual({ toolsListChanged: true, resourceSubscriptions: ['demo://a', 'demo://b'] });
+  });
+
+  it('acknowledges an empty filter as empty: nothing will be sent (S-309)', () => {
+    expect(acknowledgedFilter(read({}))).toEqual({});
+    expect(acknowledgedFilter(read({ resourcesListChanged: false, resourceSubscriptions: [] }))).toEqual({});
+  });
+
+  it('ignores filter keys it does not know (a later revision may add some)', () => {
+    expect(acknowledgedFilter(read({ resourcesListChanged: true, somethingNew: true }))).toEqual({ resourcesListChanged: true });
+  });
+
+  it.each([
+    ['no notifications', undefined],
+    ['a string', 'all'],
+    ['an array', [true]],
+    ['a flag that is not a boolean', { toolsListChanged: 'yes' }],
+    ['URIs that are not a list of strings', { resourceSubscriptions: 'demo://a' }],
+    ['a URI without a scheme', { resourceSubscriptions: ['not a uri'] }],
+    ['a URI over the length bound', { resourceSubscriptions: [`demo://${'x'.repeat(MAX_SUBSCRIPTION_URI_LENGTH)}`] }],
+    ['too many URIs', { resourceSubscriptions: Array.from({ length: MAX_SUBSCRIPTIONS_PER_SESSION + 1 }, (_, index) => `demo://r/${index}`) }],
+    ['URIs adding up to too much', { resourceSubscriptions: Array.from({ length: 200 }, (_, index) => `demo://${index}/${'x'.repeat(2_000)}`) }],
+  ])('refuses %s with a reason', (_case, notifications) => {
+    expect(readSubscriptionFilter(notifications === undefined ? {} : { notifications })).toEqual({ invalid: expect.any(String) });
+  });
+
+  it('refuses missing params', () => {
+    expect(readSubscriptionFilter(undefined)).toEqual({ invalid: expect.stringContaining('params.notifications') });
+  });
+});

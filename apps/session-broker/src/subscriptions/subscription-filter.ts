@@ -1,0 +1,52 @@
+import { SubscriptionFilterSchema, type SubscriptionFilter } from '@mcp-platform/protocol-mcp';
+import { isSubscribableUri, MAX_SUBSCRIPTION_CHARACTERS, MAX_SUBSCRIPTIONS_PER_SESSION } from './resource-subscriptions';
+
+/** The lists a listen stream can hear about, by the filter flag that asks for each (S-308). */
+export const LIST_CHANGED_FLAGS = {
+  tools: 'toolsListChanged',
+  resources: 'resourcesListChanged',
+  prompts: 'promptsListChanged',
+} as const satisfies Record<string, keyof SubscriptionFilter>;
+
+export type ListName = keyof typeof LIST_CHANGED_FLAGS;
+
+/**
+ * What one `subscriptions/listen` will deliver: the lists whose changes it hears about and the
+ * resource URIs whose updates it hears about. Everything else is never sent on it (S-309).
+ */
+export interface HonouredFilter {
+  lists: ReadonlySet<ListName>;
+  resourceUris: ReadonlySet<string>;
+}
+
+/**
+ * Reads the `notifications` filter of a `subscriptions/listen` request (S-308) into what we honour,
+ * or a reason for `-32602`. Every notification type is supported, so the honoured filter is the
+ * request's with `false` flags and repeated URIs dropped. URIs are held to the legacy
+ * `resources/subscribe` rules (a scheme, bounded length and count); whether a resource exists is not
+ * asked, as there (a resource may appear later).
+ */
+export function readSubscriptionFilter(params: Record<string, unknown> | undefined): HonouredFilter | { invalid: string } {
+  const parsed = SubscriptionFilterSchema.safeParse(params?.['notifications']);
+  if (!parsed.success) return { invalid: 'params.notifications must be an object of boolean flags and a resourceSubscriptions list of URIs' };
+  const filter = parsed.data;
+  const lists = new Set<ListName>();
+  for (const [list, flag] of Object.entries(LIST_CHANGED_FLAGS) as Array<[ListName, keyof SubscriptionFilter]>) {
+    if (filter[flag] === true) lists.add(list);
+  }
+  const resourceUris = new Set(filter.resourceSubscriptions ?? []);
+  if (resourceUris.size > MAX_SUBSCRIPTIONS_PER_SESSION) return { invalid: `at most ${MAX_SUBSCRIPTIONS_PER_SESSION} resourceSubscriptions per listen request` };
+  const notUri = [...resourceUris].find((uri) => !isSubscribableUri(uri));
+  if (notUri !== undefined) return { invalid: `resourceSubscriptions holds ${JSON.stringify(notUri.slice(0, 80))}, which is not a URI` };
+  const characters = [...resourceUris].reduce((total, uri) => total + uri.length, 0);
+  if (characters > MAX_SUBSCRIPTION_CHARACTERS) return { invalid: `resourceSubscriptions add up to more than ${MAX_SUBSCRIPTION_CHARACTERS} characters` };
+  return { lists, resourceUris };
+}
+
+/** The honoured filter as the acknowledgement reports it (S-310): only what was asked and is honoured. */
+export function acknowledgedFilter(filter: HonouredFilter): SubscriptionFilter {
+  const acknowledged: SubscriptionFilter = {};
+  for (const list of filter.lists) acknowledged[LIST_CHANGED_FLAGS[list]] = true;
+  if (filter.resourceUris.size > 0) acknowledged.resourceSubscriptions = [...filter.resourceUris];
+  return acknowledged;
+}
