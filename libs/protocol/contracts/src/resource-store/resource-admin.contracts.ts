@@ -55,9 +55,17 @@ export const ResourceFieldsSchema = z.object({
   blob: z
     .base64()
     .max(Math.ceil(MAX_RESOURCE_CONTENT_BYTES / 3) * 4, `at most ${MAX_RESOURCE_CONTENT_BYTES} bytes (base64)`)
+    // The length bound alone lets up to two bytes more through; the decoded size is what counts.
+    .refine((blob) => base64ByteLength(blob) <= MAX_RESOURCE_CONTENT_BYTES, { message: `at most ${MAX_RESOURCE_CONTENT_BYTES} bytes (base64)` })
     .optional(),
   servers: ServerNames,
 });
+
+/** How many bytes a (padded or unpadded) base64 text decodes to. */
+export function base64ByteLength(base64: string): number {
+  const padding = base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0;
+  return Math.floor((base64.length * 3) / 4) - padding;
+}
 
 /** The rule every resource definition (and body) follows: exactly one of `text` and `blob`. */
 export function hasOneContent(resource: { text?: string | undefined; blob?: string | undefined }): boolean {
