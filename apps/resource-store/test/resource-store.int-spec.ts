@@ -252,6 +252,44 @@ describe.each(setups(run))('ResourceStoreModule over $name', (setup) => {
       expect(result.completion.values).toEqual(['fastapi', 'flask']);
     });
 
+    it('completes a template variable from the URIs the server’s stored resources hold, and nothing of another server or tenant', async () => {
+      const service = app.get(ResourcesService);
+      for (const uri of ['docs://guides/intro', 'docs://guides/install', 'docs://api/auth']) {
+        await service.putResource('completing', { uri, name: uri, text: 'x', servers: ['docs'] });
+      }
+      // spec S-230: the same URIs' shapes on another server of the tenant, and in another tenant, never leak.
+      await service.putResource('completing', { uri: 'docs://gossip/hidden', name: 'hidden', text: 'x', servers: ['elsewhere'] });
+      await service.putResource('completing', { uri: 'docs://guides/hidden', name: 'hidden-guide', text: 'x', servers: ['elsewhere'] });
+      await service.putResource('completing-other', { uri: 'docs://glossary/leak', name: 'leak', text: 'x' });
+      await service.putResource('completing-other', { uri: 'docs://guides/leak', name: 'leak-guide', text: 'x' });
+      for (const tenant of ['completing', 'completing-other']) {
+        await service.putResourceTemplate(tenant, { name: 'docs', uriTemplate: 'docs://{section}/{page}', text: '{section}/{page}' });
+      }
+      const docs = { tenant: 'completing', server: 'docs', public: false };
+      const ref = { type: 'ref/resource' as const, uri: 'docs://{section}/{page}' };
+      const asCompleting = as(anonymous('completing'));
+
+      const sections = await bus.request(resourceStore.complete, { ...docs, ref, argument: { name: 'section', value: 'g' } }, asCompleting);
+      expect(sections.completion).toEqual({ values: ['guides'], total: 1, hasMore: false });
+      const allSections = await bus.request(resourceStore.complete, { ...docs, ref, argument: { name: 'section', value: '' } }, asCompleting);
+      expect(allSections.completion.values).toEqual(['api', 'guides']);
+      const pages = await bus.request(resourceStore.complete, { ...docs, ref, argument: { name: 'page', value: '' }, context: { arguments: { section: 'guides' } } }, asCompleting);
+      expect(pages.completion).toEqual({ values: ['install', 'intro'], total: 2, hasMore: false });
+    });
+
+    it('narrows by a template prefix holding LIKE pattern characters literally', async () => {
+      const service = app.get(ResourcesService);
+      await service.putResource('completing-like', { uri: 'like://50%25_off/one', name: 'one', text: 'x' });
+      await service.putResource('completing-like', { uri: 'like://50%25Xoff/two', name: 'two', text: 'x' });
+      await service.putResourceTemplate('completing-like', { name: 'odd', uriTemplate: 'like://50%25_off/{id}', text: '{id}' });
+      const result = await bus.request(
+        resourceStore.complete,
+        { tenant: 'completing-like', server: 'any', public: false, ref: { type: 'ref/resource', uri: 'like://50%25_off/{id}' }, argument: { name: 'id', value: '' } },
+        as(anonymous('completing-like')),
+      );
+      expect(result.completion.values).toEqual(['one']);
+    });
+
     it('refuses an unknown prompt or template with INVALID_PARAMS', async () => {
       for (const ref of [{ type: 'ref/prompt' as const, name: 'nope' }, { type: 'ref/resource' as const, uri: 'test://nope/{x}' }]) {
         const error = await errorOf(bus.request(resourceStore.complete, { ...everything, ref, argument: { name: 'x', value: '' } }, asConformance));

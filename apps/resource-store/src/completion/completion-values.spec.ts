@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { completeFrom, MAX_COMPLETION_VALUES } from './completion-values';
+import { completeFrom, MAX_COMPLETION_VALUES, rankCompletions } from './completion-values';
 
 describe('completeFrom', () => {
   it('keeps the values starting with the prefix, case-insensitively, exact case first', () => {
@@ -35,5 +35,15 @@ describe('completeFrom', () => {
     it('answers nothing for a value with no list', () => {
       expect(completeFrom(source, '', { language: 'cobol' }).values).toEqual([]);
     });
+  });
+});
+
+describe('rankCompletions', () => {
+  it('keeps the first occurrence of a duplicate in its place', () => {
+    expect(rankCompletions(['b', 'a', 'b'], '')).toEqual({ values: ['b', 'a'], total: 2, hasMore: false });
+  });
+
+  it('leaves the total out and says there are more when the candidates are not exhaustive', () => {
+    expect(rankCompletions(['guides'], 'g', { exhaustive: false })).toEqual({ values: ['guides'], hasMore: true });
   });
 });

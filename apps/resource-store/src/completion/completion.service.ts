@@ -3,18 +3,20 @@ import type { Principal } from '@mcp-platform/protocol-contracts';
 import type { CompleteResult } from '@mcp-platform/protocol-mcp';
 import { RpcError, WireErrorCode } from '@mcp-platform/shared-messaging';
 import type { ServerAddress } from '../resources/resources.service';
-import { parseUriTemplate } from '../resources/uri-template';
+import { parseUriTemplate, type UriTemplate } from '../resources/uri-template';
 import { StoreRepository } from '../store/store.repository';
 import { assertTenantAccess } from '../store/tenant-access';
-import { completeFrom } from './completion-values';
+import { completeFrom, configuredCandidates, rankCompletions } from './completion-values';
+import { MAX_SCANNED_URIS, storedUriNarrowing, storedVariableValues } from './stored-values';
 
 /** What `completion/complete` names (S-226). */
 export type CompletionReference = { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
 
 /**
  * completion/complete (S-225..S-230) for a prompt's argument or a template's variable, from the
- * values configured for it, narrowed by the earlier arguments. Suggestions come only from what the
- * caller's own tenant and server hold (S-230: no leak through suggestions).
+ * values configured for it, narrowed by the earlier arguments; a template's variable also from the
+ * URIs of the stored resources the template matches. Suggestions come only from what the caller's
+ * own tenant and server hold (S-230: no leak through suggestions).
  */
 @Injectable()
 export class CompletionService {
@@ -37,7 +39,27 @@ export class CompletionService {
     const templates = await this.repository.serverTemplates(address.tenant, address.server);
     const template = templates.find((candidate) => candidate.uriTemplate === ref.uri);
     if (!template) throw new RpcError(WireErrorCode.InvalidParams, `Resource template ${ref.uri} not found`, { uri: ref.uri });
-    if (!parseUriTemplate(template.uriTemplate).variables.includes(argument.name)) return { completion: { values: [], total: 0, hasMore: false } };
-    return { completion: completeFrom(template.completions[argument.name], argument.value, context) };
+    const parsed = parseUriTemplate(template.uriTemplate);
+    if (!parsed.variables.includes(argument.name)) return { completion: { values: [], total: 0, hasMore: false } };
+    const stored = await this.storedValues(address, parsed, argument, context ?? {});
+    const candidates = [...configuredCandidates(template.completions[argument.name], context), ...stored.values];
+    return { completion: rankCompletions(candidates, argument.value, { exhaustive: !stored.truncated }) };
+  }
+
+  /**
+   * The values the variable takes in the URIs of the server's resources that the template matches
+   * (S-230: the same tenant and server as every other query). The store narrows by prefix and reads
+   * at most MAX_SCANNED_URIS URIs, never content; `truncated` says there were more.
+   */
+  private async storedValues(
+    address: ServerAddress,
+    template: UriTemplate,
+    argument: { name: string; value: string },
+    context: Record<string, string>,
+  ): Promise<{ values: string[]; truncated: boolean }> {
+    const narrowing = storedUriNarrowing(template, argument.name, argument.value, context);
+    const uris = await this.repository.serverResourceUris(address.tenant, address.server, narrowing, MAX_SCANNED_URIS + 1);
+    const truncated = uris.length > MAX_SCANNED_URIS;
+    return { values: storedVariableValues(template, argument.name, truncated ? uris.slice(0, MAX_SCANNED_URIS) : uris, context), truncated };
   }
 }

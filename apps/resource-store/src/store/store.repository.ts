@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource, type DeepPartial, type ObjectLiteral, type Repository, type SelectQueryBuilder } from 'typeorm';
 import type { Prompt, Resource, ResourceTemplate } from '@mcp-platform/protocol-mcp';
 import { RESOURCE_STORE_CONNECTION } from '../resource-store.constants';
+import { likePrefixPattern } from './like-pattern';
 import { PromptEntity } from './prompt.entity';
 import { ResourceTemplateEntity } from './resource-template.entity';
 import { ResourceEntity } from './resource.entity';
@@ -39,6 +40,23 @@ export class StoreRepository {
   async listResources(tenant: string, server: string, after: string | undefined, limit: number): Promise<Resource[]> {
     const rows = await page(onServer(this.resources.createQueryBuilder('r'), tenant, server), 'r.uri', after, limit).getMany();
     return rows.map(toResource);
+  }
+
+  /**
+   * Up to `limit` URIs of the server's resources, in URI order, that start with `startsWith` and, when
+   * given, with `startsWithIgnoringCase` in any ASCII case: the candidates of a template variable's
+   * completion. Only the URI column is read, never content.
+   */
+  async serverResourceUris(tenant: string, server: string, prefixes: { startsWith: string; startsWithIgnoringCase?: string }, limit: number): Promise<string[]> {
+    // `uri` is COLLATE "C", so a LIKE prefix is a range of the (tenant, uri) index.
+    const query = onServer(this.resources.createQueryBuilder('r'), tenant, server)
+      .select('r.uri', 'uri')
+      .andWhere(`r.uri LIKE :startsWith ESCAPE '\\'`, { startsWith: likePrefixPattern(prefixes.startsWith) });
+    if (prefixes.startsWithIgnoringCase !== undefined) {
+      query.andWhere(`r.uri ILIKE :startsWithIgnoringCase ESCAPE '\\'`, { startsWithIgnoringCase: likePrefixPattern(prefixes.startsWithIgnoringCase) });
+    }
+    const rows = await query.orderBy('r.uri', 'ASC').limit(limit).getRawMany<{ uri: string }>();
+    return rows.map((row) => row.uri);
   }
 
   /** One resource of the server with its content; `undefined` when the server has none at `uri`. */

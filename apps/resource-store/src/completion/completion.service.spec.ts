@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import type { Principal } from '@mcp-platform/protocol-contracts';
+import type { StoreRepository } from '../store/store.repository';
+import type { ResourceTemplateDefinition } from '../store/store.types';
+import { CompletionService } from './completion.service';
+import { MAX_SCANNED_URIS, type StoredUriNarrowing } from './stored-values';
+
+const principal: Principal = { subject: 'anonymous', tenant: 't', scopes: [], anonymous: true };
+const address = { tenant: 't', server: 's', public: false };
+const ref = { type: 'ref/resource' as const, uri: 'docs://{section}/{page}' };
+
+/** The repository calls completion makes: one template, and the URIs of the server's resources. */
+class FakeRepository {
+  template: ResourceTemplateDefinition = { name: 'docs', uriTemplate: ref.uri, text: '{page}', completions: { section: ['reference', 'guides'] }, servers: [] };
+  uris: string[] = [];
+  readonly queries: Array<{ prefixes: StoredUriNarrowing; limit: number }> = [];
+
+  serverTemplates(): Promise<ResourceTemplateDefinition[]> {
+    return Promise.resolve([this.template]);
+  }
+
+  serverResourceUris(_tenant: string, _server: string, prefixes: StoredUriNarrowing, limit: number): Promise<string[]> {
+    this.queries.push({ prefixes, limit });
+    return Promise.resolve(this.uris.filter((uri) => uri.startsWith(prefixes.startsWith)).slice(0, limit));
+  }
+}
+
+function setup() {
+  const repository = new FakeRepository();
+  return { repository, service: new CompletionService(repository as unknown as StoreRepository) };
+}
+
+describe('CompletionService', () => {
+  describe('complete', () => {
+    it('offers the configured values first, then the values of the stored URIs the template matches, each once', async () => {
+      const { repository, service } = setup();
+      repository.uris = ['docs://api/auth', 'docs://guides/install', 'docs://guides/intro'];
+      const result = await service.complete(address, ref, { name: 'section', value: '' }, undefined, principal);
+      expect(result.completion).toEqual({ values: ['reference', 'guides', 'api'], total: 3, hasMore: false });
+    });
+
+    it('reads a bounded number of URIs narrowed by the prefix the template and the context fix', async () => {
+      const { repository, service } = setup();
+      await service.complete(address, ref, { name: 'page', value: 'in' }, { section: 'guides' }, principal);
+      expect(repository.queries).toEqual([{ prefixes: { startsWith: 'docs://guides/', startsWithIgnoringCase: 'docs://guides/in' }, limit: MAX_SCANNED_URIS + 1 }]);
+    });
+
+    it('says there may be more, without a total, when the scan reached its cap', async () => {
+      const { repository, service } = setup();
+      repository.uris = Array.from({ length: MAX_SCANNED_URIS + 5 }, (_, index) => `docs://guides/page-${String(index).padStart(4, '0')}`);
+      const result = await service.complete(address, ref, { name: 'page', value: 'page-000' }, undefined, principal);
+      expect(result.completion).toEqual({ values: Array.from({ length: 10 }, (_, index) => `page-000${index}`), hasMore: true });
+    });
+
+    it('refuses a principal of another tenant before reading anything', async () => {
+      const { repository, service } = setup();
+      await expect(service.complete(address, ref, { name: 'section', value: '' }, undefined, { ...principal, tenant: 'other' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+      expect(repository.queries).toEqual([]);
+    });
+  });
+});
