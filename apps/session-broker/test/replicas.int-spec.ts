@@ -137,6 +137,18 @@ describe.each(shared)('two broker replicas over %s', (_transport, messaging) => 
     await stream.close();
   });
 
+  it('keeps every subscription when both replicas take subscribes of one session at the same time (compare-and-set)', async () => {
+    const sessionId = await initializeRaw(first.mcpUrl);
+    const uris = Array.from({ length: 40 }, (_, index) => `demo://race/${index}`);
+    const answers = await Promise.all(
+      uris.map((uri, index) => post(index % 2 === 0 ? first.mcpUrl : second.mcpUrl, { jsonrpc: '2.0', id: index, method: 'resources/subscribe', params: { uri } }, { 'mcp-session-id': sessionId })),
+    );
+    for (const answer of answers) expect(answer.messages[0]).toMatchObject({ result: {} });
+    const everywhere = (): true | undefined =>
+      uris.every((uri) => first.app.get(SessionStore).isSubscribed(sessionId, uri) && second.app.get(SessionStore).isSubscribed(sessionId, uri)) ? true : undefined;
+    await eventually(everywhere);
+  });
+
   it('delivers to a modern listener on the other replica exactly what its filter asked for, after the acknowledgement, tagged with its id', async () => {
     const listen = await openStream(second.mcpUrl, {
       method: 'POST',

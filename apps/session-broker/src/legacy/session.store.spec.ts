@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { KeyValueFactory, KeyValueStore, MemoryKeyValueFactory, type KeyValueChange } from '@mcp-platform/shared-messaging';
+import { KeyValueFactory, KeyValueStore, MemoryKeyValueFactory, type KeyValueChange, type KeyValueEntry } from '@mcp-platform/shared-messaging';
 import { SessionStore } from './session.store';
 
 const fields = {
@@ -18,27 +18,32 @@ const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolv
 /** One bucket whose watch echoes writes only when told to, like a slow JetStream watch. */
 class LateEchoKeyValue extends KeyValueFactory {
   readonly held: KeyValueChange[] = [];
-  private readonly values = new Map<string, string>();
+  private readonly entries = new Map<string, KeyValueEntry>();
   private readonly listeners: Array<(change: KeyValueChange) => void> = [];
+  private revision = 0;
 
   async open(): Promise<KeyValueStore> {
-    const { values, held, listeners } = this;
+    const { entries, held, listeners } = this;
+    const next = (): number => ++this.revision;
     return new (class extends KeyValueStore {
       async get(key: string) {
-        return values.get(key);
+        return entries.get(key);
       }
       async put(key: string, value: string) {
-        values.set(key, value);
-        held.push({ key, value });
+        const revision = next();
+        entries.set(key, { value, revision });
+        held.push({ key, value, revision });
+        return revision;
       }
       async create(key: string, value: string) {
-        if (values.has(key)) return false;
-        await this.put(key, value);
-        return true;
+        return entries.has(key) ? undefined : this.put(key, value);
+      }
+      async update(key: string, value: string, revision: number) {
+        return entries.get(key)?.revision === revision ? this.put(key, value) : undefined;
       }
       async delete(key: string) {
-        values.delete(key);
-        held.push({ key });
+        entries.delete(key);
+        held.push({ key, revision: next() });
       }
       async watch(listener: (change: KeyValueChange) => void) {
         listeners.push(listener);
@@ -125,7 +130,7 @@ describe('SessionStore', () => {
       await expect(store.get(id)).resolves.toMatchObject({ subscriptions: ['demo://a', 'demo://b', 'demo://c'] });
     });
 
-    it('takes a write of another replica once its own writes are echoed', async () => {
+    it('takes a write of another replica when the watch delivers it', async () => {
       const keyValue = new LateEchoKeyValue();
       const store = await open(keyValue);
       const other = await open(keyValue);
@@ -133,8 +138,46 @@ describe('SessionStore', () => {
       keyValue.flush();
       await other.get(id);
       await other.update(id, { subscriptions: ['demo://x'] });
+      expect(store.isSubscribed(id, 'demo://x')).toBe(false);
       keyValue.flush();
       expect(store.isSubscribed(id, 'demo://x')).toBe(true);
+    });
+
+    it('lands changes two replicas make at the same instant, each from its own stale copy (compare-and-set)', async () => {
+      const keyValue = new LateEchoKeyValue();
+      const first = await open(keyValue);
+      const second = await open(keyValue);
+      const { id } = await first.create(fields);
+      await second.get(id);
+      const add = (store: SessionStore, uri: string) => store.update(id, (current) => ({ subscriptions: [...(current.subscriptions ?? []), uri] }));
+      // Neither replica's watch has delivered anything: each computes from the copy it read.
+      await Promise.all([add(first, 'demo://a'), add(second, 'demo://b'), add(first, 'demo://c'), add(second, 'demo://d')]);
+      keyValue.flush();
+      for (const store of [first, second]) {
+        for (const uri of ['demo://a', 'demo://b', 'demo://c', 'demo://d']) expect(store.isSubscribed(id, uri), uri).toBe(true);
+      }
+    });
+
+    it('gives up, loudly, on a session that keeps changing under it', async () => {
+      const keyValue = new LateEchoKeyValue();
+      const store = await open(keyValue);
+      const bucket = await keyValue.open();
+      const { id } = await store.create(fields);
+      // Another writer lands a write while every attempt computes, so each compare-and-set fails.
+      const update = store.update(id, (current) => {
+        void bucket.put(id, JSON.stringify({ ...current, logLevel: current.logLevel === 'info' ? 'debug' : 'info' }));
+        return { initialized: true };
+      });
+      await expect(update).rejects.toThrow(/kept changing/);
+    });
+
+    it('answers undefined for a session deleted meanwhile', async () => {
+      const keyValue = new MemoryKeyValueFactory();
+      const store = await open(keyValue);
+      const other = await open(keyValue);
+      const { id } = await store.create(fields);
+      await other.delete(id);
+      await expect(store.update(id, { initialized: true })).resolves.toBeUndefined();
     });
 
     it('writes nothing when the change function answers undefined', async () => {

@@ -36,8 +36,11 @@ export type LegacySession = z.infer<typeof LegacySessionSchema>;
 /** What {@link SessionStore.update} may change in a session. */
 export type SessionChange = Partial<Pick<LegacySession, 'logLevel' | 'initialized' | 'subscriptions'>>;
 
-/** How long a write's echo through the watch may take before it counts as lost. */
-const ECHO_PATIENCE_MS = 10_000;
+/**
+ * How many times an update computes and compare-and-sets before giving up: each retry means another
+ * write to the same session landed first, which takes more than a few simultaneous requests.
+ */
+const UPDATE_ATTEMPTS = 8;
 
 /** The shape session ids take here; anything else is unknown without a look-up. */
 const SESSION_ID = /^[A-Za-z0-9_-]{16,128}$/;
@@ -46,6 +49,8 @@ export const SESSION_BUCKET = 'mcp-sessions';
 
 interface MirrorEntry {
   session: LegacySession;
+  /** The bucket revision this copy comes from: the watch never replaces it with an older one. */
+  revision: number;
   expiresAt: number;
 }
 
@@ -59,17 +64,15 @@ export interface SessionStoreOptions {
  * Legacy session state in a replicated KV bucket (NATS JetStream KV in distributed mode), so any
  * replica serves any session without stickiness (§3.2.1). A local mirror, kept current by the
  * bucket's watch and filled by a direct read on a miss, keeps the KV round trip off the hot path.
+ * Every write is a compare-and-set on the revision the change was computed from, so changes made at
+ * the same instant on any replicas all land; the mirror only ever moves to a newer revision, so a
+ * late echo of an older write never undoes a newer one.
  */
 export class SessionStore {
   private readonly logger = new Logger(SessionStore.name);
   private readonly mirror = new Map<string, MirrorEntry>();
-  /**
-   * What this replica wrote whose echo has not come back through the watch yet, oldest first, per
-   * session. While one is outstanding, a value the watch delivers is older than the mirror's (the
-   * watch replays the bucket's writes in order), so applying it would undo a newer local change,
-   * e.g. the second of two quick `resources/subscribe` calls.
-   */
-  private readonly unconfirmed = new Map<string, Array<{ text: string; at: number }>>();
+  /** The end of the latest update queued per session on this replica. */
+  private readonly writing = new Map<string, Promise<void>>();
   private readonly now: () => number;
   private readonly newId: () => string;
   private watcher: { stop(): void } | undefined;
@@ -87,7 +90,7 @@ export class SessionStore {
   static async open(keyValue: KeyValueFactory, options: SessionStoreOptions): Promise<SessionStore> {
     const bucket = await keyValue.open(SESSION_BUCKET, { ttlMs: options.ttlMs });
     const store = new SessionStore(bucket, options);
-    store.watcher = await bucket.watch((change) => store.onChange(change.key, change.value));
+    store.watcher = await bucket.watch((change) => store.onChange(change.key, change.value, change.revision));
     store.sweeper = setInterval(() => store.sweep(), Math.min(options.ttlMs, 60_000));
     store.sweeper.unref();
     return store;
@@ -99,13 +102,11 @@ export class SessionStore {
     const session: LegacySession = { ...fields, initialized: false, createdAt: now, touchedAt: now };
     for (let attempt = 0; attempt < 3; attempt++) {
       const id = this.newId();
-      const text = JSON.stringify(session);
-      this.expectEcho(id, text);
-      if (await this.bucket.create(id, text)) {
-        this.remember(id, session);
+      const revision = await this.bucket.create(id, JSON.stringify(session));
+      if (revision !== undefined) {
+        this.remember(id, session, revision);
         return { id, session };
       }
-      this.unconfirmed.delete(id);
     }
     throw new Error('could not mint a unique session id');
   }
@@ -116,41 +117,53 @@ export class SessionStore {
     const entry = this.mirror.get(id);
     const now = this.now();
     if (entry && entry.expiresAt > now) {
-      if (now - entry.session.touchedAt > this.options.ttlMs / 2) void this.update(id, {});
+      if (now - entry.session.touchedAt > this.options.ttlMs / 2) {
+        this.update(id, {}).catch((error: unknown) => this.logger.warn(`could not refresh session ${id.slice(0, 8)}…: ${(error as Error).message}`));
+      }
       return entry.session;
     }
-    const stored = await this.bucket.get(id);
-    const session = stored === undefined ? undefined : parseSession(stored);
-    if (!session) {
-      this.mirror.delete(id);
-      return undefined;
-    }
-    this.remember(id, session);
-    return session;
+    return (await this.load(id))?.session;
   }
 
   /**
-   * Merges fields into a session; a no-op for an unknown one. Given a function, it computes the fields
-   * from this replica's freshest copy, with no await in between, so changes made on one replica never
-   * overwrite each other; `undefined` from it means there is nothing to write. Writes from two
-   * replicas at the same instant are last-writer-wins: the bucket offers no compare-and-set here.
+   * Merges fields into a session; a no-op (`undefined`) for an unknown one. Given a function, it
+   * computes the fields from the freshest copy this replica has; `undefined` from it means there is
+   * nothing to write. The write is a compare-and-set on that copy's revision: when another write
+   * landed first (on any replica), the session is read again and the change computed again, so no
+   * change is lost. Updates of one session on this replica run one after the other. Rejects when the
+   * bucket fails or the session keeps changing under it.
    */
-  async update(id: string, fields: SessionChange | ((current: LegacySession) => SessionChange | undefined)): Promise<LegacySession | undefined> {
-    const current = this.mirror.get(id)?.session ?? (await this.get(id));
-    if (!current) return undefined;
-    const change = typeof fields === 'function' ? fields(current) : fields;
-    if (change === undefined) return current;
-    const next: LegacySession = { ...current, ...change, touchedAt: this.now() };
-    this.remember(id, next);
-    const text = JSON.stringify(next);
-    this.expectEcho(id, text);
-    try {
-      await this.bucket.put(id, text);
-    } catch (error) {
-      this.dropEcho(id, text);
-      this.logger.warn(`could not write session ${id.slice(0, 8)}…: ${(error as Error).message}`);
+  update(id: string, fields: SessionChange | ((current: LegacySession) => SessionChange | undefined)): Promise<LegacySession | undefined> {
+    // One write per session at a time on this replica: they would only overtake each other.
+    const previous = this.writing.get(id) ?? Promise.resolve();
+    const done = previous.then(() => this.compareAndSet(id, fields));
+    const settled = done.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.writing.set(id, settled);
+    void settled.then(() => {
+      if (this.writing.get(id) === settled) this.writing.delete(id);
+    });
+    return done;
+  }
+
+  private async compareAndSet(id: string, fields: SessionChange | ((current: LegacySession) => SessionChange | undefined)): Promise<LegacySession | undefined> {
+    let entry = this.liveEntry(id) ?? (await this.load(id));
+    for (let attempt = 0; attempt < UPDATE_ATTEMPTS && entry; attempt++) {
+      const change = typeof fields === 'function' ? fields(entry.session) : fields;
+      if (change === undefined) return entry.session;
+      const next: LegacySession = { ...entry.session, ...change, touchedAt: this.now() };
+      const revision = await this.bucket.update(id, JSON.stringify(next), entry.revision);
+      if (revision !== undefined) {
+        this.remember(id, next, revision);
+        return next;
+      }
+      // Someone wrote first (or the mirror lagged behind the bucket): start again from the bucket.
+      entry = await this.load(id);
     }
-    return next;
+    if (!entry) return undefined;
+    throw new Error(`session ${id.slice(0, 8)}… kept changing during ${UPDATE_ATTEMPTS} attempts to update it`);
   }
 
   /**
@@ -159,21 +172,18 @@ export class SessionStore {
    * stream is open here is in the mirror, kept current by the watch.
    */
   isSubscribed(id: string, uri: string): boolean {
-    const entry = this.mirror.get(id);
-    return entry !== undefined && entry.expiresAt > this.now() && (entry.session.subscriptions?.includes(uri) ?? false);
+    return this.liveEntry(id)?.session.subscriptions?.includes(uri) ?? false;
   }
 
   /** Ends a session everywhere: every replica's watch drops it from its mirror. */
   async delete(id: string): Promise<void> {
     this.mirror.delete(id);
-    this.unconfirmed.delete(id);
     await this.bucket.delete(id);
   }
 
   /** Drops a session from this replica's mirror (a `sessionClosed` event arrived before the watch did). */
   forget(id: string): void {
     this.mirror.delete(id);
-    this.unconfirmed.delete(id);
   }
 
   close(): void {
@@ -186,52 +196,43 @@ export class SessionStore {
     this.close();
   }
 
-  private remember(id: string, session: LegacySession): void {
-    this.mirror.set(id, { session, expiresAt: session.touchedAt + this.options.ttlMs });
+  private liveEntry(id: string): MirrorEntry | undefined {
+    const entry = this.mirror.get(id);
+    return entry && entry.expiresAt > this.now() ? entry : undefined;
   }
 
-  private expectEcho(id: string, text: string): void {
-    const pending = this.unconfirmed.get(id);
-    if (pending) pending.push({ text, at: this.now() });
-    else this.unconfirmed.set(id, [{ text, at: this.now() }]);
+  /** Reads the session from the bucket into the mirror; `undefined` when it is gone. */
+  private async load(id: string): Promise<MirrorEntry | undefined> {
+    const stored = await this.bucket.get(id);
+    const session = stored === undefined ? undefined : parseSession(stored.value);
+    if (!stored || !session) {
+      this.mirror.delete(id);
+      return undefined;
+    }
+    return this.remember(id, session, stored.revision);
   }
 
-  private dropEcho(id: string, text: string): void {
-    const pending = this.unconfirmed.get(id);
-    const index = pending?.findIndex((entry) => entry.text === text) ?? -1;
-    if (index >= 0) pending?.splice(index, 1);
-    if (pending?.length === 0) this.unconfirmed.delete(id);
+  /** Keeps the copy unless the mirror already holds a newer revision; returns what the mirror holds. */
+  private remember(id: string, session: LegacySession, revision: number): MirrorEntry {
+    const held = this.mirror.get(id);
+    if (held && held.revision > revision) return held;
+    const entry = { session, revision, expiresAt: session.touchedAt + this.options.ttlMs };
+    this.mirror.set(id, entry);
+    return entry;
   }
 
-  private onChange(id: string, value: string | undefined): void {
+  private onChange(id: string, value: string | undefined, revision: number): void {
     if (value === undefined) {
       this.mirror.delete(id);
-      this.unconfirmed.delete(id);
       return;
     }
-    const pending = this.unconfirmed.get(id);
-    const oldest = pending?.[0];
-    // An echo still missing after this long was lost (a watch hiccup): stop waiting for it.
-    if (oldest && this.now() - oldest.at > ECHO_PATIENCE_MS) this.unconfirmed.delete(id);
-    else if (pending) {
-      // Our own write coming back (and any of ours before it, already overtaken), or a foreign write
-      // the bucket ordered before our outstanding ones: either way not newer than the mirror until
-      // the last outstanding echo arrives.
-      const index = pending.findIndex((entry) => entry.text === value);
-      if (index < 0) return;
-      pending.splice(0, index + 1);
-      if (pending.length > 0) return;
-      this.unconfirmed.delete(id);
-    }
     const session = parseSession(value);
-    if (session) this.remember(id, session);
+    if (session) this.remember(id, session, revision);
   }
 
   private sweep(): void {
     const now = this.now();
     for (const [id, entry] of this.mirror) if (entry.expiresAt <= now) this.mirror.delete(id);
-    // An echo that never came (a watch hiccup) must not freeze a session's mirror for ever.
-    for (const id of this.unconfirmed.keys()) if (!this.mirror.has(id)) this.unconfirmed.delete(id);
   }
 }
 

@@ -3,7 +3,7 @@ export { MessageBus, type BusSubscription, type EmitOptions, type EventListener,
 export { RpcHandler, EventHandler, queueGroupOf } from './bus/handler.decorators';
 export { RpcError, isRpcError, WireErrorCode } from './bus/rpc-error';
 export { contextFromHeaders, contextToHeaders, type CallContext, type HeaderReader } from './bus/call-context';
-export { KeyValueFactory, KeyValueStore, type KeyValueChange, type KeyValueBucketOptions } from './key-value/key-value.store';
+export { KeyValueFactory, KeyValueStore, type KeyValueChange, type KeyValueEntry, type KeyValueBucketOptions } from './key-value/key-value.store';
 export { MemoryKeyValueFactory } from './key-value/memory.key-value';
 export { InProcessHub } from './transports/in-process.hub';
 export { InProcessServer, InProcessContext } from './transports/in-process.server';

@@ -183,17 +183,34 @@ describe.each(transports)('MessageBus over %s', (_name, options) => {
   });
 
   describe('key-value buckets', () => {
-    it('stores, creates once, watches and deletes', async () => {
+    it('stores, creates once, watches and deletes, with a growing revision on every write', async () => {
       const store = await app.get(KeyValueFactory).open(`test-${run}`);
-      const changes: Array<{ key: string; value?: string }> = [];
+      const changes: Array<{ key: string; value?: string; revision: number }> = [];
       const watch = await store.watch((change) => changes.push(change));
-      await expect(store.create('k1', 'v1')).resolves.toBe(true);
-      await expect(store.create('k1', 'other')).resolves.toBe(false);
-      await expect(store.get('k1')).resolves.toBe('v1');
+      const created = await store.create('k1', 'v1');
+      expect(created).toEqual(expect.any(Number));
+      await expect(store.create('k1', 'other')).resolves.toBeUndefined();
+      await expect(store.get('k1')).resolves.toEqual({ value: 'v1', revision: created });
       await store.delete('k1');
       await expect(store.get('k1')).resolves.toBeUndefined();
-      await expect.poll(() => changes, { timeout: 2_000 }).toEqual([{ key: 'k1', value: 'v1' }, { key: 'k1' }]);
+      await expect.poll(() => changes, { timeout: 2_000 }).toEqual([
+        { key: 'k1', value: 'v1', revision: created },
+        { key: 'k1', revision: expect.any(Number) },
+      ]);
+      expect(changes[1]?.revision).toBeGreaterThan(created ?? Infinity);
       watch.stop();
+    });
+
+    it('compares and sets: an update based on a revision someone else overtook is refused', async () => {
+      const store = await app.get(KeyValueFactory).open(`test-${run}`);
+      const first = (await store.put('k2', 'a')) ?? 0;
+      const second = await store.update('k2', 'b', first);
+      expect(second).toBeGreaterThan(first);
+      // A writer that still holds the first revision loses, and the value stays the winner's.
+      await expect(store.update('k2', 'c', first)).resolves.toBeUndefined();
+      await expect(store.get('k2')).resolves.toEqual({ value: 'b', revision: second });
+      await store.delete('k2');
+      await expect(store.update('k2', 'd', second ?? 0)).resolves.toBeUndefined();
     });
   });
 });

@@ -1,48 +1,58 @@
-import { KeyValueFactory, KeyValueStore, type KeyValueBucketOptions, type KeyValueChange } from './key-value.store';
+import { KeyValueFactory, KeyValueStore, type KeyValueBucketOptions, type KeyValueChange, type KeyValueEntry } from './key-value.store';
 
-interface Entry {
-  value: string;
+interface Entry extends KeyValueEntry {
   expiresAt: number;
 }
 
 class MemoryKeyValueStore extends KeyValueStore {
   private readonly entries = new Map<string, Entry>();
   private readonly listeners = new Set<(change: KeyValueChange) => void>();
+  /** The bucket's last revision, like a JetStream stream's sequence. */
+  private revision = 0;
 
   constructor(private readonly ttlMs: number) {
     super();
   }
 
-  async get(key: string): Promise<string | undefined> {
-    const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    if (entry.expiresAt <= Date.now()) {
-      this.entries.delete(key);
-      this.notify({ key });
-      return undefined;
-    }
-    return entry.value;
+  async get(key: string): Promise<KeyValueEntry | undefined> {
+    const entry = this.live(key);
+    return entry && { value: entry.value, revision: entry.revision };
   }
 
-  async put(key: string, value: string): Promise<void> {
-    this.entries.set(key, { value, expiresAt: this.ttlMs ? Date.now() + this.ttlMs : Number.POSITIVE_INFINITY });
-    this.notify({ key, value });
+  async put(key: string, value: string): Promise<number> {
+    const revision = ++this.revision;
+    this.entries.set(key, { value, revision, expiresAt: this.ttlMs ? Date.now() + this.ttlMs : Number.POSITIVE_INFINITY });
+    this.notify({ key, value, revision });
+    return revision;
   }
 
-  async create(key: string, value: string): Promise<boolean> {
-    if ((await this.get(key)) !== undefined) return false;
-    await this.put(key, value);
-    return true;
+  async create(key: string, value: string): Promise<number | undefined> {
+    if (this.live(key)) return undefined;
+    return this.put(key, value);
+  }
+
+  async update(key: string, value: string, revision: number): Promise<number | undefined> {
+    if (this.live(key)?.revision !== revision) return undefined;
+    return this.put(key, value);
   }
 
   async delete(key: string): Promise<void> {
     this.entries.delete(key);
-    this.notify({ key });
+    this.notify({ key, revision: ++this.revision });
   }
 
   async watch(listener: (change: KeyValueChange) => void): Promise<{ stop(): void }> {
     this.listeners.add(listener);
     return { stop: () => this.listeners.delete(listener) };
+  }
+
+  /** The entry, unless it expired (an expiry is announced like a delete). */
+  private live(key: string): Entry | undefined {
+    const entry = this.entries.get(key);
+    if (!entry || entry.expiresAt > Date.now()) return entry;
+    this.entries.delete(key);
+    this.notify({ key, revision: ++this.revision });
+    return undefined;
   }
 
   private notify(change: KeyValueChange): void {

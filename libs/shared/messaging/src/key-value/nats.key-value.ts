@@ -1,5 +1,8 @@
 import type { KV, NatsConnection } from 'nats';
-import { KeyValueFactory, KeyValueStore, type KeyValueBucketOptions, type KeyValueChange } from './key-value.store';
+import { KeyValueFactory, KeyValueStore, type KeyValueBucketOptions, type KeyValueChange, type KeyValueEntry } from './key-value.store';
+
+/** JetStream's answer when a conditional write finds another last revision (or an existing key). */
+const CONFLICT = /wrong last sequence|key exists/i;
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
@@ -9,25 +12,22 @@ class NatsKeyValueStore extends KeyValueStore {
     super();
   }
 
-  async get(key: string): Promise<string | undefined> {
+  async get(key: string): Promise<KeyValueEntry | undefined> {
     const entry = await this.kv.get(key);
     if (!entry || entry.operation !== 'PUT') return undefined;
-    return decoder.decode(entry.value);
+    return { value: decoder.decode(entry.value), revision: entry.revision };
   }
 
-  async put(key: string, value: string): Promise<void> {
-    await this.kv.put(key, encoder.encode(value));
+  put(key: string, value: string): Promise<number> {
+    return this.kv.put(key, encoder.encode(value));
   }
 
-  async create(key: string, value: string): Promise<boolean> {
-    try {
-      await this.kv.create(key, encoder.encode(value));
-      return true;
-    } catch (error) {
-      // JetStream answers "wrong last sequence" when the key exists.
-      if (/wrong last sequence|key exists/i.test((error as Error).message)) return false;
-      throw error;
-    }
+  create(key: string, value: string): Promise<number | undefined> {
+    return conditional(this.kv.create(key, encoder.encode(value)));
+  }
+
+  update(key: string, value: string, revision: number): Promise<number | undefined> {
+    return conditional(this.kv.update(key, encoder.encode(value), revision));
   }
 
   async delete(key: string): Promise<void> {
@@ -38,10 +38,22 @@ class NatsKeyValueStore extends KeyValueStore {
     const iterator = await this.kv.watch({ include: 'updates' as never });
     void (async () => {
       for await (const entry of iterator) {
-        listener(entry.operation === 'PUT' ? { key: entry.key, value: decoder.decode(entry.value) } : { key: entry.key });
+        listener(
+          entry.operation === 'PUT' ? { key: entry.key, value: decoder.decode(entry.value), revision: entry.revision } : { key: entry.key, revision: entry.revision },
+        );
       }
     })();
     return { stop: () => iterator.stop() };
+  }
+}
+
+/** A conditional write's revision, or `undefined` when JetStream refused it for a conflict. */
+async function conditional(write: Promise<number>): Promise<number | undefined> {
+  try {
+    return await write;
+  } catch (error) {
+    if (CONFLICT.test((error as Error).message)) return undefined;
+    throw error;
   }
 }
 
