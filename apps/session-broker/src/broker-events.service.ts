@@ -25,6 +25,8 @@ export class BrokerEvents {
    * modern listeners that asked for `toolsListChanged` (S-191).
    */
   catalogChanged(tenant: string, servers: readonly string[]): void {
+    // No server named: none of their tool lists changed (unlike the store's lists, where none means all).
+    if (servers.length === 0) return;
     this.servers.invalidate(tenant, servers);
     this.listChanged(tenant, servers, 'tools');
   }

@@ -175,7 +175,8 @@ describe.each(shared)('two broker replicas over %s', (_transport, messaging) => 
     const bus = first.app.get(MessageBus);
     bus.emit(resourceStore.resourceUpdated, { tenant: 'demo', uri: 'demo://logo' });
     bus.emit(resourceStore.listChanged, { tenant: 'demo', servers: [], lists: ['resources', 'prompts'] });
-    bus.emit(toolExecutor.catalogChanged, { tenant: 'other', servers: [] });
+    bus.emit(toolExecutor.catalogChanged, { tenant: 'other', servers: ['default'] });
+    bus.emit(toolExecutor.catalogChanged, { tenant: 'demo', servers: [] });
     bus.emit(toolExecutor.catalogChanged, { tenant: 'demo', servers: ['private'] });
     // ...then what it did: once the last is on the stream, anything unasked would be there too.
     bus.emit(resourceStore.resourceUpdated, { tenant: 'other', uri: 'demo://guide' });

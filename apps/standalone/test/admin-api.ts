@@ -80,3 +80,25 @@ export function uuidTool(): Record<string, unknown> {
 export function uniqueTenant(prefix: string): string {
   return `${prefix}-${Math.random().toString(36).slice(2, 8)}`;
 }
+
+/** The virtual server `createPublicTenant` creates in its tenant. */
+export const PUBLIC_SERVER = 'main';
+
+/** The definition of the public server `main` exposing `tools` (anonymous MCP callers allowed). */
+export function publicServer(tools: string[] = []): Record<string, unknown> {
+  return { title: PUBLIC_SERVER, public: true, tools };
+}
+
+/**
+ * Creates `tenant` with the public virtual server `main` and no tools, so a test needs no token for
+ * its MCP calls and leaves the seeded tenants untouched.
+ */
+export async function createPublicTenant(admin: AdminApi, tenant: string, name: string): Promise<void> {
+  await admin.expect(201, 'POST', '/tenants', { slug: tenant, name });
+  await admin.expect(200, 'PUT', `/tenants/${tenant}/virtual-servers/${PUBLIC_SERVER}`, publicServer());
+}
+
+/** The admin API path of one resource of `tenant`: a URI holds slashes, so it goes in the `uri` query parameter. */
+export function resourcePath(tenant: string, uri: string): string {
+  return `/tenants/${tenant}/resources/by-uri?uri=${encodeURIComponent(uri)}`;
+}

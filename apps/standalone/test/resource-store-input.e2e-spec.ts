@@ -3,7 +3,7 @@ import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.j
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { ErrorCodes, MODERN_PROTOCOL_VERSION, mcpUrl, obtainToken, sendRaw } from '@mcp-platform/shared-testing';
-import { AdminApi, adminApiUrl, uniqueTenant } from './admin-api';
+import { AdminApi, adminApiUrl, createPublicTenant, PUBLIC_SERVER, resourcePath as resourcePathOf, uniqueTenant } from './admin-api';
 import { adminUserOf, distributedMode, embeddedMode, type Platform } from './platforms';
 
 /** The resource store's per-resource content limit (`MAX_RESOURCE_CONTENT_BYTES`). */
@@ -80,17 +80,16 @@ describe.each([embeddedMode(), distributedMode()])('resource store under bad inp
   let adminToken: string;
   let serverUrl: string;
   const tenant = uniqueTenant('e2e-rs');
-  const resourcePath = (uri: string) => `/tenants/${tenant}/resources/by-uri?uri=${encodeURIComponent(uri)}`;
+  const resourcePath = (uri: string) => resourcePathOf(tenant, uri);
 
   beforeAll(async () => {
     platform = await mode.boot();
-    serverUrl = mcpUrl(platform.baseUrl, tenant, 'main');
+    serverUrl = mcpUrl(platform.baseUrl, tenant, PUBLIC_SERVER);
     const token = await obtainToken({ issuer: platform.issuer, resource: adminApiUrl(platform), scope: 'admin', user: adminUserOf(platform) });
     adminToken = token.access_token;
     admin = new AdminApi(adminApiUrl(platform), adminToken);
     // A tenant of this run with a public server, so the seeded conformance fixtures stay untouched.
-    await admin.expect(201, 'POST', '/tenants', { slug: tenant, name: 'Resource store input (e2e)' });
-    await admin.expect(200, 'PUT', `/tenants/${tenant}/virtual-servers/main`, { title: 'main', public: true, tools: [] });
+    await createPublicTenant(admin, tenant, 'Resource store input (e2e)');
     await admin.expect(200, 'PUT', resourcePath(KEPT.uri), { name: 'kept', mimeType: 'text/plain', text: KEPT.text });
     await admin.expect(200, 'PUT', `/tenants/${tenant}/resource-templates/items`, { uriTemplate: TEMPLATE, text: 'item {id}' });
   });

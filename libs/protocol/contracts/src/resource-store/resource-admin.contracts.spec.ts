@@ -17,10 +17,10 @@ describe('resource content limits', () => {
   it('accepts a blob of exactly the limit and refuses one byte more, with or without padding', () => {
     const base = { uri: 'demo://blob', name: 'blob', mimeType: 'application/octet-stream' };
     expect(ResourceDefinitionSchema.safeParse({ ...base, blob: blobOf(MAX_RESOURCE_CONTENT_BYTES) }).success).toBe(true);
-    for (const bytes of [MAX_RESOURCE_CONTENT_BYTES + 1, MAX_RESOURCE_CONTENT_BYTES + 2]) {
+    for (const bytes of [MAX_RESOURCE_CONTENT_BYTES + 1, MAX_RESOURCE_CONTENT_BYTES + 2, MAX_RESOURCE_CONTENT_BYTES + 1_024]) {
       const result = ResourceDefinitionSchema.safeParse({ ...base, blob: blobOf(bytes) });
       expect(result.success, `${bytes} bytes`).toBe(false);
-      expect(result.error?.issues[0]?.message).toBe(`at most ${MAX_RESOURCE_CONTENT_BYTES} bytes (base64)`);
+      expect(result.error?.issues.map((issue) => issue.message)).toEqual([`at most ${MAX_RESOURCE_CONTENT_BYTES} bytes (base64)`]);
     }
   });
 });

@@ -54,7 +54,8 @@ export const ResourceFieldsSchema = z.object({
   /** Base64 of the bytes (S-203); a binary upload is a write with `blob` and `mimeType`. */
   blob: z
     .base64()
-    .max(Math.ceil(MAX_RESOURCE_CONTENT_BYTES / 3) * 4, `at most ${MAX_RESOURCE_CONTENT_BYTES} bytes (base64)`)
+    // One refusal for a blob far over the limit (`abort`), not the same message twice.
+    .max(Math.ceil(MAX_RESOURCE_CONTENT_BYTES / 3) * 4, { message: `at most ${MAX_RESOURCE_CONTENT_BYTES} bytes (base64)`, abort: true })
     // The length bound alone lets up to two bytes more through; the decoded size is what counts.
     .refine((blob) => base64ByteLength(blob) <= MAX_RESOURCE_CONTENT_BYTES, { message: `at most ${MAX_RESOURCE_CONTENT_BYTES} bytes (base64)` })
     .optional(),

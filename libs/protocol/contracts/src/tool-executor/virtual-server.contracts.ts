@@ -34,7 +34,11 @@ export const listVirtualServers = defineRpc({
   response: z.object({ servers: z.array(VirtualServerSchema) }),
 });
 
-/** The tools or settings of some virtual servers changed; brokers refresh caches and tell clients (`list_changed`). */
+/**
+ * The tenant's catalog changed: executor replicas reload it; brokers refresh their caches and tell the
+ * clients of the named servers (`list_changed`). `servers` lists exactly the servers whose tools or
+ * settings changed; empty means none did (e.g. a tool no server exposes yet), not all of them.
+ */
 export const catalogChanged = defineEvent({
   subject: 'tool-executor.v1.catalog.changed',
   delivery: 'all',
