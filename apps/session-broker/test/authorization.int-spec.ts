@@ -4,7 +4,7 @@ import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextp
 import { authorizationServer } from '@mcp-platform/protocol-contracts';
 import { inProcessMessaging, MessageBus, type MessagingOptions } from '@mcp-platform/shared-messaging';
 import { bootBroker, ExecutorLog, HASH_TEXT_SCOPES, type BootedBroker } from './fake-tool-executor';
-import { eventually, modernHeaders, modernParams, post } from './http-helpers';
+import { eventually, modernHeaders, modernParams, openStream, post } from './http-helpers';
 import { TEST_ISSUER, TEST_PUBLIC_URL } from './test-issuer';
 
 const NATS_URL = process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222';
@@ -163,6 +163,15 @@ describe.each(transports)('SessionBroker as an OAuth resource server over %s', (
       const answer = await post(broker.privateUrl, { jsonrpc: '2.0', id: 2, method: 'tools/list', params: modernParams() }, { ...modernHeaders('tools/list'), ...bearer(token) });
       expect(answer.status).toBe(200);
       expect(log.principals.at(-1)).toMatchObject({ subject: 'user-modern', anonymous: false });
+    });
+
+    it('ends a subscriptions/listen stream with its result when the token it was opened with expires', async () => {
+      const token = await broker.issuer.mint({ claims: { exp: Math.floor(Date.now() / 1_000) + 2 } });
+      const body = { jsonrpc: '2.0', id: 'until-expiry', method: 'subscriptions/listen', params: modernParams({ notifications: { toolsListChanged: true } }) };
+      const listen = await openStream(broker.privateUrl, { method: 'POST', headers: { ...modernHeaders('subscriptions/listen'), ...bearer(token) }, body });
+      expect(listen.status).toBe(200);
+      await listen.ended;
+      expect(listen.messages().map((message) => message.method ?? message.result?.['resultType'])).toEqual(['notifications/subscriptions/acknowledged', 'complete']);
     });
 
     it('works with the official SDK client sending the token', async () => {

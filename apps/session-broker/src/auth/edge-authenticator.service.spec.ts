@@ -80,11 +80,13 @@ describe('EdgeAuthenticator', () => {
       }
     });
 
-    it('verifies the token for the server’s canonical URL and builds the principal from it', async () => {
-      const { edge, verifier } = authenticator(async () => token({ scopes: ['mcp', 'demo:crypto'] }));
+    it('verifies the token for the server’s canonical URL and builds the principal from it, with the token’s expiry', async () => {
+      const verified = token({ scopes: ['mcp', 'demo:crypto'] });
+      const { edge, verifier } = authenticator(async () => verified);
       await expect(edge.authenticate(bearer('x.y.z'), PRIVATE)).resolves.toEqual({
         ok: true,
         principal: { subject: 'user-1', tenant: 'demo', clientId: 'client-1', scopes: ['mcp', 'demo:crypto'], anonymous: false },
+        expiresAt: verified.expiresAt,
       });
       expect(verifier.verify).toHaveBeenCalledWith('x.y.z', { audience: `${PUBLIC_URL}/demo/private/mcp` });
     });

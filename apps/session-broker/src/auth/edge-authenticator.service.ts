@@ -29,7 +29,8 @@ export interface AuthRefusal {
 }
 
 /** The caller, or why it may not proceed. */
-export type AuthDecision = { ok: true; principal: Principal } | ({ ok: false } & AuthRefusal);
+/** An accepted caller: the principal, and when its access token expires (none for anonymous callers). */
+export type AuthDecision = { ok: true; principal: Principal; expiresAt?: number } | ({ ok: false } & AuthRefusal);
 
 /**
  * The broker as an OAuth resource server: runs on every request to a virtual server, after the
@@ -112,6 +113,7 @@ export class EdgeAuthenticator implements OnModuleInit {
         scopes: token.scopes,
         anonymous: false,
       },
+      expiresAt: token.expiresAt,
     };
   }
 

@@ -110,7 +110,8 @@ export class McpEndpoint {
       ...(sessionId === undefined ? {} : { sessionId }),
       ...withVersionHeader(headerValue(request.headers, McpHttpHeader.ProtocolVersion)),
     });
-    return era === 'modern' ? this.modern.post(request, message, server, principal, target) : this.legacy.post(request, message, server, principal, target);
+    if (era === 'modern') return this.modern.post(request, message, server, { principal, ...(auth.expiresAt === undefined ? {} : { expiresAt: auth.expiresAt }) }, target);
+    return this.legacy.post(request, message, server, principal, target);
   }
 }
 

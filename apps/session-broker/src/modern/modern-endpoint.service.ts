@@ -72,9 +72,10 @@ export class ModernEndpoint {
     request: McpHttpRequest,
     message: Exclude<IncomingMessage, { kind: 'invalid' }>,
     server: VirtualServer,
-    principal: Principal,
+    caller: { principal: Principal; expiresAt?: number },
     target: ResponseTarget,
   ): Promise<void> {
+    const { principal } = caller;
     const response = new LazyResponse(target);
     if (message.kind === 'response') {
       // spec S-101: modern clients never POST responses (there are no server-to-client requests).
@@ -87,7 +88,7 @@ export class ModernEndpoint {
       this.logger.debug(`modern request refused (${envelope.status}): ${envelope.error.error.message}`);
       return response.respond(envelope.error, envelope.status);
     }
-    if (message.method === 'subscriptions/listen') return this.listen(message, server, response);
+    if (message.method === 'subscriptions/listen') return this.listen(message, server, caller.expiresAt, response);
     const outcome = await this.dispatch(message, envelope, server, principal, response);
     if (outcome.kind === 'result') {
       response.respond({ jsonrpc: '2.0', id: message.id, result: this.complete(outcome.result, server) });
@@ -190,9 +191,10 @@ export class ModernEndpoint {
   /**
    * `subscriptions/listen` (S-308): the response becomes a long-lived stream that starts with the
    * acknowledgement and carries only what the filter asked for, each notification tagged with the
-   * request's id; it ends when the client closes it, or with the result when this replica shuts down.
+   * request's id; it ends when the client closes it, or with the result when this replica shuts down
+   * or the caller's access token expires (the client listens again with a fresh one).
    */
-  private listen(message: Request, server: VirtualServer, response: LazyResponse): void {
+  private listen(message: Request, server: VirtualServer, expiresAt: number | undefined, response: LazyResponse): void {
     const filter = readSubscriptionFilter(message.params);
     if ('invalid' in filter) {
       this.logger.debug(`subscriptions/listen refused: ${filter.invalid}`);
@@ -204,6 +206,7 @@ export class ModernEndpoint {
       server: server.name,
       filter,
       response,
+      ...(expiresAt === undefined ? {} : { endsAt: expiresAt }),
       completion: () => this.complete({ _meta: { [ModernMetaKey.SubscriptionId]: message.id } }, server),
     });
   }

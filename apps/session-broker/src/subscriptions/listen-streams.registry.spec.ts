@@ -28,7 +28,7 @@ describe('ListenStreams', () => {
     vi.useRealTimers();
   });
 
-  function listen(id: string | number, notifications: Record<string, unknown>, where: { tenant?: string; server?: string } = {}): FakeTarget {
+  function listen(id: string | number, notifications: Record<string, unknown>, where: { tenant?: string; server?: string; endsAt?: number } = {}): FakeTarget {
     const target = new FakeTarget();
     streams.open({
       id,
@@ -36,6 +36,7 @@ describe('ListenStreams', () => {
       server: where.server ?? 'default',
       filter: filterOf(notifications),
       response: new LazyResponse(target),
+      ...(where.endsAt === undefined ? {} : { endsAt: where.endsAt }),
       completion: () => ({ resultType: 'complete', _meta: { [ID_KEY]: id } }),
     });
     return target;
@@ -89,6 +90,19 @@ describe('ListenStreams', () => {
     target.dropConnection();
     vi.advanceTimersByTime(LISTEN_KEEP_ALIVE_MS * 2);
     expect(target.chunks.filter((chunk) => chunk.startsWith(':'))).toHaveLength(2);
+  });
+
+  it('ends a stream with its result when the access token it was opened with expires', () => {
+    vi.useFakeTimers();
+    const expiring = listen('e', { toolsListChanged: true }, { endsAt: Date.now() + 60_000 });
+    const lasting = listen('l', { toolsListChanged: true });
+    vi.advanceTimersByTime(59_999);
+    expect(expiring.writableEnded).toBe(false);
+    vi.advanceTimersByTime(1);
+    expect(messagesOn(expiring).at(-1)).toEqual({ jsonrpc: '2.0', id: 'e', result: { resultType: 'complete', _meta: { [ID_KEY]: 'e' } } });
+    expect(expiring.writableEnded).toBe(true);
+    expect(lasting.writableEnded).toBe(false);
+    expect(streams.size).toBe(1);
   });
 
   it('ends every stream at shutdown with the listen result and closes it (S-313)', () => {

@@ -11,13 +11,19 @@ export interface ListenStream {
   server: string;
   filter: HonouredFilter;
   response: LazyResponse;
+  /** When the subscription ends on its own (the access token's expiry), in epoch milliseconds. */
+  endsAt?: number;
   /** The `subscriptions/listen` result that ends the subscription gracefully (S-313). */
   completion: () => Record<string, unknown>;
 }
 
 interface HeldStream extends ListenStream {
   keepAlive: NodeJS.Timeout;
+  expiry?: NodeJS.Timeout;
 }
+
+/** The longest delay `setTimeout` takes (about 24.8 days); a later end is re-armed when it fires. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** How often an idle listen stream gets an SSE comment (S-106), well under common proxy idle timeouts. */
 export const LISTEN_KEEP_ALIVE_MS = 25_000;
@@ -42,6 +48,7 @@ export class ListenStreams implements OnModuleDestroy {
     const keepAlive = setInterval(() => response.keepAlive(), LISTEN_KEEP_ALIVE_MS);
     keepAlive.unref();
     const held: HeldStream = { ...stream, keepAlive };
+    if (stream.endsAt !== undefined) this.armExpiry(held, stream.endsAt);
     let streams = this.byTenant.get(stream.tenant);
     if (!streams) this.byTenant.set(stream.tenant, (streams = new Set()));
     streams.add(held);
@@ -82,10 +89,20 @@ export class ListenStreams implements OnModuleDestroy {
   onModuleDestroy(): void {
     const streams = [...this.byTenant.values()].flatMap((held) => [...held]);
     if (streams.length > 0) this.logger.log(`ending ${streams.length} listen subscription(s) for shutdown`);
-    for (const stream of streams) {
-      stream.response.respond({ jsonrpc: JSONRPC_VERSION, id: stream.id, result: stream.completion() });
-      this.release(stream);
-    }
+    for (const stream of streams) this.end(stream);
+  }
+
+  /** Ends a subscription deliberately: its `subscriptions/listen` result, then the stream closes (S-313). */
+  private end(stream: HeldStream): void {
+    stream.response.respond({ jsonrpc: JSONRPC_VERSION, id: stream.id, result: stream.completion() });
+    this.release(stream);
+  }
+
+  /** The caller's authority ends with its token: the subscription ends then too. */
+  private armExpiry(stream: HeldStream, endsAt: number): void {
+    const delay = endsAt - Date.now();
+    stream.expiry = setTimeout(() => (delay > MAX_TIMER_MS ? this.armExpiry(stream, endsAt) : this.end(stream)), Math.max(0, Math.min(delay, MAX_TIMER_MS)));
+    stream.expiry.unref();
   }
 
   /** A notification carrying the subscription id in `_meta` (S-311). */
@@ -95,6 +112,7 @@ export class ListenStreams implements OnModuleDestroy {
 
   private release(stream: HeldStream): void {
     clearInterval(stream.keepAlive);
+    clearTimeout(stream.expiry);
     const streams = this.byTenant.get(stream.tenant);
     streams?.delete(stream);
     if (streams?.size === 0) this.byTenant.delete(stream.tenant);
