@@ -174,6 +174,15 @@ describe.each(transports)('SessionBroker as an OAuth resource server over %s', (
       expect(listen.messages().map((message) => message.method ?? message.result?.['resultType'])).toEqual(['notifications/subscriptions/acknowledged', 'complete']);
     });
 
+    it('closes a legacy GET stream when the token it was opened with expires', async () => {
+      const sessionId = await openSession(broker.privateUrl, await broker.issuer.mint());
+      const token = await broker.issuer.mint({ claims: { exp: Math.floor(Date.now() / 1_000) + 2 } });
+      const stream = await openStream(broker.privateUrl, { method: 'GET', headers: { ...bearer(token), 'mcp-session-id': sessionId, 'mcp-protocol-version': LEGACY } });
+      expect(stream.status).toBe(200);
+      await stream.ended;
+      expect(stream.messages()).toEqual([]);
+    });
+
     it('works with the official SDK client sending the token', async () => {
       const client = new LegacyClient({ name: 'auth-sdk-test', version: '1.0.0' });
       const token = await broker.issuer.mint();

@@ -83,7 +83,7 @@ export class McpEndpoint {
       if (sessionId === undefined) {
         return new LazyResponse(target).respond(jsonRpcError(undefined, JsonRpcErrorCode.InvalidRequest, 'Method Not Allowed'), 405, { allow: 'POST' });
       }
-      return request.method === 'GET' ? this.legacy.get(request, server, principal, target) : this.legacy.delete(request, server, principal, target);
+      return request.method === 'GET' ? this.legacy.get(request, server, principal, auth.expiresAt, target) : this.legacy.delete(request, server, principal, target);
     }
     if (request.method !== 'POST') {
       return new LazyResponse(target).respond(jsonRpcError(undefined, JsonRpcErrorCode.InvalidRequest, 'Method Not Allowed'), 405, { allow: 'POST, GET, DELETE' });

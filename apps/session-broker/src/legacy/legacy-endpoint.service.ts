@@ -81,11 +81,11 @@ export class LegacyEndpoint {
   }
 
   /** GET: the session's standalone SSE stream (S-86, S-87). */
-  async get(request: McpHttpRequest, server: VirtualServer, principal: Principal, target: ResponseTarget): Promise<void> {
+  async get(request: McpHttpRequest, server: VirtualServer, principal: Principal, expiresAt: number | undefined, target: ResponseTarget): Promise<void> {
     const resolved = await this.sessionFor(request, server, principal, undefined, target);
     if (!resolved) return;
     const response = new LazyResponse(target);
-    if (!this.streams.attach(resolved.sessionId, server.tenant, server.name, response)) {
+    if (!this.streams.attach(resolved.sessionId, server.tenant, server.name, response, expiresAt)) {
       response.respond(jsonRpcError(undefined, JsonRpcErrorCode.InvalidRequest, 'Conflict: this session already has a GET stream open'), 409);
     }
   }

@@ -7,9 +7,13 @@ interface SessionStream {
   tenant: string;
   server: string;
   keepAlive: NodeJS.Timeout;
+  expiry?: NodeJS.Timeout;
 }
 
 const KEEP_ALIVE_MS = 25_000;
+
+/** The longest delay `setTimeout` takes; access tokens live far less (at most a day). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * The legacy GET streams open on this replica, one per session (S-86..S-88): where notifications
@@ -19,13 +23,18 @@ const KEEP_ALIVE_MS = 25_000;
 export class SessionStreams implements OnModuleDestroy {
   private readonly streams = new Map<string, SessionStream>();
 
-  /** False when the session already has a GET stream on this replica. */
-  attach(sessionId: string, tenant: string, server: string, response: LazyResponse): boolean {
+  /**
+   * False when the session already has a GET stream on this replica. With `endsAt` (the access token's
+   * expiry), the stream closes then; the client opens it again with a fresh token.
+   */
+  attach(sessionId: string, tenant: string, server: string, response: LazyResponse, endsAt?: number): boolean {
     if (this.streams.get(sessionId)?.response.open) return false;
     response.openStream();
     const keepAlive = setInterval(() => response.keepAlive(), KEEP_ALIVE_MS);
     keepAlive.unref();
-    this.streams.set(sessionId, { response, tenant, server, keepAlive });
+    const expiry = endsAt === undefined ? undefined : setTimeout(() => this.close(sessionId), Math.min(Math.max(0, endsAt - Date.now()), MAX_TIMER_MS));
+    expiry?.unref();
+    this.streams.set(sessionId, { response, tenant, server, keepAlive, ...(expiry ? { expiry } : {}) });
     response.onClientGone(() => this.detach(sessionId, response));
     return true;
   }
@@ -72,6 +81,7 @@ export class SessionStreams implements OnModuleDestroy {
     const stream = this.streams.get(sessionId);
     if (!stream || stream.response !== response) return;
     clearInterval(stream.keepAlive);
+    clearTimeout(stream.expiry);
     this.streams.delete(sessionId);
   }
 }
