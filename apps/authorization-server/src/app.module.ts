@@ -30,6 +30,7 @@ export function authorizationServerOptionsFromEnv(env: AuthorizationServerEnv, b
     ...(env.AUTH_KEY_ENCRYPTION_SECRET ? { keyEncryptionSecret: env.AUTH_KEY_ENCRYPTION_SECRET } : {}),
     cimd: { allowedHosts: env.CIMD_ALLOWED_HOSTS, ...(boot.cimdCaPem ? { caPem: boot.cimdCaPem } : {}) },
     trustProxy: env.TRUST_PROXY,
+    adminUploadLimitBytes: env.ADMIN_UPLOAD_LIMIT_BYTES,
   };
 }
 

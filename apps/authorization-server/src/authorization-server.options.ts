@@ -34,6 +34,8 @@ export interface AuthorizationServerOptions {
   cimd?: { allowedHosts?: string[]; caPem?: string };
   /** Trust `X-Forwarded-*` from a reverse proxy in front of the app. */
   trustProxy?: boolean;
+  /** Largest raw resource upload the admin API takes, in bytes (default 16 MiB; the resource store has its own limit too). */
+  adminUploadLimitBytes?: number;
 }
 
 /** The options with every default applied and the derived URLs, as `AUTHORIZATION_SERVER_OPTIONS` provides them. */
@@ -57,6 +59,8 @@ export interface ResolvedAuthorizationServerOptions
 export const DEFAULT_ACCESS_TOKEN_TTL_SECONDS = 600;
 /** Default refresh token lifetime: 14 days. */
 export const DEFAULT_REFRESH_TOKEN_TTL_SECONDS = 14 * 24 * 3600;
+/** Default body limit of the admin API's raw resource uploads: 16 MiB, the resource store's default per-resource limit. */
+export const DEFAULT_ADMIN_UPLOAD_LIMIT_BYTES = 16 * 1024 * 1024;
 /** Default signing key lifetime before rotation. */
 export const DEFAULT_KEY_ROTATION_DAYS = 30;
 /** The longest-lived JWT the provider signs besides access tokens (ID tokens), in seconds. */
@@ -80,6 +84,7 @@ export function resolveAuthorizationServerOptions(options: AuthorizationServerOp
     keyEncryptionSecret: options.keyEncryptionSecret || undefined,
     cimd: { allowedHosts: options.cimd?.allowedHosts ?? [], caPem: options.cimd?.caPem },
     trustProxy: options.trustProxy ?? false,
+    adminUploadLimitBytes: options.adminUploadLimitBytes ?? DEFAULT_ADMIN_UPLOAD_LIMIT_BYTES,
     issuer: `${publicUrl}/oauth`,
     adminAudience: `${publicUrl}/admin/v1`,
     retiredKeyOverlapSeconds: Math.max(accessTokenTtlSeconds, ID_TOKEN_TTL_SECONDS) + RETIRED_KEY_MARGIN_SECONDS,

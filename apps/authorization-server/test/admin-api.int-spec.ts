@@ -2,7 +2,8 @@ import 'reflect-metadata';
 import { Controller, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createPrivateKey, type KeyObject } from 'node:crypto';
+import { createPrivateKey, randomUUID, type KeyObject } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resourceStore, toolExecutor, WireErrorCode, type RpcRequestParsed } from '@mcp-platform/protocol-contracts';
 import { MessagingModule, microserviceOptions, RpcError, RpcHandler, type MessagingOptions } from '@mcp-platform/shared-messaging';
@@ -122,6 +123,10 @@ function fakeCatalogExecutor(log: CatalogLog) {
 
 /** The fake resource store's quota per tenant, in bytes: small, so a refusal is cheap to reach. */
 const FAKE_QUOTA_BYTES = 64;
+/** The admin API's raw upload limit in this suite (`adminUploadLimitBytes`). */
+const UPLOAD_LIMIT_BYTES = 1024 * 1024;
+/** The fake resource store's per-resource limit for uploads: under the API's own, so the store's refusal is reachable. */
+const FAKE_MAX_RESOURCE_BYTES = 700 * 1024;
 
 /** What the fake resource store was asked, and the items it keeps in memory (keyed `tenant/key`). */
 class ResourceLog {
@@ -129,6 +134,10 @@ class ResourceLog {
   readonly resources = new Map<string, resourceStore.StoredResourceRecord>();
   readonly templates = new Map<string, resourceStore.ResourceTemplateDefinition>();
   readonly prompts = new Map<string, resourceStore.PromptDefinition>();
+  /** Uploads in progress, by id: what was begun and the bytes appended so far. */
+  readonly uploads = new Map<string, { request: RpcRequestParsed<typeof resourceStore.beginResourceUpload>; parts: Buffer[]; received: number }>();
+  /** The content of uploaded resources, by `tenant/uri` (their records keep no content). */
+  readonly uploaded = new Map<string, Buffer>();
 
   record(subject: string, payload: unknown): void {
     this.requests.push({ subject, payload });
@@ -177,6 +186,60 @@ function fakeResourceStore(log: ResourceLog) {
       const created = !log.resources.has(key);
       log.resources.set(key, { ...resource, size });
       return { created, resource: { ...resource, size } };
+    }
+
+    @RpcHandler(resourceStore.beginResourceUpload)
+    beginUpload(request: RpcRequestParsed<typeof resourceStore.beginResourceUpload>) {
+      log.record(resourceStore.beginResourceUpload.subject, request);
+      if (request.name === undefined && !log.resources.has(`${request.tenant}/${request.uri}`)) {
+        throw new RpcError(WireErrorCode.InvalidParams, 'a new resource needs a name', { issues: [{ path: ['name'], message: 'a new resource needs a name' }] });
+      }
+      const uploadId = randomUUID();
+      log.uploads.set(uploadId, { request, parts: [], received: 0 });
+      return { uploadId, maxResourceBytes: FAKE_MAX_RESOURCE_BYTES };
+    }
+
+    @RpcHandler(resourceStore.appendResourceUpload)
+    appendUpload(request: RpcRequestParsed<typeof resourceStore.appendResourceUpload>) {
+      log.record(resourceStore.appendResourceUpload.subject, { ...request, data: `${Buffer.from(request.data, 'base64').length} bytes` });
+      const upload = found(log.uploads.get(request.uploadId), `upload ${request.uploadId}`);
+      const data = Buffer.from(request.data, 'base64');
+      if (upload.received + data.length > FAKE_MAX_RESOURCE_BYTES) {
+        log.uploads.delete(request.uploadId);
+        throw new RpcError(WireErrorCode.InvalidParams, 'over the limit per resource', { maxResourceBytes: FAKE_MAX_RESOURCE_BYTES, requestedBytes: upload.received + data.length });
+      }
+      upload.parts.push(data);
+      upload.received += data.length;
+      return { receivedBytes: upload.received };
+    }
+
+    @RpcHandler(resourceStore.commitResourceUpload)
+    commitUpload(request: RpcRequestParsed<typeof resourceStore.commitResourceUpload>) {
+      log.record(resourceStore.commitResourceUpload.subject, request);
+      const upload = found(log.uploads.get(request.uploadId), `upload ${request.uploadId}`);
+      log.uploads.delete(request.uploadId);
+      const { uri, name, mimeType, servers } = upload.request;
+      const key = `${request.tenant}/${uri}`;
+      const resource = { uri, name: name ?? found(log.resources.get(key), uri).name, mimeType, servers: servers ?? [], size: upload.received };
+      const created = !log.resources.has(key);
+      log.resources.set(key, resource);
+      log.uploaded.set(key, Buffer.concat(upload.parts));
+      return { created, resource };
+    }
+
+    @RpcHandler(resourceStore.abortResourceUpload)
+    abortUpload(request: RpcRequestParsed<typeof resourceStore.abortResourceUpload>) {
+      log.record(resourceStore.abortResourceUpload.subject, request);
+      return { aborted: log.uploads.delete(request.uploadId) };
+    }
+
+    @RpcHandler(resourceStore.readResourceDefinitionChunk)
+    readChunk(request: RpcRequestParsed<typeof resourceStore.readResourceDefinitionChunk>) {
+      const key = `${request.tenant}/${request.uri}`;
+      const resource = found(log.resources.get(key), `resource ${request.uri}`);
+      const content = found(log.uploaded.get(key), `content of ${request.uri}`);
+      const data = content.subarray(request.offset, request.offset + request.length).toString('base64');
+      return { data, size: content.length, version: 1, encoding: 'blob' as const, ...(resource.mimeType ? { mimeType: resource.mimeType } : {}) };
     }
 
     @RpcHandler(resourceStore.deleteResourceDefinition)
@@ -276,6 +339,7 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
           mcpPublicUrl: MCP_PUBLIC_URL,
           seed: false,
           bootstrapAdmin: { username: ADMIN_USERNAME, password: 'a platform admin password' },
+          adminUploadLimitBytes: UPLOAD_LIMIT_BYTES,
         }),
       ],
       controllers: [fakeCatalogExecutor(log), fakeResourceStore(resourceLog)],
@@ -315,6 +379,18 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
       body = undefined;
     }
     return { status: response.statusCode, headers: response.headers, body, text };
+  }
+
+  /** A raw-body request (the content upload): `payload` as the body, with the headers given. */
+  async function callRaw(method: 'GET' | 'PUT', url: string, options: { token: string; headers?: Record<string, string>; payload?: Buffer | Readable }): Promise<Answer & { raw: Buffer }> {
+    const response = await app.inject({ method, url, headers: { authorization: `Bearer ${options.token}`, ...options.headers }, ...(options.payload === undefined ? {} : { payload: options.payload }) });
+    let body: unknown;
+    try {
+      body = response.body ? JSON.parse(response.body) : undefined;
+    } catch {
+      body = undefined;
+    }
+    return { status: response.statusCode, headers: response.headers, body, text: response.body, raw: response.rawPayload };
   }
 
   /** The server's current signing key, to sign tokens as its token endpoint would. */
@@ -656,6 +732,104 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
       expect((await call('DELETE', url, { token })).status).toBe(204);
     });
 
+    it('answers a JSON body over the HTTP body limit, and one that is not JSON, with the error envelope', async () => {
+      const token = await platformAdmin();
+      const url = `/admin/v1/tenants/acme/resources/by-uri?uri=${encodeURIComponent('acme://huge')}`;
+      const huge = await callRaw('PUT', url, { token, headers: { 'content-type': 'application/json' }, payload: Buffer.alloc(2 * 1024 * 1024, 0x20) });
+      expect(huge.status).toBe(413);
+      expect(huge.body).toEqual({ error: { code: 'PAYLOAD_TOO_LARGE', message: expect.any(String) } });
+      const garbled = await callRaw('PUT', url, { token, headers: { 'content-type': 'application/json' }, payload: Buffer.from('{"name": ') });
+      expect(garbled.status).toBe(400);
+      expect(garbled.body).toEqual({ error: { code: 'INVALID_REQUEST', message: expect.any(String) } });
+    });
+
+    describe('raw content uploads', () => {
+      const CHUNK = resourceStore.RESOURCE_CONTENT_CHUNK_BYTES;
+      const contentUrl = (uri: string, query = '') => `/admin/v1/tenants/acme/resources/by-uri/content?uri=${encodeURIComponent(uri)}${query}`;
+      const since = (start: number) => resourceLog.requests.slice(start);
+
+      it('streams the body to the store in 256 KiB chunks with its Content-Type (JSON too) as mimeType, and downloads it back', async () => {
+        const token = acmeAdminToken;
+        const content = Buffer.from(JSON.stringify({ values: 'x'.repeat(600 * 1024) }));
+        const start = resourceLog.requests.length;
+        const answer = await callRaw('PUT', contentUrl('acme://data.json', '&name=data&servers=main,%20docs'), { token, headers: { 'content-type': 'application/json' }, payload: content });
+        expect(answer.status, answer.text).toBe(200);
+        expect(answer.body).toEqual({ created: true, resource: { uri: 'acme://data.json', name: 'data', mimeType: 'application/json', servers: ['main', 'docs'], size: content.length } });
+        expect(since(start).map((request) => request.subject)).toEqual([
+          resourceStore.beginResourceUpload.subject,
+          resourceStore.appendResourceUpload.subject,
+          resourceStore.appendResourceUpload.subject,
+          resourceStore.appendResourceUpload.subject,
+          resourceStore.commitResourceUpload.subject,
+        ]);
+        expect(since(start)[0]?.payload).toEqual({ tenant: 'acme', uri: 'acme://data.json', mimeType: 'application/json', declaredBytes: content.length, name: 'data', servers: ['main', 'docs'] });
+        expect(since(start).slice(1, 4).map((request) => request.payload)).toEqual([
+          expect.objectContaining({ offset: 0, data: `${CHUNK} bytes` }),
+          expect.objectContaining({ offset: CHUNK, data: `${CHUNK} bytes` }),
+          expect.objectContaining({ offset: 2 * CHUNK, data: `${content.length - 2 * CHUNK} bytes` }),
+        ]);
+        expect(resourceLog.uploaded.get('acme/acme://data.json')?.equals(content)).toBe(true);
+
+        const download = await callRaw('GET', contentUrl('acme://data.json'), { token });
+        expect(download.status).toBe(200);
+        expect(download.headers['content-type']).toBe('application/json');
+        expect(download.headers['content-length']).toBe(String(content.length));
+        expect(download.headers['cache-control']).toBe('no-store');
+        expect(download.raw.equals(content)).toBe(true);
+      });
+
+      it('takes the mimeType parameter over the Content-Type, application/octet-stream without either, and keeps a replaced resource\'s name', async () => {
+        const token = acmeAdminToken;
+        const start = resourceLog.requests.length;
+        const bytes = Buffer.from([0, 1, 2, 3]);
+        const typed = await callRaw('PUT', contentUrl('acme://img', '&name=img&mimeType=image%2Fpng'), { token, headers: { 'content-type': 'application/octet-stream' }, payload: bytes });
+        expect(typed.body).toMatchObject({ created: true, resource: { mimeType: 'image/png', size: 4 } });
+        const untyped = await callRaw('PUT', contentUrl('acme://img'), { token, payload: bytes });
+        expect(untyped.status, untyped.text).toBe(200);
+        expect(untyped.body).toMatchObject({ created: false, resource: { name: 'img', mimeType: 'application/octet-stream' } });
+        // curl's default type for --data-binary says nothing about the file.
+        const curlDefault = await callRaw('PUT', contentUrl('acme://img'), { token, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: bytes });
+        expect(curlDefault.body).toMatchObject({ created: false, resource: { mimeType: 'application/octet-stream' } });
+        expect(since(start).filter((request) => request.subject === resourceStore.beginResourceUpload.subject).map((request) => request.payload)).toEqual([
+          expect.objectContaining({ mimeType: 'image/png', name: 'img' }),
+          { tenant: 'acme', uri: 'acme://img', mimeType: 'application/octet-stream', declaredBytes: 4 },
+          { tenant: 'acme', uri: 'acme://img', mimeType: 'application/octet-stream', declaredBytes: 4 },
+        ]);
+        expect((await call('DELETE', GUIDE_URL.replace(encodeURIComponent('acme://docs/guide'), encodeURIComponent('acme://img')), { token })).status).toBe(204);
+      });
+
+      it('refuses a body over ADMIN_UPLOAD_LIMIT_BYTES with 413 PAYLOAD_TOO_LARGE: at once when its length says so, else when the bytes cross it, aborting the upload', async () => {
+        const token = acmeAdminToken;
+        const start = resourceLog.requests.length;
+        const announced = await callRaw('PUT', contentUrl('acme://big', '&name=big'), { token, payload: Buffer.alloc(UPLOAD_LIMIT_BYTES + 1) });
+        expect(announced.status).toBe(413);
+        expect(announced.body).toEqual({ error: { code: 'PAYLOAD_TOO_LARGE', message: `the upload is over the limit of ${UPLOAD_LIMIT_BYTES} bytes` } });
+        // The rest of the body is never read: the connection closes after the answer.
+        expect(announced.headers['connection']).toBe('close');
+        expect(since(start)).toEqual([]);
+
+        // A body without Content-Length (a stream): the store refuses past its own limit first.
+        const streamed = await callRaw('PUT', contentUrl('acme://big', '&name=big'), { token, payload: Readable.from([Buffer.alloc(500 * 1024), Buffer.alloc(500 * 1024)]) });
+        expect(streamed.status).toBe(413);
+        expect(streamed.body.error).toEqual({ code: 'PAYLOAD_TOO_LARGE', message: 'over the limit per resource' });
+        expect(streamed.headers['connection']).toBe('close');
+        expect(since(start).map((request) => request.subject).at(-1)).toBe(resourceStore.abortResourceUpload.subject);
+        expect(resourceLog.resources.has('acme/acme://big')).toBe(false);
+      });
+
+      it('refuses a new resource without a name with 400, and bad metadata before anything is sent', async () => {
+        const token = acmeAdminToken;
+        const unnamed = await callRaw('PUT', contentUrl('acme://nameless'), { token, payload: Buffer.from('x') });
+        expect(unnamed.status).toBe(400);
+        expect(unnamed.body.error).toMatchObject({ code: 'INVALID_REQUEST', message: 'a new resource needs a name' });
+        const start = resourceLog.requests.length;
+        const badServers = await callRaw('PUT', contentUrl('acme://x', '&name=x&servers=Not%20A%20Server'), { token, payload: Buffer.from('x') });
+        expect(badServers.status).toBe(400);
+        expect(badServers.body.error.issues).toEqual([expect.objectContaining({ path: 'servers.0' })]);
+        expect(since(start)).toEqual([]);
+      });
+    });
+
     it('refuses a bad resource before anything is sent: no uri, a relative uri, both text and blob', async () => {
       const token = acmeAdminToken;
       const before = resourceLog.requests.length;
@@ -735,6 +909,8 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
       'GET /admin/v1/tenants/{tenant}/resources/by-uri getResource',
       'PUT /admin/v1/tenants/{tenant}/resources/by-uri putResource',
       'DELETE /admin/v1/tenants/{tenant}/resources/by-uri deleteResource',
+      'PUT /admin/v1/tenants/{tenant}/resources/by-uri/content uploadResourceContent',
+      'GET /admin/v1/tenants/{tenant}/resources/by-uri/content downloadResourceContent',
       'GET /admin/v1/tenants/{tenant}/resource-templates listResourceTemplates',
       'GET /admin/v1/tenants/{tenant}/resource-templates/{name} getResourceTemplate',
       'PUT /admin/v1/tenants/{tenant}/resource-templates/{name} putResourceTemplate',
@@ -775,7 +951,10 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
           const documented = (operation.parameters ?? []).filter((parameter: { in: string }) => parameter.in === 'path');
           expect(documented.map((parameter: { name: string }) => parameter.name).sort(), where).toEqual(pathParameters.sort());
           for (const parameter of documented) expect(parameter.schema?.type, `${where} ${parameter.name}`).toBe('string');
-          if (['put', 'patch'].includes(method) || (method === 'post' && !path.endsWith('able'))) {
+          if (method === 'put' && path.endsWith('/content')) {
+            // The raw upload: the body is the content itself, of any media type.
+            expect(operation.requestBody?.content?.['*/*']?.schema, `${where} body`).toEqual({ type: 'string', format: 'binary' });
+          } else if (['put', 'patch'].includes(method) || (method === 'post' && !path.endsWith('able'))) {
             expect(operation.requestBody?.content?.['application/json']?.schema, `${where} body`).toBeDefined();
           } else {
             expect(operation.requestBody, `${where} body`).toBeUndefined();
@@ -797,6 +976,18 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
         ['annotations', 'blob', 'description', 'icons', 'mimeType', 'name', 'servers', 'text', 'title'],
       );
       expect(resource.responses['413'].content['application/json'].schema.properties.error).toBeDefined();
+      const upload = document.paths['/admin/v1/tenants/{tenant}/resources/by-uri/content'].put;
+      expect(upload.parameters.filter((parameter: { in: string }) => parameter.in === 'query').map((parameter: { name: string; required: boolean }) => [parameter.name, parameter.required])).toEqual([
+        ['uri', true],
+        ['mimeType', false],
+        ['name', false],
+        ['title', false],
+        ['description', false],
+        ['servers', false],
+      ]);
+      expect(upload.responses['200'].content['application/json'].schema.properties.resource.properties).not.toHaveProperty('blob');
+      expect(upload.responses['413']).toBeDefined();
+      expect(document.paths['/admin/v1/tenants/{tenant}/resources/by-uri/content'].get.responses['200'].content['*/*'].schema).toEqual({ type: 'string', format: 'binary' });
       const user = document.paths['/admin/v1/tenants/{tenant}/users'].post.requestBody.content['application/json'].schema;
       expect(user.required.sort()).toEqual(['password', 'username']);
       expect(Object.keys(user.properties)).not.toContain('platformAdmin');

@@ -20,6 +20,7 @@ export class AppModule {
           database: { kind: 'postgres', url: env.DATABASE_URL },
           seed: env.SEED,
           tenantQuotaBytes: env.RESOURCE_STORE_TENANT_QUOTA_BYTES,
+          maxResourceBytes: env.RESOURCE_STORE_MAX_RESOURCE_BYTES,
         }),
       ],
     };

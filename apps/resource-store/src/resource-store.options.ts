@@ -7,7 +7,15 @@ export interface ResourceStoreOptions {
   seed: boolean;
   /** Upper bound of the resource content one tenant stores, in bytes (default 100 MiB). */
   tenantQuotaBytes?: number;
+  /** Upper bound of one resource's content, in bytes (default 16 MiB); larger uploads are refused. */
+  maxResourceBytes?: number;
 }
 
-/** Injection token of the effective per-tenant quota (a number of bytes). */
-export const TENANT_QUOTA_BYTES = Symbol('TENANT_QUOTA_BYTES');
+/** The store's size limits, in bytes, as the resources module is given them. */
+export interface ResourceLimits {
+  tenantQuotaBytes: number;
+  maxResourceBytes: number;
+}
+
+/** Injection token of the effective `ResourceLimits`. */
+export const RESOURCE_LIMITS = Symbol('RESOURCE_LIMITS');

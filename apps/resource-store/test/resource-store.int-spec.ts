@@ -149,7 +149,7 @@ describe.each(setups(run))('ResourceStoreModule over $name', (setup) => {
       expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
     });
 
-    it('announces a changed resource and the list change, and nothing for an identical write', async () => {
+    it('announces a changed resource, and the list change only when its list entry changed; nothing for an identical write', async () => {
       const service = app.get(ResourcesService);
       const updated: string[] = [];
       const changed: unknown[] = [];
@@ -166,10 +166,18 @@ describe.each(setups(run))('ResourceStoreModule over $name', (setup) => {
         const resource = { uri: 'ev://watched', name: 'watched', text: 'v1', servers: ['s1'] };
         await expect(service.putResource('events', resource)).resolves.toBe('created');
         await expect(service.putResource('events', resource)).resolves.toBe('unchanged');
+        // Same size, same metadata: only subscribers of the URI hear of it.
         await expect(service.putResource('events', { ...resource, text: 'v2' })).resolves.toBe('updated');
-        await expect.poll(() => updated).toEqual(['ev://watched']);
-        await expect.poll(() => changed).toHaveLength(2);
-        expect(changed[0]).toEqual({ tenant: 'events', servers: ['s1'], lists: ['resources'] });
+        await expect(service.putResource('events', { ...resource, text: 'v3', title: 'Watched' })).resolves.toBe('updated');
+        // A last write elsewhere: once its announcement is here, every earlier one is too (one publisher, in order).
+        await expect(service.putResource('events', { uri: 'ev://sentinel', name: 'sentinel', text: 's', servers: ['s2'] })).resolves.toBe('created');
+        await expect.poll(() => changed.length).toBe(3);
+        expect(updated).toEqual(['ev://watched', 'ev://watched']);
+        expect(changed).toEqual([
+          { tenant: 'events', servers: ['s1'], lists: ['resources'] },
+          { tenant: 'events', servers: ['s1'], lists: ['resources'] },
+          { tenant: 'events', servers: ['s2'], lists: ['resources'] },
+        ]);
       } finally {
         for (const subscription of subscriptions) subscription.unsubscribe();
       }

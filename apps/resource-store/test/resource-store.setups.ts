@@ -38,9 +38,14 @@ export function setups(run: string): Setup[] {
   ];
 }
 
-/** The store's module on the given bus and database, serving its RPCs. */
-export async function bootResourceStore(messaging: MessagingOptions, database: DatabaseOptions, seed: boolean): Promise<INestApplication> {
-  @Module({ imports: [MessagingModule.forRoot(messaging), ResourceStoreModule.register({ database, seed, tenantQuotaBytes: TEST_QUOTA_BYTES })] })
+/** The store's module on the given bus and database, serving its RPCs (limits: `TEST_QUOTA_BYTES` and the default per resource, unless given). */
+export async function bootResourceStore(
+  messaging: MessagingOptions,
+  database: DatabaseOptions,
+  seed: boolean,
+  limits: { tenantQuotaBytes?: number; maxResourceBytes?: number } = {},
+): Promise<INestApplication> {
+  @Module({ imports: [MessagingModule.forRoot(messaging), ResourceStoreModule.register({ database, seed, tenantQuotaBytes: TEST_QUOTA_BYTES, ...limits })] })
   class TestModule {}
   const app = await NestFactory.create(TestModule, new FastifyAdapter(), { logger: ['error'] });
   app.connectMicroservice(microserviceOptions(messaging), { inheritAppConfig: true });

@@ -14,7 +14,7 @@ import { inProcessMessaging, MessageBus, type MessagingOptions } from '@mcp-plat
 import { legacyCallId } from '../src/calls/call-id';
 import { VirtualServerAnnouncer } from '../src/startup/virtual-server-announcer.service';
 import { ListenStreams } from '../src/subscriptions/listen-streams.registry';
-import { ResourceStoreLog } from './fake-resource-store';
+import { LARGE_CONTENT, LARGE_TEXT, REWRITTEN_CONTENT, ResourceStoreLog } from './fake-resource-store';
 import { bootBroker, ExecutorLog, type BootedBroker } from './fake-tool-executor';
 import { ACCEPT_BOTH, eventually, initializeRaw, MODERN, modernHeaders, modernParams, openStream, post, rawHttp } from './http-helpers';
 
@@ -156,6 +156,20 @@ describe.each(transports)('SessionBroker over %s', (_transport, messaging) => {
       await expect(client.readResource({ uri: 'demo://guide' })).resolves.toEqual({ contents: [{ uri: 'demo://guide', mimeType: 'text/markdown', text: '# Guide' }] });
       await expect(client.readResource({ uri: 'demo://logo' })).resolves.toEqual({ contents: [{ uri: 'demo://logo', mimeType: 'image/png', blob: 'iVBORw==' }] });
       await expect(client.readResource({ uri: 'demo://notes/cats' })).resolves.toMatchObject({ contents: [{ text: 'Notes on cats' }] });
+    });
+
+    it('reads resources larger than one bus message, joined from their chunks, starting over once when one changes mid-read', async () => {
+      await expect(client.readResource({ uri: 'demo://large' })).resolves.toEqual({
+        contents: [{ uri: 'demo://large', mimeType: 'application/octet-stream', blob: LARGE_CONTENT.toString('base64') }],
+      });
+      await expect(client.readResource({ uri: 'demo://large-text' })).resolves.toEqual({ contents: [{ uri: 'demo://large-text', mimeType: 'text/markdown', text: LARGE_TEXT }] });
+      await expect(client.readResource({ uri: 'demo://rewritten' })).resolves.toEqual({
+        contents: [{ uri: 'demo://rewritten', mimeType: 'application/octet-stream', blob: REWRITTEN_CONTENT.toString('base64') }],
+      });
+    });
+
+    it('answers an internal error, never a mix of versions, when a resource keeps changing while it is read in chunks', async () => {
+      await expect(client.readResource({ uri: 'demo://unsettled' })).rejects.toMatchObject({ code: -32603 });
     });
 
     it('answers an unknown resource with -32002 and the uri in data (S-209)', async () => {
@@ -359,6 +373,15 @@ describe.each(transports)('SessionBroker over %s', (_transport, messaging) => {
       await expect(client.complete({ ref: { type: 'ref/prompt', name: 'greet' }, argument: { name: 'who', value: 'b' } })).resolves.toMatchObject({
         completion: { values: ['bob'] },
       });
+    });
+
+    it('reads a resource larger than one bus message, joined from its chunks, with the caching hints of the first answer', async () => {
+      await expect(client.readResource({ uri: 'demo://large' })).resolves.toMatchObject({
+        contents: [{ uri: 'demo://large', mimeType: 'application/octet-stream', blob: LARGE_CONTENT.toString('base64') }],
+        ttlMs: 15_000,
+        cacheScope: 'public',
+      });
+      await expect(client.readResource({ uri: 'demo://rewritten' })).resolves.toMatchObject({ contents: [{ blob: REWRITTEN_CONTENT.toString('base64') }] });
     });
 
     it('answers an unknown resource with -32602, never -32002 (S-210)', async () => {

@@ -46,6 +46,21 @@ export class AdminApi {
     return { status: response.status, body: parsed, wwwAuthenticate: response.headers.get('www-authenticate') };
   }
 
+  /**
+   * A raw-body request (a resource's content): `body` sent as it is with `contentType`; the answer's
+   * bytes and type besides its JSON (`body`, when it is JSON).
+   */
+  async requestBytes(method: string, path: string, body?: Uint8Array, contentType?: string): Promise<AdminAnswer & { bytes: Buffer; contentType: string | null }> {
+    const headers: Record<string, string> = {};
+    if (this.accessToken !== undefined) headers['authorization'] = `Bearer ${this.accessToken}`;
+    if (contentType !== undefined) headers['content-type'] = contentType;
+    const response = await fetch(`${this.baseUrl}${path}`, { method, headers, ...(body === undefined ? {} : { body }), signal: AbortSignal.timeout(60_000) });
+    const bytes = Buffer.from(await response.arrayBuffer());
+    const type = response.headers.get('content-type');
+    const json = type?.startsWith('application/json') ? (JSON.parse(bytes.toString('utf8')) as unknown) : undefined;
+    return { status: response.status, body: json, wwwAuthenticate: response.headers.get('www-authenticate'), bytes, contentType: type };
+  }
+
   /** Like `request`, but throws unless the status is one of `expected` (the setup steps of a test). */
   async expect(expected: number | readonly number[], method: string, path: string, body?: unknown): Promise<AdminAnswer> {
     const answer = await this.request(method, path, body);

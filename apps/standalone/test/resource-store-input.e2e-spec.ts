@@ -174,8 +174,8 @@ describe.each([embeddedMode(), distributedMode()])('resource store under bad inp
         body,
       });
       expect(answer.status).toBe(413);
-      // Fastify refuses the body before any admin route runs: Nest's default shape, not the API's `{ error }` envelope.
-      expect(JSON.parse(answer.body)).toEqual({ statusCode: 413, message: 'Request body is too large' });
+      // Fastify refuses the body before any admin route runs; the answer still has the API's envelope.
+      expect(JSON.parse(answer.body)).toEqual({ error: { code: 'PAYLOAD_TOO_LARGE', message: expect.any(String) } });
       expect((await admin.request('GET', resourcePath(uri))).status).toBe(404);
     });
   });

@@ -49,6 +49,13 @@ describe(mapAdminError, () => {
     expect(error.toBody()).toEqual({ error: { code: 'QUOTA_EXCEEDED', message: 'Tenant acme would store 11 bytes, over its quota of 10' } });
   });
 
+  it('maps the resource store’s size refusal (INVALID_PARAMS with the per-resource limit) to 413 PAYLOAD_TOO_LARGE', () => {
+    const rpc = new RpcError(WireErrorCode.InvalidParams, 'Resource content of 17 bytes is over the limit of 16 bytes per resource', { maxResourceBytes: 16, requestedBytes: 17 });
+    const { error } = mapAdminError(rpc, fixedId);
+    expect(error.status).toBe(413);
+    expect(error.toBody()).toEqual({ error: { code: 'PAYLOAD_TOO_LARGE', message: 'Resource content of 17 bytes is over the limit of 16 bytes per resource' } });
+  });
+
   it('keeps the executor’s error id of an internal wire error, and the cause for the log', () => {
     const rpc = new RpcError(WireErrorCode.Internal, 'internal error (id exec-9)', undefined, 'exec-9');
     const { error, cause } = mapAdminError(rpc, fixedId);
@@ -93,6 +100,7 @@ describe(adminErrorStatus, () => {
       NOT_FOUND: 404,
       CONFLICT: 409,
       QUOTA_EXCEEDED: 413,
+      PAYLOAD_TOO_LARGE: 413,
       UNAVAILABLE: 503,
       INTERNAL: 500,
     });

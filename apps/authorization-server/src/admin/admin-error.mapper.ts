@@ -24,6 +24,7 @@ export function mapAdminError(error: unknown, newErrorId: () => string = randomU
   if (error instanceof IdentityError) return { error: new AdminApiError(fromIdentityCode(error.code), error.message) };
   if (isRpcError(error)) {
     if (isQuotaRefusal(error.code, error.data)) return { error: new AdminApiError(AdminErrorCode.QuotaExceeded, error.message) };
+    if (isSizeRefusal(error.code, error.data)) return { error: new AdminApiError(AdminErrorCode.PayloadTooLarge, error.message) };
     const code = fromWireCode(error.code);
     if (code !== AdminErrorCode.Internal) return { error: new AdminApiError(code, wireMessage(error.code, error.message)) };
     // The service (tool executor, resource store) logged its own cause under its own id; keep that id so the two logs meet.
@@ -80,7 +81,8 @@ export function fromWireCode(code: WireErrorCode): AdminErrorCode {
 
 /** Nest's own exceptions (a framework refusal inside a route); anything unusual counts as internal. */
 function fromHttpStatus(status: number): AdminErrorCode {
-  if (status === 400 || status === 413 || status === 415 || status === 422) return AdminErrorCode.InvalidRequest;
+  if (status === 400 || status === 415 || status === 422) return AdminErrorCode.InvalidRequest;
+  if (status === 413) return AdminErrorCode.PayloadTooLarge;
   if (status === 401) return AdminErrorCode.Unauthorized;
   if (status === 403) return AdminErrorCode.Forbidden;
   if (status === 404) return AdminErrorCode.NotFound;
@@ -95,6 +97,14 @@ function fromHttpStatus(status: number): AdminErrorCode {
  */
 function isQuotaRefusal(code: WireErrorCode, data: unknown): boolean {
   return code === WireErrorCode.InvalidParams && typeof data === 'object' && data !== null && typeof (data as { quotaBytes?: unknown }).quotaBytes === 'number';
+}
+
+/**
+ * The resource store refuses content over its per-resource limit with `INVALID_PARAMS` and
+ * `data.maxResourceBytes` (`resource-upload.contracts.ts`): 413, like a body over the API's own limit.
+ */
+function isSizeRefusal(code: WireErrorCode, data: unknown): boolean {
+  return code === WireErrorCode.InvalidParams && typeof data === 'object' && data !== null && typeof (data as { maxResourceBytes?: unknown }).maxResourceBytes === 'number';
 }
 
 /** The bus's messages name subjects when nobody answers; the administrator needs the gist. */

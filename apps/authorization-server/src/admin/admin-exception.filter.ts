@@ -1,6 +1,7 @@
 import { Catch, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { mapAdminError } from './admin-error.mapper';
+import { RawUpload } from './admin-raw-upload';
 
 /**
  * Answers every failure of an admin route with `{ error: { code, message } }` and its status. Internal
@@ -18,6 +19,9 @@ export class AdminExceptionFilter implements ExceptionFilter {
     }
     const reply = host.switchToHttp().getResponse<FastifyReply>();
     if (error.details.challenge) void reply.header('www-authenticate', error.details.challenge);
+    // A raw upload refused before its end: close the connection after the answer rather than read the rest (as Fastify does over its body limit).
+    const body = host.switchToHttp().getRequest<FastifyRequest>().body;
+    if (body instanceof RawUpload && body.unread) void reply.header('connection', 'close');
     void reply.code(error.status).header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store').send(error.toBody());
   }
 }

@@ -1,8 +1,9 @@
 import { applyDecorators, Body, Controller, HttpCode, Param, Query, SetMetadata, UseFilters, UseGuards, UseInterceptors } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags, type SchemaObject } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags, type SchemaObject } from '@nestjs/swagger';
 import { z } from 'zod';
 import type { AdminAccessLevel } from './admin-access';
 import { AdminAccess, AdminAuthGuard } from './admin-auth.guard';
+import { requireRawUpload } from './admin-raw-upload';
 import { ADMIN_OPERATION, AdminAuditInterceptor } from './admin-audit.interceptor';
 import { AdminExceptionFilter } from './admin-exception.filter';
 import { AdminNoStoreInterceptor } from './admin-no-store.interceptor';
@@ -49,7 +50,7 @@ const ERROR_DESCRIPTIONS: Record<DocumentedError, string> = {
   403: 'INSUFFICIENT_SCOPE (no `admin` scope) or FORBIDDEN (the roles do not cover this tenant or resource)',
   404: 'NOT_FOUND: the addressed tenant or resource does not exist',
   409: 'CONFLICT: it exists already, or the change conflicts with the current state',
-  413: 'QUOTA_EXCEEDED: the content would take the tenant over its resource storage quota',
+  413: 'QUOTA_EXCEEDED: the content would take the tenant over its resource storage quota; PAYLOAD_TOO_LARGE: the body or the resource is over its size limit',
   500: 'INTERNAL: unexpected failure; the body carries the logged `errorId`',
   503: 'UNAVAILABLE: the service behind the route (tool executor, resource store) did not answer',
 };
@@ -66,6 +67,8 @@ export interface AdminRouteOptions {
   response?: z.ZodType;
   /** Route-specific error statuses besides 400, 401, 403 and 500. */
   errors?: ReadonlyArray<404 | 409 | 413 | 503>;
+  /** The success body is raw bytes in the media type the description names (a download), not JSON. */
+  binaryResponse?: boolean;
 }
 
 /** Documents one route (operation, success and error responses) and sets its success status. */
@@ -77,11 +80,13 @@ export function AdminRoute(options: AdminRouteOptions): MethodDecorator {
     SetMetadata(ADMIN_OPERATION, options.operationId),
     ApiOperation({ operationId: options.operationId, summary: options.summary, ...(options.description ? { description: options.description } : {}) }),
     HttpCode(status),
-    ApiResponse({
-      status,
-      description: status === 204 ? 'Done; no body' : 'Success',
-      ...(options.response ? { schema: openApiSchema(options.response, 'output') } : {}),
-    }),
+    options.binaryResponse
+      ? ApiResponse({ status, description: 'Success: the bytes, with their media type as `Content-Type`', content: { '*/*': { schema: { type: 'string', format: 'binary' } } } })
+      : ApiResponse({
+          status,
+          description: status === 204 ? 'Done; no body' : 'Success',
+          ...(options.response ? { schema: openApiSchema(options.response, 'output') } : {}),
+        }),
     ...errors.map((code) => ApiResponse({ status: code, description: ERROR_DESCRIPTIONS[code], schema: errorBody })),
   );
 }
@@ -110,6 +115,29 @@ export function ZodQuery(name: string, schema: z.ZodType, description?: string):
   return (target, propertyKey, index) => {
     Query(name, new ZodValidationPipe(schema, `query parameter "${name}"`))(target, propertyKey, index);
     documentOn(target, propertyKey, ApiQuery({ name, required: true, schema: openApiSchema(schema, 'input'), ...(description ? { description } : {}) }));
+  };
+}
+
+/**
+ * Optional query parameters, validated together by one object schema (400 listing every refused one)
+ * and each documented with its field's schema and description.
+ */
+export function ZodQueryObject(schema: z.ZodObject): ParameterDecorator {
+  return (target, propertyKey, index) => {
+    Query(new ZodValidationPipe(schema, 'query'))(target, propertyKey, index);
+    for (const [name, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
+      const { description, ...fieldSchema } = openApiSchema(field, 'input');
+      documentOn(target, propertyKey, ApiQuery({ name, required: !field.safeParse(undefined).success, schema: fieldSchema, ...(description ? { description } : {}) }));
+    }
+  };
+}
+
+/** The raw body of a `RawUploadRoute()` (`admin-raw-upload.ts`), documented as bytes of any media type. */
+export function RawUploadBody(description: string): ParameterDecorator {
+  return (target, propertyKey, index) => {
+    Body({ transform: (value: unknown) => requireRawUpload(value) })(target, propertyKey, index);
+    documentOn(target, propertyKey, ApiConsumes('*/*'));
+    documentOn(target, propertyKey, ApiBody({ required: true, description, schema: { type: 'string', format: 'binary' } }));
   };
 }
 

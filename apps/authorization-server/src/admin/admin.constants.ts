@@ -1,4 +1,4 @@
-import type { ResolvedAuthorizationServerOptions } from '../authorization-server.options';
+import { DEFAULT_ADMIN_UPLOAD_LIMIT_BYTES, type ResolvedAuthorizationServerOptions } from '../authorization-server.options';
 
 /** Injection token of the admin API's `AdminApiSettings`. */
 export const ADMIN_API_SETTINGS = Symbol('ADMIN_API_SETTINGS');
@@ -22,15 +22,20 @@ export interface AdminApiSettings {
   resourceMetadataUrl: string;
   /** The session broker's public URL; a virtual server's MCP URL is `${mcpPublicUrl}/<tenant>/<server>/mcp`. */
   mcpPublicUrl: string;
+  /** Largest raw resource upload, in bytes (`ADMIN_UPLOAD_LIMIT_BYTES`). */
+  uploadLimitBytes: number;
 }
 
 /** The admin API's settings from the resolved options. */
-export function adminApiSettings(options: Pick<ResolvedAuthorizationServerOptions, 'publicUrl' | 'issuer' | 'adminAudience' | 'mcpPublicUrl'>): AdminApiSettings {
+export function adminApiSettings(
+  options: Pick<ResolvedAuthorizationServerOptions, 'publicUrl' | 'issuer' | 'adminAudience' | 'mcpPublicUrl'> & Partial<Pick<ResolvedAuthorizationServerOptions, 'adminUploadLimitBytes'>>,
+): AdminApiSettings {
   return {
     publicUrl: options.publicUrl,
     audience: options.adminAudience,
     issuer: options.issuer,
     resourceMetadataUrl: `${options.publicUrl}/.well-known/oauth-protected-resource/${ADMIN_API_PATH}`,
     mcpPublicUrl: options.mcpPublicUrl,
+    uploadLimitBytes: options.adminUploadLimitBytes ?? DEFAULT_ADMIN_UPLOAD_LIMIT_BYTES,
   };
 }

@@ -20,6 +20,11 @@ export const AdminErrorCode = {
   Conflict: 'CONFLICT',
   /** The content would take the tenant over its resource storage quota (the resource store refused it). */
   QuotaExceeded: 'QUOTA_EXCEEDED',
+  /**
+   * The body or the resource is over its size limit: an upload over `ADMIN_UPLOAD_LIMIT_BYTES`, or
+   * content over the resource store's per-resource limit (`RESOURCE_STORE_MAX_RESOURCE_BYTES`).
+   */
+  PayloadTooLarge: 'PAYLOAD_TOO_LARGE',
   /** A service behind the API (the tool executor, the resource store) did not answer in time or is not running. */
   Unavailable: 'UNAVAILABLE',
   /** Anything unexpected; the body carries an `errorId` that was logged with the cause. */
@@ -42,6 +47,7 @@ export function adminErrorStatus(code: AdminErrorCode): number {
     case AdminErrorCode.Conflict:
       return 409;
     case AdminErrorCode.QuotaExceeded:
+    case AdminErrorCode.PayloadTooLarge:
       return 413;
     case AdminErrorCode.Unavailable:
       return 503;

@@ -1,4 +1,5 @@
 import { Injectable, Module, type OnModuleDestroy } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
 import { AccessTokenVerifier } from '@mcp-platform/shared-auth';
 import { AUTHORIZATION_SERVER_OPTIONS } from '../authorization-server.constants';
 import type { ResolvedAuthorizationServerOptions } from '../authorization-server.options';
@@ -9,7 +10,9 @@ import { SigningKeysService } from '../signing-keys/signing-keys.service';
 import { AdminAuditInterceptor } from './admin-audit.interceptor';
 import { AdminAuthGuard } from './admin-auth.guard';
 import { AdminExceptionFilter } from './admin-exception.filter';
+import { AdminRoutesExceptionFilter } from './admin-routes-exception.filter';
 import { AdminNoStoreInterceptor } from './admin-no-store.interceptor';
+import { AdminRawUploadParsing } from './admin-raw-upload';
 import { AdminResourceMetadataHttpController } from './admin-resource-metadata.http.controller';
 import { AdminSubjects, UsersAdminSubjects } from './admin-subjects.service';
 import { ADMIN_API_SETTINGS, adminApiSettings } from './admin.constants';
@@ -86,6 +89,8 @@ class VerifierKeyInvalidation implements OnModuleDestroy {
     AdminAuditInterceptor,
     AdminNoStoreInterceptor,
     AdminExceptionFilter,
+    { provide: APP_FILTER, useClass: AdminRoutesExceptionFilter },
+    AdminRawUploadParsing,
     CatalogAdminService,
     ResourceAdminService,
     IdentityAdminService,

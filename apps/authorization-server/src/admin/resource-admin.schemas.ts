@@ -16,7 +16,7 @@ export const ResourceUriSchema = resourceStore.ResourceUriSchema;
 export const ResourceBodySchema = resourceStore.ResourceFieldsSchema.omit({ uri: true }).refine(resourceStore.hasOneContent, { message: 'exactly one of text and blob' });
 export type ResourceBody = z.output<typeof ResourceBodySchema>;
 
-/** A resource as the API shows it: its definition with its content and its size in bytes. */
+/** A resource as the API shows it: its definition with its content (left out over 512 KiB) and its size in bytes. */
 export const ResourceViewSchema = resourceStore.StoredResourceSchema;
 export type ResourceView = z.output<typeof ResourceViewSchema>;
 
@@ -27,6 +27,30 @@ export type ResourceList = z.output<typeof ResourceListSchema>;
 /** The answer of a put: whether it created the resource (or replaced it), and the resource as stored. */
 export const ResourcePutResultSchema = z.object({ created: z.boolean(), resource: ResourceViewSchema });
 export type ResourcePutResult = z.output<typeof ResourcePutResultSchema>;
+
+/**
+ * The optional query parameters of a raw upload (`PUT …/resources/by-uri/content`): the content's
+ * media type (else the request's `Content-Type`) and the resource's metadata. A new resource needs
+ * `name`; for an existing one, what is given replaces its own and the rest is kept.
+ */
+export const ResourceUploadQuerySchema = z.object({
+  mimeType: resourceStore.ResourceFieldsSchema.shape.mimeType.describe("The content's media type; default: the request's Content-Type, else application/octet-stream"),
+  name: resourceStore.ResourceFieldsSchema.shape.name.optional().describe('Required for a new resource'),
+  title: resourceStore.ResourceFieldsSchema.shape.title,
+  description: resourceStore.ResourceFieldsSchema.shape.description,
+  servers: z
+    .string()
+    .max(100 * 66)
+    .optional()
+    .transform((list) => (list === undefined ? undefined : list.split(',').map((server) => server.trim()).filter((server) => server !== '')))
+    .pipe(resourceStore.ResourceFieldsSchema.shape.servers.unwrap().optional())
+    .describe('Comma-separated names of the virtual servers exposing it; empty: every server of the tenant'),
+});
+export type ResourceUploadQuery = z.output<typeof ResourceUploadQuerySchema>;
+
+/** The answer of a raw upload: whether it created the resource, and the resource as stored, without its content. */
+export const ResourceUploadResultSchema = z.object({ created: z.boolean(), resource: resourceStore.ResourceSummarySchema });
+export type ResourceUploadResult = z.output<typeof ResourceUploadResultSchema>;
 
 /** A resource template's or a prompt's name in a path. */
 export const ItemNameSchema = resourceStore.ResourceTemplateFieldsSchema.shape.name;

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { AdminApiError, AdminErrorCode } from './admin.errors';
 
 /** Where the validated value came from, named in the refusal's message. */
-export type ValidatedPart = 'body' | `path parameter "${string}"` | `query parameter "${string}"`;
+export type ValidatedPart = 'body' | 'query' | `path parameter "${string}"` | `query parameter "${string}"`;
 
 /**
  * Parses one request part with a Zod schema (STYLE.md §3: Zod everywhere, no class-validator) and

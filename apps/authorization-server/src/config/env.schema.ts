@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { booleanFlag, commaList, ConfigError, httpEnv, loadEnv, logEnv, natsEnv, postgresEnv } from '@mcp-platform/shared-config';
+import { DEFAULT_ADMIN_UPLOAD_LIMIT_BYTES } from '../authorization-server.options';
 
 const seconds = (fallback: number, min: number, max: number) => z.coerce.number().int().min(min).max(max).default(fallback);
 
@@ -34,6 +35,8 @@ export const authorizationServerEnv = {
   CIMD_CA_FILE: optional(z.string().min(1)),
   /** Trust `X-Forwarded-*` headers from a reverse proxy. */
   TRUST_PROXY: booleanFlag.default(false),
+  /** Largest raw resource upload (`PUT …/resources/by-uri/content`) the admin API takes, in bytes (default 16 MiB). */
+  ADMIN_UPLOAD_LIMIT_BYTES: z.coerce.number().int().positive().default(DEFAULT_ADMIN_UPLOAD_LIMIT_BYTES),
 };
 
 export type AuthorizationServerEnv = ReturnType<typeof loadAuthorizationServerEnv>;

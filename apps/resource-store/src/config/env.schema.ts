@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { booleanFlag, httpEnv, loadEnv, logEnv, natsEnv, postgresEnv } from '@mcp-platform/shared-config';
-import { DEFAULT_TENANT_QUOTA_BYTES } from '../resource-store.constants';
+import { DEFAULT_MAX_RESOURCE_BYTES, DEFAULT_TENANT_QUOTA_BYTES, MAX_CONFIGURABLE_RESOURCE_BYTES } from '../resource-store.constants';
 
 /** The resource store's environment (`.env.example` beside the app lists every key). */
 export const resourceStoreEnv = {
@@ -12,6 +12,8 @@ export const resourceStoreEnv = {
   SEED: booleanFlag.default(true),
   /** Bytes of resource content one tenant may store (default 100 MiB). */
   RESOURCE_STORE_TENANT_QUOTA_BYTES: z.coerce.number().int().positive().default(DEFAULT_TENANT_QUOTA_BYTES),
+  /** Bytes of content one resource may hold (default 16 MiB); the tenant quota applies too. */
+  RESOURCE_STORE_MAX_RESOURCE_BYTES: z.coerce.number().int().positive().max(MAX_CONFIGURABLE_RESOURCE_BYTES).default(DEFAULT_MAX_RESOURCE_BYTES),
 };
 
 export type ResourceStoreEnv = ReturnType<typeof loadResourceStoreEnv>;

@@ -23,6 +23,11 @@ export class ResourceAdminNatsController {
     return this.resources.putResourceDefinition(request.tenant, request.resource);
   }
 
+  @RpcHandler(resourceStore.readResourceDefinitionChunk)
+  readResourceChunk(request: RpcRequestParsed<typeof resourceStore.readResourceDefinitionChunk>) {
+    return this.resources.readDefinitionChunk(request.tenant, request);
+  }
+
   @RpcHandler(resourceStore.deleteResourceDefinition)
   deleteResource(request: RpcRequestParsed<typeof resourceStore.deleteResourceDefinition>) {
     return this.resources.deleteResource(request.tenant, request.uri);

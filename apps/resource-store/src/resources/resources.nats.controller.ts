@@ -3,7 +3,7 @@ import { resourceStore, type RpcRequestParsed } from '@mcp-platform/protocol-con
 import { RpcHandler, type CallContext } from '@mcp-platform/shared-messaging';
 import { ResourcesService } from './resources.service';
 
-/** resources/list, resources/templates/list and resources/read on the bus: one call into the service each. */
+/** resources/list, resources/templates/list and resources/read (with its chunks) on the bus: one call into the service each. */
 @Controller()
 export class ResourcesNatsController {
   constructor(private readonly resources: ResourcesService) {}
@@ -20,6 +20,11 @@ export class ResourcesNatsController {
 
   @RpcHandler(resourceStore.readResource)
   readResource(request: RpcRequestParsed<typeof resourceStore.readResource>, context: CallContext) {
-    return this.resources.read(request, request.uri, context.principal);
+    return this.resources.read(request, request.uri, context.principal, request.acceptChunks ?? false);
+  }
+
+  @RpcHandler(resourceStore.readResourceChunk)
+  readResourceChunk(request: RpcRequestParsed<typeof resourceStore.readResourceChunk>, context: CallContext) {
+    return this.resources.readChunk(request, request, context.principal);
   }
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Principal } from '@mcp-platform/protocol-contracts';
+import { resourceStore, type Principal } from '@mcp-platform/protocol-contracts';
 import type { MessageBus } from '@mcp-platform/shared-messaging';
-import type { QuotaCheckedWrite, StoredResource, StoreRepository } from '../store/store.repository';
+import type { ContentSlice, ContentSliceRead, QuotaCheckedWrite, ResourceHead, StoredResource, StoreRepository } from '../store/store.repository';
 import type { ResourceDefinition, ResourceTemplateDefinition } from '../store/store.types';
 import { ResourcesService } from './resources.service';
 
@@ -13,8 +13,29 @@ class FakeRepository {
   readonly resources = new Map<string, StoredResource>();
   templates: ResourceTemplateDefinition[] = [];
 
-  findResource(_tenant: string, _server: string, uri: string): Promise<StoredResource | undefined> {
-    return Promise.resolve(this.resources.get(uri));
+  readonly versions = new Map<string, number>();
+  readResourceHead(_tenant: string, _server: string, uri: string, headBytes: number): Promise<ResourceHead | undefined> {
+    const stored = this.resources.get(uri);
+    if (!stored) return Promise.resolve(undefined);
+    const bytes = this.bytesOf(stored);
+    return Promise.resolve({
+      uri,
+      ...(stored.mimeType ? { mimeType: stored.mimeType } : {}),
+      size: bytes.length,
+      version: this.versions.get(uri) ?? 1,
+      encoding: stored.blob === undefined ? 'text' : 'blob',
+      head: bytes.subarray(0, headBytes),
+    });
+  }
+  readContentSlice(slice: ContentSlice): Promise<ContentSliceRead | undefined> {
+    const stored = this.resources.get(slice.uri);
+    const version = this.versions.get(slice.uri) ?? 1;
+    if (!stored || (slice.version !== undefined && slice.version !== version)) return Promise.resolve(undefined);
+    const bytes = this.bytesOf(stored);
+    return Promise.resolve({ data: bytes.subarray(slice.offset, slice.offset + slice.length), size: bytes.length, version, encoding: stored.blob === undefined ? 'text' : 'blob' });
+  }
+  private bytesOf(stored: StoredResource): Buffer {
+    return stored.blob === undefined ? Buffer.from(stored.text ?? '', 'utf8') : Buffer.from(stored.blob, 'base64');
   }
 
   findTenantResource(_tenant: string, uri: string): Promise<StoredResource | undefined> {
@@ -30,6 +51,7 @@ class FakeRepository {
     if (usedBytes + size > maxTotalBytes) return Promise.resolve({ refused: true, usedBytes });
     const outcome = this.resources.has(resource.uri) ? 'updated' : 'created';
     this.resources.set(resource.uri, { ...resource, size });
+    this.versions.set(resource.uri, (this.versions.get(resource.uri) ?? 0) + 1);
     return Promise.resolve({ refused: false, outcome });
   }
 
@@ -40,11 +62,11 @@ class FakeRepository {
   }
 }
 
-function setup(quotaBytes = 10) {
+function setup(quotaBytes = 10, maxResourceBytes = 16 * 1024 * 1024) {
   const repository = new FakeRepository();
   const emitted: Array<{ subject: string; payload: unknown }> = [];
   const bus = { emit: (contract: { subject: string }, payload: unknown) => emitted.push({ subject: contract.subject, payload }) } as unknown as MessageBus;
-  const service = new ResourcesService(repository as unknown as StoreRepository, bus, quotaBytes);
+  const service = new ResourcesService(repository as unknown as StoreRepository, bus, { tenantQuotaBytes: quotaBytes, maxResourceBytes });
   return { repository, emitted, service };
 }
 
@@ -73,15 +95,31 @@ describe('ResourcesService', () => {
       expect(emitted).toEqual([]);
     });
 
-    it('announces an update of the content and the list change', async () => {
+    it('announces new content of the same size as an update only: the list entry is the same', async () => {
       const { service, emitted } = setup();
       await service.putResource('t', { uri: 'a://x', name: 'x', text: 'v', servers: ['s'] });
       emitted.length = 0;
       await service.putResource('t', { uri: 'a://x', name: 'x', text: 'w', servers: ['s'] });
-      expect(emitted).toEqual([
-        { subject: 'resource-store.v1.resource.updated', payload: { tenant: 't', uri: 'a://x' } },
-        { subject: 'resource-store.v1.list.changed', payload: { tenant: 't', servers: ['s'], lists: ['resources'] } },
-      ]);
+      expect(emitted).toEqual([{ subject: 'resource-store.v1.resource.updated', payload: { tenant: 't', uri: 'a://x' } }]);
+    });
+
+    it('announces the list change too when the list entry changes (size, metadata, servers)', async () => {
+      const { service, emitted } = setup();
+      await service.putResource('t', { uri: 'a://x', name: 'x', text: 'v', servers: ['s'] });
+      for (const change of [{ text: 'longer' }, { title: 'X' }, { servers: ['s', 'u'] }]) {
+        emitted.length = 0;
+        await service.putResource('t', { uri: 'a://x', name: 'x', text: 'v', servers: ['s'], ...change });
+        expect(emitted.map((event) => event.subject), JSON.stringify(change)).toEqual(['resource-store.v1.resource.updated', 'resource-store.v1.list.changed']);
+      }
+    });
+
+    it('refuses content over the per-resource limit with its numbers, before the quota', async () => {
+      const { service } = setup(100, 4);
+      await expect(service.putResource('t', { uri: 'a://x', name: 'x', text: 'abcde' })).rejects.toMatchObject({
+        code: 'INVALID_PARAMS',
+        data: { maxResourceBytes: 4, requestedBytes: 5 },
+      });
+      await expect(service.putResource('t', { uri: 'a://x', name: 'x', text: 'abcd' })).resolves.toBe('created');
     });
 
     it('refuses a definition with both text and blob', async () => {
@@ -99,6 +137,32 @@ describe('ResourcesService', () => {
       await expect(service.read(address, 'a://y', principal)).resolves.toMatchObject({ contents: [{ uri: 'a://y', text: 'from template y' }] });
     });
 
+    it('serves content of up to one chunk whole, and larger content as its first chunk with size and version to a caller accepting chunks', async () => {
+      const chunk = resourceStore.RESOURCE_CONTENT_CHUNK_BYTES;
+      const { service, repository } = setup(10 * chunk);
+      const small = Buffer.alloc(chunk, 1);
+      const large = Buffer.alloc(chunk + 1, 2);
+      repository.resources.set('a://small', { uri: 'a://small', name: 's', blob: small.toString('base64'), servers: [], size: chunk });
+      repository.resources.set('a://large', { uri: 'a://large', name: 'l', mimeType: 'application/octet-stream', blob: large.toString('base64'), servers: [], size: chunk + 1 });
+      repository.versions.set('a://large', 3);
+      await expect(service.read(address, 'a://small', principal, true)).resolves.toMatchObject({ contents: [{ uri: 'a://small', blob: small.toString('base64') }] });
+      await expect(service.read(address, 'a://large', principal, true)).resolves.toEqual({
+        contents: [],
+        chunked: { uri: 'a://large', mimeType: 'application/octet-stream', encoding: 'blob', size: chunk + 1, version: 3, firstChunk: large.subarray(0, chunk).toString('base64') },
+        ttlMs: expect.any(Number),
+        cacheScope: 'private',
+      });
+    });
+
+    it('serves a text over one chunk whole to a caller not accepting chunks, up to one message', async () => {
+      const { service, repository } = setup(10 * 1024 * 1024);
+      const text = 'é'.repeat(resourceStore.RESOURCE_CONTENT_CHUNK_BYTES);
+      await service.putResource('t', { uri: 'a://text', name: 'text', text });
+      await expect(service.read(address, 'a://text', principal)).resolves.toMatchObject({ contents: [{ uri: 'a://text', text }] });
+      repository.resources.set('a://huge', { uri: 'a://huge', name: 'h', blob: Buffer.alloc(resourceStore.MAX_RESOURCE_CONTENT_BYTES + 1).toString('base64'), servers: [], size: 0 });
+      await expect(service.read(address, 'a://huge', principal)).rejects.toMatchObject({ code: 'INVALID_PARAMS', data: { uri: 'a://huge', size: resourceStore.MAX_RESOURCE_CONTENT_BYTES + 1 } });
+    });
+
     it('answers NOT_FOUND with the URI when nothing matches', async () => {
       const { service } = setup();
       await expect(service.read(address, 'a://missing', principal)).rejects.toMatchObject({ code: 'NOT_FOUND', data: { uri: 'a://missing' } });
@@ -107,6 +171,17 @@ describe('ResourcesService', () => {
     it('refuses a principal of another tenant', async () => {
       const { service } = setup();
       await expect(service.read(address, 'a://x', { ...principal, tenant: 'other' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    });
+  });
+
+  describe('readChunk', () => {
+    it('reads a slice of the version asked for, and answers changed once the content is another', async () => {
+      const { service } = setup(100);
+      await service.putResource('t', { uri: 'a://x', name: 'x', text: 'héllo' });
+      await expect(service.readChunk(address, { uri: 'a://x', offset: 1, length: 2, version: 1 }, principal)).resolves.toEqual({ data: Buffer.from('é').toString('base64') });
+      await service.putResource('t', { uri: 'a://x', name: 'x', text: 'hello' });
+      await expect(service.readChunk(address, { uri: 'a://x', offset: 1, length: 2, version: 1 }, principal)).resolves.toEqual({ changed: true });
+      await expect(service.readChunk(address, { uri: 'a://x', offset: 0, length: 2, version: 1 }, { ...principal, tenant: 'other' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
     });
   });
 

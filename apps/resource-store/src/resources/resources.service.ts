@@ -2,12 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import { resourceStore, type Principal } from '@mcp-platform/protocol-contracts';
 import type { ReadResourceResult, Resource, ResourceTemplate } from '@mcp-platform/protocol-mcp';
 import { MessageBus, RpcError, WireErrorCode } from '@mcp-platform/shared-messaging';
-import { TENANT_QUOTA_BYTES } from '../resource-store.options';
+import { RESOURCE_LIMITS, type ResourceLimits } from '../resource-store.options';
 import { decodeListCursor, PAGE_SIZE, toPage } from '../store/list-cursor';
 import { parseDefinition, sameJson, touchedServers, type PutOutcome } from '../store/definition-writes';
-import { StoreRepository, type StoredResource } from '../store/store.repository';
+import { StoreRepository, type ContentEncoding, type StoredResource } from '../store/store.repository';
 import { ResourceDefinitionSchema, ResourceTemplateDefinitionSchema, type ResourceTemplateDefinition } from '../store/store.types';
 import { assertTenantAccess, cacheScopeOf, LIST_TTL_MS, READ_TTL_MS } from '../store/tenant-access';
+import { overQuota, overResourceLimit } from './content-limits';
 import { fillTextRecipe } from './text-recipe';
 import { matchUriTemplate, parseUriTemplate } from './uri-template';
 
@@ -28,7 +29,7 @@ export class ResourcesService {
   constructor(
     private readonly repository: StoreRepository,
     private readonly bus: MessageBus,
-    @Inject(TENANT_QUOTA_BYTES) private readonly quotaBytes: number,
+    @Inject(RESOURCE_LIMITS) private readonly limits: ResourceLimits,
   ) {}
 
   async listResources(address: ServerAddress, cursor: string | undefined, principal: Principal | undefined) {
@@ -49,16 +50,28 @@ export class ResourcesService {
 
   /**
    * A stored resource first, else the first of the server's templates (by name) matching the URI.
-   * Nothing: `NOT_FOUND` with the URI (S-209, S-210; never an empty `contents`).
+   * Nothing: `NOT_FOUND` with the URI (S-209, S-210; never an empty `contents` for a found one).
+   *
+   * A stored content over `RESOURCE_CONTENT_CHUNK_BYTES` goes to a caller accepting chunks as its first
+   * chunk, size and version (`chunked`, with empty `contents`); the caller reads the rest with
+   * `readChunk`. A caller that does not accept chunks gets up to `MAX_RESOURCE_CONTENT_BYTES` whole.
    */
-  async read(address: ServerAddress, uri: string, principal: Principal | undefined) {
+  async read(address: ServerAddress, uri: string, principal: Principal | undefined, acceptChunks = false) {
     assertTenantAccess(principal, address.tenant);
     const hints = { ttlMs: READ_TTL_MS, cacheScope: cacheScopeOf(address.public) };
-    const stored = await this.repository.findResource(address.tenant, address.server, uri);
+    const headBytes = acceptChunks ? resourceStore.RESOURCE_CONTENT_CHUNK_BYTES : resourceStore.MAX_RESOURCE_CONTENT_BYTES;
+    const stored = await this.repository.readResourceHead(address.tenant, address.server, uri, headBytes);
     if (stored) {
       const base = { uri, ...(stored.mimeType ? { mimeType: stored.mimeType } : {}) };
-      const contents: ReadResourceResult['contents'] = [stored.blob === undefined ? { ...base, text: stored.text ?? '' } : { ...base, blob: stored.blob }];
-      return { contents, ...hints };
+      if (stored.size <= headBytes) {
+        const contents: ReadResourceResult['contents'] = [servedContent(base, stored.encoding, stored.head)];
+        return { contents, ...hints };
+      }
+      if (!acceptChunks) {
+        throw new RpcError(WireErrorCode.InvalidParams, `Resource ${uri} holds ${stored.size} bytes, more than one message carries: read it in chunks`, { uri, size: stored.size });
+      }
+      const chunked = { ...base, encoding: stored.encoding, size: stored.size, version: stored.version, firstChunk: stored.head.toString('base64') };
+      return { contents: [], chunked, ...hints };
     }
     for (const template of await this.repository.serverTemplates(address.tenant, address.server)) {
       const values = matchUriTemplate(parseUriTemplate(template.uriTemplate), uri);
@@ -70,6 +83,30 @@ export class ResourcesService {
   }
 
   /**
+   * `length` bytes from `offset` of the content `read` announced as `chunked`, if it is still at
+   * `version` on this server; `{ changed: true }` once it was rewritten, deleted or taken off the server.
+   */
+  async readChunk(address: ServerAddress, slice: { uri: string; offset: number; length: number; version: number }, principal: Principal | undefined) {
+    assertTenantAccess(principal, address.tenant);
+    const read = await this.repository.readContentSlice({ tenant: address.tenant, server: address.server, uri: slice.uri, offset: slice.offset, length: slice.length, version: slice.version });
+    return read ? { data: read.data.toString('base64') } : { changed: true as const };
+  }
+
+  /**
+   * The admin download's chunk: `length` bytes from `offset` of the tenant's resource, with its size,
+   * version and type. Without `version`, the current content (`NOT_FOUND` `{ uri }` when there is none);
+   * with it, `{ changed: true }` once the content is another.
+   */
+  async readDefinitionChunk(tenant: string, slice: { uri: string; offset: number; length: number; version?: number | undefined }) {
+    const read = await this.repository.readContentSlice({ tenant, uri: slice.uri, offset: slice.offset, length: slice.length, ...(slice.version === undefined ? {} : { version: slice.version }) });
+    if (read) {
+      return { data: read.data.toString('base64'), size: read.size, version: read.version, encoding: read.encoding, ...(read.mimeType ? { mimeType: read.mimeType } : {}) };
+    }
+    if (slice.version !== undefined) return { changed: true as const };
+    throw new RpcError(WireErrorCode.NotFound, `Resource ${slice.uri} not found`, { uri: slice.uri });
+  }
+
+  /**
    * Creates or replaces a resource of the tenant, refusing content that would take the tenant over
    * its quota (`INVALID_PARAMS` with `data.quotaBytes`). An identical resource is left alone, so
    * seeding at every boot announces nothing. Announces `resourceUpdated` for a changed resource and
@@ -78,19 +115,17 @@ export class ResourcesService {
   async putResource(tenant: string, input: unknown): Promise<PutOutcome> {
     const resource = parseDefinition(ResourceDefinitionSchema, input);
     const size = resource.blob === undefined ? Buffer.byteLength(resource.text ?? '', 'utf8') : Buffer.from(resource.blob, 'base64').length;
+    if (size > this.limits.maxResourceBytes) throw overResourceLimit(this.limits.maxResourceBytes, size);
     const existing = await this.repository.findTenantResource(tenant, resource.uri);
     if (existing && sameJson({ ...existing, size: undefined }, { ...resource, size: undefined })) return 'unchanged';
-    const write = await this.repository.writeResourceWithin(tenant, resource, size, this.quotaBytes);
-    if (write.refused) {
-      throw new RpcError(WireErrorCode.InvalidParams, `Tenant ${tenant} would store ${write.usedBytes + size} bytes, over its quota of ${this.quotaBytes}`, {
-        quotaBytes: this.quotaBytes,
-        usedBytes: write.usedBytes,
-        requestedBytes: size,
-      });
-    }
+    const write = await this.repository.writeResourceWithin(tenant, resource, size, this.limits.tenantQuotaBytes);
+    if (write.refused) throw overQuota(tenant, this.limits.tenantQuotaBytes, write.usedBytes, size);
     const outcome = write.outcome;
     if (outcome === 'updated') this.bus.emit(resourceStore.resourceUpdated, { tenant, uri: resource.uri });
-    this.bus.emit(resourceStore.listChanged, { tenant, servers: touchedServers(existing?.servers, resource.servers), lists: ['resources'] });
+    // New content of the same size leaves every list as it was: subscribers hear it, list readers need not.
+    if (!existing || !sameJson(listEntryOf(existing), listEntryOf({ ...resource, size }))) {
+      this.bus.emit(resourceStore.listChanged, { tenant, servers: touchedServers(existing?.servers, resource.servers), lists: ['resources'] });
+    }
     return outcome;
   }
 
@@ -109,7 +144,7 @@ export class ResourcesService {
     return { resources: await this.repository.tenantResources(tenant) };
   }
 
-  /** One resource of the tenant with its content; `NOT_FOUND` `{ uri }` when absent. */
+  /** One resource of the tenant with its content (left out over `MAX_RESOURCE_CONTENT_BYTES`); `NOT_FOUND` `{ uri }` when absent. */
   async getResourceDefinition(tenant: string, uri: string): Promise<StoredResource> {
     const resource = await this.repository.findTenantResource(tenant, uri);
     if (!resource) throw new RpcError(WireErrorCode.NotFound, `Resource ${uri} not found`, { uri });
@@ -161,4 +196,15 @@ export class ResourcesService {
     this.bus.emit(resourceStore.listChanged, { tenant, servers: touchedServers(undefined, servers), lists: ['resources'] });
     return { deleted: true };
   }
+}
+
+/** A whole content as MCP serves it (S-203): UTF-8 bytes as `text`, other bytes as a base64 `blob`. */
+function servedContent(base: { uri: string; mimeType?: string }, encoding: ContentEncoding, bytes: Buffer): ReadResourceResult['contents'][number] {
+  return encoding === 'text' ? { ...base, text: bytes.toString('utf8') } : { ...base, blob: bytes.toString('base64') };
+}
+
+/** What `resources/list` shows of a resource, with the servers that show it: everything but the content. */
+function listEntryOf(resource: { text?: string | undefined; blob?: string | undefined; size?: number }): object {
+  const { text: _text, blob: _blob, ...entry } = resource;
+  return entry;
 }

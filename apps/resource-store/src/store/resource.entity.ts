@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn, VersionColumn } from 'typeorm';
 import type { JsonObject } from './store.types';
 
 /** One resource of a tenant: its MCP metadata and its content (text or bytes, never both). */
@@ -46,6 +46,10 @@ export class ResourceEntity {
   /** Names of the tenant's virtual servers exposing it; empty: every server of the tenant. */
   @Column({ type: 'jsonb', default: () => `'[]'::jsonb` })
   servers!: string[];
+
+  /** Raised by every write: a reader in chunks names it on each chunk, so it never joins two versions. */
+  @VersionColumn({ type: 'integer' })
+  version!: number;
 
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt!: Date;

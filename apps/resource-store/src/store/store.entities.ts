@@ -1,10 +1,13 @@
 import { CreateResourceStore1767484800000 } from './migrations/1767484800000-CreateResourceStore';
+import { AddChunkedResourceContent1767571200000 } from './migrations/1767571200000-AddChunkedResourceContent';
 import { PromptEntity } from './prompt.entity';
 import { ResourceTemplateEntity } from './resource-template.entity';
+import { ResourceUploadChunkEntity } from './resource-upload-chunk.entity';
+import { ResourceUploadEntity } from './resource-upload.entity';
 import { ResourceEntity } from './resource.entity';
 
 /** The explicit entity list of the resource store's DataSource (STYLE.md §7). */
-export const STORE_ENTITIES = [ResourceEntity, ResourceTemplateEntity, PromptEntity];
+export const STORE_ENTITIES = [ResourceEntity, ResourceTemplateEntity, PromptEntity, ResourceUploadEntity, ResourceUploadChunkEntity];
 
 /** The committed migrations, in order. */
-export const STORE_MIGRATIONS = [CreateResourceStore1767484800000];
+export const STORE_MIGRATIONS = [CreateResourceStore1767484800000, AddChunkedResourceContent1767571200000];

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { StoreRepository } from './store.repository';
+import { UploadRepository } from './upload.repository';
 
-/** The store's tables behind one tenant-scoped repository. */
-@Module({ providers: [StoreRepository], exports: [StoreRepository] })
+/** The store's tables behind tenant-scoped repositories: the catalog, and the uploads in progress. */
+@Module({ providers: [StoreRepository, UploadRepository], exports: [StoreRepository, UploadRepository] })
 export class StoreModule {}

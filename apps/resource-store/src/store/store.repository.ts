@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type DeepPartial, type ObjectLiteral, type Repository, type SelectQueryBuilder } from 'typeorm';
+import { resourceStore } from '@mcp-platform/protocol-contracts';
 import type { Prompt, Resource, ResourceTemplate } from '@mcp-platform/protocol-mcp';
 import { RESOURCE_STORE_CONNECTION } from '../resource-store.constants';
 import { likePrefixPattern } from './like-pattern';
@@ -9,9 +10,48 @@ import { PromptEntity } from './prompt.entity';
 import { ResourceTemplateEntity } from './resource-template.entity';
 import { ResourceEntity } from './resource.entity';
 import type { PromptDefinition, ResourceDefinition, ResourceTemplateDefinition } from './store.types';
+import { lockTenantQuota, tenantBytesExcept } from './tenant-quota';
 
-/** A resource with its content, as the store holds it (`blob` is base64). */
+/**
+ * A resource with its content, as the store holds it (`blob` is base64). Content over
+ * `MAX_RESOURCE_CONTENT_BYTES` is left out (neither `text` nor `blob`): it does not fit one message.
+ */
 export type StoredResource = ResourceDefinition & { size: number };
+
+/** How a content is served once read: UTF-8 bytes as `text`, or bytes as a base64 `blob`. */
+export type ContentEncoding = 'text' | 'blob';
+
+/** A stored resource's content start: its first bytes, and what names the whole. */
+export interface ResourceHead {
+  uri: string;
+  mimeType?: string;
+  /** Bytes of the whole content (UTF-8 for text). */
+  size: number;
+  version: number;
+  encoding: ContentEncoding;
+  /** The first bytes asked for: the whole content when `size` is no larger. */
+  head: Buffer;
+}
+
+/** Which bytes of which resource a chunk read wants; `server` absent: whatever server exposes it. */
+export interface ContentSlice {
+  tenant: string;
+  server?: string;
+  uri: string;
+  offset: number;
+  length: number;
+  /** Only from this version: another one (or none) reads nothing. */
+  version?: number;
+}
+
+/** The bytes of a slice, with what names the content they come from. */
+export interface ContentSliceRead {
+  data: Buffer;
+  size: number;
+  version: number;
+  mimeType?: string;
+  encoding: ContentEncoding;
+}
 
 /** Whether a write created the row or replaced it. */
 export type WriteOutcome = 'created' | 'updated';
@@ -59,19 +99,91 @@ export class StoreRepository {
     return rows.map((row) => row.uri);
   }
 
-  /** One resource of the server with its content; `undefined` when the server has none at `uri`. */
-  async findResource(tenant: string, server: string, uri: string): Promise<StoredResource | undefined> {
+  /**
+   * The first `headBytes` bytes of the server's resource at `uri` (UTF-8 for text), its size and
+   * version, in one statement; `undefined` when the server has none. Never reads more content than that.
+   */
+  async readResourceHead(tenant: string, server: string, uri: string, headBytes: number): Promise<ResourceHead | undefined> {
     const row = await onServer(this.resources.createQueryBuilder('r'), tenant, server)
-      .addSelect(['r.text', 'r.blob'])
+      .select('r.uri', 'uri')
+      .addSelect('r.mimeType', 'mimeType')
+      .addSelect('r.size', 'size')
+      .addSelect('r.version', 'version')
+      .addSelect('r.blob IS NOT NULL', 'isBlob')
+      .addSelect(contentBytes('r', ':headFrom', ':headBytes'), 'head')
       .andWhere('r.uri = :uri', { uri })
-      .getOne();
-    return row ? toStoredResource(row) : undefined;
+      .setParameters({ headFrom: 1, headBytes })
+      .getRawOne<{ uri: string; mimeType: string | null; size: number; version: number; isBlob: boolean; head: Uint8Array }>();
+    if (!row) return undefined;
+    return {
+      uri: row.uri,
+      ...optional('mimeType', row.mimeType),
+      size: Number(row.size),
+      version: Number(row.version),
+      encoding: row.isBlob ? 'blob' : 'text',
+      head: Buffer.from(row.head),
+    };
   }
 
-  /** One resource of the tenant, whatever server exposes it (the write path compares with it). */
+  /**
+   * `slice.length` bytes of a resource's content from `slice.offset`, read with SQL `substring`
+   * (text as its UTF-8 bytes); `undefined` when there is no such resource (on the server, at the version).
+   */
+  async readContentSlice(slice: ContentSlice): Promise<ContentSliceRead | undefined> {
+    const base = this.resources.createQueryBuilder('r');
+    const query = (slice.server === undefined ? base.where('r.tenant = :tenant', { tenant: slice.tenant }) : onServer(base, slice.tenant, slice.server))
+      .select('r.mimeType', 'mimeType')
+      .addSelect('r.size', 'size')
+      .addSelect('r.version', 'version')
+      .addSelect('r.blob IS NOT NULL', 'isBlob')
+      .addSelect(contentBytes('r', ':sliceFrom', ':sliceLength'), 'data')
+      .andWhere('r.uri = :uri', { uri: slice.uri })
+      .setParameters({ sliceFrom: slice.offset + 1, sliceLength: slice.length });
+    if (slice.version !== undefined) query.andWhere('r.version = :version', { version: slice.version });
+    const row = await query.getRawOne<{ mimeType: string | null; size: number; version: number; isBlob: boolean; data: Uint8Array }>();
+    if (!row) return undefined;
+    return {
+      data: Buffer.from(row.data),
+      size: Number(row.size),
+      version: Number(row.version),
+      ...optional('mimeType', row.mimeType),
+      encoding: row.isBlob ? 'blob' : 'text',
+    };
+  }
+
+  /**
+   * One resource of the tenant, whatever server exposes it (the write path compares with it, the admin
+   * API shows it), with its content when that is at most `MAX_RESOURCE_CONTENT_BYTES`.
+   */
   async findTenantResource(tenant: string, uri: string): Promise<StoredResource | undefined> {
-    const row = await this.resources.createQueryBuilder('r').addSelect(['r.text', 'r.blob']).where('r.tenant = :tenant', { tenant }).andWhere('r.uri = :uri', { uri }).getOne();
-    return row ? toStoredResource(row) : undefined;
+    const { entities, raw } = await this.resources
+      .createQueryBuilder('r')
+      .addSelect('CASE WHEN r.size <= :inlineBytes THEN r.text END', 'inline_text')
+      .addSelect('CASE WHEN r.size <= :inlineBytes THEN r.blob END', 'inline_blob')
+      .where('r.tenant = :tenant', { tenant })
+      .andWhere('r.uri = :uri', { uri })
+      .setParameter('inlineBytes', resourceStore.MAX_RESOURCE_CONTENT_BYTES)
+      .getRawAndEntities<{ inline_text: string | null; inline_blob: Uint8Array | null }>();
+    const [row, content] = [entities[0], raw[0]];
+    if (!row) return undefined;
+    if (row.size > resourceStore.MAX_RESOURCE_CONTENT_BYTES) {
+      const { text: _text, blob: _blob, ...withoutContent } = toStoredResource(row);
+      return withoutContent;
+    }
+    return toStoredResource(Object.assign(row, { text: content?.inline_text ?? null, blob: content?.inline_blob ? Buffer.from(content.inline_blob) : null }));
+  }
+
+  /** Whether the tenant has a resource at `uri` (an upload without a name must replace one). */
+  async resourceExists(tenant: string, uri: string): Promise<boolean> {
+    return (await this.resources.createQueryBuilder('r').where('r.tenant = :tenant', { tenant }).andWhere('r.uri = :uri', { uri }).getCount()) > 0;
+  }
+
+  /** One resource of the tenant without content (what an upload's commit answers). */
+  async findTenantResourceSummary(tenant: string, uri: string): Promise<Omit<StoredResource, 'text' | 'blob'> | undefined> {
+    const row = await this.resources.createQueryBuilder('r').where('r.tenant = :tenant', { tenant }).andWhere('r.uri = :uri', { uri }).getOne();
+    if (!row) return undefined;
+    const { text: _text, blob: _blob, ...summary } = toStoredResource(row);
+    return summary;
   }
 
   /**
@@ -81,15 +193,9 @@ export class StoreRepository {
    */
   async writeResourceWithin(tenant: string, resource: ResourceDefinition, size: number, maxTotalBytes: number): Promise<QuotaCheckedWrite> {
     return this.dataSource.transaction(async (manager) => {
-      await manager.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`resource-store:quota:${tenant}`]);
+      await lockTenantQuota(manager, tenant);
       const resources = manager.getRepository(ResourceEntity);
-      const row = await resources
-        .createQueryBuilder('r')
-        .select('COALESCE(SUM(r.size), 0)', 'used')
-        .where('r.tenant = :tenant', { tenant })
-        .andWhere('r.uri <> :uri', { uri: resource.uri })
-        .getRawOne<{ used: string | number }>();
-      const usedBytes = Number(row?.used ?? 0);
+      const usedBytes = await tenantBytesExcept(manager, tenant, resource.uri);
       if (usedBytes + size > maxTotalBytes) return { refused: true, usedBytes };
       const values = {
         name: resource.name,
@@ -245,6 +351,14 @@ async function deleteReturningServers<T extends ObjectLiteral & { servers: strin
     .execute();
   const rows = (result.raw ?? []) as Array<{ servers: string[] }>;
   return rows[0]?.servers;
+}
+
+/**
+ * SQL for `length` bytes of a resource's content from the 1-based position `from` (both parameter
+ * placeholders): `substring` on the bytea, or on the text's UTF-8 bytes, so only the slice leaves the database.
+ */
+function contentBytes(alias: string, from: string, length: string): string {
+  return `CASE WHEN ${alias}.blob IS NOT NULL THEN substring(${alias}.blob FROM ${from} FOR ${length}) ELSE substring(convert_to(${alias}.text, 'UTF8') FROM ${from} FOR ${length}) END`;
 }
 
 /** Rows of `tenant` that `server` exposes (an empty `servers` array: every server of the tenant). */

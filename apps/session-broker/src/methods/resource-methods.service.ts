@@ -1,7 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { resourceStore } from '@mcp-platform/protocol-contracts';
-import { isRpcError, MessageBus, WireErrorCode } from '@mcp-platform/shared-messaging';
+import { isRpcError, MessageBus, RpcError, WireErrorCode } from '@mcp-platform/shared-messaging';
 import { invalidParamsError, jsonRpcError, JsonRpcErrorCode } from '@mcp-platform/protocol-mcp';
+import { assembleChunkedContent } from './chunked-read';
 import { failure, result, type MethodOutcome } from './method-outcome';
 import { nextCursorOf, platformFailureToJsonRpc, readCursor, withCachingHints } from './method-support';
 import type { ToolMethodContext } from './tool-methods.service';
@@ -19,6 +20,12 @@ export const RESOURCE_STORE_METHODS = [
   'completion/complete',
 ] as const;
 export type ResourceStoreMethod = (typeof RESOURCE_STORE_METHODS)[number];
+
+/**
+ * Chunked reads of one `resources/read`: a content rewritten while it is read in chunks is read again
+ * from the start, once; a second change in a row is an internal error, never a mix of two versions.
+ */
+const CHUNKED_READ_ATTEMPTS = 2;
 
 /** Whether `method` is one the resource store serves. */
 export function isResourceStoreMethod(method: string): method is ResourceStoreMethod {
@@ -77,7 +84,7 @@ export class ResourceMethods {
     const uri = context.params?.['uri'];
     if (typeof uri !== 'string' || uri.length === 0) return failure(invalidParamsError(context.requestId, 'Invalid params: uri must be a non-empty string'));
     try {
-      const read = await this.bus.request(resourceStore.readResource, { ...this.address(context), uri }, this.headers(context));
+      const read = await this.readContents(context, uri);
       // spec S-214: a read is cacheable in the modern era too.
       return result(withCachingHints(context.era, { contents: read.contents }, read));
     } catch (error) {
@@ -140,6 +147,24 @@ export class ResourceMethods {
       );
       return completion as Record<string, unknown>;
     });
+  }
+
+  /**
+   * The store's answer to a read, with a content larger than one bus message joined from its chunks
+   * (`readResourceChunk`, each naming the version the first answer gave). The JSON-RPC result is one
+   * message, so this replica holds the whole content while it answers.
+   */
+  private async readContents(context: ResourceMethodContext, uri: string) {
+    for (let attempt = 1; attempt <= CHUNKED_READ_ATTEMPTS; attempt++) {
+      const read = await this.bus.request(resourceStore.readResource, { ...this.address(context), uri, acceptChunks: true }, this.headers(context));
+      const chunked = read.chunked;
+      if (!chunked) return read;
+      const content = await assembleChunkedContent(chunked, (offset, length) =>
+        this.bus.request(resourceStore.readResourceChunk, { ...this.address(context), uri, offset, length, version: chunked.version }, this.headers(context)),
+      );
+      if (content !== 'changed') return { contents: [content], ttlMs: read.ttlMs, cacheScope: read.cacheScope };
+    }
+    throw new RpcError(WireErrorCode.Internal, `resources/read: ${uri} changed while it was read in chunks, ${CHUNKED_READ_ATTEMPTS} times in a row`);
   }
 
   private async forward(context: ResourceMethodContext, method: ResourceStoreMethod, call: () => Promise<Record<string, unknown>>): Promise<MethodOutcome> {

@@ -1,4 +1,5 @@
 export * from './resource.contracts';
 export * from './prompt.contracts';
 export * from './resource-admin.contracts';
+export * from './resource-upload.contracts';
 export * from './uri-template';

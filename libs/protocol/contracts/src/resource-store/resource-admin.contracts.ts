@@ -15,9 +15,10 @@ import { parseUriTemplate } from './uri-template';
  */
 
 /**
- * The largest content one write carries, in bytes (text in UTF-8, blobs decoded). A request crosses
- * NATS in one message (1 MiB by default), and a blob's base64 is 4/3 of its bytes; larger items would
- * need chunking, which the store does not do. The tenant quota applies on top.
+ * The largest content one definition write carries, in bytes (text in UTF-8, blobs decoded). A request
+ * crosses NATS in one message (1 MiB by default), and a blob's base64 is 4/3 of its bytes. Larger
+ * content is uploaded in chunks (`resource-upload.contracts.ts`) up to the store's own per-resource
+ * limit; the tenant quota applies on top.
  */
 export const MAX_RESOURCE_CONTENT_BYTES = 512 * 1024;
 
@@ -160,7 +161,11 @@ export const listResourceDefinitions = defineRpc({
   response: z.object({ resources: z.array(ResourceSummarySchema) }),
 });
 
-/** One resource of a tenant with its content and size; `NOT_FOUND` when absent. */
+/**
+ * One resource of a tenant with its content and size; `NOT_FOUND` when absent. Content over
+ * `MAX_RESOURCE_CONTENT_BYTES` (an upload's) does not fit one answer: it is left out, `size` says how
+ * large it is, and `readResourceDefinitionChunk` reads it.
+ */
 export const getResourceDefinition = defineRpc({
   subject: 'resource-store.v1.resource-definition.get',
   request: z.object({ ...Tenant, uri: ResourceUriSchema }),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ReadResourceResultSchema, ResourceSchema, ResourceTemplateSchema } from '@mcp-platform/protocol-mcp';
 import { defineEvent, defineRpc } from '../define-contract';
+import { base64ByteLength } from './resource-admin.contracts';
 
 /**
  * What every resource-store request names: the virtual server asked (`<tenant>/<server>`) and whether
@@ -43,14 +44,68 @@ export const listResourceTemplates = defineRpc({
 });
 
 /**
+ * Raw bytes of resource content per message when content is read (or uploaded) in chunks: 256 KiB,
+ * whose base64 (341 KiB) leaves room under NATS's default 1 MiB payload for the envelope. Text is
+ * chunked as its UTF-8 bytes (base64 too), so a chunk's size never depends on JSON escaping, and a
+ * character split between two chunks is whole again once the bytes are joined.
+ */
+export const RESOURCE_CONTENT_CHUNK_BYTES = 256 * 1024;
+
+/** Base64 of at most `RESOURCE_CONTENT_CHUNK_BYTES` bytes. */
+export const ContentChunkSchema = z
+  .base64()
+  .max(Math.ceil(RESOURCE_CONTENT_CHUNK_BYTES / 3) * 4)
+  // The length bound alone lets up to two bytes more through; the decoded size is what counts.
+  .refine((chunk) => base64ByteLength(chunk) <= RESOURCE_CONTENT_CHUNK_BYTES, { message: `at most ${RESOURCE_CONTENT_CHUNK_BYTES} bytes (base64)` });
+
+/**
+ * The start of a content larger than one chunk: what the reader needs to fetch the rest with
+ * `readResourceChunk` and to build the MCP contents once every byte is there.
+ */
+export const ChunkedContentSchema = z.object({
+  uri: z.string().min(1).max(2048),
+  mimeType: z.string().optional(),
+  /** `text`: the bytes are UTF-8, served as `text` once joined; `blob`: served as base64 `blob` (S-203). */
+  encoding: z.enum(['text', 'blob']),
+  /** Bytes of the whole content. */
+  size: z.number().int().positive(),
+  /** The stored content's version: every chunk read names it, so two versions are never mixed. */
+  version: z.number().int().positive(),
+  /** The first `RESOURCE_CONTENT_CHUNK_BYTES` bytes. */
+  firstChunk: ContentChunkSchema,
+});
+export type ChunkedContent = z.infer<typeof ChunkedContentSchema>;
+
+/**
  * The contents of one resource, or of a URI one of the server's templates matches. An unknown URI
  * (no resource, no template match) is `NOT_FOUND` with `data: { uri }`; the broker maps it to the
  * era's code (-32002 legacy, -32602 modern: S-209, S-210).
+ *
+ * A caller that sets `acceptChunks` gets a stored content larger than `RESOURCE_CONTENT_CHUNK_BYTES`
+ * as `chunked` (with an empty `contents`) and reads the rest with `readResourceChunk`. Without it
+ * (callers predating chunks), content up to `MAX_RESOURCE_CONTENT_BYTES` comes whole and larger
+ * content is `INVALID_PARAMS`, since it cannot cross in one message.
  */
 export const readResource = defineRpc({
   subject: 'resource-store.v1.resource.read',
-  request: VirtualServerAddressSchema.extend({ uri: z.string().min(1).max(2048) }),
-  response: CachingHintsSchema.extend({ contents: ReadResourceResultSchema.shape.contents }),
+  request: VirtualServerAddressSchema.extend({ uri: z.string().min(1).max(2048), acceptChunks: z.boolean().optional() }),
+  response: CachingHintsSchema.extend({ contents: ReadResourceResultSchema.shape.contents, chunked: ChunkedContentSchema.optional() }),
+});
+
+/**
+ * `length` bytes of a stored resource's content from `offset` (0-based), as the same virtual server
+ * and principal see it, if its version is still `version`. Otherwise (rewritten, deleted, no longer
+ * on the server) the answer is `{ changed: true }`: the reader starts again from `readResource`.
+ */
+export const readResourceChunk = defineRpc({
+  subject: 'resource-store.v1.resource.read-chunk',
+  request: VirtualServerAddressSchema.extend({
+    uri: z.string().min(1).max(2048),
+    offset: z.number().int().nonnegative(),
+    length: z.number().int().positive().max(RESOURCE_CONTENT_CHUNK_BYTES),
+    version: z.number().int().positive(),
+  }),
+  response: z.union([z.object({ data: ContentChunkSchema }), z.object({ changed: z.literal(true) })]),
 });
 
 /**

@@ -1,0 +1,193 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { RESOURCE_STORE_CONNECTION, RESOURCE_STORE_SCHEMA } from '../resource-store.constants';
+import { ResourceUploadChunkEntity } from './resource-upload-chunk.entity';
+import { ResourceUploadEntity } from './resource-upload.entity';
+import type { WriteOutcome } from './store.repository';
+import { lockTenantQuota, tenantBytesExcept } from './tenant-quota';
+
+/** An upload as begun: the resource it writes, and the metadata it was given (absent: keep the resource's). */
+export interface NewUpload {
+  id: string;
+  tenant: string;
+  uri: string;
+  mimeType: string;
+  name?: string | undefined;
+  title?: string | undefined;
+  description?: string | undefined;
+  servers?: string[] | undefined;
+}
+
+/** What an append did; `too-large` dropped the upload. */
+export type AppendOutcome =
+  | { kind: 'appended'; receivedBytes: number }
+  | { kind: 'unknown' }
+  | { kind: 'out-of-order'; receivedBytes: number }
+  | { kind: 'too-large'; requestedBytes: number };
+
+/** What a commit did. Every outcome but `unknown` removed the upload. */
+export type CommitOutcome =
+  | { kind: 'committed'; outcome: WriteOutcome; uri: string; servers: string[]; previousServers: string[] | undefined }
+  | { kind: 'unknown' }
+  | { kind: 'incomplete'; receivedBytes: number }
+  | { kind: 'unnamed'; uri: string }
+  | { kind: 'over-quota'; usedBytes: number; requestedBytes: number };
+
+interface UploadRow {
+  uri: string;
+  mime_type: string;
+  name: string | null;
+  title: string | null;
+  description: string | null;
+  servers: string[] | null;
+  received_bytes: number;
+}
+
+const UPLOADS = `"${RESOURCE_STORE_SCHEMA}"."resource_uploads"`;
+const CHUNKS = `"${RESOURCE_STORE_SCHEMA}"."resource_upload_chunks"`;
+const RESOURCES = `"${RESOURCE_STORE_SCHEMA}"."resources"`;
+
+/**
+ * Uploads in progress: a row per upload and a row per chunk, keyed by its byte offset. The commit
+ * joins the chunks into the resource's `bytea` inside the database (`string_agg`), so the store
+ * process never holds a whole content either.
+ */
+@Injectable()
+export class UploadRepository {
+  constructor(@InjectDataSource(RESOURCE_STORE_CONNECTION) private readonly dataSource: DataSource) {}
+
+  async create(upload: NewUpload): Promise<void> {
+    await this.dataSource.getRepository(ResourceUploadEntity).insert({
+      id: upload.id,
+      tenant: upload.tenant,
+      uri: upload.uri,
+      mimeType: upload.mimeType,
+      name: upload.name ?? null,
+      title: upload.title ?? null,
+      description: upload.description ?? null,
+      servers: upload.servers ?? null,
+      receivedBytes: 0,
+    });
+  }
+
+  /**
+   * Stages `data` at `offset`, which must be the bytes received so far (a retried or reordered chunk
+   * is refused rather than joined twice). Past `maxBytes`, the upload is dropped.
+   */
+  async append(tenant: string, uploadId: string, offset: number, data: Buffer, maxBytes: number): Promise<AppendOutcome> {
+    return this.dataSource.transaction(async (manager) => {
+      const upload = await lockUpload(manager, tenant, uploadId);
+      if (!upload) return { kind: 'unknown' };
+      if (offset !== upload.received_bytes) return { kind: 'out-of-order', receivedBytes: upload.received_bytes };
+      const receivedBytes = upload.received_bytes + data.length;
+      if (receivedBytes > maxBytes) {
+        await dropUpload(manager, uploadId);
+        return { kind: 'too-large', requestedBytes: receivedBytes };
+      }
+      if (data.length > 0) await manager.getRepository(ResourceUploadChunkEntity).insert({ uploadId, byteOffset: offset, data });
+      await manager
+        .getRepository(ResourceUploadEntity)
+        .createQueryBuilder()
+        .update()
+        .set({ receivedBytes, updatedAt: () => 'now()' })
+        .where('id = :uploadId', { uploadId })
+        .execute();
+      return { kind: 'appended', receivedBytes };
+    });
+  }
+
+  /**
+   * Writes the resource from the upload's chunks, if `totalBytes` arrived, a name is known (given, or
+   * the replaced resource's) and the tenant stays within `quotaBytes`: under the tenant's quota lock,
+   * in one transaction with the upload's removal. Metadata given with the upload replaces the
+   * resource's; what was not given is kept (a new resource has none of it, and every server).
+   */
+  async commitWithin(tenant: string, uploadId: string, totalBytes: number, quotaBytes: number): Promise<CommitOutcome> {
+    return this.dataSource.transaction(async (manager) => {
+      await lockTenantQuota(manager, tenant);
+      const upload = await lockUpload(manager, tenant, uploadId);
+      if (!upload) return { kind: 'unknown' };
+      const refuse = async (outcome: CommitOutcome): Promise<CommitOutcome> => {
+        await dropUpload(manager, uploadId);
+        return outcome;
+      };
+      if (upload.received_bytes !== totalBytes) return refuse({ kind: 'incomplete', receivedBytes: upload.received_bytes });
+      const [existing] = (await manager.query(`SELECT "id", "name", "servers" FROM ${RESOURCES} WHERE "tenant" = $1 AND "uri" = $2 FOR UPDATE`, [tenant, upload.uri])) as Array<{
+        id: string;
+        name: string;
+        servers: string[];
+      }>;
+      const name = upload.name ?? existing?.name;
+      if (name === undefined) return refuse({ kind: 'unnamed', uri: upload.uri });
+      const size = upload.received_bytes;
+      const usedBytes = await tenantBytesExcept(manager, tenant, upload.uri);
+      if (usedBytes + size > quotaBytes) return refuse({ kind: 'over-quota', usedBytes, requestedBytes: size });
+
+      const joined = `(SELECT COALESCE(string_agg(c."data", ''::bytea ORDER BY c."byte_offset"), ''::bytea) FROM ${CHUNKS} c WHERE c."upload_id" = $1)`;
+      const servers = upload.servers === null ? null : JSON.stringify(upload.servers);
+      if (existing) {
+        await manager.query(
+          `UPDATE ${RESOURCES} SET "name" = $2, "title" = COALESCE($3, "title"), "description" = COALESCE($4, "description"), "mime_type" = $5,
+             "servers" = COALESCE($6::jsonb, "servers"), "size" = $7, "text" = NULL, "blob" = ${joined}, "version" = "version" + 1, "updated_at" = now()
+           WHERE "id" = $8`,
+          [uploadId, name, upload.title, upload.description, upload.mime_type, servers, size, existing.id],
+        );
+      } else {
+        await manager.query(
+          `INSERT INTO ${RESOURCES} ("id", "tenant", "uri", "name", "title", "description", "mime_type", "size", "blob", "servers")
+           VALUES (gen_random_uuid(), $2, $3, $4, $5, $6, $7, $8, ${joined}, COALESCE($9::jsonb, '[]'::jsonb))`,
+          [uploadId, tenant, upload.uri, name, upload.title, upload.description, upload.mime_type, size, servers],
+        );
+      }
+      await dropUpload(manager, uploadId);
+      return {
+        kind: 'committed',
+        outcome: existing ? 'updated' : 'created',
+        uri: upload.uri,
+        servers: upload.servers ?? existing?.servers ?? [],
+        previousServers: existing?.servers,
+      };
+    });
+  }
+
+  /** Drops the tenant's upload and its chunks; whether there was one. */
+  async abort(tenant: string, uploadId: string): Promise<boolean> {
+    const result = await this.dataSource
+      .getRepository(ResourceUploadEntity)
+      .createQueryBuilder()
+      .delete()
+      .where('id = :uploadId', { uploadId })
+      .andWhere('tenant = :tenant', { tenant })
+      .returning('id')
+      .execute();
+    return ((result.raw ?? []) as unknown[]).length > 0;
+  }
+
+  /** Drops every upload (of any tenant) without an append for `idleMs`, by the database's clock; how many. */
+  async sweepIdle(idleMs: number): Promise<number> {
+    const result = await this.dataSource
+      .getRepository(ResourceUploadEntity)
+      .createQueryBuilder()
+      .delete()
+      .where(`updated_at < now() - (CAST(:idleMs AS double precision) * interval '1 millisecond')`, { idleMs })
+      .returning('id')
+      .execute();
+    return ((result.raw ?? []) as unknown[]).length;
+  }
+}
+
+/** The tenant's upload, locked for the rest of the transaction (appends and the commit of one upload queue up). */
+async function lockUpload(manager: EntityManager, tenant: string, uploadId: string): Promise<UploadRow | undefined> {
+  const rows = (await manager.query(
+    `SELECT "uri", "mime_type", "name", "title", "description", "servers", "received_bytes" FROM ${UPLOADS} WHERE "id" = $1 AND "tenant" = $2 FOR UPDATE`,
+    [uploadId, tenant],
+  )) as UploadRow[];
+  const row = rows[0];
+  return row ? { ...row, received_bytes: Number(row.received_bytes) } : undefined;
+}
+
+/** Deletes an upload; its chunks go with it (`ON DELETE CASCADE`). */
+async function dropUpload(manager: EntityManager, uploadId: string): Promise<void> {
+  await manager.getRepository(ResourceUploadEntity).delete({ id: uploadId });
+}
