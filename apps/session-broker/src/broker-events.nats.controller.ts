@@ -28,6 +28,11 @@ export class BrokerEventsNatsController {
     this.events.sessionClosed(payload.sessionId);
   }
 
+  @EventHandler(sessionBroker.sessionMessage)
+  sessionMessage(payload: EventPayload<typeof sessionBroker.sessionMessage>): void {
+    this.events.sessionMessage(payload.sessionId, payload.message);
+  }
+
   @EventHandler(authorizationServer.signingKeysRotated)
   signingKeysRotated(payload: EventPayload<typeof authorizationServer.signingKeysRotated>): void {
     this.events.signingKeysRotated(payload.kids);

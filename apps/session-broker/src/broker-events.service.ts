@@ -61,6 +61,11 @@ export class BrokerEvents {
     this.legacy.onSessionClosed(sessionId);
   }
 
+  /** A message for a session's GET stream: written if this replica holds it (S-88). */
+  sessionMessage(sessionId: string, message: Record<string, unknown>): void {
+    if (this.streams.send(sessionId, message)) this.logger.debug(`sent a message on the GET stream of session ${sessionId.slice(0, 8)}…`);
+  }
+
   /** The authorization server rotated its keys: the next token is verified against a fresh key set. */
   signingKeysRotated(kids: readonly string[]): void {
     this.verifier.invalidateKeys();

@@ -23,7 +23,23 @@ export class ExecutorLog {
   readonly calls: Array<RpcRequestParsed<typeof toolExecutor.callTool>> = [];
   /** The principal of every listTools/callTool request, in order. */
   readonly principals: Array<Principal | undefined> = [];
+  /** Answers to requests `ask_roots` sent its client, as the executor heard them. */
+  readonly answers: Array<EventPayload<typeof toolExecutor.callInputAnswered>> = [];
   private readonly waiters = new Map<string, () => void>();
+  private readonly answerWaiters = new Map<string, { sessionId?: string; resolve(answer: EventPayload<typeof toolExecutor.callInputAnswered>): void }>();
+
+  /** The answer to `inputId` from the call's own session (the executor ignores anyone else's). */
+  waitForAnswer(inputId: string, sessionId: string | undefined): Promise<EventPayload<typeof toolExecutor.callInputAnswered>> {
+    return new Promise((resolve) => this.answerWaiters.set(inputId, { ...(sessionId === undefined ? {} : { sessionId }), resolve }));
+  }
+
+  answer(answer: EventPayload<typeof toolExecutor.callInputAnswered>): void {
+    this.answers.push(answer);
+    const waiter = this.answerWaiters.get(answer.inputId);
+    if (!waiter || waiter.sessionId !== answer.sessionId) return;
+    this.answerWaiters.delete(answer.inputId);
+    waiter.resolve(answer);
+  }
 
   waitForCancel(callId: string): Promise<void> {
     if (this.cancelled.includes(callId)) return Promise.resolve();
@@ -45,6 +61,7 @@ const TOOLS = [
   { name: 'wait_for_cancel', description: 'Runs until cancelled', inputSchema: { type: 'object' as const } },
   { name: 'crash', description: 'Fails inside the service', inputSchema: { type: 'object' as const } },
   { name: 'hash_text', description: 'Needs the demo:crypto scope', inputSchema: { type: 'object' as const } },
+  { name: 'ask_roots', description: 'Asks its client for roots and reports the answer', inputSchema: { type: 'object' as const } },
 ];
 
 /** The scopes `hash_text` needs, as the executor reports them (baseline plus the tool's own). */
@@ -59,7 +76,8 @@ const VIRTUAL_SERVERS = [
 /**
  * A stand-in for the tool executor (and the authorization server's key set), serving the contracts
  * the broker uses: virtual servers `demo/default` (public) and `demo/private`, five tools,
- * notifications sent through `callNotified` on the caller's route (flushed before the reply).
+ * notifications sent through `callNotified` on the caller's route (flushed before the reply), and
+ * `ask_roots`, which asks its client for roots through `callInputRequested` and answers what came back.
  */
 export function fakeExecutorController(log: ExecutorLog, issuer: TestIssuer) {
   @Controller()
@@ -108,6 +126,14 @@ export function fakeExecutorController(log: ExecutorLog, issuer: TestIssuer) {
           }
           return { content: [{ type: 'text' as const, text: 'done' }] };
         }
+        case 'ask_roots': {
+          // Like the executor: the request goes to the replica holding the call's stream, the answer comes from any.
+          const inputId = toolExecutor.clientRequestId(request.callId, 1);
+          const answered = log.waitForAnswer(inputId, request.sessionId);
+          this.bus.emit(sessionBroker.callInputRequested, { callId: request.callId, inputId, method: 'roots/list' }, { route: request.notify?.route ?? '' });
+          const answer = await answered;
+          return { content: [{ type: 'text' as const, text: JSON.stringify(answer.outcome) }] };
+        }
         case 'wait_for_cancel':
           await log.waitForCancel(request.callId);
           throw new RpcError(WireErrorCode.Cancelled, 'cancelled');
@@ -121,6 +147,11 @@ export function fakeExecutorController(log: ExecutorLog, issuer: TestIssuer) {
         default:
           throw new RpcError(WireErrorCode.InvalidParams, `Unknown tool: ${request.name}`);
       }
+    }
+
+    @EventHandler(toolExecutor.callInputAnswered)
+    callInputAnswered(payload: EventPayload<typeof toolExecutor.callInputAnswered>) {
+      log.answer(payload);
     }
 
     @EventHandler(toolExecutor.callCancelled)

@@ -137,6 +137,31 @@ describe.each(shared)('two broker replicas over %s', (_transport, messaging) => 
     await stream.close();
   });
 
+  it('sends a call’s request to its client on the call’s stream, and routes the answer POSTed to the other replica back to the call', async () => {
+    const sessionId = await initializeRaw(first.mcpUrl);
+    const call = await openStream(first.mcpUrl, {
+      method: 'POST',
+      headers: { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' },
+      body: { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'ask_roots', arguments: {} } },
+    });
+    await eventually(() => (call.messages().length > 0 ? true : undefined));
+    const request = call.messages()[0];
+    const callId = legacyCallId(sessionId, 7);
+    expect(request).toEqual({ jsonrpc: '2.0', id: `${callId}#1`, method: 'roots/list' });
+    // Someone else's session answering first completes nothing.
+    const stranger = await initializeRaw(second.mcpUrl);
+    await post(second.mcpUrl, { jsonrpc: '2.0', id: request?.id, result: { roots: [] } }, { 'mcp-session-id': stranger });
+    const answered = await post(second.mcpUrl, { jsonrpc: '2.0', id: request?.id, result: { roots: [{ uri: 'file:///work', name: 'work' }] } }, { 'mcp-session-id': sessionId });
+    // spec S-77: a POSTed response is accepted with 202 and no body.
+    expect(answered.status).toBe(202);
+    await call.ended;
+    expect(call.messages()[1]).toMatchObject({
+      id: 7,
+      result: { content: [{ type: 'text', text: JSON.stringify({ result: { roots: [{ uri: 'file:///work', name: 'work' }] } }) }] },
+    });
+    expect(log.answers.filter((answer) => answer.inputId === `${callId}#1`).map((answer) => answer.sessionId)).toEqual([stranger, sessionId]);
+  });
+
   it('keeps every subscription when both replicas take subscribes of one session at the same time (compare-and-set)', async () => {
     const sessionId = await initializeRaw(first.mcpUrl);
     const uris = Array.from({ length: 40 }, (_, index) => `demo://race/${index}`);

@@ -18,7 +18,17 @@ import {
 import { legacyCallId } from '@mcp-platform/session-broker';
 import { distributedMode, embeddedMode, seededUrls, watchCancellations, type Platform, type PlatformMode } from './platforms';
 
-const DEMO_TOOLS = ['calculate', 'current_time', 'generate_uuid', 'hash_text', 'long_operation', 'text_statistics'];
+const DEMO_TOOLS = [
+  'calculate',
+  'confirm_action',
+  'current_time',
+  'generate_uuid',
+  'hash_text',
+  'list_client_roots',
+  'long_operation',
+  'summarize_text',
+  'text_statistics',
+];
 const SHA256_OF_ABC = createHash('sha256').update('abc').digest('hex');
 /** `demo/default` requires a token; `demo:crypto` lets the demo user see and call `hash_text` too. */
 const DEMO_SCOPES = 'mcp demo:crypto';

@@ -10,8 +10,11 @@ function stubResponse(): { response: LazyResponse; sent: unknown[] } {
   return { response, sent };
 }
 
-function registry(): CallRegistry {
-  const bus = { subscribe: () => ({ unsubscribe: () => undefined }) } as unknown as MessageBus;
+function registry(emitted: Array<{ subject: string; payload: unknown }> = []): CallRegistry {
+  const bus = {
+    subscribe: () => ({ unsubscribe: () => undefined }),
+    emit: (contract: { subject: string }, payload: unknown) => emitted.push({ subject: contract.subject, payload }),
+  } as unknown as MessageBus;
   return new CallRegistry(
     bus,
     resolveSessionBrokerOptions({ publicUrl: 'http://x', allowedHosts: [], allowedOrigins: [], bodyLimitBytes: 1024, replicaId: 'r1', auth: { issuer: 'http://as/oauth' } }),
@@ -78,6 +81,37 @@ describe('CallRegistry', () => {
       expect(calls.closeSession('s1')).toEqual(['a']);
       expect(calls.has('a')).toBe(false);
       expect(calls.has('b')).toBe(true);
+    });
+  });
+
+  describe('ask', () => {
+    const roots = { callId: 'l-a', inputId: 'l-a#1', method: 'roots/list' as const };
+
+    it("writes a call's request to its client on the call's stream", () => {
+      const emitted: Array<{ subject: string; payload: unknown }> = [];
+      const calls = registry(emitted);
+      const stream = stubResponse();
+      calls.open('l-a', { response: stream.response, sessionId: 's-1' });
+      calls.ask(roots);
+      expect(stream.sent).toEqual([{ jsonrpc: '2.0', id: 'l-a#1', method: 'roots/list' }]);
+      expect(emitted).toEqual([]);
+    });
+
+    it("sends it to the session's GET stream, wherever it is, when the call's stream is gone (S-85: the call goes on)", () => {
+      const emitted: Array<{ subject: string; payload: unknown }> = [];
+      const calls = registry(emitted);
+      const gone = { open: false, notify: () => false, close: () => undefined } as unknown as LazyResponse;
+      calls.open('l-a', { response: gone, sessionId: 's-1' });
+      calls.ask({ ...roots, params: { _meta: {} } });
+      expect(emitted).toEqual([
+        { subject: 'session-broker.v1.session.message', payload: { sessionId: 's-1', message: { jsonrpc: '2.0', id: 'l-a#1', method: 'roots/list', params: { _meta: {} } } } },
+      ]);
+    });
+
+    it('ignores a request of a call this replica does not hold', () => {
+      const emitted: Array<{ subject: string; payload: unknown }> = [];
+      registry(emitted).ask(roots);
+      expect(emitted).toEqual([]);
     });
   });
 });

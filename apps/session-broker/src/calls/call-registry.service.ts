@@ -24,6 +24,7 @@ interface CallState extends OpenCall {
 }
 
 type Notified = EventPayload<typeof sessionBroker.callNotified>;
+type InputRequested = EventPayload<typeof sessionBroker.callInputRequested>;
 
 /**
  * The calls this replica holds, by platform-wide call id. One subscription to `callNotified` on this
@@ -34,7 +35,7 @@ type Notified = EventPayload<typeof sessionBroker.callNotified>;
 export class CallRegistry implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(CallRegistry.name);
   private readonly calls = new Map<string, CallState>();
-  private subscription: BusSubscription | undefined;
+  private readonly subscriptions: BusSubscription[] = [];
 
   constructor(
     private readonly bus: MessageBus,
@@ -42,11 +43,15 @@ export class CallRegistry implements OnModuleInit, OnModuleDestroy {
   ) {}
 
   onModuleInit(): void {
-    this.subscription = this.bus.subscribe(sessionBroker.callNotified, (payload) => this.deliver(payload), { route: this.options.replicaId });
+    const route = { route: this.options.replicaId };
+    this.subscriptions.push(
+      this.bus.subscribe(sessionBroker.callNotified, (payload) => this.deliver(payload), route),
+      this.bus.subscribe(sessionBroker.callInputRequested, (payload) => this.ask(payload), route),
+    );
   }
 
   onModuleDestroy(): void {
-    this.subscription?.unsubscribe();
+    for (const subscription of this.subscriptions.splice(0)) subscription.unsubscribe();
   }
 
   /** The route token services send this replica's call notifications to. */
@@ -76,6 +81,20 @@ export class CallRegistry implements OnModuleInit, OnModuleDestroy {
       ended.push(callId);
     }
     return ended;
+  }
+
+  /**
+   * Sends a call's request to its client (sampling, elicitation, roots) on the call's stream, where the
+   * client expects what belongs to the call (§3.2.3). A call whose stream is gone (the client
+   * disconnected, which does not cancel it, S-85) asks on its session's GET stream, on whichever
+   * replica holds it. The answer comes back as a POST to any replica.
+   */
+  ask(payload: InputRequested): void {
+    const call = this.calls.get(payload.callId);
+    if (!call) return;
+    const request = { jsonrpc: JSONRPC_VERSION, id: payload.inputId, method: payload.method, ...(payload.params === undefined ? {} : { params: payload.params }) };
+    if (call.response.notify(request)) return;
+    if (call.sessionId !== undefined) this.bus.emit(sessionBroker.sessionMessage, { sessionId: call.sessionId, message: request });
   }
 
   /** Sends one executor notification to its call's stream (exported for tests). */

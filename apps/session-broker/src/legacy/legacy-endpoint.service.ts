@@ -67,7 +67,8 @@ export class LegacyEndpoint {
     const response = new LazyResponse(target);
 
     if (message.kind === 'response') {
-      // The platform sends no server-to-client requests yet, so there is nothing to route it to (S-77).
+      this.answerClientRequest(sessionId, message.id, request.body);
+      // spec S-77: a response POSTed by the client is accepted with 202 and no body.
       return response.accepted();
     }
     if (message.kind === 'notification') {
@@ -103,6 +104,39 @@ export class LegacyEndpoint {
     }
     this.bus.emit(sessionBroker.sessionClosed, { sessionId: resolved.sessionId, reason: 'deleted' });
     response.status(200);
+  }
+
+  /**
+   * The client's answer to a request one of its calls sent it (sampling, elicitation, roots), POSTed to
+   * this replica whichever replica sent the request: its id names the call, and every executor replica
+   * hears the answer; the one running the call takes it if it comes from the call's session (§3.2.3).
+   * Answers to ids the platform never issued are dropped.
+   */
+  private answerClientRequest(sessionId: string, id: RequestId, body: unknown): void {
+    const callId = toolExecutor.callIdOfClientRequest(id);
+    if (callId === undefined) {
+      this.logger.debug('dropped a response to a request the platform never sent');
+      return;
+    }
+    const raw = body as { result?: unknown; error?: unknown };
+    const answer = toolExecutor.callInputAnswered.payload.safeParse({
+      callId,
+      inputId: id,
+      sessionId,
+      outcome: raw.error === undefined ? { result: raw.result } : { error: raw.error },
+    });
+    if (answer.success) {
+      this.bus.emit(toolExecutor.callInputAnswered, answer.data);
+      return;
+    }
+    // The call is waiting: tell it the answer was unusable rather than leave it waiting for ever.
+    this.logger.debug(`a malformed answer to ${String(id).slice(0, 40)}: ${answer.error.issues[0]?.message ?? 'invalid'}`);
+    this.bus.emit(toolExecutor.callInputAnswered, {
+      callId,
+      inputId: String(id),
+      sessionId,
+      outcome: { error: { code: JsonRpcErrorCode.InvalidParams, message: 'the client answered with a malformed JSON-RPC response' } },
+    });
   }
 
   /** A session ended somewhere (this replica or another): close what this replica holds for it. */
@@ -187,6 +221,7 @@ export class LegacyEndpoint {
           callId: legacyCallId(sessionId, message.id),
           ...(session.logLevel === undefined ? {} : { logLevel: session.logLevel }),
           sessionId,
+          clientCapabilities: session.clientCapabilities,
           // spec S-85: a dropped connection is not a cancellation in the legacy era.
           cancelWhenClientGone: false,
         };

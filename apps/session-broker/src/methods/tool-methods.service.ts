@@ -25,6 +25,8 @@ export interface ToolMethodContext {
   /** Minimum level of log notifications for this call; absent: none. */
   logLevel?: LoggingLevel;
   sessionId?: string;
+  /** What the client declared (legacy: at `initialize`; modern: on this request); tools ask only for that. */
+  clientCapabilities: Record<string, unknown>;
   /** Modern: a client closing the stream cancels the call (S-108). Legacy: it does not (S-85). */
   cancelWhenClientGone: boolean;
 }
@@ -98,6 +100,8 @@ export class ToolMethods {
           name,
           ...(args === undefined ? {} : { arguments: args as Record<string, unknown> }),
           protocolVersion: context.protocolVersion,
+          clientCapabilities: context.clientCapabilities,
+          ...(context.sessionId === undefined ? {} : { sessionId: context.sessionId }),
           notify: {
             route: this.calls.route,
             progress: progressToken !== undefined,

@@ -182,6 +182,7 @@ export class ModernEndpoint {
       params: message.params,
       response,
       callId: modernCallId(),
+      clientCapabilities: envelope.clientCapabilities,
       ...(envelope.logLevel === undefined ? {} : { logLevel: envelope.logLevel }),
       cancelWhenClientGone: true,
     };

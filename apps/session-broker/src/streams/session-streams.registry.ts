@@ -65,6 +65,11 @@ export class SessionStreams implements OnModuleDestroy {
     return sent;
   }
 
+  /** Writes one message on the session's GET stream, if this replica holds it; false otherwise. */
+  send(sessionId: string, message: Record<string, unknown>): boolean {
+    return this.streams.get(sessionId)?.response.notify(message) ?? false;
+  }
+
   /** Ends the session's GET stream (the session ended, S-84). */
   close(sessionId: string): void {
     const stream = this.streams.get(sessionId);

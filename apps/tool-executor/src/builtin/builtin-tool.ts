@@ -1,5 +1,6 @@
+import type { CallToolResult } from '@mcp-platform/protocol-mcp';
 import type { ToolDefinition } from '../catalog/catalog.types';
-import type { ToolImplementation } from '../tools/tool-context';
+import { ClientCapabilityMissing, ClientRequestFailed, type ToolImplementation } from '../tools/tool-context';
 
 /** A tool implemented in this process: its catalog definition and its code, found by `handler`. */
 export interface BuiltinTool {
@@ -28,4 +29,21 @@ export const NO_ARGUMENTS = { type: 'object', additionalProperties: false } as c
 /** A tool result made of one text block. */
 export function textResult(text: string, isError = false) {
   return { content: [{ type: 'text' as const, text }], ...(isError ? { isError: true } : {}) };
+}
+
+/**
+ * Runs a tool body that asks the client something (sampling, elicitation, roots). When the client
+ * cannot be asked (capability not declared: nothing was sent) or answers with a JSON-RPC error (e.g.
+ * `-1`, the user rejected a sampling request, S-338), the call ends with an error result starting with
+ * `refusal`; any other error (the call's abort above all) is rethrown.
+ */
+export async function askingClient(refusal: string, body: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  try {
+    return await body();
+  } catch (error) {
+    if (error instanceof ClientCapabilityMissing) return textResult(`${refusal}: ${error.message}`, true);
+    // The wording of the SDK's McpError, which clients and the conformance suite's reference server show.
+    if (error instanceof ClientRequestFailed) return textResult(`${refusal}: MCP error ${error.code}: ${error.message}`, true);
+    throw error;
+  }
 }

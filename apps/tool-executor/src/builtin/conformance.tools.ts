@@ -1,7 +1,16 @@
-import { NO_ARGUMENTS, textResult, type BuiltinTool } from './builtin-tool';
+import type { ElicitResult } from '../tools/tool-context';
+import { askingClient, NO_ARGUMENTS, textResult, type BuiltinTool } from './builtin-tool';
 import { TINY_PNG_BASE64, TINY_WAV_BASE64 } from './media.fixtures';
 
 const STEP_MS = 50;
+
+const SAMPLING_REFUSED = 'Sampling not supported or error';
+const ELICITATION_REFUSED = 'Elicitation not supported or error';
+
+/** How the elicitation fixtures report the answer (the texts of the suite's reference server). */
+function elicitationReport(prefix: string, answer: ElicitResult) {
+  return textResult(`${prefix}: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`);
+}
 
 /**
  * The fixtures the official conformance suite calls by name (shared/spec/conformance.md, "Server-side
@@ -78,6 +87,137 @@ export const CONFORMANCE_TOOLS: BuiltinTool[] = [
       }
       return textResult('Progress reported: 0, 50 and 100 of 100');
     },
+  },
+  {
+    handler: 'conformance.test_sampling',
+    definition: {
+      name: 'test_sampling',
+      description: 'Tests server-initiated sampling (LLM completion request)',
+      inputSchema: {
+        type: 'object',
+        properties: { prompt: { type: 'string', description: 'The prompt to send to the LLM' } },
+        required: ['prompt'],
+        additionalProperties: false,
+      },
+    },
+    run: async (args, context) =>
+      askingClient(SAMPLING_REFUSED, async () => {
+        const answer = await context.client.createMessage({
+          messages: [{ role: 'user', content: { type: 'text', text: String(args['prompt']) } }],
+          maxTokens: 100,
+        });
+        return textResult(`LLM response: ${answer.content.type === 'text' ? answer.content.text : 'No response'}`);
+      }),
+  },
+  {
+    handler: 'conformance.test_elicitation',
+    definition: {
+      name: 'test_elicitation',
+      description: 'Tests server-initiated elicitation (user input request)',
+      inputSchema: {
+        type: 'object',
+        properties: { message: { type: 'string', description: 'The message to show the user' } },
+        required: ['message'],
+        additionalProperties: false,
+      },
+    },
+    // The schema of the scenario's description (username, email), which its client's answer fills.
+    run: async (args, context) =>
+      askingClient(ELICITATION_REFUSED, async () => {
+        const answer = await context.client.elicit({
+          message: String(args['message']),
+          requestedSchema: {
+            type: 'object',
+            properties: {
+              username: { type: 'string', description: "User's response" },
+              email: { type: 'string', description: "User's email address" },
+            },
+            required: ['username', 'email'],
+          },
+        });
+        return elicitationReport('User response', answer);
+      }),
+  },
+  {
+    handler: 'conformance.test_elicitation_sep1034_defaults',
+    definition: { name: 'test_elicitation_sep1034_defaults', description: 'Tests elicitation with default values per SEP-1034', inputSchema: { ...NO_ARGUMENTS } },
+    // One field per primitive type, each with a default (S-318).
+    run: async (_args, context) =>
+      askingClient(ELICITATION_REFUSED, async () => {
+        const answer = await context.client.elicit({
+          message: 'Please review and update the form fields with defaults',
+          requestedSchema: {
+            type: 'object',
+            properties: {
+              name: { type: 'string', description: 'User name', default: 'John Doe' },
+              age: { type: 'integer', description: 'User age', default: 30 },
+              score: { type: 'number', description: 'User score', default: 95.5 },
+              status: { type: 'string', description: 'User status', enum: ['active', 'inactive', 'pending'], default: 'active' },
+              verified: { type: 'boolean', description: 'Verification status', default: true },
+            },
+            required: [],
+          },
+        });
+        return elicitationReport('Elicitation completed', answer);
+      }),
+  },
+  {
+    handler: 'conformance.test_elicitation_sep1330_enums',
+    definition: {
+      name: 'test_elicitation_sep1330_enums',
+      description: 'Tests elicitation with enum schema improvements per SEP-1330',
+      inputSchema: { ...NO_ARGUMENTS },
+    },
+    // The five enum shapes of S-318: untitled and titled single-select, legacy enumNames, untitled and titled multi-select.
+    run: async (_args, context) =>
+      askingClient(ELICITATION_REFUSED, async () => {
+        const answer = await context.client.elicit({
+          message: 'Please select options from the enum fields',
+          requestedSchema: {
+            type: 'object',
+            properties: {
+              untitledSingle: { type: 'string', description: 'Select one option', enum: ['option1', 'option2', 'option3'] },
+              titledSingle: {
+                type: 'string',
+                description: 'Select one option with titles',
+                oneOf: [
+                  { const: 'value1', title: 'First Option' },
+                  { const: 'value2', title: 'Second Option' },
+                  { const: 'value3', title: 'Third Option' },
+                ],
+              },
+              legacyEnum: {
+                type: 'string',
+                description: 'Select one option (legacy)',
+                enum: ['opt1', 'opt2', 'opt3'],
+                enumNames: ['Option One', 'Option Two', 'Option Three'],
+              },
+              untitledMulti: {
+                type: 'array',
+                description: 'Select multiple options',
+                minItems: 1,
+                maxItems: 3,
+                items: { type: 'string', enum: ['option1', 'option2', 'option3'] },
+              },
+              titledMulti: {
+                type: 'array',
+                description: 'Select multiple options with titles',
+                minItems: 1,
+                maxItems: 3,
+                items: {
+                  anyOf: [
+                    { const: 'value1', title: 'First Choice' },
+                    { const: 'value2', title: 'Second Choice' },
+                    { const: 'value3', title: 'Third Choice' },
+                  ],
+                },
+              },
+            },
+            required: [],
+          },
+        });
+        return elicitationReport('Elicitation completed', answer);
+      }),
   },
   {
     handler: 'conformance.json_schema_2020_12_tool',

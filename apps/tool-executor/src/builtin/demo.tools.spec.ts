@@ -1,28 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Clock } from '../tools/clock';
-import type { ToolContext } from '../tools/tool-context';
+import { FakeClient, fakeContext } from '../../test/fake-tool-context';
+import { ClientRequestFailed, type ElicitResult } from '../tools/tool-context';
 import { DEMO_TOOLS, textStatistics } from './demo.tools';
-
-function fakeContext(overrides: Partial<ToolContext> = {}) {
-  const progress: Array<[number, number | undefined]> = [];
-  const slept: number[] = [];
-  const clock: Clock = {
-    now: () => Date.UTC(2026, 0, 15, 12, 30, 0),
-    sleep: async (ms, signal) => {
-      if (signal?.aborted) throw signal.reason;
-      slept.push(ms);
-    },
-    schedule: () => () => undefined,
-  };
-  const context: ToolContext = {
-    signal: new AbortController().signal,
-    clock,
-    progress: (value, total) => progress.push([value, total]),
-    log: () => undefined,
-    ...overrides,
-  };
-  return { context, progress, slept };
-}
 
 const tool = (name: string) => {
   const found = DEMO_TOOLS.find((candidate) => candidate.definition.name === name);
@@ -96,6 +75,142 @@ describe('demo tools', () => {
       controller.abort(new Error('cancelled'));
       const { context } = fakeContext({ signal: controller.signal });
       await expect(tool('long_operation').run({ seconds: 3 }, context)).rejects.toThrow('cancelled');
+    });
+  });
+
+  describe('confirm_action', () => {
+    const withAnswer = (elicit: ElicitResult) => new FakeClient({ elicitation: {} }, { elicit });
+
+    it('asks for a boolean confirmation in form mode', async () => {
+      const client = withAnswer({ action: 'accept', content: { confirmed: true } });
+      await tool('confirm_action').run({ action: 'delete 3 files' }, fakeContext({ client }).context);
+      expect(client.sent).toEqual([
+        {
+          method: 'elicitation/create',
+          params: {
+            message: 'Please confirm: delete 3 files',
+            requestedSchema: {
+              type: 'object',
+              properties: { confirmed: { type: 'boolean', title: 'Go ahead', description: 'Check to confirm the action', default: false } },
+              required: ['confirmed'],
+            },
+          },
+        },
+      ]);
+    });
+
+    it('reports a checked box as confirmed', async () => {
+      const result = await tool('confirm_action').run(
+        { action: 'delete 3 files' },
+        fakeContext({ client: withAnswer({ action: 'accept', content: { confirmed: true } }) }).context,
+      );
+      expect(result).toEqual({ content: [], structuredContent: { action: 'delete 3 files', response: 'accept', confirmed: true } });
+    });
+
+    it('reports an unchecked box as accepted but not confirmed', async () => {
+      const result = await tool('confirm_action').run({ action: 'x' }, fakeContext({ client: withAnswer({ action: 'accept', content: { confirmed: false } }) }).context);
+      expect(result.structuredContent).toEqual({ action: 'x', response: 'accept', confirmed: false });
+    });
+
+    it.each(['decline', 'cancel'] as const)('reports %s as not confirmed', async (action) => {
+      const result = await tool('confirm_action').run({ action: 'x' }, fakeContext({ client: withAnswer({ action }) }).context);
+      expect(result.structuredContent).toEqual({ action: 'x', response: action, confirmed: false });
+    });
+
+    it('refuses an accepted form without a boolean confirmed field', async () => {
+      const result = await tool('confirm_action').run({ action: 'x' }, fakeContext({ client: withAnswer({ action: 'accept', content: { confirmed: 'yes' } }) }).context);
+      expect(result).toEqual({
+        content: [{ type: 'text', text: 'The client accepted the confirmation form without a boolean "confirmed" field' }],
+        isError: true,
+      });
+    });
+
+    it('answers with an error result when the client cannot elicit', async () => {
+      const client = new FakeClient();
+      const result = await tool('confirm_action').run({ action: 'x' }, fakeContext({ client }).context);
+      expect(result).toEqual({
+        content: [{ type: 'text', text: 'Cannot ask the user for a confirmation: the client does not support elicitation' }],
+        isError: true,
+      });
+      expect(client.sent).toEqual([]);
+    });
+  });
+
+  describe('summarize_text', () => {
+    const summary = { role: 'assistant' as const, content: { type: 'text' as const, text: 'A short summary.' }, model: 'claude-3-5-haiku', stopReason: 'endTurn' };
+
+    it("asks the client's model with a system prompt, model hints and maxTokens", async () => {
+      const client = new FakeClient({ sampling: {} }, { createMessage: summary });
+      await tool('summarize_text').run({ text: 'Long text.', maxTokens: 120 }, fakeContext({ client }).context);
+      expect(client.sent).toEqual([
+        {
+          method: 'sampling/createMessage',
+          params: {
+            messages: [{ role: 'user', content: { type: 'text', text: 'Summarize the following text:\n\nLong text.' } }],
+            systemPrompt: 'You write short, faithful summaries: the main points only, in the language of the text, without preamble.',
+            modelPreferences: { hints: [{ name: 'haiku' }, { name: 'flash' }, { name: 'mini' }], speedPriority: 0.8, costPriority: 0.6, intelligencePriority: 0.4 },
+            maxTokens: 120,
+          },
+        },
+      ]);
+    });
+
+    it('returns the summary and the model that wrote it', async () => {
+      const client = new FakeClient({ sampling: {} }, { createMessage: summary });
+      const result = await tool('summarize_text').run({ text: 'Long text.' }, fakeContext({ client }).context);
+      expect(result).toEqual({ content: [], structuredContent: { summary: 'A short summary.', model: 'claude-3-5-haiku', stopReason: 'endTurn' } });
+      expect(client.sent[0]).toMatchObject({ params: { maxTokens: 300 } });
+    });
+
+    it('answers a non-text answer with an error result', async () => {
+      const client = new FakeClient({ sampling: {} }, { createMessage: { role: 'assistant', content: { type: 'image', data: 'AAAA', mimeType: 'image/png' }, model: 'm' } });
+      const result = await tool('summarize_text').run({ text: 'Long text.' }, fakeContext({ client }).context);
+      expect(result).toEqual({ content: [{ type: 'text', text: "The client's model (m) answered with image content instead of text" }], isError: true });
+    });
+
+    it('answers a rejected request with an error result naming the client error', async () => {
+      const client = new FakeClient({ sampling: {} }, { createMessage: new ClientRequestFailed(-1, 'User rejected sampling request') });
+      const result = await tool('summarize_text').run({ text: 'Long text.' }, fakeContext({ client }).context);
+      expect(result).toEqual({
+        content: [{ type: 'text', text: "Cannot ask the client's model for a summary: MCP error -1: User rejected sampling request" }],
+        isError: true,
+      });
+    });
+
+    it('answers with an error result when the client cannot sample', async () => {
+      const result = await tool('summarize_text').run({ text: 'Long text.' }, fakeContext().context);
+      expect(result).toEqual({
+        content: [{ type: 'text', text: "Cannot ask the client's model for a summary: the client does not support sampling" }],
+        isError: true,
+      });
+    });
+
+    it('rethrows what is not the client refusing (the call stopping)', async () => {
+      const client = new FakeClient({ sampling: {} }, { createMessage: new Error('cancelled') });
+      await expect(tool('summarize_text').run({ text: 'Long text.' }, fakeContext({ client }).context)).rejects.toThrow('cancelled');
+    });
+  });
+
+  describe('list_client_roots', () => {
+    it("returns the client's roots, uri and name only", async () => {
+      const client = new FakeClient(
+        { roots: { listChanged: true } },
+        { listRoots: { roots: [{ uri: 'file:///home/ada/project', name: 'project', _meta: { x: 1 } }, { uri: 'file:///tmp' }] } },
+      );
+      const result = await tool('list_client_roots').run({}, fakeContext({ client }).context);
+      expect(client.sent).toEqual([{ method: 'roots/list' }]);
+      expect(result).toEqual({ content: [], structuredContent: { roots: [{ uri: 'file:///home/ada/project', name: 'project' }, { uri: 'file:///tmp' }] } });
+    });
+
+    it('answers with an error result when the client has no roots', async () => {
+      const result = await tool('list_client_roots').run({}, fakeContext().context);
+      expect(result).toEqual({ content: [{ type: 'text', text: "Cannot list the client's roots: the client does not support roots" }], isError: true });
+    });
+
+    it('answers a client error with an error result', async () => {
+      const client = new FakeClient({ roots: {} }, { listRoots: new ClientRequestFailed(-32601, 'Method not found') });
+      const result = await tool('list_client_roots').run({}, fakeContext({ client }).context);
+      expect(result).toEqual({ content: [{ type: 'text', text: "Cannot list the client's roots: MCP error -32601: Method not found" }], isError: true });
     });
   });
 });

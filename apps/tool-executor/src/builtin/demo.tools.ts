@@ -1,8 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { textResult, type BuiltinTool } from './builtin-tool';
+import { askingClient, NO_ARGUMENTS, textResult, type BuiltinTool } from './builtin-tool';
 import { CalculatorError, evaluateExpression } from './calculator';
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
+/** How long a tool waits for a person to answer the client (a dialog, a sampling approval). */
+const PERSON_TIMEOUT_MS = 5 * 60_000;
 
 /** A result with structured content; the JSON text block is added by the calls service (S-187). */
 function structured(value: Record<string, unknown>) {
@@ -172,6 +175,111 @@ export const DEMO_TOOLS: BuiltinTool[] = [
       }
       return structured({ seconds, steps });
     },
+  },
+  {
+    handler: 'demo.confirm_action',
+    definition: {
+      name: 'confirm_action',
+      title: 'Confirm an action',
+      description:
+        'Asks the user, through the client (elicitation), to confirm an action before you perform it; reports whether they confirmed, refused, declined or cancelled. Performs nothing itself.',
+      inputSchema: {
+        type: 'object',
+        properties: { action: { type: 'string', minLength: 1, maxLength: 500, description: 'What you are about to do, in words the user understands' } },
+        required: ['action'],
+        additionalProperties: false,
+      },
+      outputSchema: {
+        type: 'object',
+        properties: {
+          action: { type: 'string' },
+          response: { type: 'string', enum: ['accept', 'decline', 'cancel'], description: "The user's answer to the form" },
+          confirmed: { type: 'boolean', description: 'True only when the user accepted the form with the box checked' },
+        },
+        required: ['action', 'response', 'confirmed'],
+      },
+      annotations: { ...READ_ONLY, idempotentHint: false },
+      timeoutMs: PERSON_TIMEOUT_MS,
+    },
+    run: async (args, context) => {
+      const action = String(args['action']);
+      return askingClient('Cannot ask the user for a confirmation', async () => {
+        const answer = await context.client.elicit({
+          message: `Please confirm: ${action}`,
+          requestedSchema: {
+            type: 'object',
+            properties: { confirmed: { type: 'boolean', title: 'Go ahead', description: 'Check to confirm the action', default: false } },
+            required: ['confirmed'],
+          },
+        });
+        if (answer.action !== 'accept') return structured({ action, response: answer.action, confirmed: false });
+        const confirmed = answer.content?.['confirmed'];
+        // spec S-326: check what an accepted form holds before acting on it.
+        if (typeof confirmed !== 'boolean') return textResult('The client accepted the confirmation form without a boolean "confirmed" field', true);
+        return structured({ action, response: 'accept', confirmed });
+      });
+    },
+  },
+  {
+    handler: 'demo.summarize_text',
+    definition: {
+      name: 'summarize_text',
+      title: 'Summarize text',
+      description:
+        "Summarizes a text with the client's own language model (sampling; the client may ask the user to approve). Returns the summary and the model that wrote it.",
+      inputSchema: {
+        type: 'object',
+        properties: {
+          text: { type: 'string', minLength: 1, maxLength: 100_000 },
+          maxTokens: { type: 'integer', minimum: 16, maximum: 4000, default: 300, description: 'Longest summary, in tokens' },
+        },
+        required: ['text'],
+        additionalProperties: false,
+      },
+      outputSchema: {
+        type: 'object',
+        properties: { summary: { type: 'string' }, model: { type: 'string' }, stopReason: { type: 'string' } },
+        required: ['summary', 'model'],
+      },
+      annotations: { ...READ_ONLY, idempotentHint: false },
+      timeoutMs: PERSON_TIMEOUT_MS,
+    },
+    run: async (args, context) => {
+      const maxTokens = typeof args['maxTokens'] === 'number' ? args['maxTokens'] : 300;
+      return askingClient("Cannot ask the client's model for a summary", async () => {
+        const answer = await context.client.createMessage({
+          messages: [{ role: 'user', content: { type: 'text', text: `Summarize the following text:\n\n${String(args['text'])}` } }],
+          systemPrompt: 'You write short, faithful summaries: the main points only, in the language of the text, without preamble.',
+          // spec S-332: hints are substrings of model names, tried in order; priorities go from 0 to 1.
+          modelPreferences: { hints: [{ name: 'haiku' }, { name: 'flash' }, { name: 'mini' }], speedPriority: 0.8, costPriority: 0.6, intelligencePriority: 0.4 },
+          maxTokens,
+        });
+        if (answer.content.type !== 'text') return textResult(`The client's model (${answer.model}) answered with ${answer.content.type} content instead of text`, true);
+        return structured({ summary: answer.content.text, model: answer.model, ...(answer.stopReason === undefined ? {} : { stopReason: answer.stopReason }) });
+      });
+    },
+  },
+  {
+    handler: 'demo.list_client_roots',
+    definition: {
+      name: 'list_client_roots',
+      title: 'List client roots',
+      description: 'Lists the roots (directories, as file:// URIs) the client shares with servers.',
+      inputSchema: { ...NO_ARGUMENTS },
+      outputSchema: {
+        type: 'object',
+        properties: {
+          roots: { type: 'array', items: { type: 'object', properties: { uri: { type: 'string' }, name: { type: 'string' } }, required: ['uri'] } },
+        },
+        required: ['roots'],
+      },
+      annotations: { ...READ_ONLY, idempotentHint: false },
+    },
+    run: async (_args, context) =>
+      askingClient("Cannot list the client's roots", async () => {
+        const { roots } = await context.client.listRoots();
+        return structured({ roots: roots.map(({ uri, name }) => (name === undefined ? { uri } : { uri, name })) });
+      }),
   },
 ];
 

@@ -1,15 +1,18 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { sessionBroker, type Principal, type RpcRequestParsed, type toolExecutor } from '@mcp-platform/protocol-contracts';
-import { CallToolResultSchema, type CallToolResult } from '@mcp-platform/protocol-mcp';
+import { sessionBroker, type EventPayload, type Principal, type RpcRequestParsed, type toolExecutor } from '@mcp-platform/protocol-contracts';
+import { CallToolResultSchema, eraOfVersion, type CallToolResult } from '@mcp-platform/protocol-mcp';
 import { MessageBus, RpcError, WireErrorCode } from '@mcp-platform/shared-messaging';
 import { CatalogService, type PreparedTool } from '../catalog/catalog.service';
 import { HttpToolRunner } from '../http-tools/http-tool.runner';
 import { CallNotifier } from './call-notifier';
+import { InputRequired, PendingClientRequests, RoundTripClient, SessionClientRequests, UnreachableClient } from './client-requests';
 import { Clock } from './clock';
 import { assertMayCall, assertTenantAccess } from './tool-access';
-import type { ToolArguments, ToolContext } from './tool-context';
+import type { ClientRequests, ToolArguments, ToolContext } from './tool-context';
 
 type CallRequest = RpcRequestParsed<typeof toolExecutor.callTool>;
+/** A call's answer: the tool's result, or (modern era) the requests its client must answer first. */
+type CallAnswer = CallToolResult | toolExecutor.CallInputRequired;
 
 /** Why a running call was stopped from outside. */
 class CallStopped extends Error {
@@ -29,6 +32,8 @@ const errorResult = (text: string): CallToolResult => ({ content: [{ type: 'text
 export class CallsService {
   private readonly logger = new Logger(CallsService.name);
   private readonly running = new Map<string, AbortController>();
+  /** Requests running calls sent their clients, waiting for the answers. */
+  private readonly clientRequests = new PendingClientRequests();
 
   constructor(
     private readonly catalog: CatalogService,
@@ -40,9 +45,11 @@ export class CallsService {
   /**
    * Runs one call for `principal` (from the caller's headers): its tenant must be the request's and
    * its scopes must cover the tool's. `deadline` (epoch ms, from the caller's headers) shortens the
-   * tool's own timeout: nobody waits for an answer after it, so the work stops there.
+   * tool's own timeout: nobody waits for an answer after it, so the work stops there. A modern call
+   * whose tool asked its client something `inputResponses` does not answer ends with those requests
+   * (`{ inputRequired }`) instead of a result, whatever the tool made of the refusal.
    */
-  async call(request: CallRequest, principal: Principal | undefined, deadline?: number): Promise<CallToolResult> {
+  async call(request: CallRequest, principal: Principal | undefined, deadline?: number): Promise<CallAnswer> {
     const caller = assertTenantAccess(principal, request.tenant);
     const server = this.catalog.getServer(request.tenant, request.server);
     if (!server) throw new RpcError(WireErrorCode.NotFound, `Unknown virtual server: ${request.tenant}/${request.server}`);
@@ -64,12 +71,15 @@ export class CallsService {
     const cancelTimer = this.clock.schedule(timeoutMs, () =>
       controller.abort(new CallStopped('timeout', `Tool ${request.name} timed out after ${timeoutMs} ms`)),
     );
+    const client = this.clientOf(request, controller.signal);
     try {
-      const result = await this.runUntilStopped(tool, args, controller.signal, notifier);
-      return this.finish(tool, result);
+      const result = await this.runUntilStopped(tool, args, controller.signal, notifier, client);
+      return this.inputRequiredOf(client, controller) ?? this.finish(tool, result);
     } catch (error) {
       const stopped = error instanceof CallStopped ? error : controller.signal.reason instanceof CallStopped ? controller.signal.reason : undefined;
       if (stopped?.kind === 'cancelled') throw new RpcError(WireErrorCode.Cancelled, stopped.message);
+      const inputRequired = this.inputRequiredOf(client, controller);
+      if (inputRequired) return inputRequired;
       if (stopped?.kind === 'timeout') return errorResult(stopped.message);
       this.logger.warn(`tool ${request.tenant}/${request.name} failed: ${(error as Error)?.message ?? String(error)}`);
       return errorResult(`Tool ${request.name} failed: ${(error as Error)?.message ?? String(error)}`);
@@ -93,13 +103,45 @@ export class CallsService {
     controller.abort(new CallStopped('cancelled', `Call cancelled${reason ? `: ${reason}` : ''}`));
   }
 
+  /** The client's answer to a request a running call sent it; calls of other replicas are ignored. */
+  answerClientRequest(answer: EventPayload<typeof toolExecutor.callInputAnswered>): void {
+    this.clientRequests.answer(answer);
+  }
+
+  /**
+   * How the call reaches its client: modern calls through multi round-trip results (the requests end
+   * the round, the answers come with the retry); legacy calls send requests through the broker replica
+   * holding the call's stream (the answer comes back as `callInputAnswered`).
+   */
+  private clientOf(request: CallRequest, signal: AbortSignal): ClientRequests {
+    const capabilities = request.clientCapabilities ?? {};
+    if (eraOfVersion(request.protocolVersion) === 'modern') return new RoundTripClient(capabilities, request.inputResponses ?? {});
+    const route = request.notify?.route;
+    if (request.sessionId === undefined || route === undefined) return new UnreachableClient(capabilities);
+    const send = (input: { inputId: string; method: toolExecutor.ClientRequestMethod; params?: Record<string, unknown> }): void =>
+      this.bus.emit(sessionBroker.callInputRequested, { callId: request.callId, ...input }, { route });
+    return new SessionClientRequests(request.callId, request.sessionId, capabilities, send, this.clientRequests, signal);
+  }
+
+  /**
+   * The call's answer when its run asked the client something not yet answered: the requests, and
+   * the run's signal aborted so whatever the tool still does stops.
+   */
+  private inputRequiredOf(client: ClientRequests, controller: AbortController): toolExecutor.CallInputRequired | undefined {
+    const inputRequests = client instanceof RoundTripClient ? client.inputRequests() : undefined;
+    if (!inputRequests) return undefined;
+    controller.abort(new InputRequired(Object.keys(inputRequests)[0] ?? ''));
+    return { inputRequired: { inputRequests } };
+  }
+
   /** Resolves with the tool's result, or rejects as soon as the signal aborts even if the tool ignores it. */
-  private runUntilStopped(tool: PreparedTool, args: ToolArguments, signal: AbortSignal, notifier: CallNotifier): Promise<CallToolResult> {
+  private runUntilStopped(tool: PreparedTool, args: ToolArguments, signal: AbortSignal, notifier: CallNotifier, client: ClientRequests): Promise<CallToolResult> {
     const context: ToolContext = {
       signal,
       clock: this.clock,
       progress: (progress, total, message) => void notifier.progress(progress, total, message),
       log: (level, data, logger) => void notifier.log(level, data, logger),
+      client,
     };
     const running =
       tool.runner.kind === 'builtin' ? tool.runner.implementation(args, context) : this.http.run(tool.record.name, tool.runner.config, args, signal);

@@ -1,5 +1,57 @@
-import type { CallToolResult, LoggingLevel } from '@mcp-platform/protocol-mcp';
+import type { z } from 'zod';
+import type {
+  CallToolResult,
+  CreateMessageRequestParamsSchema,
+  CreateMessageResultSchema,
+  ElicitRequestParamsSchema,
+  ElicitResultSchema,
+  ListRootsResultSchema,
+  LoggingLevel,
+} from '@mcp-platform/protocol-mcp';
 import type { Clock } from './clock';
+
+export type CreateMessageParams = z.input<typeof CreateMessageRequestParamsSchema>;
+export type CreateMessageResult = z.infer<typeof CreateMessageResultSchema>;
+export type ElicitParams = z.input<typeof ElicitRequestParamsSchema>;
+export type ElicitResult = z.infer<typeof ElicitResultSchema>;
+export type ListRootsResult = z.infer<typeof ListRootsResultSchema>;
+
+/**
+ * What a running tool may ask the client, in either protocol era: the platform sends the request on
+ * the call's stream and routes the answer back (legacy), or turns it into an input request of a multi
+ * round-trip result (modern). A tool asks only for what the client declared (`capabilities`); asking
+ * for more rejects with {@link ClientCapabilityMissing} without sending anything (S-316, S-331, S-340).
+ */
+export interface ClientRequests {
+  /** The client's declared capabilities (legacy: at `initialize`; modern: on this request). */
+  readonly capabilities: Readonly<Record<string, unknown>>;
+  /** `sampling/createMessage` (S-332): needs `sampling`, and `sampling.tools` when `tools` are sent. */
+  createMessage(params: CreateMessageParams): Promise<CreateMessageResult>;
+  /** `elicitation/create` (S-317): needs `elicitation` (`{}` is form only), `elicitation.url` for URL mode. */
+  elicit(params: ElicitParams): Promise<ElicitResult>;
+  /** `roots/list` (S-341): needs `roots`. */
+  listRoots(): Promise<ListRootsResult>;
+}
+
+/** The client did not declare what the tool wanted to ask of it; nothing was sent. */
+export class ClientCapabilityMissing extends Error {
+  constructor(readonly capability: string) {
+    super(`the client does not support ${capability}`);
+    this.name = 'ClientCapabilityMissing';
+  }
+}
+
+/** The client answered a request with a JSON-RPC error (e.g. `-1` for a sampling request the user rejected, S-338). */
+export class ClientRequestFailed extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'ClientRequestFailed';
+  }
+}
 
 /** What a running tool may use besides its arguments. */
 export interface ToolContext {
@@ -13,6 +65,8 @@ export interface ToolContext {
   progress(progress: number, total?: number, message?: string): void;
   /** Sends `notifications/message` when the caller asked for logs at or below `level` (S-235). */
   log(level: LoggingLevel, data: unknown, logger?: string): void;
+  /** Requests to the client: sampling, elicitation, roots. */
+  client: ClientRequests;
 }
 
 /** A tool's arguments after validation against its inputSchema (an object; `{}` when none were sent). */

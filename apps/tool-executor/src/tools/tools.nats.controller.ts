@@ -22,6 +22,11 @@ export class ToolsNatsController {
     return this.calls.call(request, context.principal, context.deadline);
   }
 
+  @EventHandler(toolExecutor.callInputAnswered)
+  callInputAnswered(payload: EventPayload<typeof toolExecutor.callInputAnswered>): void {
+    this.calls.answerClientRequest(payload);
+  }
+
   @RpcHandler(toolExecutor.getVirtualServer)
   getVirtualServer(request: RpcRequestParsed<typeof toolExecutor.getVirtualServer>) {
     return this.tools.getVirtualServer(request.tenant, request.server);

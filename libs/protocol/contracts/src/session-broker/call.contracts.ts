@@ -20,3 +20,20 @@ export const callNotified = defineEvent({
     ]),
   }),
 });
+
+/**
+ * A running call asks its client something (sampling, elicitation, roots; legacy era): routed to the
+ * broker replica holding the call's stream, which sends it there as a JSON-RPC request with id
+ * `inputId` (or on the session's GET stream when the call's stream is gone, §3.2.3).
+ */
+export const callInputRequested = defineEvent({
+  subject: 'session-broker.v1.call.input-requested',
+  delivery: 'routed',
+  payload: z.object({
+    callId: z.string().min(1).max(128),
+    /** `<callId>#<n>`: unique in the session across replicas, and it names the call, so any replica can route the answer. */
+    inputId: z.string().min(1).max(160),
+    method: z.enum(['sampling/createMessage', 'elicitation/create', 'roots/list']),
+    params: z.record(z.string(), z.unknown()).optional(),
+  }),
+});

@@ -7,3 +7,13 @@ export const sessionClosed = defineEvent({
   delivery: 'all',
   payload: z.object({ sessionId: z.string().min(1), reason: z.enum(['deleted', 'expired']) }),
 });
+
+/**
+ * A message for a legacy session's GET stream (S-88), from the replica that has it to send to the one
+ * that holds the stream: every replica hears it, the one holding the session's GET stream writes it.
+ */
+export const sessionMessage = defineEvent({
+  subject: 'session-broker.v1.session.message',
+  delivery: 'all',
+  payload: z.object({ sessionId: z.string().min(1), message: z.record(z.string(), z.unknown()) }),
+});

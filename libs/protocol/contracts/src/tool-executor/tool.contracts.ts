@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CallToolResultSchema, LoggingLevelSchema, ToolSchema } from '@mcp-platform/protocol-mcp';
-import { defineEvent, defineRpc } from '../define-contract';
+import { defineEvent, defineRpc, type RpcResponse } from '../define-contract';
 
 const TenantServer = {
   /** Tenant slug, e.g. `demo`. */
@@ -40,7 +40,40 @@ export const CallNotifySchema = z.object({
 });
 export type CallNotify = z.infer<typeof CallNotifySchema>;
 
-/** Runs one tool call. Tool failures are results with `isError: true`; protocol failures are wire errors. */
+/** The methods a running tool may ask the client: sampling (S-331), elicitation (S-316), roots (S-340). */
+export const ClientRequestMethodSchema = z.enum(['sampling/createMessage', 'elicitation/create', 'roots/list']);
+export type ClientRequestMethod = z.infer<typeof ClientRequestMethodSchema>;
+
+/** One request a modern call needs its client to answer before it can go on (an `inputRequests` entry, S-63). */
+export const CallInputRequestSchema = z.strictObject({
+  method: ClientRequestMethodSchema,
+  params: z.record(z.string(), z.unknown()).optional(),
+});
+export type CallInputRequest = z.infer<typeof CallInputRequestSchema>;
+
+/**
+ * What a modern call answers instead of a result when its tool asked the client something not yet
+ * answered (S-60): the requests by input key, unique within the call (S-63). The broker turns it
+ * into an `InputRequiredResult` with a sealed `requestState`; the client retries with the answers.
+ */
+export const CallInputRequiredSchema = z.strictObject({
+  inputRequired: z.strictObject({
+    inputRequests: z
+      .record(z.string().min(1).max(256), CallInputRequestSchema)
+      .refine((requests) => Object.keys(requests).length > 0, 'at least one input request'),
+  }),
+});
+export type CallInputRequired = z.infer<typeof CallInputRequiredSchema>;
+
+/** Whether a `callTool` response asks for input rather than carrying the tool's result. */
+export function isCallInputRequired(response: RpcResponse<typeof callTool>): response is CallInputRequired {
+  return Object.hasOwn(response, 'inputRequired');
+}
+
+/**
+ * Runs one tool call. Tool failures are results with `isError: true`; protocol failures are wire
+ * errors; a modern call whose tool needs its client's input answers `{ inputRequired }`.
+ */
 export const callTool = defineRpc({
   subject: 'tool-executor.v1.tool.call',
   request: z.object({
@@ -52,8 +85,24 @@ export const callTool = defineRpc({
     /** The protocol revision the caller speaks (a tool may shape its answer by it). */
     protocolVersion: z.string(),
     notify: CallNotifySchema.optional(),
+    /**
+     * What the client declared it supports (legacy: at `initialize`; modern: on this request, S-32):
+     * a tool asks the client only for what it declared (sampling, elicitation, roots).
+     */
+    clientCapabilities: z.record(z.string(), z.unknown()).optional(),
+    /** The legacy session the call belongs to: only answers from it complete the call's requests to the client. */
+    sessionId: z.string().min(1).max(256).optional(),
+    /**
+     * Modern era (multi round-trip requests, S-60): the client's answers to the input requests of
+     * earlier rounds of this call, by input key (the broker merges them from the sealed `requestState`
+     * and the retry's `inputResponses`). Each is validated by the executor against the result schema
+     * of the method it answers.
+     */
+    inputResponses: z.record(z.string().min(1).max(256), z.unknown()).optional(),
   }),
-  response: CallToolResultSchema,
+  // The strict input-required shape first: a tool result never parses as it (CallToolResultSchema
+  // is loose and defaults `content`, so it would take the input-required object too).
+  response: z.union([CallInputRequiredSchema, CallToolResultSchema]),
   // The executor enforces each tool's own timeout; this only bounds a lost reply.
   timeoutMs: 15 * 60_000,
 });
@@ -65,5 +114,39 @@ export const callCancelled = defineEvent({
   payload: z.object({
     callId: z.string().min(1),
     reason: z.string().max(1024).optional(),
+  }),
+});
+
+/**
+ * The JSON-RPC id of the `n`-th request a call sends its client: `<callId>#<n>`. Unique in the session
+ * across replicas (call ids are), and it names the call, so any replica routes the answer.
+ */
+export function clientRequestId(callId: string, n: number): string {
+  return `${callId}#${n}`;
+}
+
+/** The call a client request id belongs to, or `undefined` for an id the platform never issued. */
+export function callIdOfClientRequest(id: unknown): string | undefined {
+  if (typeof id !== 'string' || id.length > 160) return undefined;
+  return /^([lm]-[A-Za-z0-9_-]{1,125})#[1-9][0-9]{0,8}$/.exec(id)?.[1];
+}
+
+/** A JSON-RPC error as the client answered it. */
+export const ClientErrorSchema = z.object({ code: z.number().int(), message: z.string().max(4_096), data: z.unknown().optional() });
+
+/**
+ * The client's answer to a request a running call sent it (legacy era: a JSON-RPC response POSTed to
+ * any broker replica). Every executor replica hears it; the one running the call completes the request
+ * if `sessionId` is the call's own.
+ */
+export const callInputAnswered = defineEvent({
+  subject: 'tool-executor.v1.call.input-answered',
+  delivery: 'all',
+  payload: z.object({
+    callId: z.string().min(1).max(128),
+    /** The JSON-RPC id the request went out with (`<callId>#<n>`). */
+    inputId: z.string().min(1).max(160),
+    sessionId: z.string().min(1).max(256).optional(),
+    outcome: z.union([z.object({ result: z.record(z.string(), z.unknown()) }), z.object({ error: ClientErrorSchema })]),
   }),
 });

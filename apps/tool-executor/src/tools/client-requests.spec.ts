@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { ClientCapabilityMissing, ClientRequestFailed } from './tool-context';
+import { PendingClientRequests, SessionClientRequests, UnreachableClient, type ClientRequestSender } from './client-requests';
+
+const SESSION = 'session-1';
+
+function setup(capabilities: Record<string, unknown>) {
+  const sent: Array<Parameters<ClientRequestSender>[0]> = [];
+  const pending = new PendingClientRequests();
+  const abort = new AbortController();
+  const client = new SessionClientRequests('l-call', SESSION, capabilities, (request) => sent.push(request), pending, abort.signal);
+  const answer = (inputId: string, outcome: { result: Record<string, unknown> } | { error: { code: number; message: string } }, sessionId = SESSION) =>
+    pending.answer({ callId: 'l-call', inputId, sessionId, outcome });
+  return { client, sent, pending, abort, answer };
+}
+
+const SAMPLED = { role: 'assistant', content: { type: 'text', text: 'hi' }, model: 'test-model', stopReason: 'endTurn' };
+
+describe('SessionClientRequests', () => {
+  it('sends each request with a fresh id naming the call and resolves with the validated answer', async () => {
+    const { client, sent, answer } = setup({ sampling: {}, roots: {} });
+    const sampled = client.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'hello' } }], maxTokens: 10 });
+    const roots = client.listRoots();
+    expect(sent).toEqual([
+      { inputId: 'l-call#1', method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'hello' } }], maxTokens: 10 } },
+      { inputId: 'l-call#2', method: 'roots/list' },
+    ]);
+    answer('l-call#2', { result: { roots: [{ uri: 'file:///work', name: 'work' }] } });
+    answer('l-call#1', { result: SAMPLED });
+    await expect(sampled).resolves.toMatchObject({ model: 'test-model', content: { text: 'hi' } });
+    await expect(roots).resolves.toEqual({ roots: [{ uri: 'file:///work', name: 'work' }] });
+  });
+
+  it.each([
+    ['sampling, undeclared', {}, (client: SessionClientRequests) => client.createMessage({ messages: [], maxTokens: 1 }), 'sampling'],
+    [
+      'sampling with tools, without sampling.tools (S-331)',
+      { sampling: {} },
+      (client: SessionClientRequests) => client.createMessage({ messages: [], maxTokens: 1, tools: [{ name: 't', inputSchema: { type: 'object' } }] }),
+      'sampling with tools',
+    ],
+    ['elicitation, undeclared', { sampling: {} }, (client: SessionClientRequests) => client.elicit({ message: 'm', requestedSchema: { type: 'object', properties: {} } }), 'elicitation'],
+    [
+      'URL elicitation with `elicitation: {}` (form only, S-316)',
+      { elicitation: {} },
+      (client: SessionClientRequests) => client.elicit({ mode: 'url', message: 'm', url: 'https://example.com/x', elicitationId: 'e1' }),
+      'elicitation in url mode',
+    ],
+    [
+      'form elicitation when only url is declared',
+      { elicitation: { url: {} } },
+      (client: SessionClientRequests) => client.elicit({ message: 'm', requestedSchema: { type: 'object', properties: {} } }),
+      'elicitation in form mode',
+    ],
+    ['roots, undeclared', { elicitation: {} }, (client: SessionClientRequests) => client.listRoots(), 'roots'],
+  ])('refuses %s without sending anything', async (_case, capabilities, ask, capability) => {
+    const { client, sent } = setup(capabilities);
+    await expect(ask(client)).rejects.toEqual(new ClientCapabilityMissing(capability));
+    expect(sent).toEqual([]);
+  });
+
+  it('allows form elicitation with `elicitation: {}` and both modes when both are declared', async () => {
+    for (const capabilities of [{ elicitation: {} }, { elicitation: { form: {}, url: {} } }]) {
+      const { client, sent, answer } = setup(capabilities);
+      const asked = client.elicit({ message: 'name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } });
+      answer('l-call#1', { result: { action: 'accept', content: { name: 'Ada' } } });
+      await expect(asked).resolves.toEqual({ action: 'accept', content: { name: 'Ada' } });
+      expect(sent).toHaveLength(1);
+    }
+  });
+
+  it("turns the client's JSON-RPC error, and an answer that is not the expected result, into ClientRequestFailed", async () => {
+    const { client, answer } = setup({ sampling: {} });
+    const rejected = client.createMessage({ messages: [], maxTokens: 1 });
+    answer('l-call#1', { error: { code: -1, message: 'User rejected sampling request' } });
+    await expect(rejected).rejects.toEqual(new ClientRequestFailed(-1, 'User rejected sampling request'));
+    const malformed = client.createMessage({ messages: [], maxTokens: 1 });
+    answer('l-call#2', { result: { role: 'assistant' } });
+    await expect(malformed).rejects.toMatchObject({ name: 'ClientRequestFailed', code: -32602 });
+  });
+
+  it('takes an answer only from the call’s own session', async () => {
+    const { client, pending, answer } = setup({ roots: {} });
+    let settled = false;
+    const roots = client.listRoots().finally(() => (settled = true));
+    answer('l-call#1', { result: { roots: [] } }, 'another-session');
+    await Promise.resolve();
+    expect(settled).toBe(false);
+    expect(pending.size).toBe(1);
+    answer('l-call#1', { result: { roots: [] } });
+    await expect(roots).resolves.toEqual({ roots: [] });
+    expect(pending.size).toBe(0);
+  });
+
+  it('stops waiting when the call stops (cancel, timeout)', async () => {
+    const { client, pending, abort } = setup({ roots: {} });
+    const roots = client.listRoots();
+    abort.abort(new Error('cancelled'));
+    await expect(roots).rejects.toThrow('cancelled');
+    expect(pending.size).toBe(0);
+  });
+});
+
+describe('UnreachableClient', () => {
+  it('refuses every request', async () => {
+    const client = new UnreachableClient({ sampling: {}, elicitation: {}, roots: {} });
+    await expect(client.createMessage()).rejects.toBeInstanceOf(ClientCapabilityMissing);
+    await expect(client.elicit()).rejects.toBeInstanceOf(ClientCapabilityMissing);
+    await expect(client.listRoots()).rejects.toBeInstanceOf(ClientCapabilityMissing);
+  });
+});

@@ -1,0 +1,242 @@
+import { Logger } from '@nestjs/common';
+import type { z } from 'zod';
+import { toolExecutor, type EventPayload } from '@mcp-platform/protocol-contracts';
+import { CreateMessageResultSchema, ElicitResultSchema, ListRootsResultSchema } from '@mcp-platform/protocol-mcp';
+import {
+  ClientCapabilityMissing,
+  ClientRequestFailed,
+  type ClientRequests,
+  type CreateMessageParams,
+  type CreateMessageResult,
+  type ElicitParams,
+  type ElicitResult,
+  type ListRootsResult,
+} from './tool-context';
+
+type ClientRequestMethod = toolExecutor.ClientRequestMethod;
+type Answer = EventPayload<typeof toolExecutor.callInputAnswered>;
+type Outcome = Answer['outcome'];
+
+/** JSON-RPC `-32602`: what an answer that is not the result the request asked for counts as. */
+const INVALID_PARAMS = -32602;
+
+interface Waiting {
+  sessionId: string | undefined;
+  resolve(outcome: Outcome): void;
+}
+
+/**
+ * The requests running calls of this replica have sent their clients, by input id, until the answer
+ * comes back (from whichever broker replica the client POSTed it to: every executor hears every
+ * answer, §3.2.3). An answer is taken only from the call's own session.
+ */
+export class PendingClientRequests {
+  private readonly logger = new Logger(PendingClientRequests.name);
+  private readonly waiting = new Map<string, Waiting>();
+
+  /** Waits for the answer to `inputId`; rejects with the signal's reason when the call stops first. */
+  wait(inputId: string, sessionId: string | undefined, signal: AbortSignal): Promise<Outcome> {
+    return new Promise<Outcome>((resolve, reject) => {
+      const onAbort = (): void => {
+        this.waiting.delete(inputId);
+        reject(signal.reason);
+      };
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.waiting.set(inputId, {
+        sessionId,
+        resolve: (outcome) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(outcome);
+        },
+      });
+    });
+  }
+
+  /** Completes the request the answer is for, if this replica waits for it and the session matches. */
+  answer(answer: Answer): void {
+    const waiting = this.waiting.get(answer.inputId);
+    if (!waiting) return;
+    if (waiting.sessionId !== answer.sessionId) {
+      // spec S-325: an answer from anyone but the client that was asked completes nothing.
+      this.logger.warn(`ignored an answer to ${answer.inputId} from another session`);
+      return;
+    }
+    this.waiting.delete(answer.inputId);
+    waiting.resolve(answer.outcome);
+  }
+
+  get size(): number {
+    return this.waiting.size;
+  }
+}
+
+/** Sends one request of a call to its client (through the broker replica holding the call's stream). */
+export type ClientRequestSender = (request: { inputId: string; method: ClientRequestMethod; params?: Record<string, unknown> }) => void;
+
+/**
+ * What every era's client requests share: a tool asks only for what the client declared (S-316,
+ * S-331, S-340), refused with {@link ClientCapabilityMissing} before anything is sent; how a request
+ * reaches the client is the subclass's `ask`.
+ */
+abstract class CapabilityGatedClient implements ClientRequests {
+  constructor(readonly capabilities: Readonly<Record<string, unknown>>) {}
+
+  createMessage(params: CreateMessageParams): Promise<CreateMessageResult> {
+    const sampling = objectAt(this.capabilities, 'sampling');
+    if (!sampling) return Promise.reject(new ClientCapabilityMissing('sampling'));
+    // spec S-331: tools only when the client declared sampling.tools.
+    if ((params.tools !== undefined || params.toolChoice !== undefined) && !objectAt(sampling, 'tools')) {
+      return Promise.reject(new ClientCapabilityMissing('sampling with tools'));
+    }
+    return this.ask('sampling/createMessage', params, CreateMessageResultSchema);
+  }
+
+  elicit(params: ElicitParams): Promise<ElicitResult> {
+    const elicitation = objectAt(this.capabilities, 'elicitation');
+    if (!elicitation) return Promise.reject(new ClientCapabilityMissing('elicitation'));
+    // spec S-316: `elicitation: {}` is form mode only; each mode must be declared to be used.
+    const declaresModes = objectAt(elicitation, 'form') !== undefined || objectAt(elicitation, 'url') !== undefined;
+    const mode = params.mode ?? 'form';
+    if (mode === 'url' ? !objectAt(elicitation, 'url') : declaresModes && !objectAt(elicitation, 'form')) {
+      return Promise.reject(new ClientCapabilityMissing(`elicitation in ${mode} mode`));
+    }
+    return this.ask('elicitation/create', params, ElicitResultSchema);
+  }
+
+  listRoots(): Promise<ListRootsResult> {
+    if (!objectAt(this.capabilities, 'roots')) return Promise.reject(new ClientCapabilityMissing('roots'));
+    return this.ask('roots/list', undefined, ListRootsResultSchema);
+  }
+
+  /** Sends one request the client declared it supports and resolves with its validated answer. */
+  protected abstract ask<T>(method: ClientRequestMethod, params: object | undefined, schema: z.ZodType<T>): Promise<T>;
+}
+
+/** The client's answer as the result `schema` describes, or {@link ClientRequestFailed} (`-32602`) when it is not. */
+function parseAnswer<T>(method: ClientRequestMethod, answer: unknown, schema: z.ZodType<T>): T {
+  const parsed = schema.safeParse(answer);
+  if (!parsed.success) throw new ClientRequestFailed(INVALID_PARAMS, `the client's answer to ${method} is malformed: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  return parsed.data;
+}
+
+/**
+ * A call's requests to its client in the legacy era: each goes out as a JSON-RPC request whose id,
+ * `<callId>#<n>`, is unique in the session across replicas and names the call, and the answer is
+ * awaited here. Only what the client declared is asked (S-316, S-331, S-340).
+ */
+export class SessionClientRequests extends CapabilityGatedClient {
+  private sent = 0;
+
+  constructor(
+    private readonly callId: string,
+    private readonly sessionId: string | undefined,
+    capabilities: Readonly<Record<string, unknown>>,
+    private readonly send: ClientRequestSender,
+    private readonly pending: PendingClientRequests,
+    private readonly signal: AbortSignal,
+  ) {
+    super(capabilities);
+  }
+
+  protected async ask<T>(method: ClientRequestMethod, params: object | undefined, schema: z.ZodType<T>): Promise<T> {
+    this.sent += 1;
+    const inputId = toolExecutor.clientRequestId(this.callId, this.sent);
+    // Waiting first: an answer can never arrive before anyone listens for it.
+    const answered = this.pending.wait(inputId, this.sessionId, this.signal);
+    this.send({ inputId, method, ...(params === undefined ? {} : { params: params as Record<string, unknown> }) });
+    const outcome = await answered;
+    if ('error' in outcome) throw new ClientRequestFailed(outcome.error.code, outcome.error.message, outcome.error.data);
+    return parseAnswer(method, outcome.result, schema);
+  }
+}
+
+/**
+ * Why a modern call's run stopped: it asked its client something the call's input responses do not
+ * answer yet. Internal to the executor: the call ends with the input requests instead of a result.
+ */
+export class InputRequired extends Error {
+  constructor(readonly key: string) {
+    super(`the client has not answered input request ${key} yet`);
+    this.name = 'InputRequired';
+  }
+}
+
+/** The input key of the `n`-th request one run of a tool makes (the same on every round: each retry runs the tool from the start). */
+export function roundTripInputKey(n: number): string {
+  return `input-${n}`;
+}
+
+/**
+ * A call's requests to its client in the modern era (multi round-trip requests, S-60, §3.3.2): the
+ * tool runs from the start on every round, and its `n`-th request is input key `input-<n>`. A request
+ * the call's input responses answer resolves with that answer (validated, S-68); any other is recorded
+ * and rejects with {@link InputRequired}, and the call then answers those requests instead of a result.
+ * Requests asked together (`Promise.all`) before the run ends are collected in the same round.
+ */
+export class RoundTripClient extends CapabilityGatedClient {
+  private asked = 0;
+  private readonly unanswered = new Map<string, toolExecutor.CallInputRequest>();
+
+  constructor(
+    capabilities: Readonly<Record<string, unknown>>,
+    private readonly inputResponses: Readonly<Record<string, unknown>>,
+  ) {
+    super(capabilities);
+  }
+
+  /** The requests of this run the client has yet to answer, by input key; `undefined` when none. */
+  inputRequests(): Record<string, toolExecutor.CallInputRequest> | undefined {
+    return this.unanswered.size === 0 ? undefined : Object.fromEntries(this.unanswered);
+  }
+
+  protected ask<T>(method: ClientRequestMethod, params: object | undefined, schema: z.ZodType<T>): Promise<T> {
+    this.asked += 1;
+    const key = roundTripInputKey(this.asked);
+    if (Object.hasOwn(this.inputResponses, key)) {
+      try {
+        return Promise.resolve(parseAnswer(method, this.inputResponses[key], schema));
+      } catch (error) {
+        return Promise.reject(error as Error);
+      }
+    }
+    this.unanswered.set(key, { method, ...(params === undefined ? {} : { params: modernParams(method, params) }) });
+    const refused = Promise.reject(new InputRequired(key));
+    // A tool that drops this promise (it ended on another request first) must not take the process
+    // down with an unhandled rejection; awaiting it still throws.
+    refused.catch(() => undefined);
+    return refused;
+  }
+}
+
+/** A request's params as the modern era carries them: URL-mode elicitation has no `elicitationId` there (S-320). */
+function modernParams(method: ClientRequestMethod, params: object): Record<string, unknown> {
+  if (method !== 'elicitation/create' || !('elicitationId' in params)) return params as Record<string, unknown>;
+  const { elicitationId: _dropped, ...rest } = params as Record<string, unknown>;
+  return rest;
+}
+
+/**
+ * The client requests of a call that cannot reach its client (a legacy call without a session or a
+ * stream to answer on): every request is refused without sending anything.
+ */
+export class UnreachableClient implements ClientRequests {
+  constructor(readonly capabilities: Readonly<Record<string, unknown>>) {}
+
+  createMessage(): Promise<CreateMessageResult> {
+    return Promise.reject(new ClientCapabilityMissing('sampling without a session'));
+  }
+
+  elicit(): Promise<ElicitResult> {
+    return Promise.reject(new ClientCapabilityMissing('elicitation without a session'));
+  }
+
+  listRoots(): Promise<ListRootsResult> {
+    return Promise.reject(new ClientCapabilityMissing('roots without a session'));
+  }
+}
+
+function objectAt(value: Readonly<Record<string, unknown>>, key: string): Record<string, unknown> | undefined {
+  const found = Object.hasOwn(value, key) ? value[key] : undefined;
+  return typeof found === 'object' && found !== null && !Array.isArray(found) ? (found as Record<string, unknown>) : undefined;
+}

@@ -1,0 +1,81 @@
+import type { Clock } from '../src/tools/clock';
+import {
+  ClientCapabilityMissing,
+  type ClientRequests,
+  type CreateMessageParams,
+  type CreateMessageResult,
+  type ElicitParams,
+  type ElicitResult,
+  type ListRootsResult,
+  type ToolContext,
+} from '../src/tools/tool-context';
+
+/** A request a tool sent the fake client. */
+export type SentClientRequest =
+  | { method: 'sampling/createMessage'; params: CreateMessageParams }
+  | { method: 'elicitation/create'; params: ElicitParams }
+  | { method: 'roots/list' };
+
+/** The fake client's canned answer per method: a result, or an error to reject with (e.g. `ClientRequestFailed`). */
+export interface FakeClientAnswers {
+  createMessage?: CreateMessageResult | Error;
+  elicit?: ElicitResult | Error;
+  listRoots?: ListRootsResult | Error;
+}
+
+/**
+ * A client that records what tools ask it and answers from `answers`. A method whose capability
+ * (`sampling`, `elicitation`, `roots`) is not declared rejects with `ClientCapabilityMissing` and
+ * records nothing, like the platform's client; so `new FakeClient()` refuses every request.
+ */
+export class FakeClient implements ClientRequests {
+  readonly sent: SentClientRequest[] = [];
+
+  constructor(
+    readonly capabilities: Readonly<Record<string, unknown>> = {},
+    private readonly answers: FakeClientAnswers = {},
+  ) {}
+
+  createMessage(params: CreateMessageParams): Promise<CreateMessageResult> {
+    return this.answer('sampling', { method: 'sampling/createMessage', params }, this.answers.createMessage);
+  }
+
+  elicit(params: ElicitParams): Promise<ElicitResult> {
+    return this.answer('elicitation', { method: 'elicitation/create', params }, this.answers.elicit);
+  }
+
+  listRoots(): Promise<ListRootsResult> {
+    return this.answer('roots', { method: 'roots/list' }, this.answers.listRoots);
+  }
+
+  private async answer<T>(capability: string, request: SentClientRequest, answer: T | Error | undefined): Promise<T> {
+    if (!Object.hasOwn(this.capabilities, capability)) throw new ClientCapabilityMissing(capability);
+    this.sent.push(request);
+    if (answer === undefined) throw new Error(`the fake client has no answer to ${request.method}`);
+    if (answer instanceof Error) throw answer;
+    return answer;
+  }
+}
+
+/** A tool context without I/O: a fixed clock whose sleeps return at once, recorded progress, a {@link FakeClient}. */
+export function fakeContext(overrides: Partial<ToolContext> = {}) {
+  const progress: Array<[number, number | undefined]> = [];
+  const slept: number[] = [];
+  const clock: Clock = {
+    now: () => Date.UTC(2026, 0, 15, 12, 30, 0),
+    sleep: async (ms, signal) => {
+      if (signal?.aborted) throw signal.reason;
+      slept.push(ms);
+    },
+    schedule: () => () => undefined,
+  };
+  const context: ToolContext = {
+    signal: new AbortController().signal,
+    clock,
+    progress: (value, total) => progress.push([value, total]),
+    log: () => undefined,
+    client: new FakeClient(),
+    ...overrides,
+  };
+  return { context, progress, slept };
+}
