@@ -104,7 +104,7 @@ describe('CallRegistry', () => {
       calls.open('l-a', { response: gone, sessionId: 's-1' });
       calls.ask({ ...roots, params: { _meta: {} } });
       expect(emitted).toEqual([
-        { subject: 'session-broker.v1.session.message', payload: { sessionId: 's-1', message: { jsonrpc: '2.0', id: 'l-a#1', method: 'roots/list', params: { _meta: {} } } } },
+        { subject: 'session-broker.v1.session.message-posted', payload: { sessionId: 's-1', message: { jsonrpc: '2.0', id: 'l-a#1', method: 'roots/list', params: { _meta: {} } } } },
       ]);
     });
 

@@ -13,7 +13,7 @@ export const sessionClosed = defineEvent({
  * that holds the stream: every replica hears it, the one holding the session's GET stream writes it.
  */
 export const sessionMessage = defineEvent({
-  subject: 'session-broker.v1.session.message',
+  subject: 'session-broker.v1.session.message-posted',
   delivery: 'all',
   payload: z.object({ sessionId: z.string().min(1), message: z.record(z.string(), z.unknown()) }),
 });
