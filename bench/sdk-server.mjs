@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The comparison target of the benchmark: the official SDK's single-process Streamable HTTP server
 // (@modelcontextprotocol/sdk 1.x, express via createMcpExpressApp), with one tool equivalent to the
-// platform's `test_simple_text` fixture. Two modes, each the way the SDK's docs write it:
+// platform's `test_simple_text` fixture and one static text resource (`bench-resource.mjs`, the one the
+// platform serves for `BENCH_METHOD=resources/read`). Two modes, each the way the SDK's docs write it:
 //   stateless — a new McpServer + transport per request (how its docs scale out);
 //   stateful  — one transport per session, kept in a map (Mcp-Session-Id).
 // Each mode has an `-auth` variant: the same server behind the SDK's own bearer middleware
@@ -20,6 +21,7 @@ import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.
 import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { BENCH_RESOURCE } from './bench-resource.mjs';
 
 const MODES = ['stateless', 'stateful', 'stateless-auth', 'stateful-auth'];
 const mode = process.argv[2];
@@ -32,10 +34,12 @@ const withAuth = mode.endsWith('-auth');
 const stateful = mode.startsWith('stateful');
 
 function buildServer() {
-  const server = new McpServer({ name: 'sdk-bench', version: '1.0.0' }, { capabilities: { tools: {} } });
+  const server = new McpServer({ name: 'sdk-bench', version: '1.0.0' }, { capabilities: { tools: {}, resources: {} } });
   server.registerTool('test_simple_text', { description: 'Tests simple text content response' }, async () => ({
     content: [{ type: 'text', text: 'This is a simple text response for testing.' }],
   }));
+  const { name, uri, title, description, mimeType, text } = BENCH_RESOURCE;
+  server.registerResource(name, uri, { title, description, mimeType }, async () => ({ contents: [{ uri, mimeType, text }] }));
   return server;
 }
 

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // `npm run bench`: tools/call throughput and latency of the platform's distributed path next to the
 // official SDK's single-process server, in one run, on this machine, each without and with
-// authorization (a bearer JWT verified on every request). A benchmark, not a test: it prints a table
-// and the ratios, and exits non-zero only when it could not run. See bench/README.md.
+// authorization (a bearer JWT verified on every request); `BENCH_METHOD=resources/read`
+// (`npm run bench:resources`) measures a small text resource's resources/read the same way.
+// A benchmark, not a test: it prints a table and the ratios, and exits non-zero only when it could not
+// run. See bench/README.md.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -11,9 +13,11 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { SignJWT, exportJWK, generateKeyPair } from 'jose';
+import { BENCH_RESOURCE } from './bench-resource.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const config = {
+  method: process.env.BENCH_METHOD ?? 'tools/call',
   durationS: Number(process.env.BENCH_DURATION_S ?? 10),
   warmupS: Number(process.env.BENCH_WARMUP_S ?? 2),
   concurrency: (process.env.BENCH_CONCURRENCY ?? '1,16,64').split(',').map(Number),
@@ -45,6 +49,32 @@ const {
 } = testing;
 
 const TOOL = 'test_simple_text';
+
+/**
+ * What each `BENCH_METHOD` sends (params, `Mcp-Name`), what its success result holds, and how the
+ * report names it.
+ */
+const METHODS = {
+  'tools/call': {
+    name: TOOL,
+    params: { name: TOOL, arguments: {} },
+    resultField: '"content"',
+    subject: `Tool: \`${TOOL}\` via tools/call`,
+    failures: 'JSON-RPC/tool errors',
+  },
+  'resources/read': {
+    name: BENCH_RESOURCE.uri,
+    params: { uri: BENCH_RESOURCE.uri },
+    resultField: '"contents"',
+    subject: `Resource: \`${BENCH_RESOURCE.uri}\` (${BENCH_RESOURCE.mimeType}, ${Buffer.byteLength(BENCH_RESOURCE.text)} bytes of text) via resources/read`,
+    failures: 'JSON-RPC errors',
+  },
+};
+if (!Object.hasOwn(METHODS, config.method)) {
+  console.error(`bench: BENCH_METHOD must be one of ${Object.keys(METHODS).join(', ')}, not ${config.method}`);
+  process.exit(2);
+}
+const METHOD = METHODS[config.method];
 const LEGACY_VERSION = '2025-11-25';
 /** The protected virtual server the `-auth` distributed targets call (created through the admin API). */
 const PROTECTED = { tenant: 'conformance', server: 'protected' };
@@ -71,15 +101,18 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, () => void stopEverything().finally(() => process.exit(130)));
 }
 
-/** A tools/call body template; `0` is replaced by a fresh id per request (see `load`). */
-function callBody(meta) {
-  const params = meta ? { name: TOOL, arguments: {}, _meta: meta } : { name: TOOL, arguments: {} };
-  return JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'tools/call', params });
+/** A request body template of the bench's method; `0` is replaced by a fresh id per request (see `load`). */
+function requestBody(meta) {
+  const params = meta ? { ...METHOD.params, _meta: meta } : METHOD.params;
+  return JSON.stringify({ jsonrpc: '2.0', id: 0, method: config.method, params });
 }
 
-/** A real success: a JSON-RPC result that is not a tool error (JSON or SSE body). */
+/**
+ * A real success: a JSON-RPC result with the method's field (`content`, `contents`) that is not a
+ * tool error (JSON or SSE body).
+ */
 function isSuccess(body) {
-  return body.includes('"result"') && !body.includes('"isError":true') && !/"error"\s*:\s*\{/.test(body);
+  return body.includes('"result"') && body.includes(METHOD.resultField) && !body.includes('"isError":true') && !/"error"\s*:\s*\{/.test(body);
 }
 
 /** Opens one legacy session per connection, so each connection behaves like its own client. */
@@ -110,18 +143,50 @@ async function adminCall(platform, adminToken, method, path, body, expected) {
   return text === '' ? undefined : JSON.parse(text);
 }
 
-/**
- * The platform side of the `-auth` targets: as the run's platform admin (an admin-API token through
- * the browser flow), create the protected virtual server `conformance/protected` exposing the tool
- * and a `member` user of tenant `conformance`; then that user's access token for the server's MCP URL
- * (scope `mcp`), obtained the way a client does (DCR, PKCE, sign-in, consent, code exchange).
- */
-async function protectedServerToken(platform) {
+/** An admin-API token (scope `admin`) of the run's platform admin, through the browser flow. */
+async function adminToken(platform) {
   if (platform.adminUser === undefined) throw new Error('the cluster was booted without a platform admin');
   const admin = await obtainToken({ issuer: platform.issuer, resource: `${platform.authUrl}/admin/v1`, scope: 'admin', user: platform.adminUser });
+  return admin.access_token;
+}
+
+/**
+ * Waits until one modern request of the bench's method succeeds at `url` (a new virtual server or
+ * resource reaches the broker and the store by events and writes, not at once).
+ */
+async function waitUntilServed(url, extraHeaders, description) {
+  const headers = { ...modernHeaders(config.method, METHOD.name), ...extraHeaders };
+  await waitUntil(
+    async () => {
+      const response = await fetch(url, { method: 'POST', headers, body: requestBody(modernMeta()), signal: AbortSignal.timeout(5_000) });
+      const body = await response.text();
+      if (response.status !== 200 || !isSuccess(body)) throw new Error(`HTTP ${response.status}: ${body.slice(0, 200)}`);
+      return true;
+    },
+    { timeoutMs: 20_000, intervalMs: 250, description: `a ${config.method} on ${url}${description}` },
+  );
+}
+
+/**
+ * The resource of `BENCH_METHOD=resources/read`, written through the admin API with `servers: []`
+ * (every server of the tenant), so `conformance/protected` exposes it too: the conformance fixture
+ * `test://static-text` is on `conformance/everything` only. Same text as that fixture.
+ */
+async function writeBenchResource(platform, admin) {
+  const { uri, ...fields } = BENCH_RESOURCE;
+  await adminCall(platform, admin, 'PUT', `/tenants/${PROTECTED.tenant}/resources/by-uri?uri=${encodeURIComponent(uri)}`, { ...fields, servers: [] }, [200, 201]);
+}
+
+/**
+ * The platform side of the `-auth` targets: as the run's platform admin (`admin`, an admin-API
+ * token), create the protected virtual server `conformance/protected` exposing the tool and a
+ * `member` user of tenant `conformance`; then that user's access token for the server's MCP URL
+ * (scope `mcp`), obtained the way a client does (DCR, PKCE, sign-in, consent, code exchange).
+ */
+async function protectedServerToken(platform, admin) {
   const put = await adminCall(
     platform,
-    admin.access_token,
+    admin,
     'PUT',
     `/tenants/${PROTECTED.tenant}/virtual-servers/${PROTECTED.server}`,
     { title: 'Benchmark (protected)', public: false, tools: [TOOL] },
@@ -129,22 +194,13 @@ async function protectedServerToken(platform) {
   );
   const url = put.server.url;
   const user = { username: `bench-member-${randomBytes(3).toString('hex')}`, password: randomBytes(18).toString('base64url') };
-  await adminCall(platform, admin.access_token, 'POST', `/tenants/${PROTECTED.tenant}/users`, { ...user, roles: ['member'] }, [201]);
+  await adminCall(platform, admin, 'POST', `/tenants/${PROTECTED.tenant}/users`, { ...user, roles: ['member'] }, [201]);
   const token = await obtainToken({ issuer: platform.issuer, resource: url, scope: 'mcp', user });
   if (token.expires_in !== undefined && token.expires_in < loadSeconds() + 60) {
     throw new Error(`the access token lives ${token.expires_in} s, less than the run (${loadSeconds()} s): ACCESS_TOKEN_TTL_SECONDS was not applied`);
   }
-  // The broker learns of the new server by a catalog event; wait until a call with the token succeeds.
-  const headers = { ...modernHeaders('tools/call', TOOL), authorization: `Bearer ${token.access_token}` };
-  await waitUntil(
-    async () => {
-      const response = await fetch(url, { method: 'POST', headers, body: callBody(modernMeta()), signal: AbortSignal.timeout(5_000) });
-      const body = await response.text();
-      if (response.status !== 200 || !isSuccess(body)) throw new Error(`HTTP ${response.status}: ${body.slice(0, 200)}`);
-      return true;
-    },
-    { timeoutMs: 20_000, intervalMs: 250, description: `a tools/call on ${url} with the member's token` },
-  );
+  // The broker learns of the new server by a catalog event; wait until a request with the token succeeds.
+  await waitUntilServed(url, { authorization: `Bearer ${token.access_token}` }, " with the member's token");
   return { url, authorization: `Bearer ${token.access_token}` };
 }
 
@@ -199,15 +255,15 @@ async function prepareTargets(distributed, sdk) {
   const maxConnections = Math.max(...config.concurrency);
   const legacy = async (name, url, extra) => {
     const sessions = await legacySessions(url, maxConnections, extra);
-    targets.push({ name, url, body: callBody(), headersFor: (index) => sessions[index].headers });
+    targets.push({ name, url, body: requestBody(), headersFor: (index) => sessions[index].headers });
   };
   const modern = (name, url, extra) => {
-    const headers = { ...modernHeaders('tools/call', TOOL), ...extra };
-    targets.push({ name, url, body: callBody(modernMeta()), headersFor: () => headers });
+    const headers = { ...modernHeaders(config.method, METHOD.name), ...extra };
+    targets.push({ name, url, body: requestBody(modernMeta()), headersFor: () => headers });
   };
   const stateless = (name, url, extra) => {
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': LEGACY_VERSION, ...extra };
-    targets.push({ name, url, body: callBody(), headersFor: () => headers });
+    targets.push({ name, url, body: requestBody(), headersFor: () => headers });
   };
   const bearer = (authorization) => (authorization === undefined ? {} : { authorization });
   if (config.targets.includes('distributed-legacy')) await legacy('distributed-legacy', distributed.url, {});
@@ -265,7 +321,7 @@ async function load(target, connections, durationS) {
 
 function table(rows) {
   const lines = [
-    '| target | c | req/s | p50 ms | p99 ms | requests | non-2xx | JSON-RPC/tool errors | socket errors | verdict |',
+    `| target | c | req/s | p50 ms | p99 ms | requests | non-2xx | ${METHOD.failures} | socket errors | verdict |`,
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
   ];
   for (const row of rows) {
@@ -321,7 +377,7 @@ function authCost(rows) {
 
 /** Appends the report to `file` as the next `## Run N` section (the file keeps every earlier run). */
 function appendResults(file, report) {
-  const previous = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmark results\n\nOutput of `npm run bench` (bench/tools-call.bench.mjs), recorded as printed. Method and caveats: README.md.\n';
+  const previous = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmark results\n\nOutput of `npm run bench` (bench/mcp-requests.bench.mjs), recorded as printed. Method and caveats: README.md.\n';
   const runs = [...previous.matchAll(/^## Run (\d+)/gm)].map((match) => Number(match[1]));
   const next = runs.length === 0 ? 1 : Math.max(...runs) + 1;
   const title = process.env.BENCH_RUN_TITLE ?? new Date().toISOString().slice(0, 10);
@@ -339,7 +395,16 @@ try {
     const platform = await bootDistributed(startCluster, { brokerReplicas: 1, env });
     cleanups.push(() => platform.stop());
     distributed.url = `${platform.baseUrl}/conformance/everything/mcp`;
-    if (config.targets.some((name) => name.startsWith('distributed-') && name.endsWith('-auth'))) distributed.protected = await protectedServerToken(platform);
+    const withAuth = config.targets.some((name) => name.startsWith('distributed-') && name.endsWith('-auth'));
+    const readsResource = config.method === 'resources/read';
+    if (withAuth || readsResource) {
+      const admin = await adminToken(platform);
+      if (readsResource) {
+        await writeBenchResource(platform, admin);
+        await waitUntilServed(distributed.url, {}, '');
+      }
+      if (withAuth) distributed.protected = await protectedServerToken(platform, admin);
+    }
   }
   const sdk = {};
   const signer = config.targets.some((name) => name.startsWith('sdk-') && name.endsWith('-auth')) ? await sdkSigner() : undefined;
@@ -350,7 +415,7 @@ try {
     sdk[mode] = { url, ...(withAuth ? { authorization: await signer.authorizationFor(url) } : {}) };
   }
   const targets = await prepareTargets(distributed, sdk);
-  console.log(`bench: ${targets.map((t) => t.name).join(', ')} × c=${config.concurrency.join('/')} × ${config.durationS} s (warm-up ${config.warmupS} s)`);
+  console.log(`bench: ${config.method} on ${targets.map((t) => t.name).join(', ')} × c=${config.concurrency.join('/')} × ${config.durationS} s (warm-up ${config.warmupS} s)`);
   for (const target of targets) {
     if (config.warmupS > 0) await load(target, 16, config.warmupS);
     for (const connections of config.concurrency) {
@@ -372,7 +437,7 @@ if (rows.length > 0) {
   const header = [
     `Date: ${new Date().toISOString()}`,
     `Machine: ${cpus.length} × ${cpus[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, ${os.type()} ${os.release()}, Node ${process.version}`,
-    `Tool: \`${TOOL}\` via tools/call; ${config.durationS} s per point after a ${config.warmupS} s warm-up; autocannon in the orchestrating process (separate from every server).`,
+    `${METHOD.subject}; ${config.durationS} s per point after a ${config.warmupS} s warm-up; autocannon in the orchestrating process (separate from every server).`,
     `Modern protocol: ${MODERN_PROTOCOL_VERSION}; legacy: ${LEGACY_VERSION} (one session per connection).`,
     ...(rows.some((row) => row.target.endsWith('-auth')) ? [AUTH_LINE] : []),
   ].join('\n');
