@@ -57,23 +57,26 @@ export async function planProcesses({ brokerReplicas, ports, freePort = findFree
  * itself (port, loopback address, a broker's replica id) and how the apps find each other's public
  * URLs. Every broker replica gets the same PUBLIC_URL (the first broker's, unless the caller names a
  * load balancer's): it is the canonical MCP URL, so the token audience (RFC 8707), whichever replica
- * a request reaches.
+ * a request reaches. Every broker replica also gets the same REQUEST_STATE_KEYS (the keys sealing the
+ * modern era's `requestState`, which any replica must open); no other app gets them.
  * @param {{ app: string, name: string, port: number }} entry
  * @param {Record<string, string | undefined>} env
  * @param {{ app: string, name: string, port: number }[]} plan every process of the cluster
  * @returns {Record<string, string | undefined>}
  */
 export function processEnv(entry, env, plan = [entry]) {
+  const { REQUEST_STATE_KEYS, ...shared } = env;
   // Loopback only (S-73): the health checks and the printed URLs assume it.
   const own = { HOST: '127.0.0.1', PORT: String(entry.port) };
   const { mcpPublicUrl, authPublicUrl } = publicUrls(env, plan);
   if (entry.app === 'session-broker') {
     Object.assign(own, { REPLICA_ID: entry.name, PUBLIC_URL: mcpPublicUrl, AUTH_ISSUER: env.AUTH_ISSUER ?? `${authPublicUrl}/oauth` });
+    if (REQUEST_STATE_KEYS !== undefined) Object.assign(own, { REQUEST_STATE_KEYS });
   }
   if (entry.app === 'authorization-server') {
     Object.assign(own, { AUTH_PUBLIC_URL: authPublicUrl, MCP_PUBLIC_URL: mcpPublicUrl });
   }
-  return { ...env, ...own };
+  return { ...shared, ...own };
 }
 
 /**
@@ -179,6 +182,8 @@ async function startClusterOnce(options = {}) {
   env.NATS_URL ??= DEFAULT_NATS_URL;
   // The seeded demo user's password: the caller's, or a fresh one the handle reports (never a constant).
   env.DEMO_USER_PASSWORD ??= randomBytes(12).toString('base64url');
+  // One key for every broker replica, so a retry of a multi round-trip request may reach any of them.
+  env.REQUEST_STATE_KEYS ??= `cluster:${randomBytes(32).toString('base64url')}`;
   const plan = await planProcesses({ brokerReplicas: options.brokerReplicas ?? 1, ports: options.ports ?? 'free' });
 
   const missing = [...new Set(plan.map((entry) => entry.app))].filter((app) => !existsSync(join(root, 'apps', app, 'dist', 'main.js')));

@@ -48,6 +48,14 @@ describe('cluster', () => {
       });
     });
 
+    it('gives every broker replica the request state keys, and no other app', () => {
+      const env = { REQUEST_STATE_KEYS: 'k1:secret', NATS_URL: 'nats://n:4222' };
+      for (const entry of plan.filter((candidate) => candidate.app === 'session-broker')) {
+        expect(processEnv(entry, env, plan)).toMatchObject({ REQUEST_STATE_KEYS: 'k1:secret' });
+      }
+      expect(processEnv({ app: 'tool-executor', name: 'tool-executor', port: 3102 }, env, plan)).not.toHaveProperty('REQUEST_STATE_KEYS');
+    });
+
     it('tells the authorization server its own public URL and the MCP public URL', () => {
       const env = processEnv({ app: 'authorization-server', name: 'authorization-server', port: 3101 }, {}, plan);
       expect(env).toMatchObject({ AUTH_PUBLIC_URL: 'http://127.0.0.1:3101', MCP_PUBLIC_URL: 'http://127.0.0.1:3000' });

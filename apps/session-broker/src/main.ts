@@ -18,6 +18,7 @@ async function main(): Promise<void> {
     sessionTtlSeconds: env.SESSION_TTL_SECONDS,
     auth: { issuer: env.AUTH_ISSUER, anonymousTenants: env.DEV_ANONYMOUS_TENANTS },
     ...(env.REPLICA_ID ? { replicaId: env.REPLICA_ID } : {}),
+    ...(env.REQUEST_STATE_KEYS.length ? { requestStateKeys: env.REQUEST_STATE_KEYS } : {}),
   };
   const messaging = natsMessaging('session-broker', env);
   await runService({

@@ -1,4 +1,4 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { Logger, Module, type DynamicModule } from '@nestjs/common';
 import { KeyValueFactory } from '@mcp-platform/shared-messaging';
 import { accessTokenVerifierProvider } from './auth/access-token-verifier.provider';
 import { EdgeAuthenticator } from './auth/edge-authenticator.service';
@@ -13,6 +13,9 @@ import { SessionStore } from './legacy/session.store';
 import { ResourceMethods } from './methods/resource-methods.service';
 import { ToolMethods } from './methods/tool-methods.service';
 import { ModernEndpoint } from './modern/modern-endpoint.service';
+import { RequestStates } from './modern/request-state';
+import { generateRequestStateKey, parseRequestStateKey } from './modern/request-state-keys';
+import { ToolRoundTrips } from './modern/tool-round-trips.service';
 import { resolveSessionBrokerOptions, SESSION_BROKER_OPTIONS, type ResolvedSessionBrokerOptions, type SessionBrokerOptions } from './session-broker.options';
 import { VirtualServerAnnouncer } from './startup/virtual-server-announcer.service';
 import { SessionStreams } from './streams/session-streams.registry';
@@ -48,6 +51,8 @@ export class SessionBrokerModule {
         SessionStreams,
         ListenStreams,
         ToolMethods,
+        { provide: RequestStates, inject: [SESSION_BROKER_OPTIONS], useFactory: requestStates },
+        ToolRoundTrips,
         ResourceMethods,
         LegacyEndpoint,
         ModernEndpoint,
@@ -58,4 +63,14 @@ export class SessionBrokerModule {
       exports: [McpEndpoint, ProtectedResourceMetadataEndpoint, SESSION_BROKER_OPTIONS],
     };
   }
+}
+
+/** The configured request state keys, or a random one of this process when there are none (one replica only). */
+function requestStates(options: ResolvedSessionBrokerOptions): RequestStates {
+  if (options.requestStateKeys.length > 0) return new RequestStates(options.requestStateKeys);
+  new Logger(RequestStates.name).warn(
+    'REQUEST_STATE_KEYS is not set: multi round-trip request states are sealed with a random key of this process, which no other replica can open. ' +
+      'Set it, the same on every broker replica, when several serve one MCP URL.',
+  );
+  return new RequestStates([parseRequestStateKey(generateRequestStateKey())]);
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { parseRequestStateKeys, type RequestStateKey } from './modern/request-state-keys';
 
 /** How the session broker is configured, by its own process or by the embedded host. */
 export interface SessionBrokerOptions {
@@ -18,6 +19,12 @@ export interface SessionBrokerOptions {
   announceVirtualServers?: boolean;
   /** The version reported in `serverInfo` (default the platform's). */
   serverVersion?: string;
+  /**
+   * Keys sealing the modern era's `requestState` (multi round-trip requests), `<id>:<32 bytes in
+   * base64url>`: the first seals, every one opens (rotation). Every replica behind one MCP URL needs
+   * the same list. Absent: a random key of this process (logged at WARN), enough for one replica.
+   */
+  requestStateKeys?: string[];
   /** The broker as an OAuth resource server. */
   auth: SessionBrokerAuthOptions;
 }
@@ -37,8 +44,10 @@ export interface SessionBrokerAuthOptions {
 }
 
 /** Options with every default applied. */
-export interface ResolvedSessionBrokerOptions extends Required<Omit<SessionBrokerOptions, 'replicaId' | 'auth'>> {
+export interface ResolvedSessionBrokerOptions extends Required<Omit<SessionBrokerOptions, 'replicaId' | 'auth' | 'requestStateKeys'>> {
   replicaId: string;
+  /** Parsed; empty when none were configured. */
+  requestStateKeys: RequestStateKey[];
   auth: Required<SessionBrokerAuthOptions>;
 }
 
@@ -59,6 +68,7 @@ export function resolveSessionBrokerOptions(options: SessionBrokerOptions): Reso
     sessionTtlSeconds: options.sessionTtlSeconds ?? 24 * 3600,
     announceVirtualServers: options.announceVirtualServers ?? true,
     serverVersion: options.serverVersion ?? PLATFORM_VERSION,
+    requestStateKeys: parseRequestStateKeys(options.requestStateKeys ?? []),
     // The issuer is compared exactly with `iss`, so it is kept exactly as configured.
     auth: { issuer: options.auth.issuer, anonymousTenants: [...new Set(options.auth.anonymousTenants ?? [])] },
   };

@@ -62,6 +62,7 @@ const TOOLS = [
   { name: 'crash', description: 'Fails inside the service', inputSchema: { type: 'object' as const } },
   { name: 'hash_text', description: 'Needs the demo:crypto scope', inputSchema: { type: 'object' as const } },
   { name: 'ask_roots', description: 'Asks its client for roots and reports the answer', inputSchema: { type: 'object' as const } },
+  { name: 'roots_by_round_trip', description: 'Asks a modern client for roots by result and reports the answer', inputSchema: { type: 'object' as const } },
 ];
 
 /** The scopes `hash_text` needs, as the executor reports them (baseline plus the tool's own). */
@@ -77,7 +78,8 @@ const VIRTUAL_SERVERS = [
  * A stand-in for the tool executor (and the authorization server's key set), serving the contracts
  * the broker uses: virtual servers `demo/default` (public) and `demo/private`, five tools,
  * notifications sent through `callNotified` on the caller's route (flushed before the reply), and
- * `ask_roots`, which asks its client for roots through `callInputRequested` and answers what came back.
+ * `ask_roots`, which asks its client for roots through `callInputRequested` and answers what came back,
+ * and `roots_by_round_trip`, which (modern era) answers input requests until the call brings the roots.
  */
 export function fakeExecutorController(log: ExecutorLog, issuer: TestIssuer) {
   @Controller()
@@ -133,6 +135,12 @@ export function fakeExecutorController(log: ExecutorLog, issuer: TestIssuer) {
           this.bus.emit(sessionBroker.callInputRequested, { callId: request.callId, inputId, method: 'roots/list' }, { route: request.notify?.route ?? '' });
           const answer = await answered;
           return { content: [{ type: 'text' as const, text: JSON.stringify(answer.outcome) }] };
+        }
+        case 'roots_by_round_trip': {
+          // Like a modern call of the executor: the answer comes with the call, or the call asks for it.
+          const answer = request.inputResponses?.['input-1'];
+          if (answer === undefined) return { inputRequired: { inputRequests: { 'input-1': { method: 'roots/list' as const } } } };
+          return { content: [{ type: 'text' as const, text: JSON.stringify({ arguments: request.arguments ?? {}, roots: answer }) }] };
         }
         case 'wait_for_cancel':
           await log.waitForCancel(request.callId);

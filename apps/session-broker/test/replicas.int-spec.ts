@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextp
 import { resourceStore, toolExecutor } from '@mcp-platform/protocol-contracts';
 import { inProcessMessaging, MessageBus, type MessagingOptions } from '@mcp-platform/shared-messaging';
 import { legacyCallId } from '../src/calls/call-id';
+import { generateRequestStateKey } from '../src/modern/request-state-keys';
 import { SessionStore } from '../src/legacy/session.store';
 import { ListenStreams } from '../src/subscriptions/listen-streams.registry';
 import { bootBroker, ExecutorLog, type BootedBroker } from './fake-tool-executor';
@@ -37,8 +38,10 @@ describe.each(shared)('two broker replicas over %s', (_transport, messaging) => 
 
   beforeAll(async () => {
     const [a, b] = messaging();
-    first = await bootBroker(a, { executor: log, broker: { replicaId: `a-${run}` } });
-    second = await bootBroker(b, { broker: { replicaId: `b-${run}` } });
+    // Every replica holds the same request state keys (REQUEST_STATE_KEYS), so either opens the other's states.
+    const requestStateKeys = [generateRequestStateKey('replicas')];
+    first = await bootBroker(a, { executor: log, broker: { replicaId: `a-${run}`, requestStateKeys } });
+    second = await bootBroker(b, { broker: { replicaId: `b-${run}`, requestStateKeys } });
   });
   afterAll(async () => {
     console.log('closing second');
@@ -160,6 +163,59 @@ describe.each(shared)('two broker replicas over %s', (_transport, messaging) => 
       result: { content: [{ type: 'text', text: JSON.stringify({ result: { roots: [{ uri: 'file:///work', name: 'work' }] } }) }] },
     });
     expect(log.answers.filter((answer) => answer.inputId === `${callId}#1`).map((answer) => answer.sessionId)).toEqual([stranger, sessionId]);
+  });
+
+  describe('a modern call that needs its client’s input (multi round-trip requests)', () => {
+    const ROOTS = { roots: [{ uri: 'file:///work', name: 'work' }] };
+    const callRoots = (url: string, id: number, params: Record<string, unknown>) =>
+      post(url, { jsonrpc: '2.0', id, method: 'tools/call', params: modernParams({ name: 'roots_by_round_trip', ...params }, { 'io.modelcontextprotocol/clientCapabilities': { roots: {} } }) }, modernHeaders('tools/call', 'roots_by_round_trip'));
+    /** The first round, on replica A: the input requests and the sealed state. */
+    const firstRound = async (args: Record<string, unknown>) => {
+      const answer = await callRoots(first.mcpUrl, 1, { arguments: args });
+      expect(answer.status).toBe(200);
+      const result = (answer.messages[0] as { result: { requestState: string } }).result;
+      return { answer, requestState: result.requestState };
+    };
+
+    it('answers input_required with a sealed state, and completes the retry sent to the other replica (S-60, S-69, §3.3.2)', async () => {
+      const { answer, requestState } = await firstRound({ folder: 'work' });
+      // spec S-62, S-70: the requests and the state, no caching hints.
+      expect(answer.messages[0]).toEqual({
+        jsonrpc: '2.0',
+        id: 1,
+        result: {
+          resultType: 'input_required',
+          inputRequests: { 'input-1': { method: 'roots/list' } },
+          requestState: expect.stringMatching(/^[\w-]+\.\.[\w-]+\.[\w-]+\.[\w-]+$/),
+          _meta: { 'io.modelcontextprotocol/serverInfo': expect.objectContaining({ name: expect.any(String) }) },
+        },
+      });
+      const retried = await callRoots(second.mcpUrl, 2, { arguments: { folder: 'work' }, inputResponses: { 'input-1': ROOTS }, requestState });
+      expect(retried.messages[0]).toMatchObject({
+        id: 2,
+        result: { resultType: 'complete', content: [{ type: 'text', text: JSON.stringify({ arguments: { folder: 'work' }, roots: ROOTS }) }] },
+      });
+      // The executor got the answer with the retry; nothing was kept on either replica in between.
+      expect(log.calls.at(-1)).toMatchObject({ name: 'roots_by_round_trip', inputResponses: { 'input-1': ROOTS } });
+    });
+
+    it('refuses a tampered state with -32602, and the tool does not run (S-65)', async () => {
+      const { requestState } = await firstRound({ folder: 'work' });
+      const parts = requestState.split('.');
+      parts[3] = `${parts[3]?.startsWith('A') ? 'B' : 'A'}${parts[3]?.slice(1) ?? ''}`;
+      const calls = log.calls.length;
+      const refused = await callRoots(second.mcpUrl, 3, { arguments: { folder: 'work' }, inputResponses: { 'input-1': ROOTS }, requestState: parts.join('.') });
+      expect(refused.messages[0]).toMatchObject({ id: 3, error: { code: -32602, message: expect.stringMatching(/^Invalid params: requestState /) } });
+      expect(log.calls).toHaveLength(calls);
+    });
+
+    it('refuses a state replayed with other arguments with -32602 (S-66)', async () => {
+      const { requestState } = await firstRound({ folder: 'work' });
+      const calls = log.calls.length;
+      const replayed = await callRoots(second.mcpUrl, 4, { arguments: { folder: 'secrets' }, inputResponses: { 'input-1': ROOTS }, requestState });
+      expect(replayed.messages[0]).toMatchObject({ id: 4, error: { code: -32602, message: 'Invalid params: requestState belongs to another request' } });
+      expect(log.calls).toHaveLength(calls);
+    });
   });
 
   it('keeps every subscription when both replicas take subscribes of one session at the same time (compare-and-set)', async () => {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { configureAdminOpenApi, configureAuthorizationServerHttp, DEMO_USERNAME } from '@mcp-platform/authorization-server';
 import type { DatabaseOptions } from '@mcp-platform/shared-persistence';
-import { configureSessionBrokerHttp, defaultAllowLists, type SessionBrokerOptions } from '@mcp-platform/session-broker';
+import { configureSessionBrokerHttp, defaultAllowLists, generateRequestStateKey, type SessionBrokerOptions } from '@mcp-platform/session-broker';
 import { toolExecutor } from '@mcp-platform/protocol-contracts';
 import { inProcessMessaging, MessageBus } from '@mcp-platform/shared-messaging';
 import { runService, type LoggingOptions } from '@mcp-platform/shared-observability';
@@ -84,6 +84,8 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
     // The host prints the URLs itself (see main.ts), once, after everything is up.
     announceVirtualServers: false,
     auth: { issuer, anonymousTenants: options.devAnonymousTenants ?? [] },
+    // One process opens every request state it seals: a key of its own is all it needs.
+    requestStateKeys: [generateRequestStateKey()],
   };
   const database: DatabaseOptions = options.dataDir ? { kind: 'pglite', dataDir: options.dataDir } : { kind: 'pglite' };
   const messaging = inProcessMessaging();

@@ -6,7 +6,8 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sessionBroker, toolExecutor, WireErrorCode, type EventPayload, type Principal } from '@mcp-platform/protocol-contracts';
+import { sessionBroker, toolExecutor, WireErrorCode, type EventPayload, type Principal, type RpcResponse } from '@mcp-platform/protocol-contracts';
+import type { CallToolResult } from '@mcp-platform/protocol-mcp';
 import { inProcessMessaging, MessageBus, MessagingModule, microserviceOptions, RpcError, type MessagingOptions } from '@mcp-platform/shared-messaging';
 import { createThrowawayDatabase, DEFAULT_TEST_DATABASE_URL, type DatabaseOptions, type ThrowawayDatabase } from '@mcp-platform/shared-persistence';
 import { toolResultText } from '@mcp-platform/shared-testing';
@@ -25,6 +26,13 @@ const member = (tenant: string, scopes: string[] = ['mcp']): Principal => ({ sub
 const anonymous = (tenant: string): Principal => ({ subject: 'anonymous', tenant, scopes: [], anonymous: true });
 /** Request options carrying the principal. */
 const as = (principal: Principal) => ({ context: { principal } });
+
+/** A legacy call's answer: always the tool's result (a legacy call asks its client on the stream, never by result). */
+async function resultOf(answer: Promise<RpcResponse<typeof toolExecutor.callTool>>): Promise<CallToolResult> {
+  const value = await answer;
+  if (toolExecutor.isCallInputRequired(value)) throw new Error(`a legacy call answered input requests: ${JSON.stringify(value)}`);
+  return value;
+}
 
 interface Setup {
   name: string;
@@ -71,23 +79,25 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
   let endpointUrl: string;
 
   const call = (name: string, args?: Record<string, unknown>, extra: Partial<Parameters<MessageBus['request']>[1]> = {}) =>
-    bus.request(
-      toolExecutor.callTool,
-      {
-        tenant: 'conformance',
-        server: 'everything',
-        callId: randomUUID(),
-        name,
-        ...(args === undefined ? {} : { arguments: args }),
-        protocolVersion: '2025-11-25',
-        ...extra,
-      } as never,
-      as(anonymous('conformance')),
+    resultOf(
+      bus.request(
+        toolExecutor.callTool,
+        {
+          tenant: 'conformance',
+          server: 'everything',
+          callId: randomUUID(),
+          name,
+          ...(args === undefined ? {} : { arguments: args }),
+          protocolVersion: '2025-11-25',
+          ...extra,
+        } as never,
+        as(anonymous('conformance')),
+      ),
     );
 
   /** tools/call of `server` in `tenant` as `principal`. */
   const callAs = (principal: Principal, tenant: string, server: string, name: string, args: Record<string, unknown> = {}) =>
-    bus.request(toolExecutor.callTool, { tenant, server, callId: randomUUID(), name, arguments: args, protocolVersion: '2025-11-25' }, as(principal));
+    resultOf(bus.request(toolExecutor.callTool, { tenant, server, callId: randomUUID(), name, arguments: args, protocolVersion: '2025-11-25' }, as(principal)));
   /** Names on the first tools/list page of `server` in `tenant` as `principal`, with the page's cache scope. */
   const listAs = async (principal: Principal, tenant: string, server: string) => {
     const page = await bus.request(toolExecutor.listTools, { tenant, server }, as(principal));
@@ -241,10 +251,12 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
     });
 
     it('adds the JSON text block to structured results and validates them', async () => {
-      const result = await bus.request(
-        toolExecutor.callTool,
-        { tenant: 'demo', server: 'default', callId: randomUUID(), name: 'calculate', arguments: { expression: '6 * 7' }, protocolVersion: '2025-11-25' },
-        as(member('demo')),
+      const result = await resultOf(
+        bus.request(
+          toolExecutor.callTool,
+          { tenant: 'demo', server: 'default', callId: randomUUID(), name: 'calculate', arguments: { expression: '6 * 7' }, protocolVersion: '2025-11-25' },
+          as(member('demo')),
+        ),
       );
       expect(result.structuredContent).toEqual({ expression: '6 * 7', result: 42 });
       expect(JSON.parse(toolResultText(result))).toEqual({ expression: '6 * 7', result: 42 });
@@ -342,10 +354,12 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
       await expect
         .poll(() => bus.request(toolExecutor.getVirtualServer, { tenant: 'limits', server: 'tight' }).catch(() => undefined), { timeout: 5_000 })
         .toBeDefined();
-      const result = await bus.request(
-        toolExecutor.callTool,
-        { tenant: 'limits', server: 'tight', callId: randomUUID(), name: 'slow', arguments: { seconds: 5 }, protocolVersion: '2025-11-25' },
-        as(member('limits')),
+      const result = await resultOf(
+        bus.request(
+          toolExecutor.callTool,
+          { tenant: 'limits', server: 'tight', callId: randomUUID(), name: 'slow', arguments: { seconds: 5 }, protocolVersion: '2025-11-25' },
+          as(member('limits')),
+        ),
       );
       expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'Tool slow timed out after 200 ms' }] });
     });
@@ -368,10 +382,12 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
       await expect
         .poll(() => bus.request(toolExecutor.getVirtualServer, { tenant: 'web', server: 'api' }).catch(() => undefined), { timeout: 5_000 })
         .toBeDefined();
-      const result = await bus.request(
-        toolExecutor.callTool,
-        { tenant: 'web', server: 'api', callId: randomUUID(), name: 'echo', arguments: { word: 'hello' }, protocolVersion: '2025-11-25' },
-        as(member('web')),
+      const result = await resultOf(
+        bus.request(
+          toolExecutor.callTool,
+          { tenant: 'web', server: 'api', callId: randomUUID(), name: 'echo', arguments: { word: 'hello' }, protocolVersion: '2025-11-25' },
+          as(member('web')),
+        ),
       );
       if (setup.allowPrivateNetworks) {
         expect(result.isError).toBeFalsy();

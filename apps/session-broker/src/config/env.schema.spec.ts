@@ -13,7 +13,20 @@ describe('loadSessionBrokerEnv', () => {
       ALLOWED_ORIGINS: [],
       AUTH_ISSUER: 'http://127.0.0.1:3101/oauth',
       DEV_ANONYMOUS_TENANTS: [],
+      REQUEST_STATE_KEYS: [],
     });
+  });
+
+  it('reads the request state keys, first one first', () => {
+    const keys = [`new:${'A'.repeat(43)}`, `old:${'B'.repeat(43)}`];
+    expect(loadSessionBrokerEnv({ REQUEST_STATE_KEYS: keys.join(', ') }).REQUEST_STATE_KEYS).toEqual(keys);
+  });
+
+  it('refuses a malformed request state key without echoing it', () => {
+    const secret = 'c2hvcnQtc2VjcmV0';
+    expect(() => loadSessionBrokerEnv({ REQUEST_STATE_KEYS: `k1:${secret}` })).toThrow(/REQUEST_STATE_KEYS/);
+    expect(() => loadSessionBrokerEnv({ REQUEST_STATE_KEYS: `k1:${secret}` })).not.toThrow(new RegExp(secret));
+    expect(() => loadSessionBrokerEnv({ REQUEST_STATE_KEYS: `k1:${'A'.repeat(43)},k1:${'B'.repeat(43)}` })).toThrow(/used twice/);
   });
 
   it('reads the issuer and the development list of anonymous tenants', () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { commaList, httpEnv, loadEnv, logEnv, natsEnv } from '@mcp-platform/shared-config';
+import { parseRequestStateKeys } from '../modern/request-state-keys';
 
 /** The MCP edge's keys, shared with the embedded host (`apps/standalone`), which serves the same edge. */
 export const mcpEdgeEnv = {
@@ -30,6 +31,17 @@ export const sessionBrokerEnv = {
   SESSION_TTL_SECONDS: z.coerce.number().int().min(60).max(30 * 24 * 3600).default(24 * 3600),
   /** This replica's route token for call notifications; random when absent. */
   REPLICA_ID: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional(),
+  /**
+   * Keys sealing the modern `requestState`, comma-separated `<id>:<32 bytes in base64url>`: the first
+   * seals, all open (rotation). The same on every replica; absent: a random key per process (WARN).
+   */
+  REQUEST_STATE_KEYS: commaList.check((context) => {
+    try {
+      parseRequestStateKeys(context.value);
+    } catch (error) {
+      context.issues.push({ code: 'custom', message: (error as Error).message, input: '(secret)' });
+    }
+  }),
 };
 
 export type SessionBrokerEnv = ReturnType<typeof loadSessionBrokerEnv>;

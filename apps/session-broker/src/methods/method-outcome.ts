@@ -1,3 +1,4 @@
+import type { toolExecutor } from '@mcp-platform/protocol-contracts';
 import type { JsonRpcErrorResponse } from '@mcp-platform/protocol-mcp';
 
 /**
@@ -17,3 +18,13 @@ export const failure = (error: JsonRpcErrorResponse, status?: number, headers?: 
   ...(status === undefined ? {} : { status }),
   ...(headers === undefined ? {} : { headers }),
 });
+
+/**
+ * A modern request whose handler needs the client's answers first (multi round-trip requests, S-60):
+ * the requests by input key and, once sealed, the state the client echoes on its retry.
+ */
+export interface InputRequiredOutcome {
+  kind: 'input_required';
+  inputRequests: Record<string, toolExecutor.CallInputRequest>;
+  requestState?: string;
+}

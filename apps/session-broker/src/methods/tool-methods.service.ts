@@ -2,12 +2,12 @@ import { Injectable, Logger } from '@nestjs/common';
 import { toolExecutor, type Principal } from '@mcp-platform/protocol-contracts';
 import type { VirtualServer } from '../virtual-servers/virtual-server.cache';
 import { isRpcError, MessageBus, WireErrorCode } from '@mcp-platform/shared-messaging';
-import { invalidParamsError, invalidRequestError, type LoggingLevel, type ProtocolEra, type RequestId } from '@mcp-platform/protocol-mcp';
+import { internalError, invalidParamsError, invalidRequestError, type LoggingLevel, type ProtocolEra, type RequestId } from '@mcp-platform/protocol-mcp';
 import { CallRegistry, type ProgressToken } from '../calls/call-registry.service';
 import { EdgeAuthenticator } from '../auth/edge-authenticator.service';
 import { requiredScopes } from '../calls/wire-error.mapper';
 import type { LazyResponse } from '../streams/lazy-response';
-import { failure, result, type MethodOutcome } from './method-outcome';
+import { failure, result, type InputRequiredOutcome, type MethodOutcome } from './method-outcome';
 import { nextCursorOf, platformFailureToJsonRpc, readCursor, withCachingHints } from './method-support';
 
 /** What the era-specific front ends hand to the shared tool methods. */
@@ -61,7 +61,20 @@ export class ToolMethods {
     }
   }
 
+  /** `tools/call` where the client cannot be asked for input by result (the legacy era: it is asked on the stream). */
   async callTool(context: ToolMethodContext): Promise<MethodOutcome> {
+    const outcome = await this.callToolWithInput(context);
+    if (outcome.kind !== 'input_required') return outcome;
+    // Only modern calls ask by result; a legacy call doing so is the platform's bug, not the client's.
+    this.logger.error(`tools/call ${context.callId} (${context.era}) answered input requests`);
+    return failure(internalError(context.requestId, 'Internal error: the tool asked for input this protocol version cannot carry'));
+  }
+
+  /**
+   * `tools/call` with the answers to the call's input requests so far (modern era, multi round-trip
+   * requests): the executor answers a result, or the requests its tool still needs answered (S-60).
+   */
+  async callToolWithInput(context: ToolMethodContext, inputResponses?: Record<string, unknown>): Promise<MethodOutcome | InputRequiredOutcome> {
     const { params, requestId } = context;
     const name = params?.['name'];
     if (typeof name !== 'string' || name.length === 0) return failure(invalidParamsError(requestId, 'Invalid params: name must be a non-empty string'));
@@ -102,6 +115,7 @@ export class ToolMethods {
           protocolVersion: context.protocolVersion,
           clientCapabilities: context.clientCapabilities,
           ...(context.sessionId === undefined ? {} : { sessionId: context.sessionId }),
+          ...(inputResponses === undefined || Object.keys(inputResponses).length === 0 ? {} : { inputResponses }),
           notify: {
             route: this.calls.route,
             progress: progressToken !== undefined,
@@ -110,6 +124,7 @@ export class ToolMethods {
         },
         { signal: abort.signal, context: { principal: context.principal } },
       );
+      if (toolExecutor.isCallInputRequired(value)) return { kind: 'input_required', inputRequests: value.inputRequired.inputRequests };
       return result(value as Record<string, unknown>);
     } catch (error) {
       // spec S-256: a cancelled request gets no response.

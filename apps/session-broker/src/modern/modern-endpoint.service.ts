@@ -22,7 +22,7 @@ import {
 } from '@mcp-platform/protocol-mcp';
 import { modernCallId } from '../calls/call-id';
 import { headerValue, type McpHttpRequest } from '../edge/mcp-request';
-import type { MethodOutcome } from '../methods/method-outcome';
+import type { InputRequiredOutcome, MethodOutcome } from '../methods/method-outcome';
 import { serverCapabilities, serverInfo } from '../methods/server-identity';
 import { isResourceStoreMethod, RESOURCE_STORE_METHODS, ResourceMethods } from '../methods/resource-methods.service';
 import { ToolMethods, type ToolMethodContext } from '../methods/tool-methods.service';
@@ -31,6 +31,7 @@ import { LazyResponse, type ResponseTarget } from '../streams/lazy-response';
 import { ListenStreams } from '../subscriptions/listen-streams.registry';
 import { readSubscriptionFilter } from '../subscriptions/subscription-filter';
 import type { VirtualServer } from '../virtual-servers/virtual-server.cache';
+import { ToolRoundTrips } from './tool-round-trips.service';
 
 type Request = Extract<IncomingMessage, { kind: 'request' }>;
 
@@ -63,6 +64,7 @@ export class ModernEndpoint {
 
   constructor(
     private readonly tools: ToolMethods,
+    private readonly roundTrips: ToolRoundTrips,
     private readonly resources: ResourceMethods,
     private readonly listens: ListenStreams,
     @Inject(SESSION_BROKER_OPTIONS) private readonly options: ResolvedSessionBrokerOptions,
@@ -92,6 +94,8 @@ export class ModernEndpoint {
     const outcome = await this.dispatch(message, envelope, server, principal, response);
     if (outcome.kind === 'result') {
       response.respond({ jsonrpc: '2.0', id: message.id, result: this.complete(outcome.result, server) });
+    } else if (outcome.kind === 'input_required') {
+      response.respond({ jsonrpc: '2.0', id: message.id, result: this.inputRequired(outcome, server) });
     } else if (outcome.kind === 'error') {
       response.respond(outcome.error, outcome.status, outcome.headers);
     } else {
@@ -155,7 +159,7 @@ export class ModernEndpoint {
     server: VirtualServer,
     principal: Principal,
     response: LazyResponse,
-  ): Promise<MethodOutcome> | MethodOutcome {
+  ): Promise<MethodOutcome | InputRequiredOutcome> | MethodOutcome {
     if (message.method === 'server/discover') {
       return {
         kind: 'result',
@@ -186,7 +190,7 @@ export class ModernEndpoint {
       ...(envelope.logLevel === undefined ? {} : { logLevel: envelope.logLevel }),
       cancelWhenClientGone: true,
     };
-    return message.method === 'tools/list' ? this.tools.listTools(context) : this.tools.callTool(context);
+    return message.method === 'tools/list' ? this.tools.listTools(context) : this.roundTrips.callTool(context);
   }
 
   /**
@@ -210,6 +214,19 @@ export class ModernEndpoint {
       ...(expiresAt === undefined ? {} : { endsAt: expiresAt }),
       completion: () => this.complete({ _meta: { [ModernMetaKey.SubscriptionId]: message.id } }, server),
     });
+  }
+
+  /**
+   * An `InputRequiredResult` (S-60): the requests and the sealed state (S-62), our `serverInfo`, and
+   * no caching hints (S-70).
+   */
+  private inputRequired(outcome: InputRequiredOutcome, server: VirtualServer): Record<string, unknown> {
+    return {
+      resultType: ResultType.InputRequired,
+      inputRequests: outcome.inputRequests,
+      ...(outcome.requestState === undefined ? {} : { requestState: outcome.requestState }),
+      _meta: { [ModernMetaKey.ServerInfo]: serverInfo(server, this.options.serverVersion) },
+    };
   }
 
   /** Adds `resultType` (S-6) and our `serverInfo` to the result's `_meta` (S-35). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WireErrorCode, type Principal } from '@mcp-platform/protocol-contracts';
+import { toolExecutor, WireErrorCode, type Principal } from '@mcp-platform/protocol-contracts';
 import type { CallToolResult } from '@mcp-platform/protocol-mcp';
 import type { MessageBus } from '@mcp-platform/shared-messaging';
 import type { CatalogService, PreparedTool, ServerSnapshot } from '../catalog/catalog.service';
@@ -7,7 +7,7 @@ import { compileSchema } from '../catalog/schema-validator';
 import type { HttpToolRunner } from '../http-tools/http-tool.runner';
 import { CallsService } from './calls.service';
 import type { Clock } from './clock';
-import type { ToolImplementation } from './tool-context';
+import { ClientCapabilityMissing, type ToolImplementation } from './tool-context';
 
 /** A clock whose timers fire only when the test says so. */
 class ManualClock implements Clock {
@@ -84,12 +84,21 @@ function setup(tools: PreparedTool[], principal: Principal | null = member) {
   const bus = { emit: (_contract: unknown, payload: unknown) => emitted.push(payload), flush: async () => void flushes++ } as unknown as MessageBus;
   const clock = new ManualClock();
   const service = new CallsService(catalog, {} as HttpToolRunner, bus, clock);
-  const call = (name: string, args?: Record<string, unknown>, callId = 'call-1') =>
-    service.call(
+  const call = async (name: string, args?: Record<string, unknown>, callId = 'call-1'): Promise<CallToolResult> => {
+    const answer = await service.call(
       { tenant: 't', server: 's', callId, name, protocolVersion: '2025-11-25', ...(args ? { arguments: args } : {}), notify: { route: 'r', progress: true } },
       principal ?? undefined,
     );
-  return { service, clock, call, emitted, flushes: () => flushes };
+    if (toolExecutor.isCallInputRequired(answer)) throw new Error('a legacy call answered input requests');
+    return answer;
+  };
+  /** A modern call (2026-07-28): the client's capabilities and the answers of earlier rounds come with it. */
+  const callModern = (name: string, capabilities: Record<string, unknown>, inputResponses?: Record<string, unknown>) =>
+    service.call(
+      { tenant: 't', server: 's', callId: `m-${name}`, name, protocolVersion: '2026-07-28', clientCapabilities: capabilities, ...(inputResponses ? { inputResponses } : {}) },
+      principal ?? undefined,
+    );
+  return { service, clock, call, callModern, emitted, flushes: () => flushes };
 }
 
 const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
@@ -235,6 +244,63 @@ describe(CallsService, () => {
       const result = await call('sum', {});
       expect(result.isError).toBe(true);
       expect((result.content[0] as { text: string }).text).toMatch(/does not match its outputSchema: \/sum: must be number/);
+    });
+  });
+
+  describe('call in the modern era (multi round-trip requests)', () => {
+    const NAME_FORM = { message: 'Your name?', requestedSchema: { type: 'object' as const, properties: { name: { type: 'string' as const } } } };
+    const ELICIT_NAME = { method: 'elicitation/create', params: NAME_FORM };
+    /** Asks for a name, then for roots, and reports both. */
+    const greeter = tool('greet', async (_args, context) => {
+      const answer = await context.client.elicit(NAME_FORM);
+      const { roots } = await context.client.listRoots();
+      return text(`hello ${String(answer.content?.['name'])} in ${roots.map((root) => root.uri).join(',')}`);
+    });
+    const CAPABILITIES = { elicitation: {}, roots: {} };
+
+    it('ends the round with the first request the answers lack, keyed input-<n>', async () => {
+      const { callModern } = setup([greeter]);
+      await expect(callModern('greet', CAPABILITIES)).resolves.toEqual({ inputRequired: { inputRequests: { 'input-1': ELICIT_NAME } } });
+      await expect(callModern('greet', CAPABILITIES, { 'input-1': { action: 'accept', content: { name: 'Ada' } } })).resolves.toEqual({
+        inputRequired: { inputRequests: { 'input-2': { method: 'roots/list' } } },
+      });
+    });
+
+    it('runs the tool to its result once every request is answered', async () => {
+      const { callModern } = setup([greeter]);
+      const answers = { 'input-1': { action: 'accept', content: { name: 'Ada' } }, 'input-2': { roots: [{ uri: 'file:///work' }] } };
+      await expect(callModern('greet', CAPABILITIES, answers)).resolves.toEqual(text('hello Ada in file:///work'));
+    });
+
+    it('collects the requests a tool asks together in one round', async () => {
+      const together = tool('together', async (_args, context) => {
+        const [answer, { roots }] = await Promise.all([context.client.elicit(NAME_FORM), context.client.listRoots()]);
+        return text(`${String(answer.action)} ${roots.length}`);
+      });
+      const { callModern } = setup([together]);
+      await expect(callModern('together', CAPABILITIES)).resolves.toEqual({
+        inputRequired: { inputRequests: { 'input-1': ELICIT_NAME, 'input-2': { method: 'roots/list' } } },
+      });
+    });
+
+    it('answers the requests even when the tool turned the refusal into a result of its own', async () => {
+      const swallowing = tool('swallow', async (_args, context) => context.client.listRoots().then(() => text('roots'), () => text('no roots')));
+      const { callModern } = setup([swallowing]);
+      await expect(callModern('swallow', { roots: {} })).resolves.toEqual({ inputRequired: { inputRequests: { 'input-1': { method: 'roots/list' } } } });
+    });
+
+    it('asks nothing the client did not declare on this request (S-64)', async () => {
+      let refusal: unknown;
+      const asking = tool('ask', async (_args, context) => context.client.listRoots().then(() => text('roots'), (error: unknown) => ((refusal = error), text('no roots'))));
+      const { callModern } = setup([asking]);
+      await expect(callModern('ask', { elicitation: {} })).resolves.toEqual(text('no roots'));
+      expect(refusal).toEqual(new ClientCapabilityMissing('roots'));
+    });
+
+    it('gives the tool ClientRequestFailed (-32602) for an answer that is not the result the request asked for', async () => {
+      const { callModern } = setup([greeter]);
+      const result = await callModern('greet', CAPABILITIES, { 'input-1': { roots: [] } });
+      expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringMatching(/malformed/) }] });
     });
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ClientCapabilityMissing, ClientRequestFailed } from './tool-context';
-import { PendingClientRequests, SessionClientRequests, UnreachableClient, type ClientRequestSender } from './client-requests';
+import { InputRequired, PendingClientRequests, RoundTripClient, SessionClientRequests, UnreachableClient, type ClientRequestSender } from './client-requests';
 
 const SESSION = 'session-1';
 
@@ -98,6 +98,68 @@ describe('SessionClientRequests', () => {
     abort.abort(new Error('cancelled'));
     await expect(roots).rejects.toThrow('cancelled');
     expect(pending.size).toBe(0);
+  });
+});
+
+describe('RoundTripClient', () => {
+  const FORM = { message: 'name?', requestedSchema: { type: 'object' as const, properties: { name: { type: 'string' as const } } } };
+
+  it('resolves a request the input responses answer with the validated answer', async () => {
+    const client = new RoundTripClient({ roots: {} }, { 'input-1': { roots: [{ uri: 'file:///work', name: 'work' }] } });
+    await expect(client.listRoots()).resolves.toEqual({ roots: [{ uri: 'file:///work', name: 'work' }] });
+    expect(client.inputRequests()).toBeUndefined();
+  });
+
+  it('records a request the input responses lack under input-<n> and rejects with InputRequired', async () => {
+    const client = new RoundTripClient({ elicitation: {}, roots: {} }, { 'input-1': { action: 'accept', content: { name: 'Ada' } } });
+    await expect(client.elicit(FORM)).resolves.toEqual({ action: 'accept', content: { name: 'Ada' } });
+    await expect(client.listRoots()).rejects.toEqual(new InputRequired('input-2'));
+    expect(client.inputRequests()).toEqual({ 'input-2': { method: 'roots/list' } });
+  });
+
+  it('collects the requests asked together, each under its own key (S-63)', async () => {
+    const client = new RoundTripClient({ elicitation: {}, sampling: {} }, {});
+    const asked = Promise.all([client.elicit(FORM), client.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 5 })]);
+    await expect(asked).rejects.toBeInstanceOf(InputRequired);
+    expect(client.inputRequests()).toEqual({
+      'input-1': { method: 'elicitation/create', params: FORM },
+      'input-2': { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 5 } },
+    });
+  });
+
+  it('asks a URL-mode elicitation without elicitationId, which the modern era removed (S-320)', async () => {
+    const client = new RoundTripClient({ elicitation: { url: {} } }, {});
+    await expect(client.elicit({ mode: 'url', message: 'Sign in', url: 'https://example.com/connect', elicitationId: 'e1' })).rejects.toBeInstanceOf(InputRequired);
+    expect(client.inputRequests()).toEqual({ 'input-1': { method: 'elicitation/create', params: { mode: 'url', message: 'Sign in', url: 'https://example.com/connect' } } });
+  });
+
+  it('refuses what the request did not declare without recording anything (S-64)', async () => {
+    const client = new RoundTripClient({ elicitation: {} }, {});
+    await expect(client.listRoots()).rejects.toEqual(new ClientCapabilityMissing('roots'));
+    await expect(client.elicit({ mode: 'url', message: 'm', url: 'https://example.com/x', elicitationId: 'e1' })).rejects.toEqual(
+      new ClientCapabilityMissing('elicitation in url mode'),
+    );
+    expect(client.inputRequests()).toBeUndefined();
+  });
+
+  it('turns an answer that is not the result the request asked for into ClientRequestFailed (-32602, S-68)', async () => {
+    const client = new RoundTripClient({ roots: {} }, { 'input-1': { action: 'accept' } });
+    await expect(client.listRoots()).rejects.toMatchObject({ name: 'ClientRequestFailed', code: -32602 });
+  });
+
+  it('leaves no unhandled rejection behind when a tool drops a refused request', async () => {
+    const unhandled: unknown[] = [];
+    const listener = (reason: unknown): void => void unhandled.push(reason);
+    process.on('unhandledRejection', listener);
+    try {
+      const client = new RoundTripClient({ roots: {} }, {});
+      const dropped = client.listRoots();
+      await new Promise((resolve) => setImmediate(resolve));
+      await expect(dropped).rejects.toBeInstanceOf(InputRequired);
+    } finally {
+      process.off('unhandledRejection', listener);
+    }
+    expect(unhandled).toEqual([]);
   });
 });
 

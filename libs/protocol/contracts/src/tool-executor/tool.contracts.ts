@@ -100,9 +100,12 @@ export const callTool = defineRpc({
      */
     inputResponses: z.record(z.string().min(1).max(256), z.unknown()).optional(),
   }),
-  // The strict input-required shape first: a tool result never parses as it (CallToolResultSchema
-  // is loose and defaults `content`, so it would take the input-required object too).
-  response: z.union([CallInputRequiredSchema, CallToolResultSchema]),
+  // CallToolResultSchema is loose and defaults `content`: it would read an input-required answer (or
+  // a malformed one) as an empty result. Hence the strict shape first, and no `inputRequired` in results.
+  response: z.union([
+    CallInputRequiredSchema,
+    CallToolResultSchema.refine((result) => !Object.hasOwn(result, 'inputRequired'), 'a tool result has no inputRequired'),
+  ]),
   // The executor enforces each tool's own timeout; this only bounds a lost reply.
   timeoutMs: 15 * 60_000,
 });

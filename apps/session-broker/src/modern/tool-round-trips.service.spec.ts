@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import type { Principal } from '@mcp-platform/protocol-contracts';
+import type { InputRequiredOutcome, MethodOutcome } from '../methods/method-outcome';
+import type { ToolMethodContext, ToolMethods } from '../methods/tool-methods.service';
+import type { LazyResponse } from '../streams/lazy-response';
+import type { VirtualServer } from '../virtual-servers/virtual-server.cache';
+import { RequestStates } from './request-state';
+import { generateRequestStateKey, parseRequestStateKeys } from './request-state-keys';
+import { ToolRoundTrips } from './tool-round-trips.service';
+
+const USER: Principal = { subject: 'user-1', tenant: 'demo', clientId: 'client-1', scopes: ['mcp'], anonymous: false };
+const SERVER = { tenant: 'demo', name: 'default' } as VirtualServer;
+const ROOTS = { method: 'roots/list' as const };
+const ELICIT = { method: 'elicitation/create' as const, params: { message: 'Sure?', requestedSchema: { type: 'object', properties: {} } } };
+
+/** A tool that asks for `input-1` (elicitation), then `input-2` (roots), then reports the answers it ran with. */
+class FakeToolMethods {
+  readonly runs: Array<Record<string, unknown> | undefined> = [];
+
+  callToolWithInput(_context: ToolMethodContext, inputResponses?: Record<string, unknown>): Promise<MethodOutcome | InputRequiredOutcome> {
+    this.runs.push(inputResponses);
+    const answers = inputResponses ?? {};
+    if (!('input-1' in answers)) return Promise.resolve({ kind: 'input_required', inputRequests: { 'input-1': ELICIT } });
+    if (!('input-2' in answers)) return Promise.resolve({ kind: 'input_required', inputRequests: { 'input-2': ROOTS } });
+    return Promise.resolve({ kind: 'result', result: { content: [{ type: 'text', text: JSON.stringify(answers) }] } });
+  }
+
+  callTool(): Promise<MethodOutcome> {
+    return Promise.resolve({ kind: 'error', error: { jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'Invalid params: name must be a non-empty string' } } });
+  }
+}
+
+function setup() {
+  const tools = new FakeToolMethods();
+  const states = new RequestStates(parseRequestStateKeys([generateRequestStateKey('k1')]));
+  const roundTrips = new ToolRoundTrips(tools as unknown as ToolMethods, states);
+  const call = (params: Record<string, unknown>, principal: Principal = USER) =>
+    roundTrips.callTool({
+      era: 'modern',
+      protocolVersion: '2026-07-28',
+      virtualServer: SERVER,
+      principal,
+      requestId: 1,
+      params: { name: 'confirm', arguments: { a: 1 }, ...params },
+      response: {} as LazyResponse,
+      callId: 'm-test',
+      clientCapabilities: { elicitation: {}, roots: {} },
+      cancelWhenClientGone: true,
+    });
+  return { tools, states, call };
+}
+
+const stateOf = (outcome: MethodOutcome | InputRequiredOutcome): string => {
+  if (outcome.kind !== 'input_required' || outcome.requestState === undefined) throw new Error(`expected input requests, got ${JSON.stringify(outcome)}`);
+  return outcome.requestState;
+};
+
+describe(ToolRoundTrips, () => {
+  describe('callTool', () => {
+    it('answers the input requests with a sealed state, then runs the tool again with every answer gathered', async () => {
+      const { tools, call } = setup();
+      const first = await call({});
+      expect(first).toMatchObject({ kind: 'input_required', inputRequests: { 'input-1': ELICIT }, requestState: expect.any(String) });
+      const second = await call({ requestState: stateOf(first), inputResponses: { 'input-1': { action: 'accept' } } });
+      expect(second).toMatchObject({ kind: 'input_required', inputRequests: { 'input-2': ROOTS } });
+      // The client sends only this round's answer (S-69); the earlier one comes from the state.
+      const third = await call({ requestState: stateOf(second), inputResponses: { 'input-2': { roots: [] } } });
+      expect(third).toEqual({ kind: 'result', result: { content: [{ type: 'text', text: JSON.stringify({ 'input-1': { action: 'accept' }, 'input-2': { roots: [] } }) }] } });
+      expect(tools.runs).toEqual([{}, { 'input-1': { action: 'accept' } }, { 'input-1': { action: 'accept' }, 'input-2': { roots: [] } }]);
+    });
+
+    it('ignores answers to keys it did not ask last, and answers without a state (S-68)', async () => {
+      const { tools, call } = setup();
+      await call({ inputResponses: { 'input-1': { action: 'accept' } } });
+      const first = await call({});
+      await call({ requestState: stateOf(first), inputResponses: { 'input-1': { action: 'decline' }, 'input-2': { roots: [] }, extra: 1 } });
+      expect(tools.runs).toEqual([{}, {}, { 'input-1': { action: 'decline' } }]);
+    });
+
+    it('asks again when the retry lacks the answer (S-68: a new input-required result, not an error)', async () => {
+      const { call } = setup();
+      const first = await call({});
+      await expect(call({ requestState: stateOf(first), inputResponses: {} })).resolves.toMatchObject({ kind: 'input_required', inputRequests: { 'input-1': ELICIT } });
+    });
+
+    it.each([
+      ['another principal', { arguments: { a: 1 } }, { ...USER, subject: 'user-2' }],
+      ['other arguments', { arguments: { a: 2 } }, USER],
+      ['another tool', { name: 'other' }, USER],
+    ])('refuses a state replayed by %s with -32602, and does not run the tool (S-66)', async (_case, params, principal) => {
+      const { tools, call } = setup();
+      const first = await call({});
+      const replayed = await call({ ...params, requestState: stateOf(first), inputResponses: { 'input-1': { action: 'accept' } } }, principal);
+      expect(replayed).toMatchObject({ kind: 'error', error: { error: { code: -32602, message: 'Invalid params: requestState belongs to another request' } } });
+      expect(tools.runs).toHaveLength(1);
+    });
+
+    it('refuses a tampered state with -32602 (S-65)', async () => {
+      const { call } = setup();
+      const state = stateOf(await call({}));
+      const tampered = `${state.slice(0, -2)}${state.endsWith('AA') ? 'BB' : 'AA'}`;
+      await expect(call({ requestState: tampered })).resolves.toMatchObject({
+        kind: 'error',
+        error: { error: { code: -32602, message: 'Invalid params: requestState is not one this server issued, or was altered' } },
+      });
+    });
+
+    it.each([
+      [{ inputResponses: [] }, 'Invalid params: inputResponses must be an object'],
+      [{ inputResponses: 'yes' }, 'Invalid params: inputResponses must be an object'],
+      [{ requestState: 42 }, 'Invalid params: requestState must be a string'],
+    ])('refuses malformed round-trip params %j', async (params, message) => {
+      const { tools, call } = setup();
+      await expect(call(params)).resolves.toMatchObject({ kind: 'error', error: { error: { code: -32602, message } } });
+      expect(tools.runs).toEqual([]);
+    });
+
+    it('leaves a malformed name to the shared tools/call checks', async () => {
+      const { call } = setup();
+      await expect(call({ name: 42 })).resolves.toMatchObject({ kind: 'error', error: { error: { message: 'Invalid params: name must be a non-empty string' } } });
+    });
+
+    it('refuses answers weighing more than it carries between rounds, with -32603', async () => {
+      const { tools, call } = setup();
+      const first = await call({});
+      const huge = { action: 'accept', content: { text: 'x'.repeat(70 * 1024) } };
+      await expect(call({ requestState: stateOf(first), inputResponses: { 'input-1': huge } })).resolves.toMatchObject({
+        kind: 'error',
+        error: { error: { code: -32603, message: expect.stringContaining('exceed 65536 bytes') } },
+      });
+      expect(tools.runs).toHaveLength(1);
+    });
+  });
+});
