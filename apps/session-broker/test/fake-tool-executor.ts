@@ -25,6 +25,8 @@ export class ExecutorLog {
   readonly principals: Array<Principal | undefined> = [];
   /** Answers to requests `ask_roots` sent its client, as the executor heard them. */
   readonly answers: Array<EventPayload<typeof toolExecutor.callInputAnswered>> = [];
+  /** The sessions whose client said its roots changed, as the executor heard them. */
+  readonly rootsChanged: string[] = [];
   private readonly waiters = new Map<string, () => void>();
   private readonly answerWaiters = new Map<string, { sessionId?: string; resolve(answer: EventPayload<typeof toolExecutor.callInputAnswered>): void }>();
 
@@ -63,6 +65,7 @@ const TOOLS = [
   { name: 'hash_text', description: 'Needs the demo:crypto scope', inputSchema: { type: 'object' as const } },
   { name: 'ask_roots', description: 'Asks its client for roots and reports the answer', inputSchema: { type: 'object' as const } },
   { name: 'roots_by_round_trip', description: 'Asks a modern client for roots by result and reports the answer', inputSchema: { type: 'object' as const } },
+  { name: 'complete_elicitation', description: 'Tells its client the URL-mode elicitation `elicitationId` finished', inputSchema: { type: 'object' as const } },
 ];
 
 /** The scopes `hash_text` needs, as the executor reports them (baseline plus the tool's own). */
@@ -76,10 +79,11 @@ const VIRTUAL_SERVERS = [
 
 /**
  * A stand-in for the tool executor (and the authorization server's key set), serving the contracts
- * the broker uses: virtual servers `demo/default` (public) and `demo/private`, five tools,
+ * the broker uses: virtual servers `demo/default` (public) and `demo/private`, the tools in `TOOLS`,
  * notifications sent through `callNotified` on the caller's route (flushed before the reply), and
  * `ask_roots`, which asks its client for roots through `callInputRequested` and answers what came back,
- * and `roots_by_round_trip`, which (modern era) answers input requests until the call brings the roots.
+ * `roots_by_round_trip`, which (modern era) answers input requests until the call brings the roots, and
+ * `complete_elicitation`, which sends `callElicitationCompleted` for its `elicitationId` argument.
  */
 export function fakeExecutorController(log: ExecutorLog, issuer: TestIssuer) {
   @Controller()
@@ -142,6 +146,13 @@ export function fakeExecutorController(log: ExecutorLog, issuer: TestIssuer) {
           if (answer === undefined) return { inputRequired: { inputRequests: { 'input-1': { method: 'roots/list' as const } } } };
           return { content: [{ type: 'text' as const, text: JSON.stringify({ arguments: request.arguments ?? {}, roots: answer }) }] };
         }
+        case 'complete_elicitation': {
+          // Like the executor: to the replica holding the call's stream, flushed before the reply.
+          const elicitationId = String(request.arguments?.['elicitationId'] ?? '');
+          this.bus.emit(sessionBroker.callElicitationCompleted, { callId: request.callId, sessionId: request.sessionId ?? '', elicitationId }, { route: request.notify?.route ?? '' });
+          await this.bus.flush();
+          return { content: [{ type: 'text' as const, text: 'completed' }] };
+        }
         case 'wait_for_cancel':
           await log.waitForCancel(request.callId);
           throw new RpcError(WireErrorCode.Cancelled, 'cancelled');
@@ -160,6 +171,11 @@ export function fakeExecutorController(log: ExecutorLog, issuer: TestIssuer) {
     @EventHandler(toolExecutor.callInputAnswered)
     callInputAnswered(payload: EventPayload<typeof toolExecutor.callInputAnswered>) {
       log.answer(payload);
+    }
+
+    @EventHandler(toolExecutor.sessionRootsChanged)
+    sessionRootsChanged(payload: EventPayload<typeof toolExecutor.sessionRootsChanged>) {
+      log.rootsChanged.push(payload.sessionId);
     }
 
     @EventHandler(toolExecutor.callCancelled)

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { resourceStore, toolExecutor } from '@mcp-platform/protocol-contracts';
+import { resourceStore, sessionBroker, toolExecutor } from '@mcp-platform/protocol-contracts';
 import { inProcessMessaging, MessageBus, type MessagingOptions } from '@mcp-platform/shared-messaging';
 import { legacyCallId } from '../src/calls/call-id';
 import { generateRequestStateKey } from '../src/modern/request-state-keys';
@@ -163,6 +163,30 @@ describe.each(shared)('two broker replicas over %s', (_transport, messaging) => 
       result: { content: [{ type: 'text', text: JSON.stringify({ result: { roots: [{ uri: 'file:///work', name: 'work' }] } }) }] },
     });
     expect(log.answers.filter((answer) => answer.inputId === `${callId}#1`).map((answer) => answer.sessionId)).toEqual([stranger, sessionId]);
+  });
+
+  it('tells the executors when a legacy client POSTs notifications/roots/list_changed to the other replica (S-342)', async () => {
+    const sessionId = await initializeRaw(first.mcpUrl);
+    const changed = await post(second.mcpUrl, { jsonrpc: '2.0', method: 'notifications/roots/list_changed' }, { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' });
+    expect(changed.status).toBe(202);
+    await eventually(() => (log.rootsChanged.includes(sessionId) ? true : undefined));
+    expect(log.rootsChanged.filter((heard) => heard === sessionId)).toEqual([sessionId]);
+  });
+
+  it('sends an elicitation completion on the call’s stream, and on the GET stream held by the other replica once the call is gone (S-327)', async () => {
+    const sessionId = await initializeRaw(first.mcpUrl);
+    const headers = { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' };
+    const completion = (elicitationId: string) => ({ jsonrpc: '2.0', method: 'notifications/elicitation/complete', params: { elicitationId } });
+    const called = await post(second.mcpUrl, { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'complete_elicitation', arguments: { elicitationId: 'e-1' } } }, headers);
+    expect(called.messages).toEqual([completion('e-1'), { jsonrpc: '2.0', id: 8, result: { content: [{ type: 'text', text: 'completed' }] } }]);
+
+    const stream = await openStream(first.mcpUrl, { method: 'GET', headers });
+    expect(stream.status).toBe(200);
+    // Routed to replica B, which no longer holds the call: it goes to the session's GET stream on A.
+    first.app.get(MessageBus).emit(sessionBroker.callElicitationCompleted, { callId: legacyCallId(sessionId, 8), sessionId, elicitationId: 'e-2' }, { route: `b-${run}` });
+    await eventually(() => (stream.messages().length > 0 ? true : undefined));
+    expect(stream.messages()).toEqual([completion('e-2')]);
+    await stream.close();
   });
 
   describe('a modern call that needs its client’s input (multi round-trip requests)', () => {

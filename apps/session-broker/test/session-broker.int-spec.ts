@@ -75,7 +75,7 @@ describe.each(transports)('SessionBroker over %s', (_transport, messaging) => {
 
     it('lists and calls tools', async () => {
       const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name)).toEqual(['echo', 'chatty', 'wait_for_cancel', 'crash', 'hash_text', 'ask_roots', 'roots_by_round_trip']);
+      expect(tools.map((tool) => tool.name)).toEqual(['echo', 'chatty', 'wait_for_cancel', 'crash', 'hash_text', 'ask_roots', 'roots_by_round_trip', 'complete_elicitation']);
       await expect(client.callTool({ name: 'echo', arguments: { text: 'hello' } })).resolves.toMatchObject({ content: [{ type: 'text', text: 'hello' }] });
     });
 

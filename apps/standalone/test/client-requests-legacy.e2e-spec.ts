@@ -3,22 +3,12 @@ import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.j
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { toolResultText } from '@mcp-platform/shared-testing';
+import { isResponseBody } from './client-routing';
 import { distributedMode, embeddedMode, seededUrls, type Platform, type PlatformMode } from './platforms';
 
 /** What the client's user and model answer in these tests. */
 const USER = { username: 'testuser', email: 'test@example.com' };
 const MODEL_TEXT = 'This is a test response from the client';
-
-/** A JSON-RPC response (a client's answer to a server request), as opposed to a request or notification. */
-function isResponseBody(body: unknown): boolean {
-  if (typeof body !== 'string') return false;
-  try {
-    const message = JSON.parse(body) as Record<string, unknown>;
-    return !('method' in message) && ('result' in message || 'error' in message);
-  } catch {
-    return false;
-  }
-}
 
 /**
  * A legacy client (SDK 1.x) declaring `capabilities`, answering elicitation, sampling and roots. Its

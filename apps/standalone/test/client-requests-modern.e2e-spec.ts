@@ -1,22 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { ErrorCodes, META_KEYS, MODERN_PROTOCOL_VERSION, modernHeaders, modernMeta, responseMessage, sendRaw, toolResultText } from '@mcp-platform/shared-testing';
+import { isRetry } from './client-routing';
 import { distributedMode, embeddedMode, seededUrls, type Platform, type PlatformMode } from './platforms';
 
 /** What the client's user answers in these tests. */
 const USER = { username: 'testuser', email: 'test@example.com' };
 const MESSAGE = 'Please provide your information';
-
-/** Whether a POSTed body retries a multi round-trip request: it echoes a `requestState` (S-69). */
-function isRetry(body: unknown): boolean {
-  if (typeof body !== 'string') return false;
-  try {
-    const message = JSON.parse(body) as { params?: Record<string, unknown> };
-    return typeof message.params?.['requestState'] === 'string';
-  } catch {
-    return false;
-  }
-}
 
 /**
  * A modern client (SDK 2.x, pinned to 2026-07-28) declaring `capabilities` and answering elicitation

@@ -7,7 +7,9 @@ import {
   type ElicitParams,
   type ElicitResult,
   type ListRootsResult,
+  type RootsChangedListener,
   type ToolContext,
+  UnknownElicitation,
 } from '../src/tools/tool-context';
 
 /** A request a tool sent the fake client. */
@@ -30,6 +32,9 @@ export interface FakeClientAnswers {
  */
 export class FakeClient implements ClientRequests {
   readonly sent: SentClientRequest[] = [];
+  /** The elicitation ids tools completed, in order. */
+  readonly completed: string[] = [];
+  private readonly rootsListeners = new Set<RootsChangedListener>();
 
   constructor(
     readonly capabilities: Readonly<Record<string, unknown>> = {},
@@ -46,6 +51,27 @@ export class FakeClient implements ClientRequests {
 
   listRoots(): Promise<ListRootsResult> {
     return this.answer('roots', { method: 'roots/list' }, this.answers.listRoots);
+  }
+
+  /** Listens like a legacy call: only when `roots.listChanged` is declared; {@link changeRoots} fires the listeners. */
+  onRootsChanged(listener: RootsChangedListener): () => void {
+    const roots = this.capabilities['roots'] as { listChanged?: unknown } | undefined;
+    if (roots?.listChanged !== true) return () => undefined;
+    const registration = (): void | Promise<void> => listener();
+    this.rootsListeners.add(registration);
+    return () => void this.rootsListeners.delete(registration);
+  }
+
+  /** The client's roots changed: calls every listener and waits for the ones that return a promise. */
+  async changeRoots(): Promise<void> {
+    await Promise.all([...this.rootsListeners].map(async (listener) => listener()));
+  }
+
+  /** Records the id; like the platform's client, refuses one no URL-mode elicitation of this client carried. */
+  completeElicitation(elicitationId: string): void {
+    const sent = this.sent.some((request) => request.method === 'elicitation/create' && request.params.mode === 'url' && request.params.elicitationId === elicitationId);
+    if (!sent || this.completed.includes(elicitationId)) throw new UnknownElicitation(elicitationId);
+    this.completed.push(elicitationId);
   }
 
   private async answer<T>(capability: string, request: SentClientRequest, answer: T | Error | undefined): Promise<T> {

@@ -114,4 +114,31 @@ describe('CallRegistry', () => {
       expect(emitted).toEqual([]);
     });
   });
+
+  describe('completeElicitation', () => {
+    const completed = { callId: 'l-a', sessionId: 's-1', elicitationId: 'elicitation-7' };
+    const notification = { jsonrpc: '2.0', method: 'notifications/elicitation/complete', params: { elicitationId: 'elicitation-7' } };
+
+    it("writes notifications/elicitation/complete on the call's stream, where the elicitation went (S-327)", () => {
+      const emitted: Array<{ subject: string; payload: unknown }> = [];
+      const calls = registry(emitted);
+      const stream = stubResponse();
+      calls.open('l-a', { response: stream.response, sessionId: 's-1' });
+      calls.completeElicitation(completed);
+      expect(stream.sent).toEqual([notification]);
+      expect(emitted).toEqual([]);
+    });
+
+    it("sends it to the session's GET stream, wherever it is, when the call's stream is gone or the call has answered", () => {
+      const emitted: Array<{ subject: string; payload: unknown }> = [];
+      const calls = registry(emitted);
+      const gone = { open: false, notify: () => false, close: () => undefined } as unknown as LazyResponse;
+      calls.open('l-a', { response: gone, sessionId: 's-1' });
+      calls.completeElicitation(completed);
+      calls.close('l-a');
+      calls.completeElicitation(completed);
+      const toSession = { subject: 'session-broker.v1.session.message-posted', payload: { sessionId: 's-1', message: notification } };
+      expect(emitted).toEqual([toSession, toSession]);
+    });
+  });
 });

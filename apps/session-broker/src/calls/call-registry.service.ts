@@ -25,6 +25,7 @@ interface CallState extends OpenCall {
 
 type Notified = EventPayload<typeof sessionBroker.callNotified>;
 type InputRequested = EventPayload<typeof sessionBroker.callInputRequested>;
+type ElicitationCompleted = EventPayload<typeof sessionBroker.callElicitationCompleted>;
 
 /**
  * The calls this replica holds, by platform-wide call id. One subscription to `callNotified` on this
@@ -47,6 +48,7 @@ export class CallRegistry implements OnModuleInit, OnModuleDestroy {
     this.subscriptions.push(
       this.bus.subscribe(sessionBroker.callNotified, (payload) => this.deliver(payload), route),
       this.bus.subscribe(sessionBroker.callInputRequested, (payload) => this.ask(payload), route),
+      this.bus.subscribe(sessionBroker.callElicitationCompleted, (payload) => this.completeElicitation(payload), route),
     );
   }
 
@@ -95,6 +97,19 @@ export class CallRegistry implements OnModuleInit, OnModuleDestroy {
     const request = { jsonrpc: JSONRPC_VERSION, id: payload.inputId, method: payload.method, ...(payload.params === undefined ? {} : { params: payload.params }) };
     if (call.response.notify(request)) return;
     if (call.sessionId !== undefined) this.bus.emit(sessionBroker.sessionMessage, { sessionId: call.sessionId, message: request });
+  }
+
+  /**
+   * Tells the client a URL-mode elicitation of one of its calls finished out of band (legacy era,
+   * S-327): `notifications/elicitation/complete` on the call's stream, where the elicitation went, or,
+   * when that stream is gone (or the call has answered already), on the session's GET stream, on
+   * whichever replica holds it. Only the session that got the elicitation hears it.
+   */
+  completeElicitation(payload: ElicitationCompleted): void {
+    const notification = { jsonrpc: JSONRPC_VERSION, method: 'notifications/elicitation/complete', params: { elicitationId: payload.elicitationId } };
+    const call = this.calls.get(payload.callId);
+    if (call?.sessionId === payload.sessionId && call.response.notify(notification)) return;
+    this.bus.emit(sessionBroker.sessionMessage, { sessionId: payload.sessionId, message: notification });
   }
 
   /** Sends one executor notification to its call's stream (exported for tests). */

@@ -268,6 +268,12 @@ export class LegacyEndpoint {
       await this.sessions.update(sessionId, { initialized: true });
       return;
     }
+    if (method === 'notifications/roots/list_changed') {
+      // spec S-342: the session's calls may run behind any executor replica; every one hears it, and
+      // only calls whose client declared roots.listChanged tell their tools.
+      this.bus.emit(toolExecutor.sessionRootsChanged, { sessionId });
+      return;
+    }
     if (method === 'notifications/cancelled') {
       const requestId = params?.['requestId'];
       // spec S-257: malformed cancellations are ignored silently.

@@ -80,8 +80,16 @@ function setup(tools: PreparedTool[], principal: Principal | null = member) {
   };
   const catalog = { getServer: (tenant: string, server: string) => (tenant === 't' && server === 's' ? snapshot : undefined) } as unknown as CatalogService;
   const emitted: unknown[] = [];
+  /** Every event with its subject and route, in order. */
+  const events: Array<{ subject: string; payload: unknown; route?: string }> = [];
   let flushes = 0;
-  const bus = { emit: (_contract: unknown, payload: unknown) => emitted.push(payload), flush: async () => void flushes++ } as unknown as MessageBus;
+  const bus = {
+    emit: (contract: { subject: string }, payload: unknown, options?: { route?: string }) => {
+      emitted.push(payload);
+      events.push({ subject: contract.subject, payload, ...(options?.route === undefined ? {} : { route: options.route }) });
+    },
+    flush: async () => void flushes++,
+  } as unknown as MessageBus;
   const clock = new ManualClock();
   const service = new CallsService(catalog, {} as HttpToolRunner, bus, clock);
   const call = async (name: string, args?: Record<string, unknown>, callId = 'call-1'): Promise<CallToolResult> => {
@@ -98,7 +106,23 @@ function setup(tools: PreparedTool[], principal: Principal | null = member) {
       { tenant: 't', server: 's', callId: `m-${name}`, name, protocolVersion: '2026-07-28', clientCapabilities: capabilities, ...(inputResponses ? { inputResponses } : {}) },
       principal ?? undefined,
     );
-  return { service, clock, call, callModern, emitted, flushes: () => flushes };
+  /** A legacy call of session `sessionId` whose client declared `capabilities` at initialize. */
+  const callInSession = (name: string, sessionId: string, capabilities: Record<string, unknown>, callId: string, args?: Record<string, unknown>) =>
+    service.call(
+      {
+        tenant: 't',
+        server: 's',
+        callId,
+        name,
+        protocolVersion: '2025-11-25',
+        ...(args ? { arguments: args } : {}),
+        notify: { route: 'r', progress: false },
+        sessionId,
+        clientCapabilities: capabilities,
+      },
+      principal ?? undefined,
+    );
+  return { service, clock, call, callModern, callInSession, emitted, events, flushes: () => flushes };
 }
 
 const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
@@ -244,6 +268,73 @@ describe(CallsService, () => {
       const result = await call('sum', {});
       expect(result.isError).toBe(true);
       expect((result.content[0] as { text: string }).text).toMatch(/does not match its outputSchema: \/sum: must be number/);
+    });
+  });
+
+  describe('rootsChanged', () => {
+    /** Waits until its client's roots change (then answers `changed <n>`) or the call stops. */
+    const watcher = tool('watch', (args, context) => {
+      return new Promise<CallToolResult>((resolve, reject) => {
+        context.client.onRootsChanged(() => resolve(text(`changed ${String(args['n'])}`)));
+        context.signal.addEventListener('abort', () => reject(context.signal.reason as Error), { once: true });
+      });
+    });
+    const LIST_CHANGED = { roots: { listChanged: true } };
+
+    it('tells the listeners of the calls of the session whose roots changed, and no other call (S-342)', async () => {
+      const { service, callInSession, callModern } = setup([watcher]);
+      const settled: string[] = [];
+      const track = (label: string, answer: Promise<unknown>) => answer.then(() => void settled.push(label), () => void settled.push(`${label} stopped`));
+      const mine = track('mine', callInSession('watch', 'session-1', LIST_CHANGED, 'l-mine', { n: 1 }));
+      const other = track('other', callInSession('watch', 'session-2', LIST_CHANGED, 'l-other', { n: 2 }));
+      const undeclared = track('undeclared', callInSession('watch', 'session-1', { roots: {} }, 'l-undeclared', { n: 3 }));
+      const modern = track('modern', callModern('watch', LIST_CHANGED));
+      await flush();
+      service.rootsChanged('session-1');
+      await mine;
+      await flush();
+      expect(settled).toEqual(['mine']);
+      for (const callId of ['l-other', 'l-undeclared', 'm-watch']) service.cancel(callId);
+      await Promise.all([other, undeclared, modern]);
+      expect(settled.slice(1).sort()).toEqual(['modern stopped', 'other stopped', 'undeclared stopped']);
+    });
+
+    it('tells a call nothing once it has ended', async () => {
+      let heard = 0;
+      const { service, callInSession } = setup([tool('quick', async (_args, context) => (context.client.onRootsChanged(() => void heard++), text('done')))]);
+      await expect(callInSession('quick', 'session-1', LIST_CHANGED, 'l-quick')).resolves.toEqual(text('done'));
+      service.rootsChanged('session-1');
+      expect(heard).toBe(0);
+    });
+  });
+
+  describe('call completing a URL-mode elicitation (legacy era)', () => {
+    const CONNECT = { mode: 'url' as const, message: 'Connect your account', url: 'https://example.com/connect', elicitationId: 'elicitation-7' };
+    const URL_MODE = { elicitation: { url: {} } };
+
+    it("sends the completion to the broker replica holding the call's stream, with the session, before the result (S-327)", async () => {
+      const connect = tool('connect', async (_args, context) => {
+        const answer = await context.client.elicit(CONNECT);
+        context.client.completeElicitation(CONNECT.elicitationId);
+        return text(answer.action);
+      });
+      const { service, callInSession, events, flushes } = setup([connect]);
+      const answer = callInSession('connect', 'session-1', URL_MODE, 'l-connect');
+      await flush();
+      service.answerClientRequest({ callId: 'l-connect', inputId: 'l-connect#1', sessionId: 'session-1', outcome: { result: { action: 'accept' } } });
+      await expect(answer).resolves.toEqual(text('accept'));
+      expect(events).toEqual([
+        { subject: 'session-broker.v1.call.input-requested', route: 'r', payload: { callId: 'l-connect', inputId: 'l-connect#1', method: 'elicitation/create', params: CONNECT } },
+        { subject: 'session-broker.v1.call.elicitation-completed', route: 'r', payload: { callId: 'l-connect', sessionId: 'session-1', elicitationId: 'elicitation-7' } },
+      ]);
+      expect(flushes()).toBe(1);
+    });
+
+    it('fails the tool, sending nothing, when it completes an elicitation it never sent in URL mode', async () => {
+      const { callInSession, events } = setup([tool('bogus', async (_args, context) => (context.client.completeElicitation('elicitation-7'), text('done')))]);
+      const result = await callInSession('bogus', 'session-1', URL_MODE, 'l-bogus');
+      expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringMatching(/no URL-mode elicitation "elicitation-7"/) }] });
+      expect(events).toEqual([]);
     });
   });
 

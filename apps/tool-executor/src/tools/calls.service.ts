@@ -5,7 +5,7 @@ import { MessageBus, RpcError, WireErrorCode } from '@mcp-platform/shared-messag
 import { CatalogService, type PreparedTool } from '../catalog/catalog.service';
 import { HttpToolRunner } from '../http-tools/http-tool.runner';
 import { CallNotifier } from './call-notifier';
-import { InputRequired, PendingClientRequests, RoundTripClient, SessionClientRequests, UnreachableClient } from './client-requests';
+import { InputRequired, PendingClientRequests, RoundTripClient, SessionClientRequests, UnreachableClient, type ClientChannel } from './client-requests';
 import { Clock } from './clock';
 import { assertMayCall, assertTenantAccess } from './tool-access';
 import type { ClientRequests, ToolArguments, ToolContext } from './tool-context';
@@ -24,6 +24,13 @@ class CallStopped extends Error {
 
 const errorResult = (text: string): CallToolResult => ({ content: [{ type: 'text', text }], isError: true });
 
+/** A call running on this replica: how to stop it, and (legacy era) its session and its client. */
+interface RunningCall {
+  controller: AbortController;
+  sessionId?: string;
+  client?: ClientRequests;
+}
+
 /**
  * Runs tools/call against the catalog snapshot: resolves the tool, validates arguments and output,
  * enforces the tool's timeout, honours cancellation, and relays progress and logs to the caller.
@@ -31,7 +38,7 @@ const errorResult = (text: string): CallToolResult => ({ content: [{ type: 'text
 @Injectable()
 export class CallsService {
   private readonly logger = new Logger(CallsService.name);
-  private readonly running = new Map<string, AbortController>();
+  private readonly running = new Map<string, RunningCall>();
   /** Requests running calls sent their clients, waiting for the answers. */
   private readonly clientRequests = new PendingClientRequests();
 
@@ -65,13 +72,15 @@ export class CallsService {
     if (this.running.has(request.callId)) throw new RpcError(WireErrorCode.InvalidRequest, `Call ${request.callId} is already running`);
 
     const controller = new AbortController();
-    this.running.set(request.callId, controller);
+    const runningCall: RunningCall = { controller, ...(request.sessionId === undefined ? {} : { sessionId: request.sessionId }) };
+    this.running.set(request.callId, runningCall);
     const notifier = new CallNotifier(request.callId, request.notify, (payload, route) => this.bus.emit(sessionBroker.callNotified, payload, { route }));
     const timeoutMs = deadline === undefined ? tool.record.timeoutMs : Math.max(0, Math.min(tool.record.timeoutMs, deadline - this.clock.now()));
     const cancelTimer = this.clock.schedule(timeoutMs, () =>
       controller.abort(new CallStopped('timeout', `Tool ${request.name} timed out after ${timeoutMs} ms`)),
     );
     const client = this.clientOf(request, controller.signal);
+    runningCall.client = client;
     try {
       const result = await this.runUntilStopped(tool, args, controller.signal, notifier, client);
       return this.inputRequiredOf(client, controller) ?? this.finish(tool, result);
@@ -89,14 +98,14 @@ export class CallsService {
       cancelTimer();
       this.running.delete(request.callId);
       // Notifications and the reply leave on different connections; flushing first keeps them in
-      // order at the broker, so the last progress or log message never arrives after the result.
-      if (notifier.sent) await this.bus.flush();
+      // order at the broker, so the last progress, log or elicitation completion never arrives after the result.
+      if (notifier.sent || (client instanceof SessionClientRequests && client.completionsSent > 0)) await this.bus.flush();
     }
   }
 
   /** Stops a running call; unknown or finished calls are ignored (S-257). */
   cancel(callId: string, reason?: string): void {
-    const controller = this.running.get(callId);
+    const controller = this.running.get(callId)?.controller;
     if (!controller) return;
     // spec S-263: log cancellation reasons.
     this.logger.log(`call ${callId} cancelled${reason ? `: ${reason}` : ''}`);
@@ -109,18 +118,35 @@ export class CallsService {
   }
 
   /**
+   * A legacy session's client said its roots changed (S-342): the listeners of that session's calls
+   * running here hear it (each call's client decides whether it listens at all); other sessions' calls
+   * and modern calls never do.
+   */
+  rootsChanged(sessionId: string): void {
+    for (const call of this.running.values()) {
+      if (call.sessionId === sessionId && call.client instanceof SessionClientRequests) call.client.rootsChanged();
+    }
+  }
+
+  /**
    * How the call reaches its client: modern calls through multi round-trip results (the requests end
-   * the round, the answers come with the retry); legacy calls send requests through the broker replica
-   * holding the call's stream (the answer comes back as `callInputAnswered`).
+   * the round, the answers come with the retry); legacy calls send requests (and elicitation
+   * completions) through the broker replica holding the call's stream (the answer comes back as
+   * `callInputAnswered`).
    */
   private clientOf(request: CallRequest, signal: AbortSignal): ClientRequests {
     const capabilities = request.clientCapabilities ?? {};
     if (eraOfVersion(request.protocolVersion) === 'modern') return new RoundTripClient(capabilities, request.inputResponses ?? {});
     const route = request.notify?.route;
     if (request.sessionId === undefined || route === undefined) return new UnreachableClient(capabilities);
-    const send = (input: { inputId: string; method: toolExecutor.ClientRequestMethod; params?: Record<string, unknown> }): void =>
-      this.bus.emit(sessionBroker.callInputRequested, { callId: request.callId, ...input }, { route });
-    return new SessionClientRequests(request.callId, request.sessionId, capabilities, send, this.clientRequests, signal);
+    const callId = request.callId;
+    const sessionId = request.sessionId;
+    const channel: ClientChannel = {
+      request: (input) => this.bus.emit(sessionBroker.callInputRequested, { callId, ...input }, { route }),
+      // spec S-327: to the replica holding the call's stream, which falls back to the session's GET stream.
+      elicitationCompleted: (elicitationId) => this.bus.emit(sessionBroker.callElicitationCompleted, { callId, sessionId, elicitationId }, { route }),
+    };
+    return new SessionClientRequests(callId, sessionId, capabilities, channel, this.clientRequests, signal);
   }
 
   /**

@@ -1,17 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { ClientCapabilityMissing, ClientRequestFailed } from './tool-context';
-import { InputRequired, PendingClientRequests, RoundTripClient, SessionClientRequests, UnreachableClient, type ClientRequestSender } from './client-requests';
+import { ClientCapabilityMissing, ClientRequestFailed, UnknownElicitation } from './tool-context';
+import { InputRequired, PendingClientRequests, RoundTripClient, SessionClientRequests, UnreachableClient, type ClientChannel } from './client-requests';
 
 const SESSION = 'session-1';
 
 function setup(capabilities: Record<string, unknown>) {
-  const sent: Array<Parameters<ClientRequestSender>[0]> = [];
+  const sent: Array<Parameters<ClientChannel['request']>[0]> = [];
+  const completed: string[] = [];
   const pending = new PendingClientRequests();
   const abort = new AbortController();
-  const client = new SessionClientRequests('l-call', SESSION, capabilities, (request) => sent.push(request), pending, abort.signal);
+  const channel: ClientChannel = { request: (request) => void sent.push(request), elicitationCompleted: (elicitationId) => void completed.push(elicitationId) };
+  const client = new SessionClientRequests('l-call', SESSION, capabilities, channel, pending, abort.signal);
   const answer = (inputId: string, outcome: { result: Record<string, unknown> } | { error: { code: number; message: string } }, sessionId = SESSION) =>
     pending.answer({ callId: 'l-call', inputId, sessionId, outcome });
-  return { client, sent, pending, abort, answer };
+  return { client, sent, completed, pending, abort, answer };
 }
 
 const SAMPLED = { role: 'assistant', content: { type: 'text', text: 'hi' }, model: 'test-model', stopReason: 'endTurn' };
@@ -99,6 +101,69 @@ describe('SessionClientRequests', () => {
     await expect(roots).rejects.toThrow('cancelled');
     expect(pending.size).toBe(0);
   });
+
+  describe('onRootsChanged', () => {
+    it('tells every listener of a client that declared roots.listChanged, until it stops listening (S-342)', () => {
+      const { client } = setup({ roots: { listChanged: true } });
+      const heard: string[] = [];
+      const stopFirst = client.onRootsChanged(() => void heard.push('first'));
+      client.onRootsChanged(() => void heard.push('second'));
+      client.rootsChanged();
+      stopFirst();
+      client.rootsChanged();
+      expect(heard).toEqual(['first', 'second', 'second']);
+    });
+
+    it('never calls the listener of a client that did not declare roots.listChanged', () => {
+      for (const capabilities of [{}, { roots: {} }, { roots: { listChanged: false } }]) {
+        const { client } = setup(capabilities);
+        let heard = 0;
+        const stop = client.onRootsChanged(() => void heard++);
+        client.rootsChanged();
+        stop();
+        expect(heard).toBe(0);
+      }
+    });
+
+    it('goes on with the other listeners when one throws or rejects', async () => {
+      const { client } = setup({ roots: { listChanged: true } });
+      let heard = 0;
+      client.onRootsChanged(() => {
+        throw new Error('listener broke');
+      });
+      client.onRootsChanged(() => Promise.reject(new Error('listener rejected')));
+      client.onRootsChanged(() => void heard++);
+      expect(() => client.rootsChanged()).not.toThrow();
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(heard).toBe(1);
+    });
+  });
+
+  describe('completeElicitation', () => {
+    const URL_ELICITATION = { mode: 'url' as const, message: 'Connect your account', url: 'https://example.com/connect', elicitationId: 'elicitation-7' };
+
+    it('sends the completion of a URL-mode elicitation the call sent, once (S-327)', async () => {
+      const { client, completed, answer } = setup({ elicitation: { url: {} } });
+      const asked = client.elicit(URL_ELICITATION);
+      answer('l-call#1', { result: { action: 'accept' } });
+      await expect(asked).resolves.toEqual({ action: 'accept' });
+      client.completeElicitation('elicitation-7');
+      expect(completed).toEqual(['elicitation-7']);
+      expect(() => client.completeElicitation('elicitation-7')).toThrow(UnknownElicitation);
+      expect(completed).toEqual(['elicitation-7']);
+    });
+
+    it('refuses, sending nothing, an id the call never sent, one of a form elicitation, and one the client was never asked', async () => {
+      const { client, completed } = setup({ elicitation: { form: {} } });
+      void client.elicit({ message: 'name?', requestedSchema: { type: 'object', properties: {} } });
+      // URL mode is not declared: the request is refused before it is sent, so there is nothing to complete.
+      await expect(client.elicit(URL_ELICITATION)).rejects.toBeInstanceOf(ClientCapabilityMissing);
+      for (const elicitationId of ['elicitation-7', 'never-sent']) {
+        expect(() => client.completeElicitation(elicitationId)).toThrow(new UnknownElicitation(elicitationId));
+      }
+      expect(completed).toEqual([]);
+    });
+  });
 });
 
 describe('RoundTripClient', () => {
@@ -147,6 +212,15 @@ describe('RoundTripClient', () => {
     await expect(client.listRoots()).rejects.toMatchObject({ name: 'ClientRequestFailed', code: -32602 });
   });
 
+  it('never hears roots changes and completes elicitations as a no-op, both removed in the modern era (S-342, S-327)', () => {
+    const client = new RoundTripClient({ roots: { listChanged: true }, elicitation: { url: {} } }, {});
+    let heard = 0;
+    client.onRootsChanged(() => void heard++)();
+    expect(() => client.completeElicitation('elicitation-7')).not.toThrow();
+    expect(heard).toBe(0);
+    expect(client.inputRequests()).toBeUndefined();
+  });
+
   it('leaves no unhandled rejection behind when a tool drops a refused request', async () => {
     const unhandled: unknown[] = [];
     const listener = (reason: unknown): void => void unhandled.push(reason);
@@ -169,5 +243,6 @@ describe('UnreachableClient', () => {
     await expect(client.createMessage()).rejects.toBeInstanceOf(ClientCapabilityMissing);
     await expect(client.elicit()).rejects.toBeInstanceOf(ClientCapabilityMissing);
     await expect(client.listRoots()).rejects.toBeInstanceOf(ClientCapabilityMissing);
+    expect(() => client.completeElicitation('e1')).toThrow(UnknownElicitation);
   });
 });

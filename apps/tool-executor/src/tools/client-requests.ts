@@ -11,6 +11,8 @@ import {
   type ElicitParams,
   type ElicitResult,
   type ListRootsResult,
+  type RootsChangedListener,
+  UnknownElicitation,
 } from './tool-context';
 
 type ClientRequestMethod = toolExecutor.ClientRequestMethod;
@@ -71,8 +73,16 @@ export class PendingClientRequests {
   }
 }
 
-/** Sends one request of a call to its client (through the broker replica holding the call's stream). */
-export type ClientRequestSender = (request: { inputId: string; method: ClientRequestMethod; params?: Record<string, unknown> }) => void;
+/** How a legacy call reaches its client: through the broker replica holding the call's stream. */
+export interface ClientChannel {
+  /** Sends one request of the call (sampling, elicitation, roots). */
+  request(request: { inputId: string; method: ClientRequestMethod; params?: Record<string, unknown> }): void;
+  /** Sends `notifications/elicitation/complete` for a URL-mode elicitation of the call (S-327). */
+  elicitationCompleted(elicitationId: string): void;
+}
+
+/** A registration that does nothing: what `onRootsChanged` returns where no roots change is ever heard. */
+const NOT_LISTENING = (): void => undefined;
 
 /**
  * What every era's client requests share: a tool asks only for what the client declared (S-316,
@@ -109,6 +119,10 @@ abstract class CapabilityGatedClient implements ClientRequests {
     return this.ask('roots/list', undefined, ListRootsResultSchema);
   }
 
+  abstract onRootsChanged(listener: RootsChangedListener): () => void;
+
+  abstract completeElicitation(elicitationId: string): void;
+
   /** Sends one request the client declared it supports and resolves with its validated answer. */
   protected abstract ask<T>(method: ClientRequestMethod, params: object | undefined, schema: z.ZodType<T>): Promise<T>;
 }
@@ -123,20 +137,61 @@ function parseAnswer<T>(method: ClientRequestMethod, answer: unknown, schema: z.
 /**
  * A call's requests to its client in the legacy era: each goes out as a JSON-RPC request whose id,
  * `<callId>#<n>`, is unique in the session across replicas and names the call, and the answer is
- * awaited here. Only what the client declared is asked (S-316, S-331, S-340).
+ * awaited here. Only what the client declared is asked (S-316, S-331, S-340). The client's roots
+ * changes reach the call's listeners through {@link rootsChanged} (the executor calls it for the
+ * running calls of the session that sent `notifications/roots/list_changed`).
  */
 export class SessionClientRequests extends CapabilityGatedClient {
+  private readonly logger = new Logger(SessionClientRequests.name);
   private sent = 0;
+  /** The ids of the URL-mode elicitations this call sent and has not completed yet (S-327). */
+  private readonly urlElicitations = new Set<string>();
+  private readonly rootsListeners = new Set<RootsChangedListener>();
+  private completions = 0;
 
   constructor(
     private readonly callId: string,
     private readonly sessionId: string | undefined,
     capabilities: Readonly<Record<string, unknown>>,
-    private readonly send: ClientRequestSender,
+    private readonly channel: ClientChannel,
     private readonly pending: PendingClientRequests,
     private readonly signal: AbortSignal,
   ) {
     super(capabilities);
+  }
+
+  /** How many elicitation completions the call sent (notifications its reply must not overtake). */
+  get completionsSent(): number {
+    return this.completions;
+  }
+
+  onRootsChanged(listener: RootsChangedListener): () => void {
+    // spec S-342: only a client that declared roots.listChanged sends the notification.
+    if (objectAt(this.capabilities, 'roots')?.['listChanged'] !== true) return NOT_LISTENING;
+    // A wrapper per registration: registering one function twice means two calls, each undone on its own.
+    const registration = (): void | Promise<void> => listener();
+    this.rootsListeners.add(registration);
+    return () => void this.rootsListeners.delete(registration);
+  }
+
+  /** The client's roots changed: calls every listener; one that throws or rejects is logged and stops no other. */
+  rootsChanged(): void {
+    for (const listener of [...this.rootsListeners]) {
+      try {
+        const returned = listener();
+        if (returned instanceof Promise) returned.catch((error: unknown) => this.listenerFailed(error));
+      } catch (error) {
+        this.listenerFailed(error);
+      }
+    }
+  }
+
+  completeElicitation(elicitationId: string): void {
+    // spec S-327: only to the client that got the elicitation, i.e. for one this call sent in URL mode.
+    if (!this.urlElicitations.has(elicitationId)) throw new UnknownElicitation(elicitationId);
+    this.channel.elicitationCompleted(elicitationId);
+    this.urlElicitations.delete(elicitationId);
+    this.completions += 1;
   }
 
   protected async ask<T>(method: ClientRequestMethod, params: object | undefined, schema: z.ZodType<T>): Promise<T> {
@@ -144,11 +199,23 @@ export class SessionClientRequests extends CapabilityGatedClient {
     const inputId = toolExecutor.clientRequestId(this.callId, this.sent);
     // Waiting first: an answer can never arrive before anyone listens for it.
     const answered = this.pending.wait(inputId, this.sessionId, this.signal);
-    this.send({ inputId, method, ...(params === undefined ? {} : { params: params as Record<string, unknown> }) });
+    this.channel.request({ inputId, method, ...(params === undefined ? {} : { params: params as Record<string, unknown> }) });
+    const elicitationId = method === 'elicitation/create' ? urlElicitationId(params) : undefined;
+    if (elicitationId !== undefined) this.urlElicitations.add(elicitationId);
     const outcome = await answered;
     if ('error' in outcome) throw new ClientRequestFailed(outcome.error.code, outcome.error.message, outcome.error.data);
     return parseAnswer(method, outcome.result, schema);
   }
+
+  private listenerFailed(error: unknown): void {
+    this.logger.warn(`a roots change listener of call ${this.callId} failed: ${(error as Error)?.message ?? String(error)}`);
+  }
+}
+
+/** The `elicitationId` of URL-mode `elicitation/create` params (S-320), if they are that. */
+function urlElicitationId(params: object | undefined): string | undefined {
+  const fields = (params ?? {}) as Record<string, unknown>;
+  return fields['mode'] === 'url' && typeof fields['elicitationId'] === 'string' ? fields['elicitationId'] : undefined;
 }
 
 /**
@@ -183,6 +250,19 @@ export class RoundTripClient extends CapabilityGatedClient {
     private readonly inputResponses: Readonly<Record<string, unknown>>,
   ) {
     super(capabilities);
+  }
+
+  /** The modern era has no `notifications/roots/list_changed` (S-342 is legacy only): never called. */
+  onRootsChanged(_listener: RootsChangedListener): () => void {
+    return NOT_LISTENING;
+  }
+
+  /**
+   * Does nothing: the modern era has no `notifications/elicitation/complete` (S-327 is legacy only);
+   * the client retries the request once the user is done, and the tool decides then (S-330).
+   */
+  completeElicitation(_elicitationId: string): void {
+    return undefined;
   }
 
   /** The requests of this run the client has yet to answer, by input key; `undefined` when none. */
@@ -233,6 +313,15 @@ export class UnreachableClient implements ClientRequests {
 
   listRoots(): Promise<ListRootsResult> {
     return Promise.reject(new ClientCapabilityMissing('roots without a session'));
+  }
+
+  onRootsChanged(_listener: RootsChangedListener): () => void {
+    return NOT_LISTENING;
+  }
+
+  /** No elicitation was ever sent: there is none to complete. */
+  completeElicitation(elicitationId: string): void {
+    throw new UnknownElicitation(elicitationId);
   }
 }
 

@@ -31,13 +31,40 @@ export interface ClientRequests {
   elicit(params: ElicitParams): Promise<ElicitResult>;
   /** `roots/list` (S-341): needs `roots`. */
   listRoots(): Promise<ListRootsResult>;
+  /**
+   * Listens for the client's `notifications/roots/list_changed` (S-342), e.g. to list the roots again
+   * (they may have disappeared, S-343), while the call runs; returns a function that stops listening.
+   * Only a legacy call whose client declared `roots.listChanged` ever hears it: otherwise (a client
+   * without it; the modern era, which removed the notification) the registration does nothing and the
+   * listener is never called. A listener's error (or rejection) is logged, never thrown at the tool.
+   */
+  onRootsChanged(listener: RootsChangedListener): () => void;
+  /**
+   * Tells the client that a URL-mode elicitation this call sent (`elicit({ mode: 'url', elicitationId, … })`)
+   * finished out of band: `notifications/elicitation/complete` (S-327), to the client that got the
+   * elicitation only (legacy era), once per elicitation. Throws {@link UnknownElicitation}, sending
+   * nothing, for an id this call did not send in URL mode or already completed. Modern era: does
+   * nothing (the notification was removed there: the client retries the request instead, S-330).
+   */
+  completeElicitation(elicitationId: string): void;
 }
+
+/** Called when the client's roots changed; a returned promise's rejection is logged. */
+export type RootsChangedListener = () => void | Promise<void>;
 
 /** The client did not declare what the tool wanted to ask of it; nothing was sent. */
 export class ClientCapabilityMissing extends Error {
   constructor(readonly capability: string) {
     super(`the client does not support ${capability}`);
     this.name = 'ClientCapabilityMissing';
+  }
+}
+
+/** `completeElicitation` named no URL-mode elicitation of this call awaiting completion; nothing was sent. */
+export class UnknownElicitation extends Error {
+  constructor(readonly elicitationId: string) {
+    super(`this call sent no URL-mode elicitation ${JSON.stringify(elicitationId.slice(0, 128))} that awaits completion`);
+    this.name = 'UnknownElicitation';
   }
 }
 
@@ -65,7 +92,7 @@ export interface ToolContext {
   progress(progress: number, total?: number, message?: string): void;
   /** Sends `notifications/message` when the caller asked for logs at or below `level` (S-235). */
   log(level: LoggingLevel, data: unknown, logger?: string): void;
-  /** Requests to the client: sampling, elicitation, roots. */
+  /** Requests to the client (sampling, elicitation, roots), its roots changes, elicitation completions. */
   client: ClientRequests;
 }
 

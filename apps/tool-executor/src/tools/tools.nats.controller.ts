@@ -37,6 +37,11 @@ export class ToolsNatsController {
     return this.tools.listVirtualServers();
   }
 
+  @EventHandler(toolExecutor.sessionRootsChanged)
+  sessionRootsChanged(payload: EventPayload<typeof toolExecutor.sessionRootsChanged>): void {
+    this.calls.rootsChanged(payload.sessionId);
+  }
+
   @EventHandler(toolExecutor.callCancelled)
   callCancelled(payload: EventPayload<typeof toolExecutor.callCancelled>): void {
     this.calls.cancel(payload.callId, payload.reason);

@@ -37,3 +37,20 @@ export const callInputRequested = defineEvent({
     params: z.record(z.string(), z.unknown()).optional(),
   }),
 });
+
+/**
+ * A running call's URL-mode elicitation finished out of band (legacy era, S-327): routed to the broker
+ * replica holding the call's stream, which sends `notifications/elicitation/complete` there, or on the
+ * session's GET stream wherever it is when the call's stream is gone (or the call has answered).
+ */
+export const callElicitationCompleted = defineEvent({
+  subject: 'session-broker.v1.call.elicitation-completed',
+  delivery: 'routed',
+  payload: z.object({
+    callId: z.string().min(1).max(128),
+    /** The legacy session the call belongs to: its client, and only it, got the elicitation. */
+    sessionId: z.string().min(1).max(256),
+    /** The `elicitationId` the call's `elicitation/create` request carried (URL mode). */
+    elicitationId: z.string().max(4_096),
+  }),
+});

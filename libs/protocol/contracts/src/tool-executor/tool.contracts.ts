@@ -153,3 +153,15 @@ export const callInputAnswered = defineEvent({
     outcome: z.union([z.object({ result: z.record(z.string(), z.unknown()) }), z.object({ error: ClientErrorSchema })]),
   }),
 });
+
+/**
+ * A legacy client's roots changed (`notifications/roots/list_changed`, S-342, POSTed to any broker
+ * replica). Every executor replica hears it; the running calls of the session whose client declared
+ * `roots.listChanged` tell their tools, which may list the roots again. The modern era has no such
+ * notification.
+ */
+export const sessionRootsChanged = defineEvent({
+  subject: 'tool-executor.v1.session.roots-changed',
+  delivery: 'all',
+  payload: z.object({ sessionId: z.string().min(1).max(256) }),
+});
