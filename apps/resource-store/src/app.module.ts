@@ -21,6 +21,7 @@ export class AppModule {
           seed: env.SEED,
           tenantQuotaBytes: env.RESOURCE_STORE_TENANT_QUOTA_BYTES,
           maxResourceBytes: env.RESOURCE_STORE_MAX_RESOURCE_BYTES,
+          readCacheEntries: env.RESOURCE_STORE_READ_CACHE_ENTRIES,
         }),
       ],
     };

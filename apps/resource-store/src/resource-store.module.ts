@@ -2,7 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { PersistenceModule } from '@mcp-platform/shared-persistence';
 import { CompletionModule } from './completion/completion.module';
 import { PromptsModule } from './prompts/prompts.module';
-import { DEFAULT_MAX_RESOURCE_BYTES, DEFAULT_TENANT_QUOTA_BYTES, RESOURCE_STORE_CONNECTION, RESOURCE_STORE_SCHEMA } from './resource-store.constants';
+import { DEFAULT_MAX_RESOURCE_BYTES, DEFAULT_READ_CACHE_ENTRIES, DEFAULT_TENANT_QUOTA_BYTES, RESOURCE_STORE_CONNECTION, RESOURCE_STORE_SCHEMA } from './resource-store.constants';
 import type { ResourceStoreOptions } from './resource-store.options';
 import { ResourcesModule } from './resources/resources.module';
 import { SeedModule } from './seed/seed.module';
@@ -16,10 +16,13 @@ import { STORE_ENTITIES, STORE_MIGRATIONS } from './store/store.entities';
 @Module({})
 export class ResourceStoreModule {
   static register(options: ResourceStoreOptions): DynamicModule {
-    const resources = ResourcesModule.register({
-      tenantQuotaBytes: options.tenantQuotaBytes ?? DEFAULT_TENANT_QUOTA_BYTES,
-      maxResourceBytes: options.maxResourceBytes ?? DEFAULT_MAX_RESOURCE_BYTES,
-    });
+    const resources = ResourcesModule.register(
+      {
+        tenantQuotaBytes: options.tenantQuotaBytes ?? DEFAULT_TENANT_QUOTA_BYTES,
+        maxResourceBytes: options.maxResourceBytes ?? DEFAULT_MAX_RESOURCE_BYTES,
+      },
+      { entries: options.readCacheEntries ?? DEFAULT_READ_CACHE_ENTRIES },
+    );
     return {
       module: ResourceStoreModule,
       imports: [

@@ -9,6 +9,8 @@ export interface ResourceStoreOptions {
   tenantQuotaBytes?: number;
   /** Upper bound of one resource's content, in bytes (default 16 MiB); larger uploads are refused. */
   maxResourceBytes?: number;
+  /** Entries of the per-replica read cache of small `resources/read` answers (default 5 000); 0 disables it. */
+  readCacheEntries?: number;
 }
 
 /** The store's size limits, in bytes, as the resources module is given them. */

@@ -2,7 +2,9 @@ import 'reflect-metadata';
 import type { INestApplication } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resourceStore, type Principal } from '@mcp-platform/protocol-contracts';
-import { MessageBus } from '@mcp-platform/shared-messaging';
+import { MessageBus, type MessagingOptions } from '@mcp-platform/shared-messaging';
+import type { DatabaseOptions } from '@mcp-platform/shared-persistence';
+import { ResourceReadCache } from '../src/resources/resource-read.cache';
 import { ResourcesService } from '../src/resources/resources.service';
 import { TINY_PNG_BASE64 } from '../src/seed/seed.fixtures';
 import { SeedService } from '../src/seed/seed.service';
@@ -19,11 +21,15 @@ describe.each(setups(run))('ResourceStoreModule over $name', (setup) => {
   let app: INestApplication;
   let bus: MessageBus;
   let drop: (() => Promise<void>) | undefined;
+  let messaging: MessagingOptions;
+  let databaseOptions: DatabaseOptions;
 
   beforeAll(async () => {
     const database = await setup.database();
     drop = database.drop;
-    app = await bootResourceStore(setup.messaging(), database.options, true);
+    messaging = setup.messaging();
+    databaseOptions = database.options;
+    app = await bootResourceStore(messaging, databaseOptions, true);
     bus = app.get(MessageBus);
   });
 
@@ -181,6 +187,64 @@ describe.each(setups(run))('ResourceStoreModule over $name', (setup) => {
       } finally {
         for (const subscription of subscriptions) subscription.unsubscribe();
       }
+    });
+  });
+
+  describe('read cache', () => {
+    const cached = { tenant: 'cached', server: 'any', public: false };
+    const asCached = as(anonymous('cached'));
+    const textOf = async (uri: string) => {
+      const result = await bus.request(resourceStore.readResource, { ...cached, uri }, asCached);
+      return result.contents.map((content) => ('text' in content ? content.text : undefined));
+    };
+
+    it('serves what a write through the store wrote at once: new content, a new resource, a new template, a deletion', async () => {
+      const service = app.get(ResourcesService);
+      await service.putResource('cached', { uri: 'cached://doc', name: 'doc', text: 'v1' });
+      await expect(textOf('cached://doc')).resolves.toEqual(['v1']);
+      await expect(textOf('cached://doc')).resolves.toEqual(['v1']);
+      await service.putResource('cached', { uri: 'cached://doc', name: 'doc', text: 'v2' });
+      await expect(textOf('cached://doc')).resolves.toEqual(['v2']);
+
+      await expect(errorOf(textOf('cached://new'))).resolves.toMatchObject({ code: 'NOT_FOUND' });
+      await service.putResource('cached', { uri: 'cached://new', name: 'new', text: 'fresh' });
+      await expect(textOf('cached://new')).resolves.toEqual(['fresh']);
+
+      await expect(errorOf(textOf('cached://item/7'))).resolves.toMatchObject({ code: 'NOT_FOUND' });
+      await service.putResourceTemplate('cached', { name: 'item', uriTemplate: 'cached://item/{id}', text: 'item {id}' });
+      await expect(textOf('cached://item/7')).resolves.toEqual(['item 7']);
+
+      await service.deleteResource('cached', 'cached://doc');
+      await expect(errorOf(textOf('cached://doc'))).resolves.toMatchObject({ code: 'NOT_FOUND' });
+    });
+
+    describe('with a second replica', () => {
+      let replica: INestApplication;
+
+      beforeAll(async () => {
+        // Same bus and database: the second store answers in the same queue group and hears the same events.
+        replica = await bootResourceStore(messaging, databaseOptions, false);
+      });
+
+      afterAll(async () => {
+        await replica?.close();
+      });
+
+      it('drops what it cached when the other replica writes (its change event)', async () => {
+        const writer = app.get(ResourcesService);
+        const reader = replica.get(ResourcesService);
+        const readerCache = replica.get(ResourceReadCache);
+        const read = async () => (await reader.read(cached, 'cached://shared', anonymous('cached'))).contents;
+        const before = readerCache.begin('cached').generation;
+        await writer.putResource('cached', { uri: 'cached://shared', name: 'shared', text: 'v1' });
+        // The creation's event reaches the reader too: a read racing it would rightly keep nothing.
+        await expect.poll(() => readerCache.begin('cached').generation).toBeGreaterThan(before);
+        await expect(read()).resolves.toEqual([{ uri: 'cached://shared', text: 'v1' }]);
+        expect(readerCache.getRead('cached', 'any', 'cached://shared')).toEqual({ kind: 'content', content: { uri: 'cached://shared', text: 'v1' } });
+        await writer.putResource('cached', { uri: 'cached://shared', name: 'shared', text: 'v2' });
+        // Well under READ_CACHE_TTL_MS: the event, not the expiry, is what makes the new content visible.
+        await expect.poll(read, { timeout: 2_000 }).toEqual([{ uri: 'cached://shared', text: 'v2' }]);
+      });
     });
   });
 

@@ -162,6 +162,16 @@ describe.each(setups(run))('resource uploads and chunked reads over $name', (set
     expect(read !== 'changed' && read.bytes.equals(bytes)).toBe(true);
   });
 
+  it('serves the uploaded content at once in place of a small content read just before', async () => {
+    const tenant = freshTenant();
+    const uri = 'acme://small';
+    await bus.request(resourceStore.putResourceDefinition, { tenant, resource: { uri, name: 'small', text: 'before' } });
+    await expect(readWhole(tenant, uri)).resolves.toEqual({ encoding: 'text', bytes: Buffer.from('before') });
+    const bytes = randomBytes(100);
+    await upload(tenant, uri, bytes, {});
+    await expect(readWhole(tenant, uri)).resolves.toEqual({ encoding: 'blob', bytes });
+  });
+
   it('stores an empty upload as an empty blob', async () => {
     const tenant = freshTenant();
     await expect(upload(tenant, 'acme://empty', Buffer.alloc(0), { name: 'empty' })).resolves.toMatchObject({ created: true, resource: { size: 0 } });

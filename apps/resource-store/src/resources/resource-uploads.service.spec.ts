@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { MessageBus } from '@mcp-platform/shared-messaging';
 import type { StoreRepository } from '../store/store.repository';
 import type { AppendOutcome, CommitOutcome, NewUpload, UploadRepository } from '../store/upload.repository';
+import { ResourceReadCache } from './resource-read.cache';
 import { ResourceUploadsService } from './resource-uploads.service';
 
 const LIMITS = { tenantQuotaBytes: 100, maxResourceBytes: 10 };
@@ -37,8 +38,9 @@ function setup(existing: string[] = []) {
   };
   const emitted: Array<{ subject: string; payload: unknown }> = [];
   const bus = { emit: (contract: { subject: string }, payload: unknown) => emitted.push({ subject: contract.subject, payload }) } as unknown as MessageBus;
-  const service = new ResourceUploadsService(uploads as unknown as UploadRepository, store as unknown as StoreRepository, bus, LIMITS);
-  return { uploads, emitted, service };
+  const readCache = new ResourceReadCache({ maxEntries: 10, maxBytes: 1024 * 1024, maxEntryBytes: 64 * 1024, ttlMs: 5_000 });
+  const service = new ResourceUploadsService(uploads as unknown as UploadRepository, store as unknown as StoreRepository, bus, LIMITS, readCache);
+  return { uploads, emitted, service, readCache };
 }
 
 const begin = { tenant: 't', uri: 'a://x', mimeType: 'application/octet-stream' };
@@ -81,6 +83,16 @@ describe('ResourceUploadsService', () => {
         { subject: 'resource-store.v1.resource.updated', payload: { tenant: 't', uri: 'a://x' } },
         { subject: 'resource-store.v1.list.changed', payload: { tenant: 't', servers: ['a', 'b'], lists: ['resources'] } },
       ]);
+    });
+
+    it('drops the tenant’s cached reads before it answers', async () => {
+      const { service, uploads, readCache } = setup();
+      readCache.putRead(readCache.begin('t'), 's', 'a://x', { kind: 'absent' });
+      readCache.putRead(readCache.begin('other'), 's', 'a://x', { kind: 'absent' });
+      uploads.commitOutcome = { kind: 'committed', outcome: 'created', uri: 'a://x', servers: [], previousServers: undefined };
+      await service.commit('t', 'u', 3);
+      expect(readCache.getRead('t', 's', 'a://x')).toBeUndefined();
+      expect(readCache.getRead('other', 's', 'a://x')).toEqual({ kind: 'absent' });
     });
 
     it('answers the quota refusal with its numbers and announces nothing', async () => {

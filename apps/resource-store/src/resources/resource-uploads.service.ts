@@ -6,8 +6,9 @@ import { UPLOAD_IDLE_TIMEOUT_MS, UPLOAD_SWEEP_INTERVAL_MS } from '../resource-st
 import { RESOURCE_LIMITS, type ResourceLimits } from '../resource-store.options';
 import { touchedServers } from '../store/definition-writes';
 import { StoreRepository } from '../store/store.repository';
-import { UploadRepository } from '../store/upload.repository';
+import { UploadRepository, type CommitOutcome } from '../store/upload.repository';
 import { overQuota, overResourceLimit } from './content-limits';
+import { ResourceReadCache } from './resource-read.cache';
 
 type BeginRequest = RpcRequestParsed<typeof resourceStore.beginResourceUpload>;
 
@@ -15,7 +16,8 @@ type BeginRequest = RpcRequestParsed<typeof resourceStore.beginResourceUpload>;
  * Content larger than one message, uploaded in chunks (`resource-upload.contracts.ts`): begin, append
  * in order, commit. The per-resource limit is checked on the announced size and on every append; the
  * tenant quota at the commit, under the same lock as every other write. The commit announces the
- * change like a put (`resourceUpdated` for a replaced resource, `listChanged`).
+ * change like a put (`resourceUpdated` for a replaced resource, `listChanged`) and drops the tenant's
+ * cached reads on this replica first.
  *
  * Abandoned uploads (the uploader went away without committing or aborting) are dropped once idle
  * for `UPLOAD_IDLE_TIMEOUT_MS`: by every upload begun, and by each replica every `UPLOAD_SWEEP_INTERVAL_MS`.
@@ -30,6 +32,7 @@ export class ResourceUploadsService implements OnModuleInit, OnModuleDestroy {
     private readonly store: StoreRepository,
     private readonly bus: MessageBus,
     @Inject(RESOURCE_LIMITS) private readonly limits: ResourceLimits,
+    private readonly readCache: ResourceReadCache,
   ) {}
 
   onModuleInit(): void {
@@ -83,7 +86,13 @@ export class ResourceUploadsService implements OnModuleInit, OnModuleDestroy {
 
   /** Writes the resource from the staged chunks and announces it; every refusal drops the upload too. */
   async commit(tenant: string, uploadId: string, totalBytes: number) {
-    const committed = await this.uploads.commitWithin(tenant, uploadId, totalBytes, this.limits.tenantQuotaBytes);
+    let committed: CommitOutcome;
+    try {
+      committed = await this.uploads.commitWithin(tenant, uploadId, totalBytes, this.limits.tenantQuotaBytes);
+    } finally {
+      // After the commit (a read in between would keep the old rows), before the answer; also after a failure that may have committed.
+      this.readCache.invalidateTenant(tenant);
+    }
     switch (committed.kind) {
       case 'committed': {
         if (committed.outcome === 'updated') this.bus.emit(resourceStore.resourceUpdated, { tenant, uri: committed.uri });

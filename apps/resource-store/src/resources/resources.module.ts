@@ -1,21 +1,33 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { READ_CACHE_MAX_BYTES, READ_CACHE_MAX_ENTRY_BYTES, READ_CACHE_TTL_MS } from '../resource-store.constants';
 import { RESOURCE_LIMITS, type ResourceLimits } from '../resource-store.options';
 import { StoreModule } from '../store/store.module';
 import { ResourceAdminNatsController } from './resource-admin.nats.controller';
+import { ResourceReadCacheNatsController } from './resource-read-cache.nats.controller';
+import { ResourceReadCache } from './resource-read.cache';
 import { ResourceUploadNatsController } from './resource-upload.nats.controller';
 import { ResourceUploadsService } from './resource-uploads.service';
 import { ResourcesNatsController } from './resources.nats.controller';
 import { ResourcesService } from './resources.service';
 
-/** Resources and resource templates: listing, reading (in chunks when large), writing and uploading within the limits. */
+/** Resources and resource templates: listing, reading (in chunks when large; small reads from a per-replica cache), writing and uploading within the limits. */
 @Module({})
 export class ResourcesModule {
-  static register(limits: ResourceLimits): DynamicModule {
+  static register(limits: ResourceLimits, readCache: { entries: number }): DynamicModule {
     return {
       module: ResourcesModule,
       imports: [StoreModule],
-      controllers: [ResourcesNatsController, ResourceAdminNatsController, ResourceUploadNatsController],
-      providers: [ResourcesService, ResourceUploadsService, { provide: RESOURCE_LIMITS, useValue: limits }],
+      controllers: [ResourcesNatsController, ResourceAdminNatsController, ResourceUploadNatsController, ResourceReadCacheNatsController],
+      providers: [
+        ResourcesService,
+        ResourceUploadsService,
+        { provide: RESOURCE_LIMITS, useValue: limits },
+        {
+          provide: ResourceReadCache,
+          useFactory: () =>
+            new ResourceReadCache({ maxEntries: readCache.entries, maxBytes: READ_CACHE_MAX_BYTES, maxEntryBytes: READ_CACHE_MAX_ENTRY_BYTES, ttlMs: READ_CACHE_TTL_MS }),
+        },
+      ],
       exports: [ResourcesService],
     };
   }

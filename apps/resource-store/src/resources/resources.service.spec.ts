@@ -1,8 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { resourceStore, type Principal } from '@mcp-platform/protocol-contracts';
 import type { MessageBus } from '@mcp-platform/shared-messaging';
 import type { ContentSlice, ContentSliceRead, QuotaCheckedWrite, ResourceHead, StoredResource, StoreRepository } from '../store/store.repository';
 import type { ResourceDefinition, ResourceTemplateDefinition } from '../store/store.types';
+import { READ_CACHE_MAX_BYTES, READ_CACHE_MAX_CONTENT_BYTES, READ_CACHE_MAX_ENTRY_BYTES, READ_CACHE_TTL_MS } from '../resource-store.constants';
+import { ResourceReadCacheNatsController } from './resource-read-cache.nats.controller';
+import { ResourceReadCache } from './resource-read.cache';
 import { ResourcesService } from './resources.service';
 
 const principal: Principal = { subject: 'anonymous', tenant: 't', scopes: [], anonymous: true };
@@ -14,18 +17,25 @@ class FakeRepository {
   templates: ResourceTemplateDefinition[] = [];
 
   readonly versions = new Map<string, number>();
-  readResourceHead(_tenant: string, _server: string, uri: string, headBytes: number): Promise<ResourceHead | undefined> {
+  /** How often each read query ran. */
+  readonly queries = { heads: 0, templates: 0 };
+  /** When set, `readResourceHead` reads the rows at once but answers only once this resolves. */
+  holdHeads: Promise<void> | undefined;
+  async readResourceHead(_tenant: string, _server: string, uri: string, headBytes: number): Promise<ResourceHead | undefined> {
+    this.queries.heads++;
     const stored = this.resources.get(uri);
-    if (!stored) return Promise.resolve(undefined);
+    const version = this.versions.get(uri) ?? 1;
+    if (this.holdHeads) await this.holdHeads;
+    if (!stored) return undefined;
     const bytes = this.bytesOf(stored);
-    return Promise.resolve({
+    return {
       uri,
       ...(stored.mimeType ? { mimeType: stored.mimeType } : {}),
       size: bytes.length,
-      version: this.versions.get(uri) ?? 1,
+      version,
       encoding: stored.blob === undefined ? 'text' : 'blob',
       head: bytes.subarray(0, headBytes),
-    });
+    };
   }
   readContentSlice(slice: ContentSlice): Promise<ContentSliceRead | undefined> {
     const stored = this.resources.get(slice.uri);
@@ -43,7 +53,24 @@ class FakeRepository {
   }
 
   serverTemplates(): Promise<ResourceTemplateDefinition[]> {
+    this.queries.templates++;
     return Promise.resolve(this.templates);
+  }
+
+  findTenantTemplate(_tenant: string, name: string): Promise<ResourceTemplateDefinition | undefined> {
+    return Promise.resolve(this.templates.find((template) => template.name === name));
+  }
+
+  writeTemplate(_tenant: string, template: ResourceTemplateDefinition): Promise<'created' | 'updated'> {
+    const outcome = this.templates.some((existing) => existing.name === template.name) ? 'updated' : 'created';
+    this.templates = [...this.templates.filter((existing) => existing.name !== template.name), template];
+    return Promise.resolve(outcome);
+  }
+
+  deleteTemplate(_tenant: string, name: string): Promise<string[] | undefined> {
+    const existing = this.templates.find((template) => template.name === name);
+    this.templates = this.templates.filter((template) => template.name !== name);
+    return Promise.resolve(existing?.servers);
   }
 
   writeResourceWithin(_tenant: string, resource: ResourceDefinition, size: number, maxTotalBytes: number): Promise<QuotaCheckedWrite> {
@@ -62,12 +89,13 @@ class FakeRepository {
   }
 }
 
-function setup(quotaBytes = 10, maxResourceBytes = 16 * 1024 * 1024) {
+function setup(quotaBytes = 10, maxResourceBytes = 16 * 1024 * 1024, readCacheEntries = 100) {
   const repository = new FakeRepository();
   const emitted: Array<{ subject: string; payload: unknown }> = [];
   const bus = { emit: (contract: { subject: string }, payload: unknown) => emitted.push({ subject: contract.subject, payload }) } as unknown as MessageBus;
-  const service = new ResourcesService(repository as unknown as StoreRepository, bus, { tenantQuotaBytes: quotaBytes, maxResourceBytes });
-  return { repository, emitted, service };
+  const readCache = new ResourceReadCache({ maxEntries: readCacheEntries, maxBytes: READ_CACHE_MAX_BYTES, maxEntryBytes: READ_CACHE_MAX_ENTRY_BYTES, ttlMs: READ_CACHE_TTL_MS });
+  const service = new ResourcesService(repository as unknown as StoreRepository, bus, { tenantQuotaBytes: quotaBytes, maxResourceBytes }, readCache);
+  return { repository, emitted, service, readCache };
 }
 
 describe('ResourcesService', () => {
@@ -171,6 +199,118 @@ describe('ResourcesService', () => {
     it('refuses a principal of another tenant', async () => {
       const { service } = setup();
       await expect(service.read(address, 'a://x', { ...principal, tenant: 'other' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    });
+  });
+
+  describe('read from the read cache', () => {
+    const textOf = async (service: ResourcesService, uri: string, acceptChunks = false) => {
+      const result = await service.read(address, uri, principal, acceptChunks);
+      return result.contents.map((content) => ('text' in content ? content.text : undefined));
+    };
+
+    it('serves a repeated read of a small resource without the repository, whether or not the caller accepts chunks', async () => {
+      const { service, repository } = setup(100);
+      await service.putResource('t', { uri: 'a://x', name: 'x', text: 'v1' });
+      await expect(textOf(service, 'a://x')).resolves.toEqual(['v1']);
+      await expect(textOf(service, 'a://x')).resolves.toEqual(['v1']);
+      await expect(textOf(service, 'a://x', true)).resolves.toEqual(['v1']);
+      expect(repository.queries.heads).toBe(1);
+    });
+
+    it('adds each request’s own caching hints to a cached answer', async () => {
+      const { service, repository } = setup(100);
+      await service.putResource('t', { uri: 'a://x', name: 'x', text: 'v1' });
+      await expect(service.read(address, 'a://x', principal)).resolves.toMatchObject({ cacheScope: 'private' });
+      await expect(service.read({ ...address, public: true }, 'a://x', principal)).resolves.toMatchObject({ cacheScope: 'public', ttlMs: expect.any(Number) as number });
+      expect(repository.queries.heads).toBe(1);
+    });
+
+    it('serves template reads and NOT_FOUND without the repository once it knows the URI is not stored', async () => {
+      const { service, repository } = setup(100);
+      repository.templates = [{ name: 'any', uriTemplate: 'a://t/{id}', text: 'from template {id}', completions: {}, servers: [] }];
+      for (let round = 0; round < 2; round++) {
+        await expect(textOf(service, 'a://t/1')).resolves.toEqual(['from template 1']);
+        await expect(service.read(address, 'b://missing', principal)).rejects.toMatchObject({ code: 'NOT_FOUND', data: { uri: 'b://missing' } });
+      }
+      expect(repository.queries).toEqual({ heads: 2, templates: 1 });
+    });
+
+    it('answers every write of this replica with the tenant’s cached reads dropped', async () => {
+      const { service } = setup(100);
+      await service.read(address, 'a://x', principal).catch(() => undefined);
+      await service.putResource('t', { uri: 'a://x', name: 'x', text: 'v1' });
+      // spec S-209: a NOT_FOUND read before the write is not served after it.
+      await expect(textOf(service, 'a://x')).resolves.toEqual(['v1']);
+      await service.putResource('t', { uri: 'a://x', name: 'x', text: 'v2' });
+      await expect(textOf(service, 'a://x')).resolves.toEqual(['v2']);
+      await service.deleteResource('t', 'a://x');
+      await expect(service.read(address, 'a://x', principal)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      await service.putResourceTemplate('t', { name: 'any', uriTemplate: 'a://{id}', text: 'template {id}' });
+      await expect(textOf(service, 'a://x')).resolves.toEqual(['template x']);
+      await service.putResourceTemplate('t', { name: 'any', uriTemplate: 'a://{id}', text: 'new template {id}' });
+      await expect(textOf(service, 'a://x')).resolves.toEqual(['new template x']);
+      await service.deleteResourceTemplate('t', 'any');
+      await expect(service.read(address, 'a://x', principal)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    });
+
+    it('drops the tenant’s cached reads on a change event from another replica, not on a prompt list change', async () => {
+      const { service, repository, readCache } = setup(100);
+      const events = new ResourceReadCacheNatsController(readCache);
+      await service.putResource('t', { uri: 'a://x', name: 'x', text: 'v1' });
+      await textOf(service, 'a://x');
+      // Another replica's write: the rows change here without this replica's service.
+      repository.resources.set('a://x', { uri: 'a://x', name: 'x', text: 'v2', servers: [], size: 2 });
+      events.listChanged({ tenant: 't', servers: [], lists: ['prompts'] });
+      events.resourceUpdated({ tenant: 'other', uri: 'a://x' });
+      await expect(textOf(service, 'a://x')).resolves.toEqual(['v1']);
+      events.resourceUpdated({ tenant: 't', uri: 'a://x' });
+      await expect(textOf(service, 'a://x')).resolves.toEqual(['v2']);
+      repository.resources.set('a://x', { uri: 'a://x', name: 'x', text: 'v3', servers: [], size: 2 });
+      events.listChanged({ tenant: 't', servers: ['s'], lists: ['resources'] });
+      await expect(textOf(service, 'a://x')).resolves.toEqual(['v3']);
+    });
+
+    it('does not keep what a read found when a write of the tenant happened while it queried', async () => {
+      const { service, repository } = setup(100);
+      await service.putResource('t', { uri: 'a://x', name: 'x', text: 'v1' });
+      let release = (): void => undefined;
+      repository.holdHeads = new Promise<void>((resolve) => (release = resolve));
+      const inFlight = textOf(service, 'a://x');
+      await vi.waitFor(() => expect(repository.queries.heads).toBe(1));
+      repository.holdHeads = undefined;
+      await service.putResource('t', { uri: 'a://x', name: 'x', text: 'v2' });
+      release();
+      // It read the rows before the write: answering them is fine, keeping them is not.
+      await expect(inFlight).resolves.toEqual(['v1']);
+      await expect(textOf(service, 'a://x')).resolves.toEqual(['v2']);
+      expect(repository.queries.heads).toBe(2);
+    });
+
+    it('never keeps content over the bound, nor a chunked answer', async () => {
+      const chunk = resourceStore.RESOURCE_CONTENT_CHUNK_BYTES;
+      const { service, repository } = setup(10 * chunk);
+      await service.putResource('t', { uri: 'a://bound', name: 'bound', text: 'b'.repeat(READ_CACHE_MAX_CONTENT_BYTES) });
+      await service.putResource('t', { uri: 'a://over', name: 'over', text: 'o'.repeat(READ_CACHE_MAX_CONTENT_BYTES + 1) });
+      repository.resources.set('a://chunked', { uri: 'a://chunked', name: 'c', blob: Buffer.alloc(chunk + 1).toString('base64'), servers: [], size: chunk + 1 });
+      for (const [uri, acceptChunks, heads] of [
+        ['a://bound', false, 1],
+        ['a://over', false, 2],
+        ['a://over', true, 2],
+        ['a://chunked', true, 2],
+      ] as const) {
+        repository.queries.heads = 0;
+        await service.read(address, uri, principal, acceptChunks);
+        await service.read(address, uri, principal, acceptChunks);
+        expect(repository.queries.heads, uri).toBe(heads);
+      }
+    });
+
+    it('queries every time when disabled', async () => {
+      const { service, repository } = setup(100, undefined, 0);
+      await service.putResource('t', { uri: 'a://x', name: 'x', text: 'v1' });
+      await textOf(service, 'a://x');
+      await textOf(service, 'a://x');
+      expect(repository.queries.heads).toBe(2);
     });
   });
 

@@ -2,13 +2,15 @@ import { Inject, Injectable } from '@nestjs/common';
 import { resourceStore, type Principal } from '@mcp-platform/protocol-contracts';
 import type { ReadResourceResult, Resource, ResourceTemplate } from '@mcp-platform/protocol-mcp';
 import { MessageBus, RpcError, WireErrorCode } from '@mcp-platform/shared-messaging';
+import { READ_CACHE_MAX_CONTENT_BYTES } from '../resource-store.constants';
 import { RESOURCE_LIMITS, type ResourceLimits } from '../resource-store.options';
 import { decodeListCursor, PAGE_SIZE, toPage } from '../store/list-cursor';
 import { parseDefinition, sameJson, touchedServers, type PutOutcome } from '../store/definition-writes';
-import { StoreRepository, type ContentEncoding, type StoredResource } from '../store/store.repository';
+import { StoreRepository, type ContentEncoding, type ResourceHead, type StoredResource } from '../store/store.repository';
 import { ResourceDefinitionSchema, ResourceTemplateDefinitionSchema, type ResourceTemplateDefinition } from '../store/store.types';
 import { assertTenantAccess, cacheScopeOf, LIST_TTL_MS, READ_TTL_MS } from '../store/tenant-access';
 import { overQuota, overResourceLimit } from './content-limits';
+import { ResourceReadCache, type ReadTicket } from './resource-read.cache';
 import { fillTextRecipe } from './text-recipe';
 import { matchUriTemplate, parseUriTemplate } from './uri-template';
 
@@ -19,10 +21,16 @@ export interface ServerAddress {
   public: boolean;
 }
 
+/** The caching hints of a read (S-247, S-248). */
+interface ReadHints {
+  ttlMs: number;
+  cacheScope: 'public' | 'private';
+}
 
 /**
  * resources/list, resources/templates/list and resources/read for one virtual server (S-199..S-214),
- * and the write path of resources and templates with the tenant quota and the change events.
+ * and the write path of resources and templates with the tenant quota and the change events. Every
+ * write drops the tenant's cached reads (`ResourceReadCache`) on this replica before it answers.
  */
 @Injectable()
 export class ResourcesService {
@@ -30,6 +38,7 @@ export class ResourcesService {
     private readonly repository: StoreRepository,
     private readonly bus: MessageBus,
     @Inject(RESOURCE_LIMITS) private readonly limits: ResourceLimits,
+    private readonly readCache: ResourceReadCache,
   ) {}
 
   async listResources(address: ServerAddress, cursor: string | undefined, principal: Principal | undefined) {
@@ -55,25 +64,25 @@ export class ResourcesService {
    * A stored content over `RESOURCE_CONTENT_CHUNK_BYTES` goes to a caller accepting chunks as its first
    * chunk, size and version (`chunked`, with empty `contents`); the caller reads the rest with
    * `readChunk`. A caller that does not accept chunks gets up to `MAX_RESOURCE_CONTENT_BYTES` whole.
+   *
+   * Served from the replica's `ResourceReadCache` when it holds the answer: a stored content up to
+   * `READ_CACHE_MAX_CONTENT_BYTES` (the same whether or not the caller accepts chunks), the absence
+   * of a stored resource, and the server's templates. The hints are added here, per request.
    */
   async read(address: ServerAddress, uri: string, principal: Principal | undefined, acceptChunks = false) {
     assertTenantAccess(principal, address.tenant);
     const hints = { ttlMs: READ_TTL_MS, cacheScope: cacheScopeOf(address.public) };
-    const headBytes = acceptChunks ? resourceStore.RESOURCE_CONTENT_CHUNK_BYTES : resourceStore.MAX_RESOURCE_CONTENT_BYTES;
-    const stored = await this.repository.readResourceHead(address.tenant, address.server, uri, headBytes);
-    if (stored) {
-      const base = { uri, ...(stored.mimeType ? { mimeType: stored.mimeType } : {}) };
-      if (stored.size <= headBytes) {
-        const contents: ReadResourceResult['contents'] = [servedContent(base, stored.encoding, stored.head)];
-        return { contents, ...hints };
-      }
-      if (!acceptChunks) {
-        throw new RpcError(WireErrorCode.InvalidParams, `Resource ${uri} holds ${stored.size} bytes, more than one message carries: read it in chunks`, { uri, size: stored.size });
-      }
-      const chunked = { ...base, encoding: stored.encoding, size: stored.size, version: stored.version, firstChunk: stored.head.toString('base64') };
-      return { contents: [], chunked, ...hints };
+    // Taken before any query: what a read began before a write must not outlive that write.
+    const ticket = this.readCache.begin(address.tenant);
+    const cached = this.readCache.getRead(address.tenant, address.server, uri);
+    if (cached?.kind === 'content') return { contents: [cached.content], ...hints };
+    if (!cached) {
+      const headBytes = acceptChunks ? resourceStore.RESOURCE_CONTENT_CHUNK_BYTES : resourceStore.MAX_RESOURCE_CONTENT_BYTES;
+      const stored = await this.repository.readResourceHead(address.tenant, address.server, uri, headBytes);
+      if (stored) return this.servedStored(ticket, address, uri, stored, headBytes, acceptChunks, hints);
+      this.readCache.putRead(ticket, address.server, uri, { kind: 'absent' });
     }
-    for (const template of await this.repository.serverTemplates(address.tenant, address.server)) {
+    for (const template of await this.serverTemplates(ticket, address.server)) {
       const values = matchUriTemplate(parseUriTemplate(template.uriTemplate), uri);
       if (!values) continue;
       const text = fillTextRecipe(template.text, values, template.mimeType);
@@ -118,7 +127,7 @@ export class ResourcesService {
     if (size > this.limits.maxResourceBytes) throw overResourceLimit(this.limits.maxResourceBytes, size);
     const existing = await this.repository.findTenantResource(tenant, resource.uri);
     if (existing && sameJson({ ...existing, size: undefined }, { ...resource, size: undefined })) return 'unchanged';
-    const write = await this.repository.writeResourceWithin(tenant, resource, size, this.limits.tenantQuotaBytes);
+    const write = await this.writing(tenant, () => this.repository.writeResourceWithin(tenant, resource, size, this.limits.tenantQuotaBytes));
     if (write.refused) throw overQuota(tenant, this.limits.tenantQuotaBytes, write.usedBytes, size);
     const outcome = write.outcome;
     if (outcome === 'updated') this.bus.emit(resourceStore.resourceUpdated, { tenant, uri: resource.uri });
@@ -134,7 +143,7 @@ export class ResourcesService {
     const template = parseDefinition(ResourceTemplateDefinitionSchema, input);
     const existing = await this.repository.findTenantTemplate(tenant, template.name);
     if (existing && sameJson(existing, template)) return 'unchanged';
-    const outcome = await this.repository.writeTemplate(tenant, template);
+    const outcome = await this.writing(tenant, () => this.repository.writeTemplate(tenant, template));
     this.bus.emit(resourceStore.listChanged, { tenant, servers: touchedServers(existing?.servers, template.servers), lists: ['resources'] });
     return outcome;
   }
@@ -163,7 +172,7 @@ export class ResourcesService {
    * (a read now answers `NOT_FOUND`), the servers that exposed it `listChanged`.
    */
   async deleteResource(tenant: string, uri: string): Promise<{ deleted: true }> {
-    const servers = await this.repository.deleteResource(tenant, uri);
+    const servers = await this.writing(tenant, () => this.repository.deleteResource(tenant, uri));
     if (servers === undefined) throw new RpcError(WireErrorCode.NotFound, `Resource ${uri} not found`, { uri });
     this.bus.emit(resourceStore.resourceUpdated, { tenant, uri });
     this.bus.emit(resourceStore.listChanged, { tenant, servers: touchedServers(undefined, servers), lists: ['resources'] });
@@ -191,10 +200,48 @@ export class ResourcesService {
 
   /** Deletes a resource template (`NOT_FOUND` when absent); the servers that exposed it hear `listChanged`. */
   async deleteResourceTemplate(tenant: string, name: string): Promise<{ deleted: true }> {
-    const servers = await this.repository.deleteTemplate(tenant, name);
+    const servers = await this.writing(tenant, () => this.repository.deleteTemplate(tenant, name));
     if (servers === undefined) throw new RpcError(WireErrorCode.NotFound, `Resource template ${name} not found`, { name });
     this.bus.emit(resourceStore.listChanged, { tenant, servers: touchedServers(undefined, servers), lists: ['resources'] });
     return { deleted: true };
+  }
+
+  /** A stored resource's answer: whole (kept in the cache when small), as its first chunk, or refused as too large for one message. */
+  private servedStored(ticket: ReadTicket, address: ServerAddress, uri: string, stored: ResourceHead, headBytes: number, acceptChunks: boolean, hints: ReadHints) {
+    const base = { uri, ...(stored.mimeType ? { mimeType: stored.mimeType } : {}) };
+    if (stored.size <= headBytes) {
+      const content = servedContent(base, stored.encoding, stored.head);
+      if (stored.size <= READ_CACHE_MAX_CONTENT_BYTES) this.readCache.putRead(ticket, address.server, uri, { kind: 'content', content });
+      const contents: ReadResourceResult['contents'] = [content];
+      return { contents, ...hints };
+    }
+    if (!acceptChunks) {
+      throw new RpcError(WireErrorCode.InvalidParams, `Resource ${uri} holds ${stored.size} bytes, more than one message carries: read it in chunks`, { uri, size: stored.size });
+    }
+    const chunked = { ...base, encoding: stored.encoding, size: stored.size, version: stored.version, firstChunk: stored.head.toString('base64') };
+    return { contents: [], chunked, ...hints };
+  }
+
+  /** The server's templates, from the read cache when it holds them. */
+  private async serverTemplates(ticket: ReadTicket, server: string): Promise<ResourceTemplateDefinition[]> {
+    const cached = this.readCache.getTemplates(ticket.tenant, server);
+    if (cached) return cached;
+    const templates = await this.repository.serverTemplates(ticket.tenant, server);
+    this.readCache.putTemplates(ticket, server, templates);
+    return templates;
+  }
+
+  /**
+   * Runs a write of the tenant's resources or templates, then drops the tenant's cached reads before
+   * the write is answered (also when it failed: it may have committed). Must follow the write, not
+   * precede it: a read beginning in between would keep the rows it read before the commit.
+   */
+  private async writing<T>(tenant: string, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } finally {
+      this.readCache.invalidateTenant(tenant);
+    }
   }
 }
 
