@@ -2,6 +2,9 @@ import { Global, Inject, Injectable, Module, type DynamicModule, type OnApplicat
 import type { MicroserviceOptions } from '@nestjs/microservices';
 import { connect, type NatsConnection } from 'nats';
 import { MessageBus } from './bus/message-bus';
+import { EventLog } from './event-log/event-log';
+import { MemoryEventLog } from './event-log/memory.event-log';
+import { NatsEventLog } from './event-log/nats.event-log';
 import { KeyValueFactory } from './key-value/key-value.store';
 import { MemoryKeyValueFactory } from './key-value/memory.key-value';
 import { NatsKeyValueFactory } from './key-value/nats.key-value';
@@ -27,8 +30,10 @@ export type MessagingOptions =
        * one NATS server (environments, test runs) never answer each other. Empty or absent: none.
        */
       subjectPrefix?: string;
+      /** How long the event log keeps events (default 15 minutes). */
+      eventLogMaxAgeMs?: number;
     }
-  | { transport: 'in-process'; hub: InProcessHub; keyValue: MemoryKeyValueFactory };
+  | { transport: 'in-process'; hub: InProcessHub; keyValue: MemoryKeyValueFactory; eventLog: MemoryEventLog };
 
 export const NATS_CONNECTION = 'NATS_CONNECTION';
 const MESSAGING_OPTIONS = 'MESSAGING_OPTIONS';
@@ -44,9 +49,9 @@ export function natsMessaging(name: string, env: { NATS_URL: string; NATS_BUCKET
   };
 }
 
-/** Creates what the embedded mode shares between its apps: one hub and one set of buckets. */
+/** Creates what the embedded mode shares between its apps: one hub, one set of buckets and one event log. */
 export function inProcessMessaging(): Extract<MessagingOptions, { transport: 'in-process' }> {
-  return { transport: 'in-process', hub: new InProcessHub(), keyValue: new MemoryKeyValueFactory() };
+  return { transport: 'in-process', hub: new InProcessHub(), keyValue: new MemoryKeyValueFactory(), eventLog: new MemoryEventLog() };
 }
 
 /** The microservice (server) side of the same choice, for `app.connectMicroservice()`. */
@@ -69,7 +74,7 @@ class NatsConnectionCloser implements OnApplicationShutdown {
 }
 
 /**
- * Provides `MessageBus` (the typed client) and `KeyValueFactory` for the configured transport.
+ * Provides `MessageBus` (the typed client), `KeyValueFactory` and `EventLog` for the configured transport.
  * Handlers are served by the microservice created from `microserviceOptions()` with the same options.
  */
 @Global()
@@ -109,9 +114,21 @@ export class MessagingModule {
           useFactory: (connection: NatsConnection | null): KeyValueFactory =>
             options.transport === 'nats' ? new NatsKeyValueFactory(connection as NatsConnection, options.bucketPrefix) : options.keyValue,
         },
+        {
+          provide: EventLog,
+          inject: [NATS_CONNECTION],
+          useFactory: (connection: NatsConnection | null): EventLog =>
+            options.transport === 'nats'
+              ? new NatsEventLog(connection as NatsConnection, {
+                  ...(options.bucketPrefix ? { streamPrefix: options.bucketPrefix } : {}),
+                  ...(naming ? { naming } : {}),
+                  ...(options.eventLogMaxAgeMs ? { maxAgeMs: options.eventLogMaxAgeMs } : {}),
+                })
+              : options.eventLog,
+        },
         NatsConnectionCloser,
       ],
-      exports: [MessageBus, KeyValueFactory, NATS_CONNECTION],
+      exports: [MessageBus, KeyValueFactory, EventLog, NATS_CONNECTION],
     };
   }
 }

@@ -7,16 +7,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineEvent, defineRpc, WireErrorCode } from '@mcp-platform/protocol-contracts';
 import {
   EventHandler,
+  EventLog,
   inProcessMessaging,
   KeyValueFactory,
+  MemoryEventLog,
   MessageBus,
   MessagingModule,
   microserviceOptions,
+  NATS_CONNECTION,
   RpcError,
   RpcHandler,
   type CallContext,
+  type LoggedEvent,
   type MessagingOptions,
 } from '../src';
+import type { NatsConnection } from 'nats';
 
 const NATS_URL = process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222';
 const run = `t${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
@@ -88,6 +93,13 @@ async function boot(options: MessagingOptions): Promise<INestApplication> {
   await app.init();
   await app.startAllMicroservices();
   return app;
+}
+
+/** A bus without handlers: only the client side of one platform (or one more process of it). */
+async function busOnly(options: MessagingOptions): Promise<INestApplicationContext> {
+  @Module({ imports: [MessagingModule.forRoot(options)] })
+  class BusOnlyModule {}
+  return NestFactory.createApplicationContext(BusOnlyModule, { logger: false });
 }
 
 const transports: Array<[string, () => MessagingOptions]> = [
@@ -229,13 +241,6 @@ describe('subject prefixes on one NATS server', () => {
   let sameBus: INestApplicationContext;
   let otherBus: INestApplicationContext;
 
-  /** A bus without handlers: only the client side of one platform. */
-  async function busOnly(options: MessagingOptions): Promise<INestApplicationContext> {
-    @Module({ imports: [MessagingModule.forRoot(options)] })
-    class BusOnlyModule {}
-    return NestFactory.createApplicationContext(BusOnlyModule, { logger: false });
-  }
-
   beforeAll(async () => {
     server = await boot(natsOptions(ours, 'server'));
     sameBus = await busOnly(natsOptions(ours, 'same'));
@@ -280,5 +285,118 @@ describe('subject prefixes on one NATS server', () => {
     expect(heardOther).toEqual([]);
     a.unsubscribe();
     b.unsubscribe();
+  });
+});
+
+/** Each platform's options, and the same platform with a 1 s event retention (its own JetStream stream on NATS). */
+const eventLogTransports: Array<[string, () => MessagingOptions, () => MessagingOptions]> = [
+  [
+    'nats',
+    () => ({ transport: 'nats', servers: NATS_URL, name: `event-log-test-${run}`, bucketPrefix: `${run}-`, subjectPrefix: run }),
+    () => ({
+      transport: 'nats',
+      servers: NATS_URL,
+      name: `event-log-short-${run}`,
+      bucketPrefix: `${run}-short-`,
+      subjectPrefix: `${run}-short`,
+      eventLogMaxAgeMs: 1_000,
+    }),
+  ],
+  ['in-process', () => inProcessMessaging(), () => ({ ...inProcessMessaging(), eventLog: new MemoryEventLog({ maxAgeMs: 1_000 }) })],
+];
+
+describe.each(eventLogTransports)('EventLog over %s', (name, options, shortLived) => {
+  let first: INestApplicationContext;
+  /** Another process of the same platform: on NATS its own connection, in-process the same log. */
+  let second: INestApplicationContext;
+  let short: INestApplicationContext;
+  const readers: AbortController[] = [];
+
+  /** Starts a read that collects what it is given. */
+  function startReading(log: EventLog, stream: string, after: number): { events: LoggedEvent[]; done: Promise<void>; stop: () => void } {
+    const events: LoggedEvent[] = [];
+    const controller = new AbortController();
+    readers.push(controller);
+    const done = log.read(stream, after, (event) => events.push(event), controller.signal);
+    return { events, done, stop: () => controller.abort() };
+  }
+
+  beforeAll(async () => {
+    const platform = options();
+    first = await busOnly(platform);
+    second = await busOnly(platform);
+    short = await busOnly(shortLived());
+  });
+  afterAll(async () => {
+    for (const reader of readers) reader.abort();
+    if (name === 'nats' && first) {
+      // The test's JetStream streams would otherwise outlive the run (their events expire, the streams do not).
+      const jsm = await first.get<NatsConnection>(NATS_CONNECTION).jetstreamManager();
+      await Promise.all([`${run}-MCP_EVENTS`, `${run}-short-MCP_EVENTS`].map((stream) => jsm.streams.delete(stream).catch(() => false)));
+    }
+    await Promise.all([first?.close(), second?.close(), short?.close()]);
+  });
+
+  it('numbers the appends of a stream 1, 2, 3…', async () => {
+    const log = first.get(EventLog);
+    const positions = [await log.append(`${run}.numbered`, 'a'), await log.append(`${run}.numbered`, 'b'), await log.append(`${run}.numbered`, 'c')];
+    expect(positions).toEqual([1, 2, 3]);
+    await expect(log.append(`${run}.numbered-other`, 'x')).resolves.toBe(1);
+  });
+
+  it('replays a stream from the start, then delivers live appends in order', async () => {
+    const log = first.get(EventLog);
+    const stream = `${run}.replayed`;
+    for (const data of ['a', 'b']) await log.append(stream, data);
+    const reading = startReading(log, stream, 0);
+    await expect.poll(() => reading.events.length, { timeout: 5_000 }).toBe(2);
+    for (const data of ['c', 'd', 'e']) await log.append(stream, data);
+    await expect.poll(() => reading.events, { timeout: 5_000 }).toEqual([
+      { n: 1, data: 'a' },
+      { n: 2, data: 'b' },
+      { n: 3, data: 'c' },
+      { n: 4, data: 'd' },
+      { n: 5, data: 'e' },
+    ]);
+    reading.stop();
+    await expect(reading.done).resolves.toBeUndefined();
+  });
+
+  it('replays only what follows the given position, from any process of the platform', async () => {
+    const stream = `${run}.resumed`;
+    for (const data of ['a', 'b', 'c', 'd']) await first.get(EventLog).append(stream, data);
+    const reading = startReading(second.get(EventLog), stream, 2);
+    await first.get(EventLog).append(stream, 'e');
+    await expect.poll(() => reading.events, { timeout: 5_000 }).toEqual([
+      { n: 3, data: 'c' },
+      { n: 4, data: 'd' },
+      { n: 5, data: 'e' },
+    ]);
+    reading.stop();
+    await reading.done;
+  });
+
+  it('continues the numbering of a stream another process wrote', async () => {
+    const stream = `${run}.handed-over`;
+    for (const data of ['a', 'b', 'c']) await first.get(EventLog).append(stream, data);
+    await expect(second.get(EventLog).append(stream, 'd')).resolves.toBe(4);
+    await expect(second.get(EventLog).append(stream, 'e')).resolves.toBe(5);
+    const reading = startReading(first.get(EventLog), stream, 0);
+    await expect.poll(() => reading.events.map((event) => `${event.n}${event.data}`), { timeout: 5_000 }).toEqual(['1a', '2b', '3c', '4d', '5e']);
+    reading.stop();
+    await reading.done;
+  });
+
+  it('reports the oldest retained position, and none once retention dropped every event, after which numbering restarts', async () => {
+    const log = short.get(EventLog);
+    const stream = `${run}.retained`;
+    await expect(log.firstAvailable(stream)).resolves.toBeUndefined();
+    await log.append(stream, 'old');
+    await expect(log.firstAvailable(stream)).resolves.toBe(1);
+    // Bounded: the 1 s retention drops "old" well within the poll's 5 s.
+    await expect.poll(() => log.firstAvailable(stream), { timeout: 5_000, interval: 250 }).toBeUndefined();
+    // Nothing of the stream is left, so its numbering starts again.
+    await expect(log.append(stream, 'new')).resolves.toBe(1);
+    await expect(log.firstAvailable(stream)).resolves.toBe(1);
   });
 });

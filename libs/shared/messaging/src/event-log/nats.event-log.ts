@@ -1,0 +1,189 @@
+import { DiscardPolicy, headers, nanos, RetentionPolicy, StorageType, type JetStreamManager, type MsgHdrs, type MsgRequest, type NatsConnection, type StreamConfig } from 'nats';
+import { SubjectNaming } from '../transports/subject-naming';
+import { assertStreamKey, DEFAULT_EVENT_LOG_MAX_AGE_MS, EventLog, type EventLogOptions, type LoggedEvent } from './event-log';
+
+/** The header carrying an event's position in its stream. */
+const POSITION_HEADER = 'Mcp-Event-Position';
+/** JetStream's answer when a stream name is taken with another configuration (we update it then). */
+const STREAM_IN_USE = 10058;
+
+const decoder = new TextDecoder();
+const encoder = new TextEncoder();
+
+interface WriterCounter {
+  state: Promise<{ last: number }>;
+  usedAt: number;
+}
+
+export interface NatsEventLogOptions extends EventLogOptions {
+  /** Prefix of the JetStream stream's name (the bucket prefix), so runs sharing a server stay apart. */
+  streamPrefix?: string;
+  /** Subject naming of the platform: events are published on `<prefix>.events.<stream>`. */
+  naming?: SubjectNaming;
+}
+
+/**
+ * Distributed event log: one JetStream stream (`<prefix>MCP_EVENTS`, file storage, old events discarded after
+ * `maxAgeMs`) holding every event stream, each on its own subject `events.<stream>` with its position in the
+ * `Mcp-Event-Position` header. Any replica can replay a stream another one wrote.
+ */
+export class NatsEventLog extends EventLog {
+  private readonly streamName: string;
+  private readonly naming: SubjectNaming;
+  private readonly maxAgeMs: number;
+  /** The JetStream stream, created or updated at first use. */
+  private ready: Promise<JetStreamManager> | undefined;
+  /** The last position given out per event stream this process writes, read from the log at first use. */
+  private readonly counters = new Map<string, WriterCounter>();
+  /** When counters unused for `maxAgeMs` are next dropped. */
+  private nextSweepAt: number;
+
+  constructor(private readonly connection: NatsConnection, options: NatsEventLogOptions = {}) {
+    super();
+    // Stream names cannot hold `.`, `*`, `>`, whitespace or path separators.
+    this.streamName = `${options.streamPrefix ?? ''}MCP_EVENTS`.replace(/[^A-Za-z0-9_-]/g, '_');
+    this.naming = options.naming ?? new SubjectNaming();
+    this.maxAgeMs = options.maxAgeMs ?? DEFAULT_EVENT_LOG_MAX_AGE_MS;
+    this.nextSweepAt = Date.now() + this.maxAgeMs;
+  }
+
+  async append(stream: string, data: string): Promise<number> {
+    assertStreamKey(stream);
+    const now = Date.now();
+    this.sweepCounters(now);
+    let counter = this.counters.get(stream);
+    // Unused for `maxAgeMs`, the stream's events may all have expired: the log says where numbering stands.
+    if (!counter || now - counter.usedAt >= this.maxAgeMs) {
+      counter = { state: this.lastPosition(stream).then((last) => ({ last })), usedAt: now };
+      this.counters.set(stream, counter);
+    }
+    counter.usedAt = now;
+    let state: { last: number };
+    try {
+      state = await counter.state;
+    } catch (error) {
+      this.forget(stream, counter);
+      throw error;
+    }
+    // Assigned and published in the same turn, so publishes leave (and are stored) in position order.
+    const n = ++state.last;
+    const header = headers();
+    header.set(POSITION_HEADER, String(n));
+    try {
+      await this.connection.jetstream().publish(this.subject(stream), encoder.encode(data), { headers: header });
+    } catch (error) {
+      // Whether it was stored is unknown: the next append reads the last position from the log again.
+      this.forget(stream, counter);
+      throw error;
+    }
+    return n;
+  }
+
+  async read(stream: string, after: number, onEvent: (event: LoggedEvent) => void, signal: AbortSignal): Promise<void> {
+    assertStreamKey(stream);
+    await this.stream();
+    if (signal.aborted) return;
+    const consumer = await this.connection.jetstream().consumers.get(this.streamName, {
+      // A string, not an array: `filter_subjects` needs NATS 2.10. No deliver policy: the ordered consumer starts at
+      // stream sequence 1 (everything retained), and the server refuses "all" together with its start sequence.
+      filterSubjects: this.subject(stream),
+    });
+    const messages = await consumer.consume();
+    const stop = (): void => void messages.close();
+    signal.addEventListener('abort', stop, { once: true });
+    try {
+      if (signal.aborted) stop();
+      for await (const message of messages) {
+        const n = position(message.headers);
+        if (n > after) onEvent({ n, data: decoder.decode(message.data) });
+      }
+      const outcome = await messages.closed();
+      if (outcome instanceof Error && !signal.aborted) throw outcome;
+    } finally {
+      signal.removeEventListener('abort', stop);
+      if (!signal.aborted) await messages.close();
+    }
+  }
+
+  async firstAvailable(stream: string): Promise<number | undefined> {
+    assertStreamKey(stream);
+    const jsm = await this.stream();
+    try {
+      // The first message at or after sequence 0 on the subject; the server takes `next_by_subj` here (NATS 2.9+),
+      // only the client's typings restrict it to direct gets.
+      const request = { seq: 0, next_by_subj: this.subject(stream) };
+      const message = await jsm.streams.getMessage(this.streamName, request as unknown as MsgRequest);
+      return position(message.header);
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
+  /** The stream's last position in the log (0 when it has none), read from the stream leader. */
+  private async lastPosition(stream: string): Promise<number> {
+    const jsm = await this.stream();
+    try {
+      const message = await jsm.streams.getMessage(this.streamName, { last_by_subj: this.subject(stream) });
+      return position(message.header);
+    } catch (error) {
+      if (isNotFound(error)) return 0;
+      throw error;
+    }
+  }
+
+  private forget(stream: string, counter: WriterCounter): void {
+    if (this.counters.get(stream) === counter) this.counters.delete(stream);
+  }
+
+  private sweepCounters(now: number): void {
+    if (now < this.nextSweepAt) return;
+    this.nextSweepAt = now + this.maxAgeMs;
+    for (const [stream, counter] of this.counters) if (now - counter.usedAt >= this.maxAgeMs) this.counters.delete(stream);
+  }
+
+  private subject(stream: string): string {
+    return this.naming.subject(`events.${stream}`);
+  }
+
+  /** Creates the JetStream stream, or brings an existing one to this configuration; once per instance. */
+  private stream(): Promise<JetStreamManager> {
+    if (this.ready) return this.ready;
+    const ready = (async () => {
+      const jsm = await this.connection.jetstreamManager();
+      const config: Partial<StreamConfig> & { name: string } = {
+        name: this.streamName,
+        subjects: [this.subject('>')],
+        storage: StorageType.File,
+        retention: RetentionPolicy.Limits,
+        discard: DiscardPolicy.Old,
+        max_age: nanos(this.maxAgeMs),
+      };
+      try {
+        await jsm.streams.add(config);
+      } catch (error) {
+        if ((error as { api_error?: { err_code?: number } }).api_error?.err_code !== STREAM_IN_USE) throw error;
+        await jsm.streams.update(this.streamName, config);
+      }
+      return jsm;
+    })();
+    this.ready = ready;
+    // A failed creation is retried by the next call rather than remembered.
+    ready.catch(() => {
+      if (this.ready === ready) this.ready = undefined;
+    });
+    return ready;
+  }
+}
+
+function position(header: MsgHdrs | undefined): number {
+  const n = Number(header?.get(POSITION_HEADER));
+  if (!Number.isSafeInteger(n) || n < 1) throw new Error(`event log message without a valid ${POSITION_HEADER} header`);
+  return n;
+}
+
+/** JetStream's answer when no message matches a get (direct gets answer with a 404 status). */
+function isNotFound(error: unknown): boolean {
+  const { code, message } = error as { code?: string; message?: string };
+  return code === '404' || /no message found/i.test(message ?? '');
+}
