@@ -392,15 +392,10 @@ function toResource(row: ResourceEntity): Resource {
   };
 }
 
+/** The list entry plus what only administrators see: the content and the servers exposing it. */
 function toStoredResource(row: ResourceEntity): StoredResource {
   return {
-    uri: row.uri,
-    name: row.name,
-    ...optional('title', row.title),
-    ...optional('description', row.description),
-    ...optional('mimeType', row.mimeType),
-    ...optional('annotations', row.annotations as Resource['annotations']),
-    ...optional('icons', row.icons as Resource['icons']),
+    ...toResource(row),
     ...(row.blob === null || row.blob === undefined ? { text: row.text ?? '' } : { blob: Buffer.from(row.blob).toString('base64') }),
     servers: row.servers,
     size: row.size,
