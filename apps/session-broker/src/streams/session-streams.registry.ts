@@ -1,6 +1,7 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { JSONRPC_VERSION } from '@mcp-platform/protocol-mcp';
 import type { LazyResponse } from './lazy-response';
+import { endWhenExpired } from './stream-expiry';
 
 interface SessionStream {
   response: LazyResponse;
@@ -11,9 +12,6 @@ interface SessionStream {
 }
 
 const KEEP_ALIVE_MS = 25_000;
-
-/** The longest delay `setTimeout` takes; access tokens live far less (at most a day). */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * The legacy GET streams open on this replica, one per session (S-86..S-88): where notifications
@@ -32,8 +30,7 @@ export class SessionStreams implements OnModuleDestroy {
     response.openStream();
     const keepAlive = setInterval(() => response.keepAlive(), KEEP_ALIVE_MS);
     keepAlive.unref();
-    const expiry = endsAt === undefined ? undefined : setTimeout(() => this.close(sessionId), Math.min(Math.max(0, endsAt - Date.now()), MAX_TIMER_MS));
-    expiry?.unref();
+    const expiry = endsAt === undefined ? undefined : endWhenExpired(endsAt, () => this.close(sessionId));
     this.streams.set(sessionId, { response, tenant, server, keepAlive, ...(expiry ? { expiry } : {}) });
     response.onClientGone(() => this.detach(sessionId, response));
     return true;

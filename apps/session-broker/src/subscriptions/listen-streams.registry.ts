@@ -1,6 +1,7 @@
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { JSONRPC_VERSION, ModernMetaKey } from '@mcp-platform/protocol-mcp';
 import type { LazyResponse } from '../streams/lazy-response';
+import { endWhenExpired } from '../streams/stream-expiry';
 import { acknowledgedFilter, type HonouredFilter, type ListName } from './subscription-filter';
 
 /** One open `subscriptions/listen` on this replica. */
@@ -21,9 +22,6 @@ interface HeldStream extends ListenStream {
   keepAlive: NodeJS.Timeout;
   expiry?: NodeJS.Timeout;
 }
-
-/** The longest delay `setTimeout` takes (about 24.8 days); a later end is re-armed when it fires. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** How often an idle listen stream gets an SSE comment (S-106), well under common proxy idle timeouts. */
 export const LISTEN_KEEP_ALIVE_MS = 25_000;
@@ -48,7 +46,7 @@ export class ListenStreams implements OnModuleDestroy {
     const keepAlive = setInterval(() => response.keepAlive(), LISTEN_KEEP_ALIVE_MS);
     keepAlive.unref();
     const held: HeldStream = { ...stream, keepAlive };
-    if (stream.endsAt !== undefined) this.armExpiry(held, stream.endsAt);
+    if (stream.endsAt !== undefined) held.expiry = endWhenExpired(stream.endsAt, () => this.end(held));
     let streams = this.byTenant.get(stream.tenant);
     if (!streams) this.byTenant.set(stream.tenant, (streams = new Set()));
     streams.add(held);
@@ -96,13 +94,6 @@ export class ListenStreams implements OnModuleDestroy {
   private end(stream: HeldStream): void {
     stream.response.respond({ jsonrpc: JSONRPC_VERSION, id: stream.id, result: stream.completion() });
     this.release(stream);
-  }
-
-  /** The caller's authority ends with its token: the subscription ends then too. */
-  private armExpiry(stream: HeldStream, endsAt: number): void {
-    const delay = endsAt - Date.now();
-    stream.expiry = setTimeout(() => (delay > MAX_TIMER_MS ? this.armExpiry(stream, endsAt) : this.end(stream)), Math.max(0, Math.min(delay, MAX_TIMER_MS)));
-    stream.expiry.unref();
   }
 
   /** A notification carrying the subscription id in `_meta` (S-311). */
