@@ -42,6 +42,9 @@ export type SessionChange = Partial<Pick<LegacySession, 'logLevel' | 'initialize
  */
 const UPDATE_ATTEMPTS = 8;
 
+/** The longest pause after a lost compare-and-set grows by this much with each attempt (jitter). */
+const CONFLICT_PAUSE_MS = 5;
+
 /** The shape session ids take here; anything else is unknown without a look-up. */
 const SESSION_ID = /^[A-Za-z0-9_-]{16,128}$/;
 
@@ -159,7 +162,9 @@ export class SessionStore {
         this.remember(id, next, revision);
         return next;
       }
-      // Someone wrote first (or the mirror lagged behind the bucket): start again from the bucket.
+      // Someone wrote first (or the mirror lagged behind the bucket): start again from the bucket, after
+      // a short random pause, so two replicas writing one session do not keep colliding in lockstep.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * CONFLICT_PAUSE_MS * (attempt + 1)));
       entry = await this.load(id);
     }
     if (!entry) return undefined;
