@@ -14,6 +14,12 @@ export const natsEnv = {
    * server (staging and production, parallel test runs) never answer each other's requests. Empty: none.
    */
   NATS_SUBJECT_PREFIX: z.string().regex(/^[A-Za-z0-9_-]*$/, 'letters, digits, _ and - only').default(''),
+  /**
+   * How long the event log (JetStream stream `<prefix>MCP_EVENTS`) keeps the events of legacy SSE streams,
+   * in seconds: a client can resume a stream with `Last-Event-ID` while the event it names is kept. The
+   * same on every app (each brings the stream to its value when it starts).
+   */
+  EVENT_LOG_RETENTION_SECONDS: z.coerce.number().int().min(10).max(7 * 24 * 3600).default(15 * 60),
 };
 
 /** How the apps reach PostgreSQL (distributed mode); each app uses its own schema in this database. */

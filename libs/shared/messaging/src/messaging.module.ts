@@ -39,13 +39,17 @@ export const NATS_CONNECTION = 'NATS_CONNECTION';
 const MESSAGING_OPTIONS = 'MESSAGING_OPTIONS';
 
 /** The distributed mode's options for one app, from its validated environment (the `natsEnv` fragment). */
-export function natsMessaging(name: string, env: { NATS_URL: string; NATS_BUCKET_PREFIX?: string; NATS_SUBJECT_PREFIX?: string }): MessagingOptions {
+export function natsMessaging(
+  name: string,
+  env: { NATS_URL: string; NATS_BUCKET_PREFIX?: string; NATS_SUBJECT_PREFIX?: string; EVENT_LOG_RETENTION_SECONDS?: number },
+): MessagingOptions {
   return {
     transport: 'nats',
     servers: env.NATS_URL,
     name,
     ...(env.NATS_BUCKET_PREFIX ? { bucketPrefix: env.NATS_BUCKET_PREFIX } : {}),
     ...(env.NATS_SUBJECT_PREFIX ? { subjectPrefix: env.NATS_SUBJECT_PREFIX } : {}),
+    ...(env.EVENT_LOG_RETENTION_SECONDS ? { eventLogMaxAgeMs: env.EVENT_LOG_RETENTION_SECONDS * 1_000 } : {}),
   };
 }
 

@@ -337,20 +337,14 @@ describe.each(eventLogTransports)('EventLog over %s', (name, options, shortLived
     await Promise.all([first?.close(), second?.close(), short?.close()]);
   });
 
-  it('numbers the appends of a stream 1, 2, 3…', async () => {
-    const log = first.get(EventLog);
-    const positions = [await log.append(`${run}.numbered`, 'a'), await log.append(`${run}.numbered`, 'b'), await log.append(`${run}.numbered`, 'c')];
-    expect(positions).toEqual([1, 2, 3]);
-    await expect(log.append(`${run}.numbered-other`, 'x')).resolves.toBe(1);
-  });
-
   it('replays a stream from the start, then delivers live appends in order', async () => {
     const log = first.get(EventLog);
     const stream = `${run}.replayed`;
-    for (const data of ['a', 'b']) await log.append(stream, data);
+    await log.append(stream, 1, 'a');
+    await log.append(stream, 2, 'b');
     const reading = startReading(log, stream, 0);
     await expect.poll(() => reading.events.length, { timeout: 5_000 }).toBe(2);
-    for (const data of ['c', 'd', 'e']) await log.append(stream, data);
+    for (const [position, data] of [[3, 'c'], [4, 'd'], [5, 'e']] as const) await log.append(stream, position, data);
     await expect.poll(() => reading.events, { timeout: 5_000 }).toEqual([
       { n: 1, data: 'a' },
       { n: 2, data: 'b' },
@@ -364,9 +358,9 @@ describe.each(eventLogTransports)('EventLog over %s', (name, options, shortLived
 
   it('replays only what follows the given position, from any process of the platform', async () => {
     const stream = `${run}.resumed`;
-    for (const data of ['a', 'b', 'c', 'd']) await first.get(EventLog).append(stream, data);
+    for (const [position, data] of [[1, 'a'], [2, 'b'], [3, 'c'], [4, 'd']] as const) await first.get(EventLog).append(stream, position, data);
     const reading = startReading(second.get(EventLog), stream, 2);
-    await first.get(EventLog).append(stream, 'e');
+    await first.get(EventLog).append(stream, 5, 'e');
     await expect.poll(() => reading.events, { timeout: 5_000 }).toEqual([
       { n: 3, data: 'c' },
       { n: 4, data: 'd' },
@@ -376,27 +370,54 @@ describe.each(eventLogTransports)('EventLog over %s', (name, options, shortLived
     await reading.done;
   });
 
-  it('continues the numbering of a stream another process wrote', async () => {
-    const stream = `${run}.handed-over`;
-    for (const data of ['a', 'b', 'c']) await first.get(EventLog).append(stream, data);
-    await expect(second.get(EventLog).append(stream, 'd')).resolves.toBe(4);
-    await expect(second.get(EventLog).append(stream, 'e')).resolves.toBe(5);
-    const reading = startReading(first.get(EventLog), stream, 0);
-    await expect.poll(() => reading.events.map((event) => `${event.n}${event.data}`), { timeout: 5_000 }).toEqual(['1a', '2b', '3c', '4d', '5e']);
+  it('stores the positions the writer gives: an event appended at 7 after 3 is read as 7 by another process', async () => {
+    const stream = `${run}.gapped`;
+    await first.get(EventLog).append(stream, 3, 'a');
+    await first.get(EventLog).append(stream, 7, 'b');
+    const reading = startReading(second.get(EventLog), stream, 0);
+    await expect.poll(() => reading.events, { timeout: 5_000 }).toEqual([
+      { n: 3, data: 'a' },
+      { n: 7, data: 'b' },
+    ]);
     reading.stop();
     await reading.done;
+    await expect(second.get(EventLog).firstAvailable(stream)).resolves.toBe(3);
+    await expect(second.get(EventLog).lastPosition(stream)).resolves.toBe(7);
   });
 
-  it('reports the oldest retained position, and none once retention dropped every event, after which numbering restarts', async () => {
+  it('reports the last position of a stream another process wrote, and none for a stream without events', async () => {
+    const stream = `${run}.handed-over`;
+    await expect(second.get(EventLog).lastPosition(stream)).resolves.toBeUndefined();
+    for (const [position, data] of [[1, 'a'], [2, 'b'], [3, 'c']] as const) await first.get(EventLog).append(stream, position, data);
+    await first.get(EventLog).append(`${run}.handed-over-other`, 9, 'x');
+    await expect(second.get(EventLog).lastPosition(stream)).resolves.toBe(3);
+  });
+
+  it('refuses a position that is not an integer of at least 1, storing nothing', async () => {
+    const log = first.get(EventLog);
+    const stream = `${run}.refused`;
+    for (const position of [0, 1.5, Number.NaN]) await expect(log.append(stream, position, 'x')).rejects.toThrow(/invalid event position/);
+    await expect(log.lastPosition(stream)).resolves.toBeUndefined();
+  });
+
+  it('reports no first or last position once retention dropped every event, and never renumbers the next append', async () => {
     const log = short.get(EventLog);
     const stream = `${run}.retained`;
     await expect(log.firstAvailable(stream)).resolves.toBeUndefined();
-    await log.append(stream, 'old');
+    await expect(log.lastPosition(stream)).resolves.toBeUndefined();
+    await log.append(stream, 1, 'old');
     await expect(log.firstAvailable(stream)).resolves.toBe(1);
+    await expect(log.lastPosition(stream)).resolves.toBe(1);
     // Bounded: the 1 s retention drops "old" well within the poll's 5 s.
     await expect.poll(() => log.firstAvailable(stream), { timeout: 5_000, interval: 250 }).toBeUndefined();
-    // Nothing of the stream is left, so its numbering starts again.
-    await expect(log.append(stream, 'new')).resolves.toBe(1);
-    await expect(log.firstAvailable(stream)).resolves.toBe(1);
+    await expect(log.lastPosition(stream)).resolves.toBeUndefined();
+    // The writer's counter goes on: a client's Last-Event-ID 1 must not come to name the new event.
+    await log.append(stream, 2, 'new');
+    await expect(log.firstAvailable(stream)).resolves.toBe(2);
+    await expect(log.lastPosition(stream)).resolves.toBe(2);
+    const reading = startReading(log, stream, 1);
+    await expect.poll(() => reading.events, { timeout: 5_000 }).toEqual([{ n: 2, data: 'new' }]);
+    reading.stop();
+    await reading.done;
   });
 });

@@ -21,68 +21,107 @@ const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve,
 
 describe(MemoryEventLog, () => {
   describe('append', () => {
-    it('numbers the events of each stream 1, 2, 3… independently of other streams', async () => {
+    it('stores each event at the position its writer gives, without renumbering', async () => {
       const log = new MemoryEventLog();
-      await expect(log.append('a', 'one')).resolves.toBe(1);
-      await expect(log.append('a', 'two')).resolves.toBe(2);
-      await expect(log.append('b', 'one')).resolves.toBe(1);
-      await expect(log.append('a', 'three')).resolves.toBe(3);
+      await log.append('a', 3, 'three');
+      await log.append('a', 7, 'seven');
+      await log.append('b', 1, 'other');
+      const reading = startReading(log, 'a', 0);
+      reading.stop();
+      await reading.done;
+      expect(reading.events).toEqual([
+        { n: 3, data: 'three' },
+        { n: 7, data: 'seven' },
+      ]);
     });
 
-    it('numbers concurrent appends in call order', async () => {
+    it.each([
+      ['0', 0],
+      ['a negative position', -1],
+      ['a fraction', 1.5],
+      ['NaN', Number.NaN],
+      ['an unsafe integer', 2 ** 53],
+    ])('refuses position %s and stores nothing', async (_case, position) => {
       const log = new MemoryEventLog();
-      await expect(Promise.all([log.append('a', 'x'), log.append('a', 'y'), log.append('a', 'z')])).resolves.toEqual([1, 2, 3]);
+      await expect(log.append('a', position, 'x')).rejects.toThrow(/invalid event position/);
+      await expect(log.lastPosition('a')).resolves.toBeUndefined();
     });
 
     it('refuses an invalid stream key', async () => {
-      await expect(new MemoryEventLog().append('a.*', 'x')).rejects.toThrow(/invalid event stream key/);
+      await expect(new MemoryEventLog().append('a.*', 1, 'x')).rejects.toThrow(/invalid event stream key/);
     });
 
-    it('restarts numbering once every event of the stream expired', async () => {
+    it('keeps the position given after every earlier event of the stream expired', async () => {
       const clock = fakeClock();
       const log = new MemoryEventLog({ maxAgeMs: 1_000, now: clock.now });
-      await log.append('a', 'one');
+      await log.append('a', 1, 'one');
+      await log.append('a', 2, 'two');
       clock.advance(1_000);
-      await expect(log.append('a', 'again')).resolves.toBe(1);
+      await log.append('a', 3, 'three');
+      await expect(log.firstAvailable('a')).resolves.toBe(3);
+      await expect(log.lastPosition('a')).resolves.toBe(3);
+    });
+  });
+
+  describe('lastPosition', () => {
+    it('is undefined for a stream without events', async () => {
+      await expect(new MemoryEventLog().lastPosition('a')).resolves.toBeUndefined();
     });
 
-    it('keeps numbering while some events of the stream are retained', async () => {
+    it('is the position of the newest event of the stream, whatever other streams hold', async () => {
+      const log = new MemoryEventLog();
+      await log.append('a', 1, 'one');
+      await log.append('a', 5, 'five');
+      await log.append('b', 9, 'other');
+      await expect(log.lastPosition('a')).resolves.toBe(5);
+      await expect(log.lastPosition('b')).resolves.toBe(9);
+    });
+
+    it('stays while the newest event is retained, and is undefined once every event expired', async () => {
       const clock = fakeClock();
       const log = new MemoryEventLog({ maxAgeMs: 1_000, now: clock.now });
-      await log.append('a', 'one');
+      await log.append('a', 1, 'one');
       clock.advance(600);
-      await log.append('a', 'two');
+      await log.append('a', 2, 'two');
       clock.advance(600);
-      await expect(log.append('a', 'three')).resolves.toBe(3);
+      await expect(log.lastPosition('a')).resolves.toBe(2);
+      clock.advance(600);
+      await expect(log.lastPosition('a')).resolves.toBeUndefined();
+    });
+
+    it('refuses an invalid stream key', async () => {
+      await expect(new MemoryEventLog().lastPosition('a b')).rejects.toThrow(/invalid event stream key/);
     });
   });
 
   describe('read', () => {
     it('replays every event after the given position, then delivers live appends in order until aborted', async () => {
       const log = new MemoryEventLog();
-      await log.append('a', 'one');
-      await log.append('a', 'two');
-      await log.append('b', 'other');
+      await log.append('a', 1, 'one');
+      await log.append('a', 2, 'two');
+      await log.append('b', 1, 'other');
       const reading = startReading(log, 'a', 0);
       expect(reading.events).toEqual([
         { n: 1, data: 'one' },
         { n: 2, data: 'two' },
       ]);
-      await log.append('a', 'three');
-      await log.append('a', 'four');
+      await log.append('a', 3, 'three');
+      await log.append('a', 4, 'four');
       await settle();
       reading.stop();
       await expect(reading.done).resolves.toBeUndefined();
-      await log.append('a', 'five');
+      await log.append('a', 5, 'five');
       await settle();
       expect(reading.events.map((event) => event.n)).toEqual([1, 2, 3, 4]);
     });
 
     it('skips events up to and including the given position', async () => {
       const log = new MemoryEventLog();
-      for (const data of ['one', 'two', 'three']) await log.append('a', data);
+      await log.append('a', 1, 'one');
+      await log.append('a', 2, 'two');
+      await log.append('a', 3, 'three');
       const reading = startReading(log, 'a', 2);
-      await log.append('a', 'four');
+      await log.append('a', 4, 'four');
       await settle();
       reading.stop();
       await reading.done;
@@ -92,10 +131,21 @@ describe(MemoryEventLog, () => {
       ]);
     });
 
+    it('skips live events at or below the given position', async () => {
+      const log = new MemoryEventLog();
+      const reading = startReading(log, 'a', 5);
+      await log.append('a', 3, 'three');
+      await log.append('a', 7, 'seven');
+      await settle();
+      reading.stop();
+      await reading.done;
+      expect(reading.events).toEqual([{ n: 7, data: 'seven' }]);
+    });
+
     it('waits for a stream that has no events yet', async () => {
       const log = new MemoryEventLog();
       const reading = startReading(log, 'a', 0);
-      await log.append('a', 'first');
+      await log.append('a', 1, 'first');
       await settle();
       reading.stop();
       await reading.done;
@@ -105,9 +155,9 @@ describe(MemoryEventLog, () => {
     it('does not replay expired events', async () => {
       const clock = fakeClock();
       const log = new MemoryEventLog({ maxAgeMs: 1_000, now: clock.now });
-      await log.append('a', 'old');
+      await log.append('a', 1, 'old');
       clock.advance(600);
-      await log.append('a', 'new');
+      await log.append('a', 2, 'new');
       clock.advance(600);
       const reading = startReading(log, 'a', 0);
       reading.stop();
@@ -117,7 +167,7 @@ describe(MemoryEventLog, () => {
 
     it('resolves at once when the signal is already aborted', async () => {
       const log = new MemoryEventLog();
-      await log.append('a', 'one');
+      await log.append('a', 1, 'one');
       const events: LoggedEvent[] = [];
       await expect(log.read('a', 0, (event) => events.push(event), AbortSignal.abort())).resolves.toBeUndefined();
       expect(events).toEqual([]);
@@ -134,7 +184,7 @@ describe(MemoryEventLog, () => {
         },
         controller.signal,
       );
-      await log.append('a', 'one');
+      await log.append('a', 1, 'one');
       await expect(done).rejects.toThrow('reader broke');
     });
   });
@@ -147,9 +197,9 @@ describe(MemoryEventLog, () => {
     it('is the oldest retained position, which grows as events expire', async () => {
       const clock = fakeClock();
       const log = new MemoryEventLog({ maxAgeMs: 1_000, now: clock.now });
-      await log.append('a', 'one');
+      await log.append('a', 1, 'one');
       clock.advance(600);
-      await log.append('a', 'two');
+      await log.append('a', 2, 'two');
       await expect(log.firstAvailable('a')).resolves.toBe(1);
       clock.advance(600);
       await expect(log.firstAvailable('a')).resolves.toBe(2);

@@ -1,6 +1,6 @@
 import { DiscardPolicy, headers, nanos, RetentionPolicy, StorageType, type JetStreamManager, type MsgHdrs, type MsgRequest, type NatsConnection, type StreamConfig } from 'nats';
 import { SubjectNaming } from '../transports/subject-naming';
-import { assertStreamKey, DEFAULT_EVENT_LOG_MAX_AGE_MS, EventLog, type EventLogOptions, type LoggedEvent } from './event-log';
+import { assertPosition, assertStreamKey, DEFAULT_EVENT_LOG_MAX_AGE_MS, EventLog, type EventLogOptions, type LoggedEvent } from './event-log';
 
 /** The header carrying an event's position in its stream. */
 const POSITION_HEADER = 'Mcp-Event-Position';
@@ -9,11 +9,6 @@ const STREAM_IN_USE = 10058;
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
-
-interface WriterCounter {
-  state: Promise<{ last: number }>;
-  usedAt: number;
-}
 
 export interface NatsEventLogOptions extends EventLogOptions {
   /** Prefix of the JetStream stream's name (the bucket prefix), so runs sharing a server stay apart. */
@@ -25,58 +20,33 @@ export interface NatsEventLogOptions extends EventLogOptions {
 /**
  * Distributed event log: one JetStream stream (`<prefix>MCP_EVENTS`, file storage, old events discarded after
  * `maxAgeMs`) holding every event stream, each on its own subject `events.<stream>` with its position in the
- * `Mcp-Event-Position` header. Any replica can replay a stream another one wrote.
+ * `Mcp-Event-Position` header, as the writer gave it (the log never numbers). Any replica can replay a stream another
+ * one wrote.
  */
 export class NatsEventLog extends EventLog {
   private readonly streamName: string;
   private readonly naming: SubjectNaming;
-  private readonly maxAgeMs: number;
+  readonly retentionMs: number;
   /** The JetStream stream, created or updated at first use. */
   private ready: Promise<JetStreamManager> | undefined;
-  /** The last position given out per event stream this process writes, read from the log at first use. */
-  private readonly counters = new Map<string, WriterCounter>();
-  /** When counters unused for `maxAgeMs` are next dropped. */
-  private nextSweepAt: number;
 
   constructor(private readonly connection: NatsConnection, options: NatsEventLogOptions = {}) {
     super();
     // Stream names cannot hold `.`, `*`, `>`, whitespace or path separators.
     this.streamName = `${options.streamPrefix ?? ''}MCP_EVENTS`.replace(/[^A-Za-z0-9_-]/g, '_');
     this.naming = options.naming ?? new SubjectNaming();
-    this.maxAgeMs = options.maxAgeMs ?? DEFAULT_EVENT_LOG_MAX_AGE_MS;
-    this.nextSweepAt = Date.now() + this.maxAgeMs;
+    this.retentionMs = options.maxAgeMs ?? DEFAULT_EVENT_LOG_MAX_AGE_MS;
   }
 
-  async append(stream: string, data: string): Promise<number> {
+  async append(stream: string, position: number, data: string): Promise<void> {
     assertStreamKey(stream);
-    const now = Date.now();
-    this.sweepCounters(now);
-    let counter = this.counters.get(stream);
-    // Unused for `maxAgeMs`, the stream's events may all have expired: the log says where numbering stands.
-    if (!counter || now - counter.usedAt >= this.maxAgeMs) {
-      counter = { state: this.lastPosition(stream).then((last) => ({ last })), usedAt: now };
-      this.counters.set(stream, counter);
-    }
-    counter.usedAt = now;
-    let state: { last: number };
-    try {
-      state = await counter.state;
-    } catch (error) {
-      this.forget(stream, counter);
-      throw error;
-    }
-    // Assigned and published in the same turn, so publishes leave (and are stored) in position order.
-    const n = ++state.last;
+    assertPosition(position);
+    // Without the JetStream stream the publish would find no responder.
+    await this.stream();
     const header = headers();
-    header.set(POSITION_HEADER, String(n));
-    try {
-      await this.connection.jetstream().publish(this.subject(stream), encoder.encode(data), { headers: header });
-    } catch (error) {
-      // Whether it was stored is unknown: the next append reads the last position from the log again.
-      this.forget(stream, counter);
-      throw error;
-    }
-    return n;
+    header.set(POSITION_HEADER, String(position));
+    // Resolves on JetStream's ack, i.e. once stored. Requests leave in call order, so unawaited appends keep it.
+    await this.connection.jetstream().publish(this.subject(stream), encoder.encode(data), { headers: header });
   }
 
   async read(stream: string, after: number, onEvent: (event: LoggedEvent) => void, signal: AbortSignal): Promise<void> {
@@ -120,26 +90,16 @@ export class NatsEventLog extends EventLog {
     }
   }
 
-  /** The stream's last position in the log (0 when it has none), read from the stream leader. */
-  private async lastPosition(stream: string): Promise<number> {
+  async lastPosition(stream: string): Promise<number | undefined> {
+    assertStreamKey(stream);
     const jsm = await this.stream();
     try {
       const message = await jsm.streams.getMessage(this.streamName, { last_by_subj: this.subject(stream) });
       return position(message.header);
     } catch (error) {
-      if (isNotFound(error)) return 0;
+      if (isNotFound(error)) return undefined;
       throw error;
     }
-  }
-
-  private forget(stream: string, counter: WriterCounter): void {
-    if (this.counters.get(stream) === counter) this.counters.delete(stream);
-  }
-
-  private sweepCounters(now: number): void {
-    if (now < this.nextSweepAt) return;
-    this.nextSweepAt = now + this.maxAgeMs;
-    for (const [stream, counter] of this.counters) if (now - counter.usedAt >= this.maxAgeMs) this.counters.delete(stream);
   }
 
   private subject(stream: string): string {
@@ -157,7 +117,7 @@ export class NatsEventLog extends EventLog {
         storage: StorageType.File,
         retention: RetentionPolicy.Limits,
         discard: DiscardPolicy.Old,
-        max_age: nanos(this.maxAgeMs),
+        max_age: nanos(this.retentionMs),
       };
       try {
         await jsm.streams.add(config);
