@@ -19,6 +19,7 @@ import { ToolRoundTrips } from './modern/tool-round-trips.service';
 import { resolveSessionBrokerOptions, SESSION_BROKER_OPTIONS, type ResolvedSessionBrokerOptions, type SessionBrokerOptions } from './session-broker.options';
 import { VirtualServerAnnouncer } from './startup/virtual-server-announcer.service';
 import { SessionStreams } from './streams/session-streams.registry';
+import { StreamResumption } from './streams/stream-resumption.service';
 import { ListenStreams } from './subscriptions/listen-streams.registry';
 import { VirtualServerCache } from './virtual-servers/virtual-server.cache';
 
@@ -49,6 +50,7 @@ export class SessionBrokerModule {
         ProtectedResourceMetadataEndpoint,
         CallRegistry,
         SessionStreams,
+        StreamResumption,
         ListenStreams,
         ToolMethods,
         { provide: RequestStates, inject: [SESSION_BROKER_OPTIONS], useFactory: requestStates },

@@ -15,6 +15,11 @@ export interface SessionBrokerOptions {
   replicaId?: string;
   /** Idle lifetime of a legacy session in seconds (default one day). */
   sessionTtlSeconds?: number;
+  /**
+   * The SSE `retry` delay sent on resumable streams (S-81), in milliseconds (default 1000): how long a
+   * client waits before reconnecting after the broker closed its connection (polling, shutdown).
+   */
+  sseRetryMs?: number;
   /** Log the MCP URL of every virtual server once the executor answers (default true). */
   announceVirtualServers?: boolean;
   /** The version reported in `serverInfo` (default the platform's). */
@@ -66,6 +71,7 @@ export function resolveSessionBrokerOptions(options: SessionBrokerOptions): Reso
     bodyLimitBytes: options.bodyLimitBytes,
     replicaId,
     sessionTtlSeconds: options.sessionTtlSeconds ?? 24 * 3600,
+    sseRetryMs: options.sseRetryMs ?? 1_000,
     announceVirtualServers: options.announceVirtualServers ?? true,
     serverVersion: options.serverVersion ?? PLATFORM_VERSION,
     requestStateKeys: parseRequestStateKeys(options.requestStateKeys ?? []),

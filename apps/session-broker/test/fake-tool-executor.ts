@@ -1,10 +1,21 @@
 import { Controller, Module, type DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { authorizationServer, sessionBroker, toolExecutor, WireErrorCode, type EventPayload, type Principal, type RpcRequestParsed } from '@mcp-platform/protocol-contracts';
-import { missingScopes } from '@mcp-platform/protocol-mcp';
+import {
+  authorizationServer,
+  sessionBroker,
+  toolExecutor,
+  WireErrorCode,
+  type EventPayload,
+  type Principal,
+  type RpcRequestParsed,
+  type RpcResponse,
+} from '@mcp-platform/protocol-contracts';
+import { isLevelAtLeast, JSONRPC_VERSION, missingScopes } from '@mcp-platform/protocol-mcp';
 import {
   EventHandler,
+  EventLog,
+  isRpcError,
   MessageBus,
   MessagingModule,
   microserviceOptions,
@@ -20,14 +31,16 @@ import { TEST_ISSUER, TEST_PUBLIC_URL, TestIssuer } from './test-issuer';
 /** What the fake executor saw, for assertions. */
 export class ExecutorLog {
   readonly cancelled: string[] = [];
-  readonly calls: Array<RpcRequestParsed<typeof toolExecutor.callTool>> = [];
+  readonly calls: CallRequest[] = [];
   /** The principal of every listTools/callTool request, in order. */
   readonly principals: Array<Principal | undefined> = [];
   /** Answers to requests `ask_roots` sent its client, as the executor heard them. */
   readonly answers: Array<EventPayload<typeof toolExecutor.callInputAnswered>> = [];
   /** The sessions whose client said its roots changed, as the executor heard them. */
   readonly rootsChanged: string[] = [];
+  private readonly released = new Set<string>();
   private readonly waiters = new Map<string, () => void>();
+  private readonly releaseWaiters = new Map<string, () => void>();
   private readonly answerWaiters = new Map<string, { sessionId?: string; resolve(answer: EventPayload<typeof toolExecutor.callInputAnswered>): void }>();
 
   /** The answer to `inputId` from the call's own session (the executor ignores anyone else's). */
@@ -53,6 +66,18 @@ export class ExecutorLog {
     this.waiters.get(callId)?.();
     this.waiters.delete(callId);
   }
+
+  /** Resolves once the test calls `release(callId)`: a tool holds there until the test is ready. */
+  waitForRelease(callId: string): Promise<void> {
+    if (this.released.has(callId)) return Promise.resolve();
+    return new Promise((resolve) => this.releaseWaiters.set(callId, resolve));
+  }
+
+  release(callId: string): void {
+    this.released.add(callId);
+    this.releaseWaiters.get(callId)?.();
+    this.releaseWaiters.delete(callId);
+  }
 }
 
 const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -65,7 +90,12 @@ const TOOLS = [
   { name: 'hash_text', description: 'Needs the demo:crypto scope', inputSchema: { type: 'object' as const } },
   { name: 'ask_roots', description: 'Asks its client for roots and reports the answer', inputSchema: { type: 'object' as const } },
   { name: 'roots_by_round_trip', description: 'Asks a modern client for roots by result and reports the answer', inputSchema: { type: 'object' as const } },
-  { name: 'complete_elicitation', description: 'Tells its client the URL-mode elicitation `elicitationId` finished', inputSchema: { type: 'object' as const } },
+  {
+    name: 'complete_elicitation',
+    description: 'Tells its client the URL-mode elicitation `elicitationId` finished (with `held`, once the test releases the call)',
+    inputSchema: { type: 'object' as const },
+  },
+  { name: 'slow_progress', description: 'Reports progress 1 to 3, waits until the test releases the call, then reports 4 and answers', inputSchema: { type: 'object' as const } },
 ];
 
 /** The scopes `hash_text` needs, as the executor reports them (baseline plus the tool's own). */
@@ -77,18 +107,63 @@ const VIRTUAL_SERVERS = [
   { tenant: 'demo', name: 'private', title: 'Private demo', public: false, scopes: HASH_TEXT_SCOPES },
 ];
 
+type CallRequest = RpcRequestParsed<typeof toolExecutor.callTool>;
+type OutgoingMessage = EventPayload<typeof sessionBroker.callMessage>['message'];
+
+/**
+ * A call's messages for its client, sent like the executor's `CallOutput` does: a call with a stream
+ * (legacy) appends each message to the event log at positions 1, 2, 3… before sending it with its
+ * position, and its outcome last; everything is flushed before the reply.
+ */
+class FakeCallOutput {
+  private position = 0;
+
+  constructor(
+    private readonly request: CallRequest,
+    private readonly bus: MessageBus,
+    private readonly eventLog: EventLog,
+  ) {}
+
+  /** Sends one JSON-RPC message (`jsonrpc` added) to the replica holding the call's stream. */
+  async send(message: Omit<OutgoingMessage, 'jsonrpc'>): Promise<void> {
+    const route = this.request.notify?.route;
+    if (route === undefined) return;
+    const full = { jsonrpc: JSONRPC_VERSION, ...message };
+    const position = await this.append({ message: full });
+    this.bus.emit(sessionBroker.callMessage, { callId: this.request.callId, ...(position === undefined ? {} : { position }), message: full }, { route });
+  }
+
+  async end(outcome: sessionBroker.CallOutcomeEntry['outcome']): Promise<void> {
+    const stream = this.request.stream;
+    if (stream) await this.append({ requestId: stream.requestId, outcome });
+    await this.bus.flush();
+  }
+
+  private async append(entry: Record<string, unknown>): Promise<number | undefined> {
+    const stream = this.request.stream;
+    if (!stream) return undefined;
+    const position = ++this.position;
+    await this.eventLog.append(stream.key, position, JSON.stringify(entry));
+    return position;
+  }
+}
+
 /**
  * A stand-in for the tool executor (and the authorization server's key set), serving the contracts
  * the broker uses: virtual servers `demo/default` (public) and `demo/private`, the tools in `TOOLS`,
- * notifications sent through `callNotified` on the caller's route (flushed before the reply), and
- * `ask_roots`, which asks its client for roots through `callInputRequested` and answers what came back,
- * `roots_by_round_trip`, which (modern era) answers input requests until the call brings the roots, and
- * `complete_elicitation`, which sends `callElicitationCompleted` for its `elicitationId` argument.
+ * messages for the client sent through `callMessage` on the caller's route (logged first when the
+ * call has a stream, see `FakeCallOutput`), and `ask_roots`, which asks its client for roots and
+ * answers what came back, `roots_by_round_trip`, which (modern era) answers input requests until the
+ * call brings the roots, `complete_elicitation`, which sends `notifications/elicitation/complete` for
+ * its `elicitationId` argument, and `slow_progress`, which holds until the test releases it.
  */
 export function fakeExecutorController(log: ExecutorLog, issuer: TestIssuer) {
   @Controller()
   class FakeToolExecutorController {
-    constructor(private readonly bus: MessageBus) {}
+    constructor(
+      private readonly bus: MessageBus,
+      private readonly eventLog: EventLog,
+    ) {}
 
     @RpcHandler(toolExecutor.getVirtualServer)
     getVirtualServer(request: { tenant: string; server: string }) {
@@ -114,57 +189,17 @@ export function fakeExecutorController(log: ExecutorLog, issuer: TestIssuer) {
     }
 
     @RpcHandler(toolExecutor.callTool)
-    async callTool(request: RpcRequestParsed<typeof toolExecutor.callTool>, context: CallContext) {
+    async callTool(request: CallRequest, context: CallContext) {
       log.calls.push(request);
       log.principals.push(context.principal);
-      switch (request.name) {
-        case 'echo':
-          return { content: [{ type: 'text' as const, text: String(request.arguments?.['text'] ?? '') }] };
-        case 'chatty': {
-          const notify = request.notify;
-          for (const step of [0, 50, 100]) {
-            if (notify?.progress) this.send(request.callId, notify.route, { method: 'notifications/progress', params: { progress: step, total: 100 } });
-            if (notify?.logLevel) {
-              this.send(request.callId, notify.route, { method: 'notifications/message', params: { level: 'info', logger: 'chatty', data: `step ${step}` } });
-            }
-            await this.bus.flush();
-            await delay(20);
-          }
-          return { content: [{ type: 'text' as const, text: 'done' }] };
-        }
-        case 'ask_roots': {
-          // Like the executor: the request goes to the replica holding the call's stream, the answer comes from any.
-          const inputId = toolExecutor.clientRequestId(request.callId, 1);
-          const answered = log.waitForAnswer(inputId, request.sessionId);
-          this.bus.emit(sessionBroker.callInputRequested, { callId: request.callId, inputId, method: 'roots/list' }, { route: request.notify?.route ?? '' });
-          const answer = await answered;
-          return { content: [{ type: 'text' as const, text: JSON.stringify(answer.outcome) }] };
-        }
-        case 'roots_by_round_trip': {
-          // Like a modern call of the executor: the answer comes with the call, or the call asks for it.
-          const answer = request.inputResponses?.['input-1'];
-          if (answer === undefined) return { inputRequired: { inputRequests: { 'input-1': { method: 'roots/list' as const } } } };
-          return { content: [{ type: 'text' as const, text: JSON.stringify({ arguments: request.arguments ?? {}, roots: answer }) }] };
-        }
-        case 'complete_elicitation': {
-          // Like the executor: to the replica holding the call's stream, flushed before the reply.
-          const elicitationId = String(request.arguments?.['elicitationId'] ?? '');
-          this.bus.emit(sessionBroker.callElicitationCompleted, { callId: request.callId, sessionId: request.sessionId ?? '', elicitationId }, { route: request.notify?.route ?? '' });
-          await this.bus.flush();
-          return { content: [{ type: 'text' as const, text: 'completed' }] };
-        }
-        case 'wait_for_cancel':
-          await log.waitForCancel(request.callId);
-          throw new RpcError(WireErrorCode.Cancelled, 'cancelled');
-        case 'crash':
-          throw new RpcError(WireErrorCode.Internal, 'internal error (id err-42)', undefined, 'err-42');
-        case 'hash_text':
-          if (missingScopes(context.principal?.scopes ?? [], HASH_TEXT_SCOPES).length > 0) {
-            throw new RpcError(WireErrorCode.InsufficientScope, 'hash_text needs more scopes', { scopes: HASH_TEXT_SCOPES });
-          }
-          return { content: [{ type: 'text' as const, text: 'hashed' }] };
-        default:
-          throw new RpcError(WireErrorCode.InvalidParams, `Unknown tool: ${request.name}`);
+      const output = new FakeCallOutput(request, this.bus, this.eventLog);
+      try {
+        const answer = await this.run(request, context, output);
+        if (!toolExecutor.isCallInputRequired(answer)) await output.end({ result: answer });
+        return answer;
+      } catch (error) {
+        await output.end({ error: isRpcError(error) ? error.toWire() : { code: WireErrorCode.Internal, message: 'Internal error' } });
+        throw error;
       }
     }
 
@@ -183,8 +218,66 @@ export function fakeExecutorController(log: ExecutorLog, issuer: TestIssuer) {
       log.cancel(payload.callId);
     }
 
-    private send(callId: string, route: string, notification: EventPayload<typeof sessionBroker.callNotified>['notification']): void {
-      this.bus.emit(sessionBroker.callNotified, { callId, notification }, { route });
+    private async run(request: CallRequest, context: CallContext, output: FakeCallOutput): Promise<RpcResponse<typeof toolExecutor.callTool>> {
+      const notify = request.notify;
+      switch (request.name) {
+        case 'echo':
+          return { content: [{ type: 'text' as const, text: String(request.arguments?.['text'] ?? '') }] };
+        case 'chatty': {
+          for (const step of [0, 50, 100]) {
+            if (notify?.progressToken !== undefined) {
+              await output.send({ method: 'notifications/progress', params: { progressToken: notify.progressToken, progress: step, total: 100 } });
+            }
+            if (notify?.logLevel && isLevelAtLeast('info', notify.logLevel)) {
+              await output.send({ method: 'notifications/message', params: { level: 'info', logger: 'chatty', data: `step ${step}` } });
+            }
+            await this.bus.flush();
+            await delay(20);
+          }
+          return { content: [{ type: 'text' as const, text: 'done' }] };
+        }
+        case 'slow_progress': {
+          const report = (progress: number) =>
+            notify?.progressToken === undefined ? undefined : output.send({ method: 'notifications/progress', params: { progressToken: notify.progressToken, progress, total: 4 } });
+          for (const step of [1, 2, 3]) await report(step);
+          await this.bus.flush();
+          await log.waitForRelease(request.callId);
+          await report(4);
+          return { content: [{ type: 'text' as const, text: 'slow done' }] };
+        }
+        case 'ask_roots': {
+          // Like the executor: the request goes on the call's stream, the answer comes from any replica.
+          const inputId = toolExecutor.clientRequestId(request.callId, 1);
+          const answered = log.waitForAnswer(inputId, request.sessionId);
+          await output.send({ id: inputId, method: 'roots/list' });
+          const answer = await answered;
+          return { content: [{ type: 'text' as const, text: JSON.stringify(answer.outcome) }] };
+        }
+        case 'roots_by_round_trip': {
+          // Like a modern call of the executor: the answer comes with the call, or the call asks for it.
+          const answer = request.inputResponses?.['input-1'];
+          if (answer === undefined) return { inputRequired: { inputRequests: { 'input-1': { method: 'roots/list' as const } } } };
+          return { content: [{ type: 'text' as const, text: JSON.stringify({ arguments: request.arguments ?? {}, roots: answer }) }] };
+        }
+        case 'complete_elicitation': {
+          if (request.arguments?.['held'] === true) await log.waitForRelease(request.callId);
+          const elicitationId = String(request.arguments?.['elicitationId'] ?? '');
+          await output.send({ method: 'notifications/elicitation/complete', params: { elicitationId } });
+          return { content: [{ type: 'text' as const, text: 'completed' }] };
+        }
+        case 'wait_for_cancel':
+          await log.waitForCancel(request.callId);
+          throw new RpcError(WireErrorCode.Cancelled, 'cancelled');
+        case 'crash':
+          throw new RpcError(WireErrorCode.Internal, 'internal error (id err-42)', undefined, 'err-42');
+        case 'hash_text':
+          if (missingScopes(context.principal?.scopes ?? [], HASH_TEXT_SCOPES).length > 0) {
+            throw new RpcError(WireErrorCode.InsufficientScope, 'hash_text needs more scopes', { scopes: HASH_TEXT_SCOPES });
+          }
+          return { content: [{ type: 'text' as const, text: 'hashed' }] };
+        default:
+          throw new RpcError(WireErrorCode.InvalidParams, `Unknown tool: ${request.name}`);
+      }
     }
   }
   return FakeToolExecutorController;

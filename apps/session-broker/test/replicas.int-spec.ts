@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { resourceStore, sessionBroker, toolExecutor } from '@mcp-platform/protocol-contracts';
+import { resourceStore, toolExecutor } from '@mcp-platform/protocol-contracts';
 import { inProcessMessaging, MessageBus, type MessagingOptions } from '@mcp-platform/shared-messaging';
+import { parseSse } from '@mcp-platform/shared-testing';
 import { legacyCallId } from '../src/calls/call-id';
+import { CallRegistry, type OpenCall } from '../src/calls/call-registry.service';
 import { generateRequestStateKey } from '../src/modern/request-state-keys';
 import { SessionStore } from '../src/legacy/session.store';
 import { ListenStreams } from '../src/subscriptions/listen-streams.registry';
@@ -14,6 +16,15 @@ const NATS_URL = process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222';
 const run = `sr${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 
 // Two replicas share one bus and one session bucket; each has its own route and its own memory.
+/** How a 2025-11-25 session's stream starts: an event id at position 0, the retry delay, no data (S-80). */
+const PRIMING_EVENT = { id: expect.stringMatching(/:0$/), retry: 1_000, data: '' };
+
+/** Whether the replica saw the client of a call it holds go (the registry offers no probe for this, so the test looks inside). */
+function clientLeft(broker: BootedBroker, callId: string): boolean {
+  const calls = (broker.app.get(CallRegistry) as unknown as { calls: Map<string, OpenCall> }).calls;
+  return calls.get(callId)?.response.open === false;
+}
+
 const shared: Array<[string, () => [MessagingOptions, MessagingOptions]]> = [
   [
     'in-process',
@@ -85,8 +96,8 @@ describe.each(shared)('two broker replicas over %s', (_transport, messaging) => 
     await eventually(() => (log.cancelled.includes(callId) ? true : undefined));
     const answer = await pending;
     expect(answer.status).toBe(200);
-    // spec S-256: the cancelled request gets no response, its stream just ends.
-    expect(await answer.text()).toBe('');
+    // spec S-256: the cancelled request gets no response, its stream just ends (after its priming event, S-80).
+    expect(parseSse(await answer.text())).toEqual([PRIMING_EVENT]);
   });
 
   it('ends a session everywhere when it is deleted through the other replica', async () => {
@@ -110,7 +121,7 @@ describe.each(shared)('two broker replicas over %s', (_transport, messaging) => 
     expect(second409.status).toBe(409);
     await second409.body?.cancel();
     await fetch(second.mcpUrl, { method: 'DELETE', headers: { 'mcp-session-id': sessionId } });
-    await expect(stream.text()).resolves.toBe('');
+    expect(parseSse(await stream.text())).toEqual([PRIMING_EVENT]);
   });
 
   it('delivers resources/updated exactly once on the GET stream held by the other replica than the one that took the subscribe', async () => {
@@ -173,7 +184,7 @@ describe.each(shared)('two broker replicas over %s', (_transport, messaging) => 
     expect(log.rootsChanged.filter((heard) => heard === sessionId)).toEqual([sessionId]);
   });
 
-  it('sends an elicitation completion on the call’s stream, and on the GET stream held by the other replica once the call is gone (S-327)', async () => {
+  it('sends an elicitation completion on the call’s stream, and on the GET stream held by the other replica when the client left the call before it got an event id (S-327)', async () => {
     const sessionId = await initializeRaw(first.mcpUrl);
     const headers = { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' };
     const completion = (elicitationId: string) => ({ jsonrpc: '2.0', method: 'notifications/elicitation/complete', params: { elicitationId } });
@@ -182,8 +193,21 @@ describe.each(shared)('two broker replicas over %s', (_transport, messaging) => 
 
     const stream = await openStream(first.mcpUrl, { method: 'GET', headers });
     expect(stream.status).toBe(200);
-    // Routed to replica B, which no longer holds the call: it goes to the session's GET stream on A.
-    first.app.get(MessageBus).emit(sessionBroker.callElicitationCompleted, { callId: legacyCallId(sessionId, 8), sessionId, elicitationId: 'e-2' }, { route: `b-${run}` });
+    // The client leaves its call on replica B before the stream was primed: it holds no id to resume it with.
+    const leave = new AbortController();
+    const pending = fetch(second.mcpUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: ACCEPT_BOTH, ...headers },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'complete_elicitation', arguments: { elicitationId: 'e-2', held: true } } }),
+      signal: leave.signal,
+    }).catch(() => undefined);
+    const callId = legacyCallId(sessionId, 9);
+    await eventually(() => log.calls.find((call) => call.callId === callId));
+    leave.abort();
+    await pending;
+    await eventually(() => (clientLeft(second, callId) ? true : undefined));
+    log.release(callId);
+    // Still running on B (S-85), the call's completion goes to the session's GET stream on A.
     await eventually(() => (stream.messages().length > 0 ? true : undefined));
     expect(stream.messages()).toEqual([completion('e-2')]);
     await stream.close();

@@ -16,6 +16,7 @@ async function main(): Promise<void> {
     allowedHosts: env.ALLOWED_HOSTS,
     allowedOrigins: env.ALLOWED_ORIGINS,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
+    sseRetryMs: env.SSE_RETRY_MS,
     dataDir,
     allowPrivateNetworks: env.TOOL_HTTP_ALLOW_PRIVATE_NETWORKS,
     logLevel: env.LOG_LEVEL,

@@ -23,6 +23,8 @@ export interface StandaloneOptions {
   allowedOrigins?: string[];
   /** Largest accepted POST body in bytes (default 4 MiB). */
   bodyLimitBytes?: number;
+  /** The SSE `retry` delay on resumable legacy streams, in ms (default 1000). */
+  sseRetryMs?: number;
   /** PGlite data directory; absent keeps the catalog in memory (tests). */
   dataDir?: string;
   /** Let HTTP tools reach private networks (default false: the SSRF guard refuses them). */
@@ -81,6 +83,7 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
     allowedHosts: options.allowedHosts?.length ? options.allowedHosts : defaults.allowedHosts,
     allowedOrigins: options.allowedOrigins?.length ? options.allowedOrigins : defaults.allowedOrigins,
     bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
+    ...(options.sseRetryMs === undefined ? {} : { sseRetryMs: options.sseRetryMs }),
     // The host prints the URLs itself (see main.ts), once, after everything is up.
     announceVirtualServers: false,
     auth: { issuer, anonymousTenants: options.devAnonymousTenants ?? [] },

@@ -101,6 +101,7 @@ export function fakeContext(overrides: Partial<ToolContext> = {}) {
     progress: (value, total) => progress.push([value, total]),
     log: () => undefined,
     client: new FakeClient(),
+    closeConnection: () => undefined,
     ...overrides,
   };
   return { context, progress, slept };

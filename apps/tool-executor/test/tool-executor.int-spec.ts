@@ -8,7 +8,17 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionBroker, toolExecutor, WireErrorCode, type EventPayload, type Principal, type RpcResponse } from '@mcp-platform/protocol-contracts';
 import type { CallToolResult } from '@mcp-platform/protocol-mcp';
-import { inProcessMessaging, MessageBus, MessagingModule, microserviceOptions, RpcError, type MessagingOptions } from '@mcp-platform/shared-messaging';
+import type { NatsConnection } from 'nats';
+import {
+  EventLog,
+  inProcessMessaging,
+  MessageBus,
+  MessagingModule,
+  microserviceOptions,
+  NATS_CONNECTION,
+  RpcError,
+  type MessagingOptions,
+} from '@mcp-platform/shared-messaging';
 import { createThrowawayDatabase, DEFAULT_TEST_DATABASE_URL, type DatabaseOptions, type ThrowawayDatabase } from '@mcp-platform/shared-persistence';
 import { toolResultText } from '@mcp-platform/shared-testing';
 import { CatalogRepository } from '../src/catalog/catalog.repository';
@@ -17,7 +27,7 @@ import { ToolExecutorModule } from '../src';
 const NATS_URL = process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222';
 const run = `te${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 
-type Notified = EventPayload<typeof sessionBroker.callNotified>;
+type CallMessage = EventPayload<typeof sessionBroker.callMessage>;
 type CatalogChanged = EventPayload<typeof toolExecutor.catalogChanged>;
 
 /** A signed-in caller of `tenant` holding `scopes` (what the broker puts in the headers). */
@@ -26,6 +36,16 @@ const member = (tenant: string, scopes: string[] = ['mcp']): Principal => ({ sub
 const anonymous = (tenant: string): Principal => ({ subject: 'anonymous', tenant, scopes: [], anonymous: true });
 /** Request options carrying the principal. */
 const as = (principal: Principal) => ({ context: { principal } });
+
+/** The progress test_tool_with_progress reports at `progress`, echoing the request's token. */
+const fixtureProgress = (progressToken: string | number, progress: number) => ({
+  jsonrpc: '2.0',
+  method: 'notifications/progress',
+  params: { progressToken, progress, total: 100, message: `Completed step ${progress} of 100` },
+});
+
+/** A fresh stream key shaped like the broker's (two segments of letters and digits). */
+const streamKey = () => `t${randomUUID().replaceAll('-', '')}.c${randomUUID().replaceAll('-', '')}`;
 
 /** A legacy call's answer: always the tool's result (a legacy call asks its client on the stream, never by result). */
 async function resultOf(answer: Promise<RpcResponse<typeof toolExecutor.callTool>>): Promise<CallToolResult> {
@@ -74,6 +94,7 @@ async function boot(messaging: MessagingOptions, database: DatabaseOptions, allo
 describe.each(setups)('ToolExecutorModule over $name', (setup) => {
   let app: INestApplication;
   let bus: MessageBus;
+  let eventLog: EventLog;
   let drop: (() => Promise<void>) | undefined;
   let endpoint: Server;
   let endpointUrl: string;
@@ -118,6 +139,7 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
     drop = database.drop;
     app = await boot(setup.messaging(), database.options, setup.allowPrivateNetworks);
     bus = app.get(MessageBus);
+    eventLog = app.get(EventLog);
     endpoint = createServer((request, response) => {
       let body = '';
       request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
@@ -133,6 +155,9 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
   afterAll(async () => {
     try {
       await new Promise((resolve) => endpoint?.close(resolve));
+      const connection = app?.get<NatsConnection | null>(NATS_CONNECTION);
+      // The run's JetStream event stream would otherwise outlive it (its events expire, the stream does not).
+      if (connection) await (await connection.jetstreamManager()).streams.delete(`${run}-MCP_EVENTS`).catch(() => false);
       await app?.close();
     } finally {
       await drop?.();
@@ -264,17 +289,14 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
 
     it('relays strictly increasing progress on the caller route, in order', async () => {
       const route = `route-${randomUUID().slice(0, 8)}`;
-      const received: Notified[] = [];
-      const subscription = bus.subscribe(sessionBroker.callNotified, (payload) => received.push(payload), { route });
+      const received: CallMessage[] = [];
+      const subscription = bus.subscribe(sessionBroker.callMessage, (payload) => received.push(payload), { route });
       await bus.flush();
       try {
-        await call('test_tool_with_progress', {}, { notify: { route, progress: true } });
+        await call('test_tool_with_progress', {}, { notify: { route, progressToken: 'p-1' } });
         await expect.poll(() => received.length, { timeout: 2_000 }).toBe(3);
-        expect(received.map((entry) => entry.notification)).toEqual([
-          { method: 'notifications/progress', params: { progress: 0, total: 100, message: 'Completed step 0 of 100' } },
-          { method: 'notifications/progress', params: { progress: 50, total: 100, message: 'Completed step 50 of 100' } },
-          { method: 'notifications/progress', params: { progress: 100, total: 100, message: 'Completed step 100 of 100' } },
-        ]);
+        // Without a resumable stream nothing is logged, so no message has a position.
+        expect(received).toEqual([0, 50, 100].map((progress) => ({ callId: expect.any(String), message: fixtureProgress('p-1', progress) })));
       } finally {
         subscription.unsubscribe();
       }
@@ -282,14 +304,15 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
 
     it('relays log messages at or above the requested level only', async () => {
       const route = `route-${randomUUID().slice(0, 8)}`;
-      const received: Notified[] = [];
-      const subscription = bus.subscribe(sessionBroker.callNotified, (payload) => received.push(payload), { route });
+      const received: CallMessage[] = [];
+      const subscription = bus.subscribe(sessionBroker.callMessage, (payload) => received.push(payload), { route });
       await bus.flush();
       try {
-        await call('test_tool_with_logging', {}, { notify: { route, progress: false, logLevel: 'error' } });
-        await call('test_tool_with_logging', {}, { notify: { route, progress: false, logLevel: 'debug' } });
+        await call('test_tool_with_logging', {}, { notify: { route, logLevel: 'error' } });
+        await call('test_tool_with_logging', {}, { notify: { route, logLevel: 'debug' } });
         await expect.poll(() => received.length, { timeout: 2_000 }).toBe(3);
-        expect(received.map((entry) => (entry.notification.params as { data: unknown }).data)).toEqual([
+        expect(received.map((entry) => entry.message['method'])).toEqual(['notifications/message', 'notifications/message', 'notifications/message']);
+        expect(received.map((entry) => (entry.message['params'] as { data: unknown }).data)).toEqual([
           'Tool execution started',
           'Tool processing data',
           'Tool execution completed',
@@ -302,8 +325,8 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
     it('stops long_operation when callCancelled arrives', async () => {
       const route = `route-${randomUUID().slice(0, 8)}`;
       const callId = randomUUID();
-      const received: Notified[] = [];
-      const subscription = bus.subscribe(sessionBroker.callNotified, (payload) => received.push(payload), { route });
+      const received: CallMessage[] = [];
+      const subscription = bus.subscribe(sessionBroker.callMessage, (payload) => received.push(payload), { route });
       await bus.flush();
       try {
         const started = Date.now();
@@ -317,7 +340,7 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
               name: 'long_operation',
               arguments: { seconds: 20, steps: 100 },
               protocolVersion: '2025-11-25',
-              notify: { route, progress: true },
+              notify: { route, progressToken: 'p-1' },
             },
             as(member('demo')),
           )
@@ -395,6 +418,137 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
       } else {
         expect(result.isError).toBe(true);
         expect(toolResultText(result)).toMatch(/refused: 127\.0\.0\.1 is not a public address/);
+      }
+    });
+  });
+
+  describe('resumable call streams (legacy era)', () => {
+    /** The entries of `key`'s log, parsed, once it holds `count` (read from the start, then stopped). */
+    const readLog = async (key: string, count: number) => {
+      const entries: Array<{ n: number; entry: Record<string, unknown> }> = [];
+      const reading = new AbortController();
+      const done = eventLog.read(key, 0, (event) => void entries.push({ n: event.n, entry: JSON.parse(event.data) as Record<string, unknown> }), reading.signal);
+      try {
+        await expect.poll(() => entries.length, { timeout: 5_000 }).toBeGreaterThanOrEqual(count);
+      } finally {
+        reading.abort();
+        await done;
+      }
+      return entries;
+    };
+    /** Records what the executor sends to the broker replica `route`, in arrival order, until `stop`. */
+    const listen = async (route: string) => {
+      const received: Array<{ kind: 'message'; payload: CallMessage } | { kind: 'disconnect'; callId: string }> = [];
+      const subscriptions = [
+        bus.subscribe(sessionBroker.callMessage, (payload) => void received.push({ kind: 'message', payload }), { route }),
+        bus.subscribe(sessionBroker.callDisconnectRequested, ({ callId }) => void received.push({ kind: 'disconnect', callId }), { route }),
+      ];
+      await bus.flush();
+      const messages = () => received.flatMap((entry) => (entry.kind === 'message' ? [entry.payload] : []));
+      return { received, messages, stop: () => subscriptions.forEach((subscription) => subscription.unsubscribe()) };
+    };
+    const newRoute = () => `route-${randomUUID().slice(0, 8)}`;
+
+    it('logs each progress at 1..n with its token, then the result at n+1, and sends each live with its position', async () => {
+      const route = newRoute();
+      const key = streamKey();
+      const listener = await listen(route);
+      try {
+        const result = await call('test_tool_with_progress', {}, { notify: { route, progressToken: 17 }, stream: { key, requestId: 42 } });
+        const progress = [0, 50, 100].map((value) => fixtureProgress(17, value));
+        expect(await readLog(key, 4)).toEqual([
+          ...progress.map((message, index) => ({ n: index + 1, entry: { message } })),
+          { n: 4, entry: { requestId: 42, outcome: { result } } },
+        ]);
+        await expect(eventLog.lastPosition(key)).resolves.toBe(4);
+        await expect.poll(() => listener.messages().length, { timeout: 2_000 }).toBe(3);
+        expect(listener.messages()).toEqual(progress.map((message, index) => ({ callId: expect.any(String), position: index + 1, message })));
+      } finally {
+        listener.stop();
+      }
+    });
+
+    it('logs the INVALID_PARAMS error of a call of an unknown tool', async () => {
+      const key = streamKey();
+      await expect(call('no_such_tool', {}, { notify: { route: newRoute() }, stream: { key, requestId: 'r-1' } })).rejects.toMatchObject({
+        code: WireErrorCode.InvalidParams,
+      });
+      expect(await readLog(key, 1)).toEqual([
+        { n: 1, entry: { requestId: 'r-1', outcome: { error: { code: WireErrorCode.InvalidParams, message: 'Unknown tool: no_such_tool' } } } },
+      ]);
+    });
+
+    it('logs CANCELLED after the progress sent before callCancelled arrived', async () => {
+      const route = newRoute();
+      const key = streamKey();
+      const callId = randomUUID();
+      const listener = await listen(route);
+      try {
+        const pending = bus
+          .request(
+            toolExecutor.callTool,
+            {
+              tenant: 'demo',
+              server: 'default',
+              callId,
+              name: 'long_operation',
+              arguments: { seconds: 20, steps: 100 },
+              protocolVersion: '2025-11-25',
+              notify: { route, progressToken: 'p-cancel' },
+              stream: { key, requestId: 9 },
+            },
+            as(member('demo')),
+          )
+          .catch((caught: unknown) => caught);
+        await expect.poll(() => listener.messages().length, { timeout: 5_000 }).toBeGreaterThan(0);
+        bus.emit(toolExecutor.callCancelled, { callId, reason: 'user pressed stop' });
+        await expect(pending).resolves.toMatchObject({ code: WireErrorCode.Cancelled });
+        const last = await eventLog.lastPosition(key);
+        expect(last).toBeGreaterThan(1);
+        const entries = await readLog(key, last ?? 0);
+        expect(entries.map((entry) => entry.n)).toEqual(Array.from({ length: last ?? 0 }, (_, index) => index + 1));
+        expect(entries.at(-1)?.entry).toEqual({ requestId: 9, outcome: { error: { code: WireErrorCode.Cancelled, message: 'Call cancelled: user pressed stop' } } });
+        for (const { entry } of entries.slice(0, -1)) {
+          expect(entry).toMatchObject({ message: { method: 'notifications/progress', params: { progressToken: 'p-cancel' } } });
+        }
+        await expect.poll(() => listener.messages().length, { timeout: 2_000 }).toBe(entries.length - 1);
+        expect(listener.messages().map((message) => message.position)).toEqual(entries.slice(0, -1).map((entry) => entry.n));
+      } finally {
+        listener.stop();
+      }
+    });
+
+    it('logs nothing for a call without a resumable stream', async () => {
+      const route = newRoute();
+      const key = streamKey();
+      const listener = await listen(route);
+      try {
+        await call('test_tool_with_progress', {}, { notify: { route, progressToken: 'p-plain' } });
+        await expect.poll(() => listener.messages().length, { timeout: 2_000 }).toBe(3);
+        expect(listener.messages().every((message) => message.position === undefined)).toBe(true);
+        await expect(eventLog.lastPosition(key)).resolves.toBeUndefined();
+        await expect(eventLog.firstAvailable(key)).resolves.toBeUndefined();
+      } finally {
+        listener.stop();
+      }
+    });
+
+    it("asks the broker to close the client's connection during test_reconnection, before the reply, and logs the result (S-81)", async () => {
+      const route = newRoute();
+      const key = streamKey();
+      const listener = await listen(route);
+      try {
+        // What had arrived when the reply did: the disconnect request must be there already.
+        const { result, arrivedBefore } = await call('test_reconnection', {}, { notify: { route }, stream: { key, requestId: 5 } }).then((value) => ({
+          result: value,
+          arrivedBefore: [...listener.received],
+        }));
+        expect(arrivedBefore).toEqual([{ kind: 'disconnect', callId: expect.any(String) }]);
+        expect(toolResultText(result)).toMatch(/^Reconnection test completed successfully/);
+        expect(await readLog(key, 1)).toEqual([{ n: 1, entry: { requestId: 5, outcome: { result } } }]);
+        expect(listener.received).toHaveLength(1);
+      } finally {
+        listener.stop();
       }
     });
   });

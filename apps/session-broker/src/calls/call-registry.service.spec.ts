@@ -1,144 +1,151 @@
 import { describe, expect, it } from 'vitest';
+import { sessionBroker } from '@mcp-platform/protocol-contracts';
 import type { MessageBus } from '@mcp-platform/shared-messaging';
-import type { LazyResponse } from '../streams/lazy-response';
+import { FakeTarget } from '../../test/fake-response-target';
+import { LazyResponse } from '../streams/lazy-response';
 import { resolveSessionBrokerOptions } from '../session-broker.options';
 import { CallRegistry } from './call-registry.service';
 
-function stubResponse(): { response: LazyResponse; sent: unknown[] } {
-  const sent: unknown[] = [];
-  const response = { open: true, notify: (message: unknown) => sent.push(message) > 0, close: () => undefined } as unknown as LazyResponse;
-  return { response, sent };
-}
+const KEY = 'AAAAAAAAAAAAAAAAAAAAAA.c000000001BBBBBBBBBBBBBBBB';
+const progress = { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'tok', progress: 1, total: 10 } };
+const rootsRequest = { jsonrpc: '2.0', id: 'l-a#1', method: 'roots/list' };
+const completion = { jsonrpc: '2.0', method: 'notifications/elicitation/complete', params: { elicitationId: 'elicitation-7' } };
 
-function registry(emitted: Array<{ subject: string; payload: unknown }> = []): CallRegistry {
+/** A registry over a bus stub that records what it emits and keeps the handlers it subscribed. */
+function setup() {
+  const emitted: Array<{ subject: string; payload: unknown }> = [];
+  const handlers = new Map<string, (payload: unknown) => void>();
+  const unsubscribed: string[] = [];
   const bus = {
-    subscribe: () => ({ unsubscribe: () => undefined }),
+    subscribe: (contract: { subject: string }, handler: (payload: unknown) => void) => {
+      handlers.set(contract.subject, handler);
+      return { unsubscribe: () => unsubscribed.push(contract.subject) };
+    },
     emit: (contract: { subject: string }, payload: unknown) => emitted.push({ subject: contract.subject, payload }),
   } as unknown as MessageBus;
-  return new CallRegistry(
+  const calls = new CallRegistry(
     bus,
     resolveSessionBrokerOptions({ publicUrl: 'http://x', allowedHosts: [], allowedOrigins: [], bodyLimitBytes: 1024, replicaId: 'r1', auth: { issuer: 'http://as/oauth' } }),
   );
+  return { calls, emitted, handlers, unsubscribed };
 }
 
-const progress = (callId: string, value: number) => ({ callId, notification: { method: 'notifications/progress' as const, params: { progress: value, total: 10 } } });
-const message = (callId: string, level: 'debug' | 'info' | 'error') => ({
-  callId,
-  notification: { method: 'notifications/message' as const, params: { level, data: level } },
-});
+/** A call's response over an in-memory connection, resumable like a legacy call's. */
+function callStream(primingEventId?: string): { target: FakeTarget; response: LazyResponse } {
+  const target = new FakeTarget();
+  const response = new LazyResponse(target);
+  response.makeResumable({ ...(primingEventId === undefined ? {} : { primingEventId }), retryMs: 1_000 });
+  return { target, response };
+}
 
-describe('CallRegistry', () => {
+const toSession = (message: unknown) => ({ subject: sessionBroker.sessionMessage.subject, payload: { sessionId: 's-1', message } });
+
+describe(CallRegistry, () => {
   describe('deliver', () => {
-    it('adds the client progress token verbatim, string or number', () => {
-      const calls = registry();
-      const text = stubResponse();
-      const numeric = stubResponse();
-      calls.open('a', { response: text.response, progressToken: 'tok' });
-      calls.open('b', { response: numeric.response, progressToken: 0 });
-      calls.deliver(progress('a', 1));
-      calls.deliver(progress('b', 1));
-      expect(text.sent).toEqual([{ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'tok', progress: 1, total: 10 } }]);
-      expect(numeric.sent).toEqual([{ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 0, progress: 1, total: 10 } }]);
+    it('writes a message on its call’s stream as the executor shaped it, with the event id <streamKey>:<position>', () => {
+      const { calls, emitted } = setup();
+      const { target, response } = callStream();
+      calls.open('l-a', { response, sessionId: 's-1', streamKey: KEY });
+      calls.deliver({ callId: 'l-a', position: 3, message: progress });
+      expect(target.chunks).toEqual([`id: ${KEY}:3\nevent: message\ndata: ${JSON.stringify(progress)}\n\n`]);
+      expect(emitted).toEqual([]);
     });
 
-    it('drops progress the client did not ask for, and progress that does not increase', () => {
-      const calls = registry();
-      const without = stubResponse();
-      const withToken = stubResponse();
-      calls.open('a', { response: without.response });
-      calls.open('b', { response: withToken.response, progressToken: 1 });
-      calls.deliver(progress('a', 1));
-      for (const value of [1, 1, 0.5, 2]) calls.deliver(progress('b', value));
-      expect(without.sent).toEqual([]);
-      expect(withToken.sent.map((sent) => (sent as { params: { progress: number } }).params.progress)).toEqual([1, 2]);
+    it('writes a message without an id when the call has no logged stream or the message no position', () => {
+      const { calls } = setup();
+      const modern = callStream();
+      const unlogged = callStream();
+      calls.open('m-a', { response: modern.response });
+      calls.open('l-b', { response: unlogged.response, sessionId: 's-1', streamKey: KEY });
+      calls.deliver({ callId: 'm-a', position: 1, message: progress });
+      calls.deliver({ callId: 'l-b', message: progress });
+      expect(modern.target.chunks).toEqual([`event: message\ndata: ${JSON.stringify(progress)}\n\n`]);
+      expect(unlogged.target.chunks).toEqual([`event: message\ndata: ${JSON.stringify(progress)}\n\n`]);
     });
 
-    it('forwards log messages at or above the call level only, and none without a level', () => {
-      const calls = registry();
-      const leveled = stubResponse();
-      const silent = stubResponse();
-      calls.open('a', { response: leveled.response, logLevel: 'info' });
-      calls.open('b', { response: silent.response });
-      for (const level of ['debug', 'info', 'error'] as const) {
-        calls.deliver(message('a', level));
-        calls.deliver(message('b', level));
+    it('ignores messages of calls it does not hold', () => {
+      const { calls, emitted } = setup();
+      expect(() => calls.deliver({ callId: 'unknown', position: 1, message: rootsRequest })).not.toThrow();
+      expect(emitted).toEqual([]);
+    });
+
+    it("sends a request or an elicitation completion to the session's GET stream, wherever it is, when the client left before it got any event id (S-85: the call goes on)", () => {
+      const { calls, emitted } = setup();
+      const { target, response } = callStream(`${KEY}:0`);
+      calls.open('l-a', { response, sessionId: 's-1', streamKey: KEY });
+      target.dropConnection();
+      calls.deliver({ callId: 'l-a', position: 1, message: rootsRequest });
+      calls.deliver({ callId: 'l-a', position: 2, message: completion });
+      expect(emitted).toEqual([toSession(rootsRequest), toSession(completion)]);
+    });
+
+    it('keeps everything on the call’s stream once the client holds an event id: it reads it when it resumes', () => {
+      const { calls, emitted } = setup();
+      const { target, response } = callStream(`${KEY}:0`);
+      calls.open('l-a', { response, sessionId: 's-1', streamKey: KEY });
+      response.openStream();
+      target.dropConnection();
+      calls.deliver({ callId: 'l-a', position: 1, message: rootsRequest });
+      calls.deliver({ callId: 'l-a', position: 2, message: completion });
+      expect(emitted).toEqual([]);
+    });
+
+    it('drops progress and log messages its client can no longer receive, and everything of a call without a session', () => {
+      const { calls, emitted } = setup();
+      const legacy = callStream();
+      const sessionless = callStream();
+      calls.open('l-a', { response: legacy.response, sessionId: 's-1', streamKey: KEY });
+      calls.open('l-b', { response: sessionless.response });
+      legacy.target.dropConnection();
+      sessionless.target.dropConnection();
+      calls.deliver({ callId: 'l-a', position: 1, message: progress });
+      calls.deliver({ callId: 'l-a', position: 2, message: { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x' } } });
+      calls.deliver({ callId: 'l-b', message: rootsRequest });
+      expect(emitted).toEqual([]);
+    });
+  });
+
+  describe('callDisconnectRequested', () => {
+    it('closes the connection of the call it names with retry, without a response (S-81)', () => {
+      const { calls, handlers } = setup();
+      calls.onModuleInit();
+      const named = callStream(`${KEY}:0`);
+      const other = callStream(`${KEY}:0`);
+      calls.open('l-a', { response: named.response, sessionId: 's-1', streamKey: KEY });
+      calls.open('l-b', { response: other.response, sessionId: 's-1', streamKey: KEY });
+      handlers.get(sessionBroker.callDisconnectRequested.subject)?.({ callId: 'l-a' });
+      expect(named.target.chunks).toEqual([`id: ${KEY}:0\nretry: 1000\ndata: \n\n`, 'retry: 1000\n\n']);
+      expect(named.target.writableEnded).toBe(true);
+      expect(other.response.state).toBe('pending');
+    });
+  });
+
+  describe('onModuleDestroy', () => {
+    it('unsubscribes and disconnects every open call, so its client resumes on another replica', () => {
+      const { calls, unsubscribed } = setup();
+      calls.onModuleInit();
+      const first = callStream(`${KEY}:0`);
+      const second = callStream(`${KEY}:0`);
+      calls.open('l-a', { response: first.response, sessionId: 's-1', streamKey: KEY });
+      calls.open('l-b', { response: second.response, sessionId: 's-2', streamKey: KEY });
+      second.response.notify(progress, `${KEY}:1`);
+      calls.onModuleDestroy();
+      expect(unsubscribed.sort()).toEqual([sessionBroker.callDisconnectRequested.subject, sessionBroker.callMessage.subject].sort());
+      for (const { target } of [first, second]) {
+        expect(target.chunks.at(-1)).toBe('retry: 1000\n\n');
+        expect(target.writableEnded).toBe(true);
       }
-      expect(leveled.sent.map((sent) => (sent as { params: { level: string } }).params.level)).toEqual(['info', 'error']);
-      expect(silent.sent).toEqual([]);
-    });
-
-    it('ignores notifications for calls it does not hold', () => {
-      const calls = registry();
-      expect(() => calls.deliver(progress('unknown', 1))).not.toThrow();
     });
   });
 
   describe('closeSession', () => {
     it('closes and returns the calls of one session', () => {
-      const calls = registry();
-      calls.open('a', { response: stubResponse().response, sessionId: 's1' });
-      calls.open('b', { response: stubResponse().response, sessionId: 's2' });
+      const { calls } = setup();
+      calls.open('a', { response: callStream().response, sessionId: 's1' });
+      calls.open('b', { response: callStream().response, sessionId: 's2' });
       expect(calls.closeSession('s1')).toEqual(['a']);
       expect(calls.has('a')).toBe(false);
       expect(calls.has('b')).toBe(true);
-    });
-  });
-
-  describe('ask', () => {
-    const roots = { callId: 'l-a', inputId: 'l-a#1', method: 'roots/list' as const };
-
-    it("writes a call's request to its client on the call's stream", () => {
-      const emitted: Array<{ subject: string; payload: unknown }> = [];
-      const calls = registry(emitted);
-      const stream = stubResponse();
-      calls.open('l-a', { response: stream.response, sessionId: 's-1' });
-      calls.ask(roots);
-      expect(stream.sent).toEqual([{ jsonrpc: '2.0', id: 'l-a#1', method: 'roots/list' }]);
-      expect(emitted).toEqual([]);
-    });
-
-    it("sends it to the session's GET stream, wherever it is, when the call's stream is gone (S-85: the call goes on)", () => {
-      const emitted: Array<{ subject: string; payload: unknown }> = [];
-      const calls = registry(emitted);
-      const gone = { open: false, notify: () => false, close: () => undefined } as unknown as LazyResponse;
-      calls.open('l-a', { response: gone, sessionId: 's-1' });
-      calls.ask({ ...roots, params: { _meta: {} } });
-      expect(emitted).toEqual([
-        { subject: 'session-broker.v1.session.message-posted', payload: { sessionId: 's-1', message: { jsonrpc: '2.0', id: 'l-a#1', method: 'roots/list', params: { _meta: {} } } } },
-      ]);
-    });
-
-    it('ignores a request of a call this replica does not hold', () => {
-      const emitted: Array<{ subject: string; payload: unknown }> = [];
-      registry(emitted).ask(roots);
-      expect(emitted).toEqual([]);
-    });
-  });
-
-  describe('completeElicitation', () => {
-    const completed = { callId: 'l-a', sessionId: 's-1', elicitationId: 'elicitation-7' };
-    const notification = { jsonrpc: '2.0', method: 'notifications/elicitation/complete', params: { elicitationId: 'elicitation-7' } };
-
-    it("writes notifications/elicitation/complete on the call's stream, where the elicitation went (S-327)", () => {
-      const emitted: Array<{ subject: string; payload: unknown }> = [];
-      const calls = registry(emitted);
-      const stream = stubResponse();
-      calls.open('l-a', { response: stream.response, sessionId: 's-1' });
-      calls.completeElicitation(completed);
-      expect(stream.sent).toEqual([notification]);
-      expect(emitted).toEqual([]);
-    });
-
-    it("sends it to the session's GET stream, wherever it is, when the call's stream is gone or the call has answered", () => {
-      const emitted: Array<{ subject: string; payload: unknown }> = [];
-      const calls = registry(emitted);
-      const gone = { open: false, notify: () => false, close: () => undefined } as unknown as LazyResponse;
-      calls.open('l-a', { response: gone, sessionId: 's-1' });
-      calls.completeElicitation(completed);
-      calls.close('l-a');
-      calls.completeElicitation(completed);
-      const toSession = { subject: 'session-broker.v1.session.message-posted', payload: { sessionId: 's-1', message: notification } };
-      expect(emitted).toEqual([toSession, toSession]);
     });
   });
 });

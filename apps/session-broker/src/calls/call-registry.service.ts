@@ -1,41 +1,33 @@
-import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { sessionBroker, type EventPayload } from '@mcp-platform/protocol-contracts';
 import { MessageBus, type BusSubscription } from '@mcp-platform/shared-messaging';
-import { isLevelAtLeast, JSONRPC_VERSION, type LoggingLevel } from '@mcp-platform/protocol-mcp';
 import type { LazyResponse } from '../streams/lazy-response';
+import { eventId } from '../streams/stream-ids';
 import { SESSION_BROKER_OPTIONS, type ResolvedSessionBrokerOptions } from '../session-broker.options';
 
 /** A progress token exactly as the client sent it: a string or an integer (S-264). */
 export type ProgressToken = string | number;
 
-/** A call in flight on this replica, waiting for its result and receiving its notifications. */
+/** A call in flight on this replica, waiting for its result and receiving its messages. */
 export interface OpenCall {
   response: LazyResponse;
-  /** Echoed verbatim on every `notifications/progress` (S-264); absent: no progress goes out. */
-  progressToken?: ProgressToken;
-  /** Minimum level of `notifications/message` for this call; absent: none (S-34, S-233). */
-  logLevel?: LoggingLevel;
   /** The legacy session the call belongs to. */
   sessionId?: string;
+  /** The key of the call's stream log (legacy): a message's SSE id is `<streamKey>:<position>`. */
+  streamKey?: string;
 }
 
-interface CallState extends OpenCall {
-  lastProgress: number;
-}
-
-type Notified = EventPayload<typeof sessionBroker.callNotified>;
-type InputRequested = EventPayload<typeof sessionBroker.callInputRequested>;
-type ElicitationCompleted = EventPayload<typeof sessionBroker.callElicitationCompleted>;
+type CallMessage = EventPayload<typeof sessionBroker.callMessage>;
 
 /**
- * The calls this replica holds, by platform-wide call id. One subscription to `callNotified` on this
- * replica's route (never one per request) dispatches each notification to its call's stream, adding
- * what the executor does not know: the client's progress token (§3.1.4).
+ * The calls this replica holds, by platform-wide call id. One subscription to `callMessage` on this
+ * replica's route (never one per request) writes each message of a call on its stream, with its event
+ * id when the call's stream is logged (§3.1.4). The executor has already shaped and filtered the
+ * messages (progress token, log level, S-264..S-267).
  */
 @Injectable()
 export class CallRegistry implements OnModuleInit, OnModuleDestroy {
-  private readonly logger = new Logger(CallRegistry.name);
-  private readonly calls = new Map<string, CallState>();
+  private readonly calls = new Map<string, OpenCall>();
   private readonly subscriptions: BusSubscription[] = [];
 
   constructor(
@@ -46,17 +38,22 @@ export class CallRegistry implements OnModuleInit, OnModuleDestroy {
   onModuleInit(): void {
     const route = { route: this.options.replicaId };
     this.subscriptions.push(
-      this.bus.subscribe(sessionBroker.callNotified, (payload) => this.deliver(payload), route),
-      this.bus.subscribe(sessionBroker.callInputRequested, (payload) => this.ask(payload), route),
-      this.bus.subscribe(sessionBroker.callElicitationCompleted, (payload) => this.completeElicitation(payload), route),
+      this.bus.subscribe(sessionBroker.callMessage, (payload) => this.deliver(payload), route),
+      this.bus.subscribe(sessionBroker.callDisconnectRequested, (payload) => this.calls.get(payload.callId)?.response.disconnect(), route),
     );
   }
 
+  /**
+   * At shutdown the calls' connections close without ending their streams (S-81): their clients
+   * reconnect with `Last-Event-ID` to another replica and read the rest from the log (a rolling restart
+   * loses nothing); the calls themselves go on in the executor.
+   */
   onModuleDestroy(): void {
     for (const subscription of this.subscriptions.splice(0)) subscription.unsubscribe();
+    for (const call of this.calls.values()) call.response.disconnect();
   }
 
-  /** The route token services send this replica's call notifications to. */
+  /** The route token services send this replica's call messages to. */
   get route(): string {
     return this.options.replicaId;
   }
@@ -66,7 +63,7 @@ export class CallRegistry implements OnModuleInit, OnModuleDestroy {
   }
 
   open(callId: string, call: OpenCall): void {
-    this.calls.set(callId, { ...call, lastProgress: Number.NEGATIVE_INFINITY });
+    this.calls.set(callId, call);
   }
 
   close(callId: string): void {
@@ -86,53 +83,21 @@ export class CallRegistry implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * Sends a call's request to its client (sampling, elicitation, roots) on the call's stream, where the
-   * client expects what belongs to the call (§3.2.3). A call whose stream is gone (the client
-   * disconnected, which does not cancel it, S-85) asks on its session's GET stream, on whichever
-   * replica holds it. The answer comes back as a POST to any replica.
+   * Writes one message of a call on its stream (exported for tests). When the client went away before
+   * it got any event id, it cannot resume the call's stream: a request to it (sampling, elicitation,
+   * roots) or an elicitation completion goes to the session's GET stream instead, on whichever replica
+   * holds it (§3.2.3; a dropped connection does not cancel a legacy call, S-85). Otherwise the message
+   * stays on the call's stream, where the client reads it when it resumes (S-88: one stream per message).
    */
-  ask(payload: InputRequested): void {
+  deliver(payload: CallMessage): void {
     const call = this.calls.get(payload.callId);
     if (!call) return;
-    const request = { jsonrpc: JSONRPC_VERSION, id: payload.inputId, method: payload.method, ...(payload.params === undefined ? {} : { params: payload.params }) };
-    if (call.response.notify(request)) return;
-    if (call.sessionId !== undefined) this.bus.emit(sessionBroker.sessionMessage, { sessionId: call.sessionId, message: request });
-  }
-
-  /**
-   * Tells the client a URL-mode elicitation of one of its calls finished out of band (legacy era,
-   * S-327): `notifications/elicitation/complete` on the call's stream, where the elicitation went, or,
-   * when that stream is gone (or the call has answered already), on the session's GET stream, on
-   * whichever replica holds it. Only the session that got the elicitation hears it.
-   */
-  completeElicitation(payload: ElicitationCompleted): void {
-    const notification = { jsonrpc: JSONRPC_VERSION, method: 'notifications/elicitation/complete', params: { elicitationId: payload.elicitationId } };
-    const call = this.calls.get(payload.callId);
-    if (call?.sessionId === payload.sessionId && call.response.notify(notification)) return;
-    this.bus.emit(sessionBroker.sessionMessage, { sessionId: payload.sessionId, message: notification });
-  }
-
-  /** Sends one executor notification to its call's stream (exported for tests). */
-  deliver(payload: Notified): void {
-    const call = this.calls.get(payload.callId);
-    if (!call || !call.response.open) return;
-    const notification = payload.notification;
-    if (notification.method === 'notifications/progress') {
-      if (call.progressToken === undefined) return;
-      // spec S-266: progress strictly increases; a service that repeats itself is dropped, not forwarded.
-      if (!(notification.params.progress > call.lastProgress)) {
-        this.logger.debug(`dropped non-increasing progress for call ${payload.callId}`);
-        return;
-      }
-      call.lastProgress = notification.params.progress;
-      call.response.notify({
-        jsonrpc: JSONRPC_VERSION,
-        method: 'notifications/progress',
-        params: { progressToken: call.progressToken, ...notification.params },
-      });
-      return;
+    const id = payload.position === undefined || call.streamKey === undefined ? undefined : eventId(call.streamKey, payload.position);
+    if (call.response.notify(payload.message, id)) return;
+    const method = payload.message['method'];
+    const forClient = Object.hasOwn(payload.message, 'id') || method === 'notifications/elicitation/complete';
+    if (forClient && call.sessionId !== undefined && !call.response.resumable) {
+      this.bus.emit(sessionBroker.sessionMessage, { sessionId: call.sessionId, message: payload.message });
     }
-    if (call.logLevel === undefined || !isLevelAtLeast(notification.params.level, call.logLevel)) return;
-    call.response.notify({ jsonrpc: JSONRPC_VERSION, method: 'notifications/message', params: notification.params });
   }
 }

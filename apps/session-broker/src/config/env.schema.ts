@@ -12,6 +12,8 @@ export const mcpEdgeEnv = {
   ALLOWED_ORIGINS: commaList,
   /** Largest accepted POST body in bytes (413 above it). */
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(4 * 1024 * 1024),
+  /** The SSE `retry` delay (ms) on resumable legacy streams: how long clients wait before reconnecting after the broker closed their connection. */
+  SSE_RETRY_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
   /** The OAuth issuer whose access tokens the MCP endpoints accept (exactly the tokens' `iss`, no trailing slash). */
   AUTH_ISSUER: z.string().url().default('http://127.0.0.1:3101/oauth'),
   /**

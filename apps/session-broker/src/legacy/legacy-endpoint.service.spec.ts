@@ -8,6 +8,7 @@ import type { ResourceMethods } from '../methods/resource-methods.service';
 import type { ToolMethods } from '../methods/tool-methods.service';
 import { resolveSessionBrokerOptions } from '../session-broker.options';
 import type { SessionStreams } from '../streams/session-streams.registry';
+import type { StreamResumption } from '../streams/stream-resumption.service';
 import type { VirtualServer } from '../virtual-servers/virtual-server.cache';
 import { LegacyEndpoint } from './legacy-endpoint.service';
 import type { LegacySession, SessionStore } from './session.store';
@@ -36,6 +37,7 @@ function setup() {
   const endpoint = new LegacyEndpoint(
     sessions,
     {} as SessionStreams,
+    {} as StreamResumption,
     {} as CallRegistry,
     {} as ToolMethods,
     {} as ResourceMethods,

@@ -27,11 +27,25 @@ import { ToolMethods } from '../methods/tool-methods.service';
 import { SESSION_BROKER_OPTIONS, type ResolvedSessionBrokerOptions } from '../session-broker.options';
 import { LazyResponse, type ResponseTarget } from '../streams/lazy-response';
 import { SessionStreams } from '../streams/session-streams.registry';
+import { eventId, newStreamKey } from '../streams/stream-ids';
+import { StreamResumption } from '../streams/stream-resumption.service';
 import type { VirtualServer } from '../virtual-servers/virtual-server.cache';
 import { MAX_SUBSCRIPTION_CHARACTERS, MAX_SUBSCRIPTION_URI_LENGTH, MAX_SUBSCRIPTIONS_PER_SESSION, subscriptionUri, withoutSubscription, withSubscription } from '../subscriptions/resource-subscriptions';
 import { SessionStore, type LegacySession } from './session.store';
 
 type Request = Extract<IncomingMessage, { kind: 'request' }>;
+
+/**
+ * How long a legacy `tools/call` may answer in plain JSON before its response becomes a primed SSE
+ * stream: fast calls keep the cheap JSON answer (and a 403 step-up challenge stays possible); a slower
+ * one becomes resumable even if it never sends anything before its result.
+ */
+const PRIMING_DELAY_MS = 500;
+
+/** Priming events (an id and empty data, S-80) arrived with 2025-11-25; older clients may not expect them. */
+function sendsPrimingEvents(protocolVersion: string): boolean {
+  return protocolVersion >= '2025-11-25';
+}
 
 /**
  * The legacy era (2025-03-26 / 2025-06-18 / 2025-11-25): the `initialize` handshake, sessions in the
@@ -44,6 +58,7 @@ export class LegacyEndpoint {
   constructor(
     private readonly sessions: SessionStore,
     private readonly streams: SessionStreams,
+    private readonly resumption: StreamResumption,
     private readonly calls: CallRegistry,
     private readonly tools: ToolMethods,
     private readonly resources: ResourceMethods,
@@ -81,12 +96,24 @@ export class LegacyEndpoint {
     else response.close();
   }
 
-  /** GET: the session's standalone SSE stream (S-86, S-87). */
+  /**
+   * GET: the session's standalone SSE stream (S-86, S-87), or, with `Last-Event-ID`, the resumption of
+   * any stream of the session, a call's or a GET's, on this replica whichever held it (S-90).
+   */
   async get(request: McpHttpRequest, server: VirtualServer, principal: Principal, expiresAt: number | undefined, target: ResponseTarget): Promise<void> {
     const resolved = await this.sessionFor(request, server, principal, undefined, target);
     if (!resolved) return;
     const response = new LazyResponse(target);
-    if (!this.streams.attach(resolved.sessionId, server.tenant, server.name, response, expiresAt)) {
+    const opening = {
+      sessionId: resolved.sessionId,
+      tenant: server.tenant,
+      server: server.name,
+      priming: sendsPrimingEvents(resolved.session.protocolVersion),
+      ...(expiresAt === undefined ? {} : { endsAt: expiresAt }),
+    };
+    const lastEventId = headerValue(request.headers, 'last-event-id');
+    if (lastEventId !== undefined) return this.resumption.resume({ ...opening, lastEventId }, response);
+    if (!this.streams.attach(opening, response)) {
       response.respond(jsonRpcError(undefined, JsonRpcErrorCode.InvalidRequest, 'Conflict: this session already has a GET stream open'), 409);
     }
   }
@@ -143,6 +170,7 @@ export class LegacyEndpoint {
   onSessionClosed(sessionId: string): void {
     this.sessions.forget(sessionId);
     this.streams.close(sessionId);
+    this.resumption.closeSession(sessionId);
     for (const callId of this.calls.closeSession(sessionId)) {
       this.bus.emit(toolExecutor.callCancelled, { callId, reason: 'the session ended' });
     }
@@ -210,6 +238,7 @@ export class LegacyEndpoint {
       }
       case 'tools/list':
       case 'tools/call': {
+        const stream = message.method === 'tools/call' ? this.callStream(sessionId, session, response) : undefined;
         const context = {
           era: 'legacy' as const,
           protocolVersion: session.protocolVersion,
@@ -224,6 +253,7 @@ export class LegacyEndpoint {
           clientCapabilities: session.clientCapabilities,
           // spec S-85: a dropped connection is not a cancellation in the legacy era.
           cancelWhenClientGone: false,
+          ...(stream === undefined ? {} : { stream }),
         };
         return message.method === 'tools/list' ? this.tools.listTools(context) : this.tools.callTool(context);
       }
@@ -236,6 +266,18 @@ export class LegacyEndpoint {
         }
         return { kind: 'error', error: methodNotFoundError(message.id, message.method) };
     }
+  }
+
+  /**
+   * A call's resumable stream (S-89, S-90): a fresh log key, written by the executor; the response's
+   * events carry `<key>:<position>` ids and, for sessions of 2025-11-25 and later, a slow call's stream
+   * opens with a priming event (S-80) and the `retry` delay.
+   */
+  private callStream(sessionId: string, session: LegacySession, response: LazyResponse): { key: string; primeAfterMs?: number } {
+    const key = newStreamKey(sessionId, 'call');
+    const priming = sendsPrimingEvents(session.protocolVersion);
+    response.makeResumable({ ...(priming ? { primingEventId: eventId(key, 0) } : {}), retryMs: this.options.sseRetryMs });
+    return { key, ...(priming ? { primeAfterMs: PRIMING_DELAY_MS } : {}) };
   }
 
   /**

@@ -29,6 +29,12 @@ export interface ToolMethodContext {
   clientCapabilities: Record<string, unknown>;
   /** Modern: a client closing the stream cancels the call (S-108). Legacy: it does not (S-85). */
   cancelWhenClientGone: boolean;
+  /**
+   * Legacy: the call's resumable stream, whose log the executor writes (S-89, S-90). With `primeAfterMs`
+   * (sessions of 2025-11-25 and later, S-80), a call still running then opens its SSE stream with a
+   * priming event, so even a call that sends nothing can be resumed on another replica.
+   */
+  stream?: { key: string; primeAfterMs?: number };
 }
 
 /**
@@ -89,12 +95,14 @@ export class ToolMethods {
     }
 
     const abort = new AbortController();
+    const stream = context.stream;
     this.calls.open(context.callId, {
       response: context.response,
-      ...(progressToken === undefined ? {} : { progressToken }),
-      ...(context.logLevel === undefined ? {} : { logLevel: context.logLevel }),
       ...(context.sessionId === undefined ? {} : { sessionId: context.sessionId }),
+      ...(stream === undefined ? {} : { streamKey: stream.key }),
     });
+    // A fast answer stays plain JSON (and can still be a 403 step-up challenge); a slow one gets its stream primed.
+    const priming = stream?.primeAfterMs === undefined ? undefined : setTimeout(() => context.response.openStream(), stream.primeAfterMs);
     if (context.cancelWhenClientGone) {
       context.response.onClientGone(() => {
         // spec S-108: on the modern transport a closed response stream is the cancellation.
@@ -115,10 +123,11 @@ export class ToolMethods {
           protocolVersion: context.protocolVersion,
           clientCapabilities: context.clientCapabilities,
           ...(context.sessionId === undefined ? {} : { sessionId: context.sessionId }),
+          ...(stream === undefined ? {} : { stream: { key: stream.key, requestId } }),
           ...(inputResponses === undefined || Object.keys(inputResponses).length === 0 ? {} : { inputResponses }),
           notify: {
             route: this.calls.route,
-            progress: progressToken !== undefined,
+            ...(progressToken === undefined ? {} : { progressToken }),
             ...(context.logLevel === undefined ? {} : { logLevel: context.logLevel }),
           },
         },
@@ -131,6 +140,7 @@ export class ToolMethods {
       if (isRpcError(error) && error.code === WireErrorCode.Cancelled) return { kind: 'none' };
       return this.toFailure(context, 'tools/call', error);
     } finally {
+      clearTimeout(priming);
       this.calls.close(context.callId);
     }
   }

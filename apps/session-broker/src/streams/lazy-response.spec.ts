@@ -75,6 +75,85 @@ describe('LazyResponse', () => {
     });
   });
 
+  describe('makeResumable', () => {
+    it('opens the stream with the priming event first: its id, the retry delay and empty data (S-80, S-81)', () => {
+      const target = new FakeTarget();
+      const response = new LazyResponse(target);
+      response.makeResumable({ primingEventId: 'k:0', retryMs: 1500 });
+      expect(target.chunks).toEqual([]);
+      response.notify(progress, 'k:1');
+      expect(target.headers).toMatchObject({ 'content-type': 'text/event-stream' });
+      expect(target.chunks).toEqual(['id: k:0\nretry: 1500\ndata: \n\n', `id: k:1\nevent: message\ndata: ${JSON.stringify(progress)}\n\n`]);
+    });
+
+    it('sends no priming event without a priming id', () => {
+      const target = new FakeTarget();
+      const response = new LazyResponse(target);
+      response.makeResumable({ retryMs: 1500 });
+      response.openStream();
+      response.notify(progress);
+      expect(target.chunks).toEqual([`event: message\ndata: ${JSON.stringify(progress)}\n\n`]);
+    });
+
+    it('changes nothing once the stream is open', () => {
+      const target = new FakeTarget();
+      const response = new LazyResponse(target);
+      response.openStream();
+      response.makeResumable({ primingEventId: 'k:0', retryMs: 1500 });
+      response.disconnect();
+      expect(target.chunks).toEqual([]);
+      expect(response.resumable).toBe(false);
+    });
+  });
+
+  describe('notify', () => {
+    it('writes the event id of a message that has one (S-89)', () => {
+      const target = new FakeTarget();
+      new LazyResponse(target).notify(progress, 'k:7');
+      expect(target.chunks).toEqual([`id: k:7\nevent: message\ndata: ${JSON.stringify(progress)}\n\n`]);
+    });
+  });
+
+  describe('resumable', () => {
+    it('is true once the client got an event id, by a priming event or a message', () => {
+      const primed = new LazyResponse(new FakeTarget());
+      primed.makeResumable({ primingEventId: 'k:0', retryMs: 1500 });
+      expect(primed.resumable).toBe(false);
+      primed.openStream();
+      expect(primed.resumable).toBe(true);
+
+      const unprimed = new LazyResponse(new FakeTarget());
+      unprimed.notify(progress);
+      expect(unprimed.resumable).toBe(false);
+      unprimed.notify(progress, 'k:2');
+      expect(unprimed.resumable).toBe(true);
+    });
+  });
+
+  describe('disconnect', () => {
+    it('primes a pending resumable response, then ends the connection with the retry delay (S-81)', () => {
+      const target = new FakeTarget();
+      const response = new LazyResponse(target);
+      response.makeResumable({ primingEventId: 'k:0', retryMs: 1500 });
+      response.disconnect();
+      expect(target.status).toBe(200);
+      expect(target.chunks).toEqual(['id: k:0\nretry: 1500\ndata: \n\n', 'retry: 1500\n\n']);
+      expect(target.writableEnded).toBe(true);
+      expect(response.open).toBe(false);
+      expect(response.notify(progress, 'k:1')).toBe(false);
+    });
+
+    it('just ends a stream its client cannot resume', () => {
+      const target = new FakeTarget();
+      const response = new LazyResponse(target);
+      response.makeResumable({ retryMs: 1500 });
+      response.notify(progress);
+      response.disconnect();
+      expect(target.chunks).toEqual([`event: message\ndata: ${JSON.stringify(progress)}\n\n`]);
+      expect(target.writableEnded).toBe(true);
+    });
+  });
+
   describe('close', () => {
     it('ends an answer without a response as an empty stream', () => {
       const target = new FakeTarget();

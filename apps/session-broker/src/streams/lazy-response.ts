@@ -20,9 +20,17 @@ const SSE_HEADERS: OutgoingHttpHeaders = {
   'x-accel-buffering': 'no',
 };
 
-/** One SSE event carrying one JSON-RPC message. */
-export function sseEvent(message: unknown): string {
-  return `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+/** One SSE event carrying one JSON-RPC message, with its event id when it has one (S-89). */
+export function sseEvent(message: unknown, id?: string): string {
+  return `${id === undefined ? '' : `id: ${id}\n`}event: message\ndata: ${JSON.stringify(message)}\n\n`;
+}
+
+/** How a resumable stream starts: its priming event's id and the reconnection delay it announces. */
+export interface Resumption {
+  /** The id of the priming event (S-80); absent: the stream is resumable only once an event with an id went out. */
+  primingEventId?: string;
+  /** The SSE `retry` field: how long the client waits before reconnecting (S-81). */
+  retryMs: number;
 }
 
 /**
@@ -35,6 +43,9 @@ export class LazyResponse {
   private current: LazyResponseState = 'pending';
   private clientGone = false;
   private goneListener: (() => void) | undefined;
+  private resumption: Resumption | undefined;
+  /** Whether the client got an event id it can resume from. */
+  private idSent = false;
 
   constructor(
     private readonly target: ResponseTarget,
@@ -64,20 +75,52 @@ export class LazyResponse {
     this.goneListener = listener;
   }
 
+  /** True once the client holds an event id of this stream, so it can reconnect with `Last-Event-ID` (S-90). */
+  get resumable(): boolean {
+    return this.idSent;
+  }
+
+  /**
+   * Makes the stream resumable: when it opens, its first event is the priming event (an id and empty
+   * data, S-80) with the `retry` delay, before anything else. Call it before the stream opens.
+   */
+  makeResumable(resumption: Resumption): void {
+    if (this.current === 'pending') this.resumption = resumption;
+  }
+
   /** Switches to SSE now (a GET stream, or a POST whose answer will be streamed). */
   openStream(): void {
     if (this.current !== 'pending') return;
     this.current = 'stream';
     this.target.writeHead(200, { ...SSE_HEADERS, ...this.extraHeaders });
     this.target.flushHeaders();
+    const priming = this.resumption;
+    if (priming?.primingEventId === undefined) return;
+    this.target.write(`id: ${priming.primingEventId}\nretry: ${priming.retryMs}\ndata: \n\n`);
+    this.idSent = true;
   }
 
-  /** Sends a notification before the final response; upgrades to SSE on the first one. */
-  notify(message: unknown): boolean {
+  /** Sends a message before the final response, with its event id if it has one; upgrades to SSE on the first one. */
+  notify(message: unknown, id?: string): boolean {
     if (!this.open) return false;
     if (this.current === 'pending') this.openStream();
-    this.target.write(sseEvent(message));
+    this.target.write(sseEvent(message, id));
+    if (id !== undefined) this.idSent = true;
     return true;
+  }
+
+  /**
+   * Ends the connection without ending the stream (S-81, polling; also at shutdown): the client waits
+   * `retry` and reconnects with `Last-Event-ID`, to any replica. A pending response becomes a primed
+   * stream first; one the client cannot resume is simply closed.
+   */
+  disconnect(): void {
+    if (!this.open) return;
+    if (this.current === 'pending') this.openStream();
+    this.current = 'ended';
+    const retry = this.resumption?.retryMs;
+    if (retry !== undefined && this.idSent) this.target.end(`retry: ${retry}\n\n`);
+    else this.target.end();
   }
 
   /** An SSE comment that keeps intermediaries from timing the stream out (S-106). */

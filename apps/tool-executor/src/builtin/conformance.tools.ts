@@ -72,6 +72,22 @@ export const CONFORMANCE_TOOLS: BuiltinTool[] = [
     },
   },
   {
+    handler: 'conformance.test_reconnection',
+    definition: {
+      name: 'test_reconnection',
+      description:
+        'Tests SSE stream disconnection and client reconnection (SEP-1699). Server will close the stream mid-call and send the result after client reconnects.',
+      inputSchema: { ...NO_ARGUMENTS },
+    },
+    // spec S-81: the connection closes with `retry` before the result; the client resumes with Last-Event-ID (S-90).
+    run: async (_args, context) => {
+      await context.clock.sleep(STEP_MS * 2, context.signal);
+      context.closeConnection();
+      await context.clock.sleep(STEP_MS * 2, context.signal);
+      return textResult('Reconnection test completed successfully. If you received this, the client properly reconnected after stream closure.');
+    },
+  },
+  {
     handler: 'conformance.test_error_handling',
     definition: { name: 'test_error_handling', description: 'Tests error response handling', inputSchema: { ...NO_ARGUMENTS } },
     // A tool failure is a result with isError, never a protocol error (S-188).

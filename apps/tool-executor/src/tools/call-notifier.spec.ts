@@ -1,28 +1,38 @@
 import { describe, expect, it } from 'vitest';
 import { CallNotifier } from './call-notifier';
+import type { CallOutput, OutgoingMessage } from './call-output';
 
-function notifierWith(notify: ConstructorParameters<typeof CallNotifier>[1]) {
-  const sent: Array<{ route: string; notification: unknown }> = [];
-  const notifier = new CallNotifier('call-1', notify, (payload, route) => sent.push({ route, notification: payload.notification }));
-  return { notifier, sent };
+/** A notifier whose output records the messages it was given, in order. */
+function notifierWith(notify: ConstructorParameters<typeof CallNotifier>[0]) {
+  const sent: OutgoingMessage[] = [];
+  const output = { send: (message: OutgoingMessage) => void sent.push(message) } as unknown as CallOutput;
+  return { notifier: new CallNotifier(notify, output), sent };
 }
+
+const progressOf = (params: Record<string, unknown>) => ({ jsonrpc: '2.0', method: 'notifications/progress', params });
 
 describe(CallNotifier, () => {
   describe('progress', () => {
-    it('sends strictly increasing progress on the caller route', () => {
-      const { notifier, sent } = notifierWith({ route: 'broker-1', progress: true });
+    it('sends strictly increasing progress, each echoing the progress token (S-264)', () => {
+      const { notifier, sent } = notifierWith({ route: 'broker-1', progressToken: 'token-7' });
       notifier.progress(0, 100, 'start');
       notifier.progress(50, 100);
       notifier.progress(100, 100);
       expect(sent).toEqual([
-        { route: 'broker-1', notification: { method: 'notifications/progress', params: { progress: 0, total: 100, message: 'start' } } },
-        { route: 'broker-1', notification: { method: 'notifications/progress', params: { progress: 50, total: 100 } } },
-        { route: 'broker-1', notification: { method: 'notifications/progress', params: { progress: 100, total: 100 } } },
+        progressOf({ progressToken: 'token-7', progress: 0, total: 100, message: 'start' }),
+        progressOf({ progressToken: 'token-7', progress: 50, total: 100 }),
+        progressOf({ progressToken: 'token-7', progress: 100, total: 100 }),
       ]);
     });
 
-    it('drops a value that does not increase', () => {
-      const { notifier, sent } = notifierWith({ route: 'r', progress: true });
+    it('echoes an integer token as a number, and 0 counts as a token', () => {
+      const { notifier, sent } = notifierWith({ route: 'r', progressToken: 0 });
+      expect(notifier.progress(1)).toBe(true);
+      expect(sent).toEqual([progressOf({ progressToken: 0, progress: 1 })]);
+    });
+
+    it('drops a value that does not increase (S-266)', () => {
+      const { notifier, sent } = notifierWith({ route: 'r', progressToken: 't' });
       expect(notifier.progress(10)).toBe(true);
       expect(notifier.progress(10)).toBe(false);
       expect(notifier.progress(5)).toBe(false);
@@ -31,14 +41,14 @@ describe(CallNotifier, () => {
       expect(sent).toHaveLength(2);
     });
 
-    it('sends nothing when the caller did not ask for progress', () => {
-      const { notifier, sent } = notifierWith({ route: 'r', progress: false, logLevel: 'debug' });
-      notifier.progress(1);
+    it('sends nothing when the request carried no progress token', () => {
+      const { notifier, sent } = notifierWith({ route: 'r', logLevel: 'debug' });
+      expect(notifier.progress(1)).toBe(false);
       expect(sent).toEqual([]);
     });
 
-    it('sends nothing after the call completed', () => {
-      const { notifier, sent } = notifierWith({ route: 'r', progress: true });
+    it('sends nothing after the call completed (S-267)', () => {
+      const { notifier, sent } = notifierWith({ route: 'r', progressToken: 't' });
       notifier.close();
       expect(notifier.progress(1)).toBe(false);
       expect(sent).toEqual([]);
@@ -47,19 +57,26 @@ describe(CallNotifier, () => {
 
   describe('log', () => {
     it('sends messages at or above the requested level only', () => {
-      const { notifier, sent } = notifierWith({ route: 'r', progress: false, logLevel: 'warning' });
-      notifier.log('info', 'too quiet');
-      notifier.log('warning', 'heard', 'tool');
+      const { notifier, sent } = notifierWith({ route: 'r', logLevel: 'warning' });
+      expect(notifier.log('info', 'too quiet')).toBe(false);
+      expect(notifier.log('warning', 'heard', 'tool')).toBe(true);
       notifier.log('error', { code: 1 });
-      expect(sent.map((entry) => entry.notification)).toEqual([
-        { method: 'notifications/message', params: { level: 'warning', data: 'heard', logger: 'tool' } },
-        { method: 'notifications/message', params: { level: 'error', data: { code: 1 } } },
+      expect(sent).toEqual([
+        { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'warning', data: 'heard', logger: 'tool' } },
+        { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'error', data: { code: 1 } } },
       ]);
     });
 
     it('sends no log when the request carried no level', () => {
-      const { notifier, sent } = notifierWith({ route: 'r', progress: true });
+      const { notifier, sent } = notifierWith({ route: 'r', progressToken: 't' });
       expect(notifier.log('emergency', 'x')).toBe(false);
+      expect(sent).toEqual([]);
+    });
+
+    it('sends no log after the call completed', () => {
+      const { notifier, sent } = notifierWith({ route: 'r', logLevel: 'debug' });
+      notifier.close();
+      expect(notifier.log('error', 'late')).toBe(false);
       expect(sent).toEqual([]);
     });
 

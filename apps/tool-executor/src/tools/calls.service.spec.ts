@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toolExecutor, WireErrorCode, type Principal } from '@mcp-platform/protocol-contracts';
 import type { CallToolResult } from '@mcp-platform/protocol-mcp';
-import type { MessageBus } from '@mcp-platform/shared-messaging';
+import { MemoryEventLog, type MessageBus } from '@mcp-platform/shared-messaging';
 import type { CatalogService, PreparedTool, ServerSnapshot } from '../catalog/catalog.service';
 import { compileSchema } from '../catalog/schema-validator';
 import type { HttpToolRunner } from '../http-tools/http-tool.runner';
@@ -91,10 +91,11 @@ function setup(tools: PreparedTool[], principal: Principal | null = member) {
     flush: async () => void flushes++,
   } as unknown as MessageBus;
   const clock = new ManualClock();
-  const service = new CallsService(catalog, {} as HttpToolRunner, bus, clock);
+  const eventLog = new MemoryEventLog();
+  const service = new CallsService(catalog, {} as HttpToolRunner, bus, eventLog, clock);
   const call = async (name: string, args?: Record<string, unknown>, callId = 'call-1'): Promise<CallToolResult> => {
     const answer = await service.call(
-      { tenant: 't', server: 's', callId, name, protocolVersion: '2025-11-25', ...(args ? { arguments: args } : {}), notify: { route: 'r', progress: true } },
+      { tenant: 't', server: 's', callId, name, protocolVersion: '2025-11-25', ...(args ? { arguments: args } : {}), notify: { route: 'r', progressToken: 'p-1' } },
       principal ?? undefined,
     );
     if (toolExecutor.isCallInputRequired(answer)) throw new Error('a legacy call answered input requests');
@@ -116,13 +117,13 @@ function setup(tools: PreparedTool[], principal: Principal | null = member) {
         name,
         protocolVersion: '2025-11-25',
         ...(args ? { arguments: args } : {}),
-        notify: { route: 'r', progress: false },
+        notify: { route: 'r' },
         sessionId,
         clientCapabilities: capabilities,
       },
       principal ?? undefined,
     );
-  return { service, clock, call, callModern, callInSession, emitted, events, flushes: () => flushes };
+  return { service, clock, eventLog, call, callModern, callInSession, emitted, events, flushes: () => flushes };
 }
 
 const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
@@ -239,7 +240,8 @@ describe(CallsService, () => {
       service.cancel('call-9', 'stop');
       await expect(pending).rejects.toMatchObject({ code: WireErrorCode.Cancelled, message: 'Call cancelled: stop' });
       report?.(2);
-      expect(emitted).toEqual([{ callId: 'call-9', notification: { method: 'notifications/progress', params: { progress: 1 } } }]);
+      await flush();
+      expect(emitted).toEqual([{ callId: 'call-9', message: { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'p-1', progress: 1 } } }]);
     });
 
     it('ignores a cancellation for an unknown call', () => {
@@ -268,6 +270,97 @@ describe(CallsService, () => {
       const result = await call('sum', {});
       expect(result.isError).toBe(true);
       expect((result.content[0] as { text: string }).text).toMatch(/does not match its outputSchema: \/sum: must be number/);
+    });
+  });
+
+  describe('call with a resumable stream (legacy era)', () => {
+    const STREAM = { key: 'tag.c1', requestId: 7 };
+    /** A legacy call whose caller asked for progress and info logs, on the resumable stream `STREAM` (`null`: none). */
+    const callLogged = (service: CallsService, name: string, callId: string, stream: typeof STREAM | null = STREAM) =>
+      service.call(
+        {
+          tenant: 't',
+          server: 's',
+          callId,
+          name,
+          protocolVersion: '2025-11-25',
+          notify: { route: 'r', progressToken: 'tok', logLevel: 'info' },
+          ...(stream ? { stream } : {}),
+        },
+        member,
+      );
+    /** What the log holds for `key`, in order. */
+    const logged = async (eventLog: MemoryEventLog, key: string) => {
+      const entries: Array<{ n: number; entry: unknown }> = [];
+      const reading = new AbortController();
+      const done = eventLog.read(key, 0, (event) => void entries.push({ n: event.n, entry: JSON.parse(event.data) as unknown }), reading.signal);
+      reading.abort();
+      await done;
+      return entries;
+    };
+    const progress = (value: number) => ({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'tok', progress: value } });
+    const info = (data: string) => ({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data } });
+
+    it('logs each message at the next position and sends it with that position, then logs the outcome before replying', async () => {
+      const { service, eventLog, events } = setup([
+        tool('steps', async (_args, context) => {
+          context.progress(1);
+          context.log('info', 'halfway');
+          context.progress(2);
+          return text('done');
+        }),
+      ]);
+      await expect(callLogged(service, 'steps', 'c-steps')).resolves.toEqual(text('done'));
+      expect(await logged(eventLog, STREAM.key)).toEqual([
+        { n: 1, entry: { message: progress(1) } },
+        { n: 2, entry: { message: info('halfway') } },
+        { n: 3, entry: { message: progress(2) } },
+        { n: 4, entry: { requestId: 7, outcome: { result: text('done') } } },
+      ]);
+      expect(events).toEqual(
+        [progress(1), info('halfway'), progress(2)].map((message, index) => ({
+          subject: 'session-broker.v1.call.message-posted',
+          route: 'r',
+          payload: { callId: 'c-steps', position: index + 1, message },
+        })),
+      );
+    });
+
+    it('logs the error of a call refused before it ran', async () => {
+      const { service, eventLog, events } = setup([]);
+      await expect(callLogged(service, 'ghost', 'c-ghost')).rejects.toMatchObject({ code: WireErrorCode.InvalidParams });
+      expect(await logged(eventLog, STREAM.key)).toEqual([
+        { n: 1, entry: { requestId: 7, outcome: { error: { code: WireErrorCode.InvalidParams, message: 'Unknown tool: ghost' } } } },
+      ]);
+      expect(events).toEqual([]);
+    });
+
+    it('logs CANCELLED after the messages sent before the cancellation', async () => {
+      const { service, eventLog } = setup([
+        tool('long', async (_args, context) => (context.progress(1), await context.clock.sleep(10_000, context.signal), text('late'))),
+      ]);
+      const pending = callLogged(service, 'long', 'c-long');
+      await flush();
+      service.cancel('c-long', 'stop');
+      await expect(pending).rejects.toMatchObject({ code: WireErrorCode.Cancelled });
+      expect(await logged(eventLog, STREAM.key)).toEqual([
+        { n: 1, entry: { message: progress(1) } },
+        { n: 2, entry: { requestId: 7, outcome: { error: { code: WireErrorCode.Cancelled, message: 'Call cancelled: stop' } } } },
+      ]);
+    });
+
+    it("asks the broker to close the client's connection after the messages sent before (S-81), and only for a resumable stream", async () => {
+      const polling = tool('poll', async (_args, context) => (context.progress(1), context.closeConnection(), text('done')));
+      const resumable = setup([polling]);
+      await callLogged(resumable.service, 'poll', 'c-poll');
+      expect(resumable.events.map((event) => [event.subject, event.payload])).toEqual([
+        ['session-broker.v1.call.message-posted', { callId: 'c-poll', position: 1, message: progress(1) }],
+        ['session-broker.v1.call.disconnect-requested', { callId: 'c-poll' }],
+      ]);
+      const plain = setup([polling]);
+      await callLogged(plain.service, 'poll', 'c-plain', null);
+      expect(plain.events.map((event) => [event.subject, event.payload])).toEqual([['session-broker.v1.call.message-posted', { callId: 'c-plain', message: progress(1) }]]);
+      expect(await plain.eventLog.lastPosition(STREAM.key)).toBeUndefined();
     });
   });
 
@@ -312,7 +405,7 @@ describe(CallsService, () => {
     const CONNECT = { mode: 'url' as const, message: 'Connect your account', url: 'https://example.com/connect', elicitationId: 'elicitation-7' };
     const URL_MODE = { elicitation: { url: {} } };
 
-    it("sends the completion to the broker replica holding the call's stream, with the session, before the result (S-327)", async () => {
+    it("sends the request and then the completion on the call's stream, before the result (S-327)", async () => {
       const connect = tool('connect', async (_args, context) => {
         const answer = await context.client.elicit(CONNECT);
         context.client.completeElicitation(CONNECT.elicitationId);
@@ -324,8 +417,16 @@ describe(CallsService, () => {
       service.answerClientRequest({ callId: 'l-connect', inputId: 'l-connect#1', sessionId: 'session-1', outcome: { result: { action: 'accept' } } });
       await expect(answer).resolves.toEqual(text('accept'));
       expect(events).toEqual([
-        { subject: 'session-broker.v1.call.input-requested', route: 'r', payload: { callId: 'l-connect', inputId: 'l-connect#1', method: 'elicitation/create', params: CONNECT } },
-        { subject: 'session-broker.v1.call.elicitation-completed', route: 'r', payload: { callId: 'l-connect', sessionId: 'session-1', elicitationId: 'elicitation-7' } },
+        {
+          subject: 'session-broker.v1.call.message-posted',
+          route: 'r',
+          payload: { callId: 'l-connect', message: { jsonrpc: '2.0', id: 'l-connect#1', method: 'elicitation/create', params: CONNECT } },
+        },
+        {
+          subject: 'session-broker.v1.call.message-posted',
+          route: 'r',
+          payload: { callId: 'l-connect', message: { jsonrpc: '2.0', method: 'notifications/elicitation/complete', params: { elicitationId: 'elicitation-7' } } },
+        },
       ]);
       expect(flushes()).toBe(1);
     });

@@ -1,10 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { sessionBroker, type EventPayload, type Principal, type RpcRequestParsed, type toolExecutor } from '@mcp-platform/protocol-contracts';
-import { CallToolResultSchema, eraOfVersion, type CallToolResult } from '@mcp-platform/protocol-mcp';
-import { MessageBus, RpcError, WireErrorCode } from '@mcp-platform/shared-messaging';
+import { toolExecutor, type EventPayload, type Principal, type RpcRequestParsed } from '@mcp-platform/protocol-contracts';
+import { CallToolResultSchema, eraOfVersion, JSONRPC_VERSION, type CallToolResult } from '@mcp-platform/protocol-mcp';
+import { EventLog, MessageBus, RpcError, toWireError, WireErrorCode } from '@mcp-platform/shared-messaging';
 import { CatalogService, type PreparedTool } from '../catalog/catalog.service';
 import { HttpToolRunner } from '../http-tools/http-tool.runner';
 import { CallNotifier } from './call-notifier';
+import { CallOutput, type CallOutcome } from './call-output';
 import { InputRequired, PendingClientRequests, RoundTripClient, SessionClientRequests, UnreachableClient, type ClientChannel } from './client-requests';
 import { Clock } from './clock';
 import { assertMayCall, assertTenantAccess } from './tool-access';
@@ -46,6 +47,7 @@ export class CallsService {
     private readonly catalog: CatalogService,
     private readonly http: HttpToolRunner,
     private readonly bus: MessageBus,
+    private readonly eventLog: EventLog,
     private readonly clock: Clock,
   ) {}
 
@@ -57,6 +59,32 @@ export class CallsService {
    * (`{ inputRequired }`) instead of a result, whatever the tool made of the refusal.
    */
   async call(request: CallRequest, principal: Principal | undefined, deadline?: number): Promise<CallAnswer> {
+    const output = new CallOutput(
+      request.callId,
+      request.notify?.route,
+      this.bus,
+      request.stream === undefined ? undefined : { eventLog: this.eventLog, stream: request.stream },
+    );
+    let outcome: CallOutcome | undefined;
+    try {
+      const answer = await this.run(request, principal, deadline, output);
+      if (!toolExecutor.isCallInputRequired(answer)) outcome = { result: answer };
+      return answer;
+    } catch (error) {
+      // The same error, and error id, in the log as in the reply.
+      const failure = toWireError(toolExecutor.callTool.subject, error);
+      outcome = { error: failure };
+      throw RpcError.fromWire(failure);
+    } finally {
+      // A legacy call's stream ends with its outcome, in the log before the reply leaves (a modern call has no log).
+      if (outcome) await output.end(outcome);
+      // Messages and the reply leave on different connections; flushing first keeps them in order at
+      // the broker, so the last progress, log or request never arrives after the result.
+      if (output.sent) await this.bus.flush();
+    }
+  }
+
+  private async run(request: CallRequest, principal: Principal | undefined, deadline: number | undefined, output: CallOutput): Promise<CallAnswer> {
     const caller = assertTenantAccess(principal, request.tenant);
     const server = this.catalog.getServer(request.tenant, request.server);
     if (!server) throw new RpcError(WireErrorCode.NotFound, `Unknown virtual server: ${request.tenant}/${request.server}`);
@@ -74,15 +102,15 @@ export class CallsService {
     const controller = new AbortController();
     const runningCall: RunningCall = { controller, ...(request.sessionId === undefined ? {} : { sessionId: request.sessionId }) };
     this.running.set(request.callId, runningCall);
-    const notifier = new CallNotifier(request.callId, request.notify, (payload, route) => this.bus.emit(sessionBroker.callNotified, payload, { route }));
+    const notifier = new CallNotifier(request.notify, output);
     const timeoutMs = deadline === undefined ? tool.record.timeoutMs : Math.max(0, Math.min(tool.record.timeoutMs, deadline - this.clock.now()));
     const cancelTimer = this.clock.schedule(timeoutMs, () =>
       controller.abort(new CallStopped('timeout', `Tool ${request.name} timed out after ${timeoutMs} ms`)),
     );
-    const client = this.clientOf(request, controller.signal);
+    const client = this.clientOf(request, controller.signal, output);
     runningCall.client = client;
     try {
-      const result = await this.runUntilStopped(tool, args, controller.signal, notifier, client);
+      const result = await this.runUntilStopped(tool, args, controller.signal, notifier, client, output);
       return this.inputRequiredOf(client, controller) ?? this.finish(tool, result);
     } catch (error) {
       const stopped = error instanceof CallStopped ? error : controller.signal.reason instanceof CallStopped ? controller.signal.reason : undefined;
@@ -97,9 +125,6 @@ export class CallsService {
       notifier.close();
       cancelTimer();
       this.running.delete(request.callId);
-      // Notifications and the reply leave on different connections; flushing first keeps them in
-      // order at the broker, so the last progress, log or elicitation completion never arrives after the result.
-      if (notifier.sent || (client instanceof SessionClientRequests && client.completionsSent > 0)) await this.bus.flush();
     }
   }
 
@@ -131,22 +156,20 @@ export class CallsService {
   /**
    * How the call reaches its client: modern calls through multi round-trip results (the requests end
    * the round, the answers come with the retry); legacy calls send requests (and elicitation
-   * completions) through the broker replica holding the call's stream (the answer comes back as
-   * `callInputAnswered`).
+   * completions) on the call's own stream, logged when it is resumable (the answer comes back as
+   * `callInputAnswered` from whichever broker replica the client POSTed it to).
    */
-  private clientOf(request: CallRequest, signal: AbortSignal): ClientRequests {
+  private clientOf(request: CallRequest, signal: AbortSignal, output: CallOutput): ClientRequests {
     const capabilities = request.clientCapabilities ?? {};
     if (eraOfVersion(request.protocolVersion) === 'modern') return new RoundTripClient(capabilities, request.inputResponses ?? {});
-    const route = request.notify?.route;
-    if (request.sessionId === undefined || route === undefined) return new UnreachableClient(capabilities);
-    const callId = request.callId;
-    const sessionId = request.sessionId;
+    if (request.sessionId === undefined || request.notify?.route === undefined) return new UnreachableClient(capabilities);
     const channel: ClientChannel = {
-      request: (input) => this.bus.emit(sessionBroker.callInputRequested, { callId, ...input }, { route }),
-      // spec S-327: to the replica holding the call's stream, which falls back to the session's GET stream.
-      elicitationCompleted: (elicitationId) => this.bus.emit(sessionBroker.callElicitationCompleted, { callId, sessionId, elicitationId }, { route }),
+      request: ({ inputId, method, params }) => output.send({ jsonrpc: JSONRPC_VERSION, id: inputId, method, ...(params === undefined ? {} : { params }) }),
+      // spec S-327: on the call's stream, where the elicitation went.
+      elicitationCompleted: (elicitationId) =>
+        output.send({ jsonrpc: JSONRPC_VERSION, method: 'notifications/elicitation/complete', params: { elicitationId } }),
     };
-    return new SessionClientRequests(callId, sessionId, capabilities, channel, this.clientRequests, signal);
+    return new SessionClientRequests(request.callId, request.sessionId, capabilities, channel, this.clientRequests, signal);
   }
 
   /**
@@ -161,13 +184,21 @@ export class CallsService {
   }
 
   /** Resolves with the tool's result, or rejects as soon as the signal aborts even if the tool ignores it. */
-  private runUntilStopped(tool: PreparedTool, args: ToolArguments, signal: AbortSignal, notifier: CallNotifier, client: ClientRequests): Promise<CallToolResult> {
+  private runUntilStopped(
+    tool: PreparedTool,
+    args: ToolArguments,
+    signal: AbortSignal,
+    notifier: CallNotifier,
+    client: ClientRequests,
+    output: CallOutput,
+  ): Promise<CallToolResult> {
     const context: ToolContext = {
       signal,
       clock: this.clock,
       progress: (progress, total, message) => void notifier.progress(progress, total, message),
       log: (level, data, logger) => void notifier.log(level, data, logger),
       client,
+      closeConnection: () => output.disconnect(),
     };
     const running =
       tool.runner.kind === 'builtin' ? tool.runner.implementation(args, context) : this.http.run(tool.record.name, tool.runner.config, args, signal);

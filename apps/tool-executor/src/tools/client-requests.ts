@@ -73,7 +73,7 @@ export class PendingClientRequests {
   }
 }
 
-/** How a legacy call reaches its client: through the broker replica holding the call's stream. */
+/** How a legacy call reaches its client: on the call's stream, through the broker replica holding it. */
 export interface ClientChannel {
   /** Sends one request of the call (sampling, elicitation, roots). */
   request(request: { inputId: string; method: ClientRequestMethod; params?: Record<string, unknown> }): void;
@@ -147,7 +147,6 @@ export class SessionClientRequests extends CapabilityGatedClient {
   /** The ids of the URL-mode elicitations this call sent and has not completed yet (S-327). */
   private readonly urlElicitations = new Set<string>();
   private readonly rootsListeners = new Set<RootsChangedListener>();
-  private completions = 0;
 
   constructor(
     private readonly callId: string,
@@ -158,11 +157,6 @@ export class SessionClientRequests extends CapabilityGatedClient {
     private readonly signal: AbortSignal,
   ) {
     super(capabilities);
-  }
-
-  /** How many elicitation completions the call sent (notifications its reply must not overtake). */
-  get completionsSent(): number {
-    return this.completions;
   }
 
   onRootsChanged(listener: RootsChangedListener): () => void {
@@ -191,7 +185,6 @@ export class SessionClientRequests extends CapabilityGatedClient {
     if (!this.urlElicitations.has(elicitationId)) throw new UnknownElicitation(elicitationId);
     this.channel.elicitationCompleted(elicitationId);
     this.urlElicitations.delete(elicitationId);
-    this.completions += 1;
   }
 
   protected async ask<T>(method: ClientRequestMethod, params: object | undefined, schema: z.ZodType<T>): Promise<T> {

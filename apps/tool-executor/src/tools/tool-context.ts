@@ -94,6 +94,13 @@ export interface ToolContext {
   log(level: LoggingLevel, data: unknown, logger?: string): void;
   /** Requests to the client (sampling, elicitation, roots), its roots changes, elicitation completions. */
   client: ClientRequests;
+  /**
+   * Asks the platform to close the client's connection to this call now, after what was sent (SSE
+   * polling, S-81): the call goes on, and the client reconnects after the `retry` delay and reads the
+   * rest from the call's stream log. Does nothing where the connection cannot be resumed (the modern
+   * era, where closing the stream cancels; a call without a session).
+   */
+  closeConnection(): void;
 }
 
 /** A tool's arguments after validation against its inputSchema (an object; `{}` when none were sent). */

@@ -3,7 +3,7 @@ import { ConfigError, httpEnv, loadEnv, natsEnv } from './index';
 
 describe('loadEnv', () => {
   it('fills defaults for absent keys', () => {
-    expect(loadEnv({ ...natsEnv, ...httpEnv(3000) }, {})).toEqual({ NATS_URL: 'nats://127.0.0.1:4222', NATS_BUCKET_PREFIX: '', NATS_SUBJECT_PREFIX: '', HOST: '127.0.0.1', PORT: 3000 });
+    expect(loadEnv({ ...natsEnv, ...httpEnv(3000) }, {})).toEqual({ NATS_URL: 'nats://127.0.0.1:4222', NATS_BUCKET_PREFIX: '', NATS_SUBJECT_PREFIX: '', EVENT_LOG_RETENTION_SECONDS: 900, HOST: '127.0.0.1', PORT: 3000 });
   });
 
   it('lists every invalid key at once', () => {

@@ -1,6 +1,6 @@
 /** The typed message bus: contracts-driven client, handler decorators, NATS and in-process transports, KV buckets, event log. */
 export { MessageBus, type BusSubscription, type EmitOptions, type EventListener, type RequestOptions, type SubscribeOptions } from './bus/message-bus';
-export { RpcHandler, EventHandler, queueGroupOf } from './bus/handler.decorators';
+export { RpcHandler, EventHandler, queueGroupOf, toWireError } from './bus/handler.decorators';
 export { RpcError, isRpcError, WireErrorCode } from './bus/rpc-error';
 export { contextFromHeaders, contextToHeaders, type CallContext, type HeaderReader } from './bus/call-context';
 export { KeyValueFactory, KeyValueStore, type KeyValueChange, type KeyValueEntry, type KeyValueBucketOptions } from './key-value/key-value.store';

@@ -1,56 +1,49 @@
 import { z } from 'zod';
-import { LoggingLevelSchema } from '@mcp-platform/protocol-mcp';
+import { RequestIdSchema } from '@mcp-platform/protocol-mcp';
+import { WireErrorSchema } from '../common/wire-error';
 import { defineEvent } from '../define-contract';
 
-/** A tool call's progress or log message, routed to the broker replica that holds the caller's stream. */
-export const callNotified = defineEvent({
-  subject: 'session-broker.v1.call.notified',
+/** A JSON-RPC message for the client, as it goes out on the wire (`jsonrpc`, `method`, `params`, `id` for requests). */
+const OutgoingMessageSchema = z.record(z.string(), z.unknown());
+
+/**
+ * One message of a running call for its client (progress, log, a request for sampling, elicitation or
+ * roots, `notifications/elicitation/complete`), routed to the broker replica holding the call's
+ * stream, which writes it there. A legacy call's messages are in its stream's log first: `position`
+ * is where (the broker sends it in the SSE event id, so the client can resume after it, S-89/S-90).
+ */
+export const callMessage = defineEvent({
+  subject: 'session-broker.v1.call.message-posted',
   delivery: 'routed',
   payload: z.object({
-    callId: z.string().min(1),
-    notification: z.discriminatedUnion('method', [
-      z.object({
-        method: z.literal('notifications/progress'),
-        params: z.object({ progress: z.number(), total: z.number().optional(), message: z.string().optional() }),
-      }),
-      z.object({
-        method: z.literal('notifications/message'),
-        params: z.object({ level: LoggingLevelSchema, logger: z.string().optional(), data: z.unknown() }),
-      }),
-    ]),
+    callId: z.string().min(1).max(128),
+    position: z.number().int().positive().optional(),
+    message: OutgoingMessageSchema,
   }),
 });
 
 /**
- * A running call asks its client something (sampling, elicitation, roots; legacy era): routed to the
- * broker replica holding the call's stream, which sends it there as a JSON-RPC request with id
- * `inputId` (or on the session's GET stream when the call's stream is gone, §3.2.3).
+ * A running legacy call's tool asked the broker to close the client's connection now (SSE polling,
+ * S-81): the broker holding the call's stream sends `retry` and ends the connection without ending
+ * the call; the client resumes with `Last-Event-ID` on any replica and reads the rest from the log.
  */
-export const callInputRequested = defineEvent({
-  subject: 'session-broker.v1.call.input-requested',
+export const callDisconnectRequested = defineEvent({
+  subject: 'session-broker.v1.call.disconnect-requested',
   delivery: 'routed',
-  payload: z.object({
-    callId: z.string().min(1).max(128),
-    /** `<callId>#<n>`: unique in the session across replicas, and it names the call, so any replica can route the answer. */
-    inputId: z.string().min(1).max(160),
-    method: z.enum(['sampling/createMessage', 'elicitation/create', 'roots/list']),
-    params: z.record(z.string(), z.unknown()).optional(),
-  }),
+  payload: z.object({ callId: z.string().min(1).max(128) }),
 });
 
 /**
- * A running call's URL-mode elicitation finished out of band (legacy era, S-327): routed to the broker
- * replica holding the call's stream, which sends `notifications/elicitation/complete` there, or on the
- * session's GET stream wherever it is when the call's stream is gone (or the call has answered).
+ * What a legacy call's stream log holds, one entry per event: a message for the client, or, last, the
+ * call's outcome (the executor's answer as the broker would have received it, with the client's
+ * JSON-RPC id), from which any broker replica builds the final JSON-RPC response when it replays.
  */
-export const callElicitationCompleted = defineEvent({
-  subject: 'session-broker.v1.call.elicitation-completed',
-  delivery: 'routed',
-  payload: z.object({
-    callId: z.string().min(1).max(128),
-    /** The legacy session the call belongs to: its client, and only it, got the elicitation. */
-    sessionId: z.string().min(1).max(256),
-    /** The `elicitationId` the call's `elicitation/create` request carried (URL mode). */
-    elicitationId: z.string().max(4_096),
+export const CallStreamEntrySchema = z.union([
+  z.strictObject({ message: OutgoingMessageSchema }),
+  z.strictObject({
+    requestId: RequestIdSchema,
+    outcome: z.union([z.strictObject({ result: z.record(z.string(), z.unknown()) }), z.strictObject({ error: WireErrorSchema })]),
   }),
-});
+]);
+export type CallStreamEntry = z.infer<typeof CallStreamEntrySchema>;
+export type CallOutcomeEntry = Extract<CallStreamEntry, { outcome: unknown }>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CallToolResultSchema, LoggingLevelSchema, ToolSchema } from '@mcp-platform/protocol-mcp';
+import { CallToolResultSchema, LoggingLevelSchema, RequestIdSchema, ToolSchema } from '@mcp-platform/protocol-mcp';
 import { defineEvent, defineRpc, type RpcResponse } from '../define-contract';
 
 const TenantServer = {
@@ -29,12 +29,12 @@ export const listTools = defineRpc({
   }),
 });
 
-/** Where a running call sends its notifications, and which ones the caller asked for. */
+/** Where a running call sends its messages for the client, and which notifications the caller asked for. */
 export const CallNotifySchema = z.object({
-  /** Route token of the broker replica that holds the caller's stream (see `callNotified`). */
+  /** Route token of the broker replica that holds the caller's stream (see `callMessage`). */
   route: z.string().min(1),
-  /** True when the request carried `_meta.progressToken` (the broker keeps the token itself). */
-  progress: z.boolean(),
+  /** The request's `_meta.progressToken`, echoed on every `notifications/progress` (S-264); absent: no progress. */
+  progressToken: z.union([z.string(), z.number().int()]).optional(),
   /** Minimum level of `notifications/message` to forward; absent means none (S-34, S-233). */
   logLevel: LoggingLevelSchema.optional(),
 });
@@ -90,6 +90,12 @@ export const callTool = defineRpc({
      * a tool asks the client only for what it declared (sampling, elicitation, roots).
      */
     clientCapabilities: z.record(z.string(), z.unknown()).optional(),
+    /**
+     * A legacy call's resumable stream (S-89, S-90): the executor, its only writer, appends every message
+     * of the call and then its outcome to the event log under `key` (positions 1, 2, 3…) before sending
+     * them, so any broker replica can replay them to a client that reconnects with `Last-Event-ID`.
+     */
+    stream: z.object({ key: z.string().min(1).max(200), requestId: RequestIdSchema }).optional(),
     /** The legacy session the call belongs to: only answers from it complete the call's requests to the client. */
     sessionId: z.string().min(1).max(256).optional(),
     /**

@@ -9,6 +9,7 @@ import {
   type RpcContract,
   type RpcRequestParsed,
   type RpcResponse,
+  type WireError,
 } from '@mcp-platform/protocol-contracts';
 import { contextFromHeaders, type CallContext, type HeaderReader } from './call-context';
 import { RpcError } from './rpc-error';
@@ -95,7 +96,11 @@ function bindArguments(target: object, key: string | symbol): void {
   Ctx()(target, key, 1);
 }
 
-function toWireError(subject: string, error: unknown) {
+/**
+ * What a handler's failure becomes on the wire: an `RpcError` as it is, anything else `INTERNAL` with an
+ * error id that is logged with the stack here (the caller sees only the id).
+ */
+export function toWireError(subject: string, error: unknown): WireError {
   if (error instanceof RpcError) return error.toWire();
   const errorId = randomUUID();
   logger.error(`${subject}: unexpected failure (error id ${errorId}): ${(error as Error)?.stack ?? String(error)}`);

@@ -165,6 +165,25 @@ describe(MemoryEventLog, () => {
       expect(reading.events).toEqual([{ n: 2, data: 'new' }]);
     });
 
+    it('resolves when the reader stops itself during the replay', async () => {
+      const log = new MemoryEventLog();
+      await log.append('a', 1, 'one');
+      await log.append('a', 2, 'two');
+      const controller = new AbortController();
+      const seen: number[] = [];
+      const done = log.read(
+        'a',
+        0,
+        (event) => {
+          seen.push(event.n);
+          if (event.n === 2) controller.abort();
+        },
+        controller.signal,
+      );
+      await expect(done).resolves.toBeUndefined();
+      expect(seen).toEqual([1, 2]);
+    });
+
     it('resolves at once when the signal is already aborted', async () => {
       const log = new MemoryEventLog();
       await log.append('a', 1, 'one');

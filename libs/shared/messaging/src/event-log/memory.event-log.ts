@@ -64,7 +64,9 @@ export class MemoryEventLog extends EventLog {
     try {
       await new Promise<void>((resolve, reject) => {
         fail = reject;
-        signal.addEventListener('abort', () => resolve(), { once: true });
+        // The reader may have stopped during the replay, from its own `onEvent`.
+        if (signal.aborted) resolve();
+        else signal.addEventListener('abort', () => resolve(), { once: true });
       });
     } finally {
       readers.delete(reader);

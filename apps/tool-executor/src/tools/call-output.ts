@@ -1,0 +1,84 @@
+import { Logger } from '@nestjs/common';
+import { sessionBroker, type WireError } from '@mcp-platform/protocol-contracts';
+import type { RequestId } from '@mcp-platform/protocol-mcp';
+import type { EventLog, MessageBus } from '@mcp-platform/shared-messaging';
+
+/** A message of the call for its client, as it goes out on the wire. */
+export type OutgoingMessage = Record<string, unknown>;
+
+/** How a call ended, as its stream's log records it (see `CallStreamEntrySchema`). */
+export type CallOutcome = { result: Record<string, unknown> } | { error: WireError };
+
+/** A legacy call's resumable stream: the log key the broker minted, and the client's JSON-RPC id. */
+export interface LoggedStream {
+  key: string;
+  requestId: RequestId;
+}
+
+/**
+ * Where one running call's messages for its client go, in order: to the broker replica holding the
+ * call's stream (`callMessage` on its route). A legacy call with a resumable stream is that stream's
+ * only writer: each message is appended to the event log at the next position before it is sent
+ * with that position, and the call's outcome is appended last ({@link end}), so a client that
+ * reconnects with `Last-Event-ID` to any broker replica, even after the one it was talking to died,
+ * reads every message and the result exactly once (S-89, S-90). A message whose append fails still
+ * goes out live, without a position (it cannot be replayed; logged at WARN).
+ */
+export class CallOutput {
+  private readonly logger = new Logger(CallOutput.name);
+  private position = 0;
+  /** The sends in flight, chained so the log and the wire see the call's order. */
+  private queue: Promise<void> = Promise.resolve();
+  private sentAny = false;
+
+  constructor(
+    private readonly callId: string,
+    private readonly route: string | undefined,
+    private readonly bus: MessageBus,
+    private readonly log?: { eventLog: EventLog; stream: LoggedStream },
+  ) {}
+
+  /** Whether anything went to the broker: the reply must then wait until it has left the process. */
+  get sent(): boolean {
+    return this.sentAny;
+  }
+
+  /** Sends one message of the call (nothing when the call has no route to its client). */
+  send(message: OutgoingMessage): void {
+    const route = this.route;
+    if (route === undefined) return;
+    this.sentAny = true;
+    this.queue = this.queue.then(async () => {
+      const position = await this.append({ message });
+      this.bus.emit(sessionBroker.callMessage, { callId: this.callId, ...(position === undefined ? {} : { position }), message }, { route });
+    });
+  }
+
+  /** Asks the broker holding the call's stream to close the client's connection after what was sent (S-81). */
+  disconnect(): void {
+    const route = this.route;
+    if (route === undefined || this.log === undefined) return;
+    this.sentAny = true;
+    this.queue = this.queue.then(() => this.bus.emit(sessionBroker.callDisconnectRequested, { callId: this.callId }, { route }));
+  }
+
+  /** Records the call's outcome after its messages (logged streams only); resolves once stored or given up on. */
+  async end(outcome: CallOutcome): Promise<void> {
+    const stream = this.log?.stream;
+    await this.queue;
+    if (stream) await this.append({ requestId: stream.requestId, outcome });
+  }
+
+  /** Appends one entry at the next position; `undefined` when the call has no log or the append failed. */
+  private async append(entry: Record<string, unknown>): Promise<number | undefined> {
+    if (!this.log) return undefined;
+    const position = ++this.position;
+    try {
+      await this.log.eventLog.append(this.log.stream.key, position, JSON.stringify(entry));
+      return position;
+    } catch (error) {
+      this.logger.warn(`call ${this.callId}: could not log event ${position} of its stream, sent without an id: ${(error as Error).message}`);
+      return undefined;
+    }
+  }
+}
