@@ -149,6 +149,7 @@ export async function ensureDatabase(databaseUrl) {
  *   processes: { name: string, app: string, port: number, pid: number | undefined }[],
  *   exited: Promise<{ name: string, code: number | null, signal: string | null, tail: string[] }>,
  *   listVirtualServers(): Promise<{ tenant: string, name: string, title?: string, public: boolean, url: string }[]>,
+ *   signalBroker(index: number, signal: NodeJS.Signals): Promise<{ code: number | null, signal: string | null }>,
  *   stop(signal?: NodeJS.Signals): Promise<void>,
  * }>}
  */
@@ -193,6 +194,8 @@ async function startClusterOnce(options = {}) {
   /** @type {{ entry: { app: string, name: string, port: number }, child: import('node:child_process').ChildProcess, tail: string[], done: Promise<{ code: number | null, signal: string | null }> }[]} */
   const running = [];
   let stopping = false;
+  /** Broker replicas the caller signalled (`signalBroker`): their exit is expected, not a failure. */
+  const signalled = new Set();
   /** @type {(value: { name: string, code: number | null, signal: string | null, tail: string[] }) => void} */
   let reportExit = () => {};
   const exited = new Promise((resolve) => (reportExit = resolve));
@@ -235,7 +238,7 @@ async function startClusterOnce(options = {}) {
     const done = new Promise((resolve) => {
       child.once('exit', (code, signal) => {
         resolve({ code, signal });
-        if (!stopping) reportExit({ name: entry.name, code, signal, tail: [...tail] });
+        if (!stopping && !signalled.has(child)) reportExit({ name: entry.name, code, signal, tail: [...tail] });
       });
       child.once('error', (error) => {
         tail.push(`spawn failed: ${error.message}`);
@@ -275,6 +278,18 @@ async function startClusterOnce(options = {}) {
     exited,
     listVirtualServers: () =>
       listVirtualServers({ natsUrl: /** @type {string} */ (env.NATS_URL), subjectPrefix: env.NATS_SUBJECT_PREFIX ?? '', publicUrl, deadline: Date.now() + 30_000 }),
+    /**
+     * Sends `signal` to broker replica `index` (the order of `brokerUrls`) and resolves with how it
+     * exited: SIGKILL is a crash, SIGTERM a rolling restart's drain (SIGKILL after the same grace as
+     * `stop`). The exit is not reported on `exited`; `stop` skips a replica already gone.
+     */
+    async signalBroker(index, signal) {
+      const broker = brokers[index];
+      if (broker === undefined) throw new RangeError(`no broker replica ${index}: the cluster has ${brokers.length}`);
+      signalled.add(broker.child);
+      await stopProcess(broker.child, broker.done, signal);
+      return broker.done;
+    },
     async stop(signal) {
       await stop(signal);
       process.removeListener('exit', killAll);

@@ -3,7 +3,9 @@
 // Starts the embedded platform (`node apps/standalone/dist/main.js` on a free port), then the distributed
 // platform (five processes over the real NATS and PostgreSQL, a throwaway database), and runs
 // ../shared/tools/conformance.sh against `<base>/conformance/everything/mcp` in each: the active suite
-// with the baseline in expected-failures.yml, then the pending `json-schema-2020-12` scenario.
+// with the baseline in expected-failures.yml, then the pending `json-schema-2020-12` scenario, then the
+// pending `server-sse-polling` scenario (SSE resumability: priming event, `retry`, Last-Event-ID) with
+// `--strict`, so a WARNING fails it too.
 // Builds nothing (run `npm run build` first; `npm test` does). Exits 1 on any unexpected failure or
 // stale baseline entry, 2 when it cannot run; stops every process it started, by pid.
 import { spawn } from 'node:child_process';
@@ -63,13 +65,15 @@ function runConformance(args) {
   });
 }
 
-/** The active suite with the baseline, then the pending json-schema-2020-12 scenario. */
+/** The active suite with the baseline, then the pending json-schema-2020-12 and (strict) server-sse-polling scenarios. */
 async function runSuites(mode, url) {
   console.log(`\n=== ${mode}: ${url} — active suite, baseline ${baseline} ===`);
   const active = await runConformance(['--expected-failures', baseline, '--timeout', '300', url]);
   console.log(`\n=== ${mode}: ${url} — pending scenario json-schema-2020-12 ===`);
   const pending = await runConformance(['--scenario', 'json-schema-2020-12', '--timeout', '120', url]);
-  return { mode, active, pending };
+  console.log(`\n=== ${mode}: ${url} — pending scenario server-sse-polling, strict ===`);
+  const polling = await runConformance(['--scenario', 'server-sse-polling', '--strict', '--timeout', '120', url]);
+  return { mode, active, pending, polling };
 }
 
 async function embedded() {
@@ -120,12 +124,13 @@ await stopEverything();
 
 console.log('\n=== conformance summary ===');
 let failed = false;
-for (const { mode, active, pending } of results) {
-  console.log(`${mode.padEnd(12)} active suite (with baseline): ${active === 0 ? 'ok' : `FAILED (exit ${active})`}; json-schema-2020-12: ${pending === 0 ? 'ok' : `FAILED (exit ${pending})`}`);
-  if (active !== 0 || pending !== 0) failed = true;
+const verdict = (code) => (code === 0 ? 'ok' : `FAILED (exit ${code})`);
+for (const { mode, active, pending, polling } of results) {
+  console.log(`${mode.padEnd(12)} active suite (with baseline): ${verdict(active)}; json-schema-2020-12: ${verdict(pending)}; server-sse-polling (strict): ${verdict(polling)}`);
+  if (active !== 0 || pending !== 0 || polling !== 0) failed = true;
 }
-// One closing line for the whole tier: each suite run (active against its baseline, and the pending
+// One closing line for the whole tier: each suite run (active against its baseline, and each pending
 // scenario) in each mode counts once; the per-scenario lines above include the baseline's expected failures.
-const runs = results.flatMap(({ active, pending }) => [active, pending]);
+const runs = results.flatMap(({ active, pending, polling }) => [active, pending, polling]);
 console.log(`conformance runs: ${runs.filter((code) => code === 0).length} passed, ${runs.filter((code) => code !== 0).length} failed`);
 process.exit(failed ? 1 : 0);

@@ -20,6 +20,7 @@ export {
   type BootDistributedOptions,
   type ClusterHandle,
   type DistributedPlatform,
+  type ProcessExit,
   type StartCluster,
 } from './platform/distributed-platform';
 export { keepAliveAgent, sendRaw, type RawRequest, type RawResponse } from './mcp/raw-http';

@@ -17,7 +17,15 @@ export interface ClusterHandle {
   issuer: string;
   demoUser: PlatformCredentials;
   adminUser?: PlatformCredentials;
+  /** Sends `signal` to broker replica `index` (as in `brokerUrls`); resolves once it exited. */
+  signalBroker(index: number, signal: NodeJS.Signals): Promise<ProcessExit>;
   stop(): Promise<void>;
+}
+
+/** How a process ended: its exit code, or the signal that ended it. */
+export interface ProcessExit {
+  code: number | null;
+  signal: string | null;
 }
 
 /** The dev-cluster module's entry point: the five apps as processes against real NATS and PostgreSQL. */
@@ -49,6 +57,11 @@ export interface DistributedPlatform extends PlatformAuth {
   readonly bucketPrefix: string;
   /** The run's NATS subject prefix (`NATS_SUBJECT_PREFIX`): raw NATS clients of a test name subjects with it. */
   readonly subjectPrefix: string;
+  /**
+   * Sends `signal` to broker replica `index` (as in `brokerUrls`) and resolves once it exited, for tests
+   * of a replica that crashes (SIGKILL) or drains in a rolling restart (SIGTERM); `stop()` still works.
+   */
+  signalBroker(index: number, signal: NodeJS.Signals): Promise<ProcessExit>;
   /** Stops the processes, drops the database and deletes the run's JetStream buckets. */
   stop(): Promise<void>;
 }
@@ -115,6 +128,7 @@ export async function bootDistributed(startCluster: StartCluster, options: BootD
       natsUrl: infrastructure.natsUrl,
       bucketPrefix,
       subjectPrefix,
+      signalBroker: cluster.signalBroker.bind(cluster),
       async stop() {
         if (stopped) return;
         stopped = true;
