@@ -165,21 +165,26 @@ describe.each(shared)('stream resumption across two broker replicas over %s', (_
     // The client missed both: it resumes from the priming id on the other replica.
     const resumed = await openStream(second.mcpUrl, { method: 'GET', headers: { ...headers, 'last-event-id': `${key}:0` } });
     expect(resumed.status).toBe(200);
-    await eventually(() => (eventsOf(resumed).length >= 3 ? true : undefined));
-    expect(eventsOf(resumed)).toEqual([
+    await eventually(() => (eventsOf(resumed).length >= 6 ? true : undefined));
+    expect(eventsOf(resumed).slice(0, 3)).toEqual([
       { id: `${key}:0`, retry: RETRY_MS, data: '' },
       { id: `${key}:1`, event: 'message', data: JSON.stringify(completion) },
       { id: `${key}:2`, event: 'message', data: JSON.stringify(listChanged) },
     ]);
+    // Then, under a key of replica B's own, the resynchronisation of what no connection held: every list once.
+    const resync = eventsOf(resumed).slice(3, 6);
+    expect(resync.map(messageOf)).toEqual(['tools', 'resources', 'prompts'].map((list) => ({ jsonrpc: '2.0', method: `notifications/${list}/list_changed` })));
+    const newKey = keyOf(resync[0]?.id);
+    expect(newKey).not.toBe(key);
+    expect(resync.map((event) => event.id)).toEqual([1, 2, 3].map((n) => `${newKey}:${n}`));
 
-    // Replica B now holds the session's GET stream, under a key of its own.
+    // Replica B now holds the session's GET stream.
     const next = { jsonrpc: '2.0', method: 'notifications/elicitation/complete', params: { elicitationId: 'e-2' } };
     bus.emit(sessionBroker.sessionMessage, { sessionId, message: next });
-    await eventually(() => (eventsOf(resumed).length > 3 ? true : undefined));
-    const latest = eventsOf(resumed)[3];
+    await eventually(() => (eventsOf(resumed).length > 6 ? true : undefined));
+    const latest = eventsOf(resumed)[6];
     expect(messageOf(latest)).toEqual(next);
-    expect(parseEventId(latest?.id ?? '', sessionId)).toMatchObject({ kind: 'get', position: 1 });
-    expect(keyOf(latest?.id)).not.toBe(key);
+    expect(latest?.id).toBe(`${newKey}:4`);
     await resumed.close();
   });
 });

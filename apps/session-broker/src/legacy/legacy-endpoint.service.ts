@@ -112,7 +112,9 @@ export class LegacyEndpoint {
       ...(expiresAt === undefined ? {} : { endsAt: expiresAt }),
     };
     const lastEventId = headerValue(request.headers, 'last-event-id');
-    if (lastEventId !== undefined) return this.resumption.resume({ ...opening, lastEventId }, response);
+    if (lastEventId !== undefined) {
+      return this.resumption.resume({ ...opening, lastEventId, subscriptions: resolved.session.subscriptions ?? [] }, response);
+    }
     if (!this.streams.attach(opening, response)) {
       response.respond(jsonRpcError(undefined, JsonRpcErrorCode.InvalidRequest, 'Conflict: this session already has a GET stream open'), 409);
     }

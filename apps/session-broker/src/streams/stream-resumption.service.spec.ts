@@ -37,7 +37,7 @@ interface Setup {
   streams: SessionStreams;
   resumption: StreamResumption;
   /** Resumes from `lastEventId` on a fresh connection; `done` settles when `resume` does. */
-  resume(lastEventId: string, sessionId?: string): { target: FakeTarget; response: LazyResponse; done: Promise<void> };
+  resume(lastEventId: string, sessionId?: string, subscriptions?: string[]): { target: FakeTarget; response: LazyResponse; done: Promise<void> };
 }
 
 const setups: Setup[] = [];
@@ -45,10 +45,10 @@ const setups: Setup[] = [];
 function setup(log: EventLog = new MemoryEventLog({ maxAgeMs: RETENTION_MS })): Setup {
   const streams = new SessionStreams(log, options);
   const resumption = new StreamResumption(log, streams, options);
-  const resume = (lastEventId: string, sessionId = SESSION) => {
+  const resume = (lastEventId: string, sessionId = SESSION, subscriptions: string[] = []) => {
     const target = new FakeTarget();
     const response = new LazyResponse(target);
-    const request: ResumeRequest = { sessionId, tenant: 'demo', server: 'default', priming: true, lastEventId };
+    const request: ResumeRequest = { sessionId, tenant: 'demo', server: 'default', priming: true, lastEventId, subscriptions };
     return { target, response, done: resumption.resume(request, response) };
   };
   const created = { log, streams, resumption, resume };
@@ -192,20 +192,29 @@ describe(StreamResumption, () => {
         const { log, streams, resume } = setup();
         const key = newStreamKey(SESSION, 'get');
         await appendAll(log, key, [{ message: listChanged }, { message: progress(2) }, { message: progress(3) }]);
-        const { target, done } = resume(eventId(key, 1));
+        const { target, done } = resume(eventId(key, 1), SESSION, ['demo://watched']);
         await done;
-        expect(target.chunks).toEqual([priming(eventId(key, 1)), event(eventId(key, 2), progress(2)), event(eventId(key, 3), progress(3))]);
+        await settle();
+        expect(target.chunks.slice(0, 3)).toEqual([priming(eventId(key, 1)), event(eventId(key, 2), progress(2)), event(eventId(key, 3), progress(3))]);
         expect(target.writableEnded).toBe(false);
+        // What happened while no connection held the stream was never logged: every list and subscription is resynchronised once.
+        const resync = target.chunks.slice(3).map((chunk) => JSON.parse(/\ndata: (.*)\n\n$/.exec(chunk)?.[1] ?? 'null') as { method: string; params?: unknown });
+        expect(resync).toEqual([
+          { jsonrpc: '2.0', method: 'notifications/tools/list_changed' },
+          { jsonrpc: '2.0', method: 'notifications/resources/list_changed' },
+          { jsonrpc: '2.0', method: 'notifications/prompts/list_changed' },
+          { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'demo://watched' } },
+        ]);
 
         expect(streams.send(SESSION, listChanged)).toBe(true);
         await settle();
-        const next = /^id: (\S+)\n/.exec(target.chunks[3] ?? '')?.[1] ?? '';
+        const next = /^id: (\S+)\n/.exec(target.chunks[7] ?? '')?.[1] ?? '';
         const parsed = parseEventId(next, SESSION);
-        expect(parsed).toMatchObject({ kind: 'get', position: 1 });
+        expect(parsed).toMatchObject({ kind: 'get', position: 5 });
         expect(parsed?.key).not.toBe(key);
-        expect(target.chunks[3]).toBe(event(next, listChanged));
+        expect(target.chunks[7]).toBe(event(next, listChanged));
         // Logged before it was sent: the new stream can be resumed in turn.
-        await expect(log.lastPosition(parsed?.key ?? '')).resolves.toBe(1);
+        await expect(log.lastPosition(parsed?.key ?? '')).resolves.toBe(5);
       });
 
       it('starts afresh, primed with a new key, when the id is no longer kept', async () => {
@@ -213,8 +222,10 @@ describe(StreamResumption, () => {
         const key = newStreamKey(SESSION, 'get', Date.now() - RETENTION_MS - 1_000);
         const { target, done } = resume(eventId(key, 4));
         await done;
+        await settle();
         expect(target.status).toBe(200);
-        expect(target.chunks).toHaveLength(1);
+        // The priming event, then the resynchronisation of the three lists (no subscriptions).
+        expect(target.chunks).toHaveLength(4);
         const primingId = /^id: (\S+)\nretry: /.exec(target.chunks[0] ?? '')?.[1] ?? '';
         expect(parseEventId(primingId, SESSION)).toMatchObject({ kind: 'get', position: 0 });
         expect(primingId.startsWith(key)).toBe(false);

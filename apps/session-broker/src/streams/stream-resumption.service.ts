@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { sessionBroker } from '@mcp-platform/protocol-contracts';
-import { invalidRequestError, jsonRpcError, JsonRpcErrorCode } from '@mcp-platform/protocol-mcp';
+import { invalidRequestError, jsonRpcError, JsonRpcErrorCode, JSONRPC_VERSION } from '@mcp-platform/protocol-mcp';
 import { EventLog, WireErrorCode, type LoggedEvent } from '@mcp-platform/shared-messaging';
 import { wireErrorToJsonRpc } from '../calls/wire-error.mapper';
 import { SESSION_BROKER_OPTIONS, type ResolvedSessionBrokerOptions } from '../session-broker.options';
@@ -14,6 +14,8 @@ const KEEP_ALIVE_MS = 25_000;
 /** A GET carrying `Last-Event-ID`: the stream to resume, and the session and caller it comes from. */
 export interface ResumeRequest extends Omit<GetStreamOpening, 'replace'> {
   lastEventId: string;
+  /** The session's resource subscriptions (legacy `resources/subscribe`), for the resynchronisation of a GET stream. */
+  subscriptions: readonly string[];
 }
 
 interface ResumedCall {
@@ -29,7 +31,10 @@ interface ResumedCall {
  *   log after the id and then followed live until the call's outcome, which ends it with the JSON-RPC
  *   response, whichever replica took the POST: the executor writes the call's log, not a broker.
  * - A GET stream is replayed up to its last logged event, then this GET becomes the session's stream
- *   on this replica, with a new key, and carries what comes next.
+ *   on this replica, with a new key, and carries what comes next. What happened while no connection held
+ *   the stream was never logged (its replica may have died), so the resumed stream then says, once, that
+ *   every list may have changed and every subscribed resource may have been updated: the client reads
+ *   them again rather than miss a change (S-207, S-206: these notifications are invitations to re-read).
  *
  * Retention is the log's (`EVENT_LOG_RETENTION_SECONDS`). An id is honoured while the event it names
  * is still kept (a priming id, position 0: while the stream's first event is, or while it has none and
@@ -81,7 +86,11 @@ export class StreamResumption implements OnModuleDestroy {
     } else {
       this.logger.log(`a GET stream was resumed from an event no longer kept: it starts afresh, what it carried in between is lost`);
     }
-    if (response.open) this.streams.attach({ ...request, replace: true }, response);
+    if (!response.open || !this.streams.attach({ ...request, replace: true }, response)) return;
+    for (const list of ['tools', 'resources', 'prompts']) this.streams.send(request.sessionId, { jsonrpc: JSONRPC_VERSION, method: `notifications/${list}/list_changed` });
+    for (const uri of request.subscriptions) {
+      this.streams.send(request.sessionId, { jsonrpc: JSONRPC_VERSION, method: 'notifications/resources/updated', params: { uri } });
+    }
   }
 
   /** A session ended: the call streams resumed here for it end too (S-84). */
