@@ -14,6 +14,9 @@ import { InProcessServer } from './transports/in-process.server';
 import { NatsMessageBus } from './transports/nats.message-bus';
 import { NatsServer } from './transports/nats.server';
 import { SubjectNaming } from './transports/subject-naming';
+import { MemoryWorkQueue } from './work-queue/memory.work-queue';
+import { NatsWorkQueue } from './work-queue/nats.work-queue';
+import { WorkQueue } from './work-queue/work-queue';
 
 /** Which bus an app runs on: real NATS (distributed mode) or the in-process hub (embedded mode). */
 export type MessagingOptions =
@@ -33,7 +36,7 @@ export type MessagingOptions =
       /** How long the event log keeps events (default 15 minutes). */
       eventLogMaxAgeMs?: number;
     }
-  | { transport: 'in-process'; hub: InProcessHub; keyValue: MemoryKeyValueFactory; eventLog: MemoryEventLog };
+  | { transport: 'in-process'; hub: InProcessHub; keyValue: MemoryKeyValueFactory; eventLog: MemoryEventLog; workQueue: MemoryWorkQueue };
 
 export const NATS_CONNECTION = 'NATS_CONNECTION';
 const MESSAGING_OPTIONS = 'MESSAGING_OPTIONS';
@@ -53,9 +56,15 @@ export function natsMessaging(
   };
 }
 
-/** Creates what the embedded mode shares between its apps: one hub, one set of buckets and one event log. */
+/** Creates what the embedded mode shares between its apps: one hub, one set of buckets, one event log and one work queue. */
 export function inProcessMessaging(): Extract<MessagingOptions, { transport: 'in-process' }> {
-  return { transport: 'in-process', hub: new InProcessHub(), keyValue: new MemoryKeyValueFactory(), eventLog: new MemoryEventLog() };
+  return {
+    transport: 'in-process',
+    hub: new InProcessHub(),
+    keyValue: new MemoryKeyValueFactory(),
+    eventLog: new MemoryEventLog(),
+    workQueue: new MemoryWorkQueue(),
+  };
 }
 
 /** The microservice (server) side of the same choice, for `app.connectMicroservice()`. */
@@ -78,7 +87,7 @@ class NatsConnectionCloser implements OnApplicationShutdown {
 }
 
 /**
- * Provides `MessageBus` (the typed client), `KeyValueFactory` and `EventLog` for the configured transport.
+ * Provides `MessageBus` (the typed client), `KeyValueFactory`, `EventLog` and `WorkQueue` for the configured transport.
  * Handlers are served by the microservice created from `microserviceOptions()` with the same options.
  */
 @Global()
@@ -130,9 +139,20 @@ export class MessagingModule {
                 })
               : options.eventLog,
         },
+        {
+          provide: WorkQueue,
+          inject: [NATS_CONNECTION],
+          useFactory: (connection: NatsConnection | null): WorkQueue =>
+            options.transport === 'nats'
+              ? new NatsWorkQueue(connection as NatsConnection, {
+                  ...(options.bucketPrefix ? { streamPrefix: options.bucketPrefix } : {}),
+                  ...(naming ? { naming } : {}),
+                })
+              : options.workQueue,
+        },
         NatsConnectionCloser,
       ],
-      exports: [MessageBus, KeyValueFactory, EventLog, NATS_CONNECTION],
+      exports: [MessageBus, KeyValueFactory, EventLog, WorkQueue, NATS_CONNECTION],
     };
   }
 }
