@@ -50,7 +50,7 @@ const streamKey = () => `t${randomUUID().replaceAll('-', '')}.c${randomUUID().re
 /** A legacy call's answer: always the tool's result (a legacy call asks its client on the stream, never by result). */
 async function resultOf(answer: Promise<RpcResponse<typeof toolExecutor.callTool>>): Promise<CallToolResult> {
   const value = await answer;
-  if (toolExecutor.isCallInputRequired(value)) throw new Error(`a legacy call answered input requests: ${JSON.stringify(value)}`);
+  if (toolExecutor.isCallInputRequired(value) || toolExecutor.isCallRunAsTask(value)) throw new Error(`a legacy call answered something else than a result: ${JSON.stringify(value)}`);
   return value;
 }
 

@@ -64,6 +64,7 @@ export function fromWireCode(code: WireErrorCode): AdminErrorCode {
       return AdminErrorCode.NotFound;
     case WireErrorCode.InvalidRequest:
     case WireErrorCode.InvalidParams:
+    case WireErrorCode.Unsupported:
       return AdminErrorCode.InvalidRequest;
     case WireErrorCode.Forbidden:
     case WireErrorCode.InsufficientScope:

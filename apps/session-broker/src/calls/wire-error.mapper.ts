@@ -24,6 +24,9 @@ export function wireErrorToJsonRpc(id: RequestId | undefined, error: WireError):
       const scopes = requiredScopes(error.data);
       return jsonRpcError(id, JsonRpcErrorCode.InvalidRequest, `Forbidden: insufficient scope; this operation needs: ${scopes.join(' ')}`, { scopes });
     }
+    case WireErrorCode.Unsupported:
+      // spec S-197: a task/non-task mismatch with the tool's execution.taskSupport is "method not found".
+      return jsonRpcError(id, JsonRpcErrorCode.MethodNotFound, error.message, error.data);
     case WireErrorCode.Timeout:
       return jsonRpcError(id, JsonRpcErrorCode.InternalError, 'The request timed out inside the platform; it may be retried');
     case WireErrorCode.Cancelled:

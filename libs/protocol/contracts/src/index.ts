@@ -10,3 +10,4 @@ export * as toolExecutor from './tool-executor';
 export * as resourceStore from './resource-store';
 export * as sessionBroker from './session-broker';
 export * as authorizationServer from './authorization-server';
+export * as taskScheduler from './task-scheduler';

@@ -18,6 +18,11 @@ export const WireErrorCode = {
    * the operation requires (the broker answers 403 `insufficient_scope` with them, S-142/S-143).
    */
   InsufficientScope: 'INSUFFICIENT_SCOPE',
+  /**
+   * The operation exists but not in the form asked (a task-augmented call of a tool that forbids tasks,
+   * a plain call of a tool that requires one: S-197); the broker answers `-32601`.
+   */
+  Unsupported: 'UNSUPPORTED',
   /** The deadline passed before an answer came. */
   Timeout: 'TIMEOUT',
   /** The call was cancelled by its caller. */

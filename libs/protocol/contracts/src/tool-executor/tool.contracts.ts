@@ -65,9 +65,25 @@ export const CallInputRequiredSchema = z.strictObject({
 });
 export type CallInputRequired = z.infer<typeof CallInputRequiredSchema>;
 
+/** What a tool says about running as a task (S-197): `forbidden` (the default), `optional`, `required`. */
+export const TaskSupportSchema = z.enum(['forbidden', 'optional', 'required']);
+export type TaskSupport = z.infer<typeof TaskSupportSchema>;
+
+/**
+ * A modern call the caller offered to run as a task (`taskMode: 'offer'`) of a tool that allows tasks:
+ * the tool did not run; the caller creates a task instead (the server decides, S-296).
+ */
+export const CallRunAsTaskSchema = z.strictObject({ runAsTask: z.literal(true) });
+export type CallRunAsTask = z.infer<typeof CallRunAsTaskSchema>;
+
 /** Whether a `callTool` response asks for input rather than carrying the tool's result. */
 export function isCallInputRequired(response: RpcResponse<typeof callTool>): response is CallInputRequired {
   return Object.hasOwn(response, 'inputRequired');
+}
+
+/** Whether a `callTool` response says the call should run as a task instead. */
+export function isCallRunAsTask(response: RpcResponse<typeof callTool>): response is CallRunAsTask {
+  return Object.hasOwn(response, 'runAsTask');
 }
 
 /**
@@ -105,15 +121,34 @@ export const callTool = defineRpc({
      * of the method it answers.
      */
     inputResponses: z.record(z.string().min(1).max(256), z.unknown()).optional(),
+    /**
+     * How the call relates to tasks (S-197, S-296): `task`, it is a task's run (a tool requiring tasks may
+     * run); `offer`, the caller may turn it into a task (a tool allowing tasks answers `{ runAsTask }`
+     * without running); absent, a plain call (a tool requiring tasks is `UNSUPPORTED`).
+     */
+    taskMode: z.enum(['task', 'offer']).optional(),
   }),
   // CallToolResultSchema is loose and defaults `content`: it would read an input-required answer (or
   // a malformed one) as an empty result. Hence the strict shape first, and no `inputRequired` in results.
   response: z.union([
     CallInputRequiredSchema,
-    CallToolResultSchema.refine((result) => !Object.hasOwn(result, 'inputRequired'), 'a tool result has no inputRequired'),
+    CallRunAsTaskSchema,
+    CallToolResultSchema.refine((result) => !Object.hasOwn(result, 'inputRequired') && !Object.hasOwn(result, 'runAsTask'), 'a tool result has no inputRequired or runAsTask'),
   ]),
   // The executor enforces each tool's own timeout; this only bounds a lost reply.
   timeoutMs: 15 * 60_000,
+});
+
+/**
+ * What the task scheduler needs to know before it creates a task for a call (principal in the headers):
+ * whether the tool allows tasks, and whether running it twice is harmless (`annotations.idempotentHint`:
+ * a task whose worker died mid-run runs again only then). Unknown tool: `INVALID_PARAMS`; a caller who may
+ * not call it: `FORBIDDEN` / `INSUFFICIENT_SCOPE`, as for `callTool`.
+ */
+export const describeToolCall = defineRpc({
+  subject: 'tool-executor.v1.tool.describe',
+  request: z.object({ ...TenantServer, name: z.string().min(1).max(256) }),
+  response: z.object({ taskSupport: TaskSupportSchema, idempotent: z.boolean() }),
 });
 
 /** Stops a running call (legacy `notifications/cancelled`, or a modern stream closed by its client). */
