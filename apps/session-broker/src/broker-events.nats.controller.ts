@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { authorizationServer, resourceStore, sessionBroker, toolExecutor, type EventPayload } from '@mcp-platform/protocol-contracts';
+import { authorizationServer, resourceStore, sessionBroker, taskScheduler, toolExecutor, type EventPayload } from '@mcp-platform/protocol-contracts';
 import { EventHandler } from '@mcp-platform/shared-messaging';
 import { BrokerEvents } from './broker-events.service';
 
@@ -31,6 +31,11 @@ export class BrokerEventsNatsController {
   @EventHandler(sessionBroker.sessionMessage)
   sessionMessage(payload: EventPayload<typeof sessionBroker.sessionMessage>): void {
     this.events.sessionMessage(payload.sessionId, payload.message);
+  }
+
+  @EventHandler(taskScheduler.taskStatusChanged)
+  taskStatusChanged(payload: EventPayload<typeof taskScheduler.taskStatusChanged>): void {
+    this.events.taskStatusChanged(payload.task, payload.sessionId);
   }
 
   @EventHandler(authorizationServer.signingKeysRotated)

@@ -1,9 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
+import type { taskScheduler } from '@mcp-platform/protocol-contracts';
+import { JSONRPC_VERSION } from '@mcp-platform/protocol-mcp';
 import { AccessTokenVerifier } from '@mcp-platform/shared-auth';
 import { LegacyEndpoint } from './legacy/legacy-endpoint.service';
 import { SessionStore } from './legacy/session.store';
 import { SessionStreams } from './streams/session-streams.registry';
 import { ListenStreams } from './subscriptions/listen-streams.registry';
+import { legacyTask } from './tasks/task-methods.service';
 import { VirtualServerCache } from './virtual-servers/virtual-server.cache';
 
 /** What a broker replica does when the catalog changes, a session ends anywhere or the signing keys rotate. */
@@ -64,6 +67,16 @@ export class BrokerEvents {
   /** A message for a session's GET stream: written if this replica holds it (S-88). */
   sessionMessage(sessionId: string, message: Record<string, unknown>): void {
     if (this.streams.send(sessionId, message)) this.logger.debug(`sent a message on the GET stream of session ${sessionId.slice(0, 8)}…`);
+  }
+
+  /**
+   * A task changed status: `notifications/tasks/status` with the task (S-284, without `related-task`) on
+   * the GET stream of the legacy session that created it, if this replica holds it. Clients must not
+   * depend on it (they poll); the modern era has no such push here.
+   */
+  taskStatusChanged(task: taskScheduler.TaskView, sessionId: string | undefined): void {
+    if (sessionId === undefined) return;
+    this.streams.send(sessionId, { jsonrpc: JSONRPC_VERSION, method: 'notifications/tasks/status', params: legacyTask(task) });
   }
 
   /** The authorization server rotated its keys: the next token is verified against a fresh key set. */

@@ -20,6 +20,7 @@ import { resolveSessionBrokerOptions, SESSION_BROKER_OPTIONS, type ResolvedSessi
 import { VirtualServerAnnouncer } from './startup/virtual-server-announcer.service';
 import { SessionStreams } from './streams/session-streams.registry';
 import { StreamResumption } from './streams/stream-resumption.service';
+import { TaskMethods } from './tasks/task-methods.service';
 import { ListenStreams } from './subscriptions/listen-streams.registry';
 import { VirtualServerCache } from './virtual-servers/virtual-server.cache';
 
@@ -56,6 +57,7 @@ export class SessionBrokerModule {
         { provide: RequestStates, inject: [SESSION_BROKER_OPTIONS], useFactory: requestStates },
         ToolRoundTrips,
         ResourceMethods,
+        TaskMethods,
         LegacyEndpoint,
         ModernEndpoint,
         McpEndpoint,

@@ -67,6 +67,8 @@ describe.each(transports)('SessionBroker over %s', (_transport, messaging) => {
         prompts: { listChanged: true },
         completions: {},
         logging: {},
+        // spec S-272: a 2025-11-25 session (the SDK's latest) hears of the task methods and task-augmented tools/call.
+        tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
       });
       expect(client.getServerVersion()).toMatchObject({ name: 'demo/default', title: 'Demo' });
       expect(client.getInstructions()).toBe('Use the echo tool.');
@@ -429,7 +431,14 @@ describe.each(transports)('SessionBroker over %s', (_transport, messaging) => {
         id: 1,
         result: {
           supportedVersions: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'],
-          capabilities: { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, completions: {}, logging: {} },
+          capabilities: {
+            tools: { listChanged: true },
+            resources: { subscribe: true, listChanged: true },
+            prompts: { listChanged: true },
+            completions: {},
+            logging: {},
+            extensions: { 'io.modelcontextprotocol/tasks': {} },
+          },
           instructions: 'Use the echo tool.',
           ttlMs: 60_000,
           cacheScope: 'public',

@@ -6,6 +6,7 @@ import type { CallRegistry } from '../calls/call-registry.service';
 import type { McpHttpRequest } from '../edge/mcp-request';
 import type { ResourceMethods } from '../methods/resource-methods.service';
 import type { ToolMethods } from '../methods/tool-methods.service';
+import type { TaskMethods } from '../tasks/task-methods.service';
 import { resolveSessionBrokerOptions } from '../session-broker.options';
 import type { SessionStreams } from '../streams/session-streams.registry';
 import type { StreamResumption } from '../streams/stream-resumption.service';
@@ -41,6 +42,7 @@ function setup() {
     {} as CallRegistry,
     {} as ToolMethods,
     {} as ResourceMethods,
+    {} as TaskMethods,
     bus,
     resolveSessionBrokerOptions({ publicUrl: 'http://x', allowedHosts: [], allowedOrigins: [], bodyLimitBytes: 1024, replicaId: 'r1', auth: { issuer: 'http://as/oauth' } }),
   );

@@ -31,6 +31,7 @@ import { eventId, newStreamKey } from '../streams/stream-ids';
 import { StreamResumption } from '../streams/stream-resumption.service';
 import type { VirtualServer } from '../virtual-servers/virtual-server.cache';
 import { MAX_SUBSCRIPTION_CHARACTERS, MAX_SUBSCRIPTION_URI_LENGTH, MAX_SUBSCRIPTIONS_PER_SESSION, subscriptionUri, withoutSubscription, withSubscription } from '../subscriptions/resource-subscriptions';
+import { TaskMethods } from '../tasks/task-methods.service';
 import { SessionStore, type LegacySession } from './session.store';
 
 type Request = Extract<IncomingMessage, { kind: 'request' }>;
@@ -41,6 +42,11 @@ type Request = Extract<IncomingMessage, { kind: 'request' }>;
  * one becomes resumable even if it never sends anything before its result.
  */
 const PRIMING_DELAY_MS = 500;
+
+/** Tasks (S-272) arrived with 2025-11-25. */
+function servesTasks(protocolVersion: string): boolean {
+  return protocolVersion >= '2025-11-25';
+}
 
 /** Priming events (an id and empty data, S-80) arrived with 2025-11-25; older clients may not expect them. */
 function sendsPrimingEvents(protocolVersion: string): boolean {
@@ -62,6 +68,7 @@ export class LegacyEndpoint {
     private readonly calls: CallRegistry,
     private readonly tools: ToolMethods,
     private readonly resources: ResourceMethods,
+    private readonly tasks: TaskMethods,
     private readonly bus: MessageBus,
     @Inject(SESSION_BROKER_OPTIONS) private readonly options: ResolvedSessionBrokerOptions,
   ) {}
@@ -210,7 +217,7 @@ export class LegacyEndpoint {
       id: message.id,
       result: {
         protocolVersion,
-        capabilities: serverCapabilities(),
+        capabilities: serverCapabilities(servesTasks(protocolVersion) ? 'legacy' : undefined),
         serverInfo: serverInfo(server, this.options.serverVersion),
         ...(server.instructions ? { instructions: server.instructions } : {}),
       },
@@ -238,8 +245,24 @@ export class LegacyEndpoint {
         // spec S-233: the result is exactly {}.
         return { kind: 'result', result: {} };
       }
+      case 'tasks/get':
+      case 'tasks/result':
+      case 'tasks/list':
+      case 'tasks/cancel': {
+        // spec S-272: tasks are a 2025-11-25 feature; older sessions never heard of these methods.
+        if (!servesTasks(session.protocolVersion)) return { kind: 'error', error: methodNotFoundError(message.id, message.method) };
+        const context = { era: 'legacy' as const, requestId: message.id, virtualServer: server, principal, sessionId };
+        if (message.method === 'tasks/get') return this.tasks.get(context, message.params);
+        if (message.method === 'tasks/result') return this.tasks.result(context, message.params, response);
+        if (message.method === 'tasks/list') return this.tasks.list(context, message.params);
+        return this.tasks.cancel(context, message.params);
+      }
       case 'tools/list':
       case 'tools/call': {
+        // spec S-273: older sessions' `task` is ignored; the call runs plainly.
+        if (message.method === 'tools/call' && message.params?.['task'] !== undefined && servesTasks(session.protocolVersion)) {
+          return this.callAsTask(message, sessionId, session, server, principal);
+        }
         const stream = message.method === 'tools/call' ? this.callStream(sessionId, session, response) : undefined;
         const context = {
           era: 'legacy' as const,
@@ -268,6 +291,37 @@ export class LegacyEndpoint {
         }
         return { kind: 'error', error: methodNotFoundError(message.id, message.method) };
     }
+  }
+
+  /**
+   * A task-augmented `tools/call` (S-275, S-276): the task is created (the tool must allow tasks, S-197)
+   * and its `CreateTaskResult` answers at once; the call runs in the background.
+   */
+  private callAsTask(message: Request, sessionId: string, session: LegacySession, server: VirtualServer, principal: Principal): Promise<MethodOutcome> | MethodOutcome {
+    const params = message.params ?? {};
+    const task = params['task'];
+    const ttl = typeof task === 'object' && task !== null && !Array.isArray(task) ? (task as Record<string, unknown>)['ttl'] : null;
+    if (ttl === null || (ttl !== undefined && (typeof ttl !== 'number' || !Number.isSafeInteger(ttl) || ttl < 0))) {
+      return { kind: 'error', error: invalidParamsError(message.id, 'Invalid params: task must be an object whose ttl, if any, is a non-negative integer of milliseconds') };
+    }
+    const name = params['name'];
+    if (typeof name !== 'string' || name.length === 0) return { kind: 'error', error: invalidParamsError(message.id, 'Invalid params: name must be a non-empty string') };
+    const args = params['arguments'];
+    if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
+      return { kind: 'error', error: invalidParamsError(message.id, 'Invalid params: arguments must be an object') };
+    }
+    return this.tasks.create({
+      era: 'legacy',
+      requestId: message.id,
+      virtualServer: server,
+      principal,
+      sessionId,
+      name,
+      ...(args === undefined ? {} : { arguments: args as Record<string, unknown> }),
+      protocolVersion: session.protocolVersion,
+      clientCapabilities: session.clientCapabilities,
+      ...(ttl === undefined ? {} : { requestedTtlMs: ttl }),
+    });
   }
 
   /**

@@ -8,6 +8,8 @@ import type { JsonRpcErrorResponse } from '@mcp-platform/protocol-mcp';
  */
 export type MethodOutcome =
   | { kind: 'result'; result: Record<string, unknown> }
+  /** Modern era: the call became a task; its fields, answered with `resultType: "task"` (S-297). */
+  | { kind: 'task'; task: Record<string, unknown> }
   | { kind: 'error'; error: JsonRpcErrorResponse; status?: number; headers?: Record<string, string> }
   | { kind: 'none' };
 

@@ -2,11 +2,12 @@ import { Injectable, Logger } from '@nestjs/common';
 import { toolExecutor, type Principal } from '@mcp-platform/protocol-contracts';
 import type { VirtualServer } from '../virtual-servers/virtual-server.cache';
 import { isRpcError, MessageBus, WireErrorCode } from '@mcp-platform/shared-messaging';
-import { internalError, invalidParamsError, invalidRequestError, type LoggingLevel, type ProtocolEra, type RequestId } from '@mcp-platform/protocol-mcp';
+import { internalError, invalidParamsError, invalidRequestError, missingRequiredClientCapabilityError, type LoggingLevel, type ProtocolEra, type RequestId } from '@mcp-platform/protocol-mcp';
 import { CallRegistry, type ProgressToken } from '../calls/call-registry.service';
 import { EdgeAuthenticator } from '../auth/edge-authenticator.service';
 import { requiredScopes } from '../calls/wire-error.mapper';
 import type { LazyResponse } from '../streams/lazy-response';
+import { TaskMethods, TASKS_EXTENSION } from '../tasks/task-methods.service';
 import { failure, result, type InputRequiredOutcome, type MethodOutcome } from './method-outcome';
 import { nextCursorOf, platformFailureToJsonRpc, readCursor, withCachingHints } from './method-support';
 
@@ -35,6 +36,8 @@ export interface ToolMethodContext {
    * priming event, so even a call that sends nothing can be resumed on another replica.
    */
   stream?: { key: string; primeAfterMs?: number };
+  /** Modern: the client declared the tasks extension, so a tool that allows tasks runs as one (the server decides, S-296). */
+  offerTask?: boolean;
 }
 
 /**
@@ -49,6 +52,7 @@ export class ToolMethods {
     private readonly bus: MessageBus,
     private readonly calls: CallRegistry,
     private readonly authenticator: EdgeAuthenticator,
+    private readonly tasks: TaskMethods,
   ) {}
 
   async listTools(context: ToolMethodContext): Promise<MethodOutcome> {
@@ -61,7 +65,9 @@ export class ToolMethods {
         { context: { principal: context.principal } },
       );
       // spec S-246: modern list results carry the caching hints the data's owner computed.
-      return result(withCachingHints(context.era, { tools: page.tools, ...nextCursorOf(page) }, page));
+      // spec S-197: `execution.taskSupport` is a 2025-11-25 field; other revisions never hear of it.
+      const tools = context.era === 'legacy' && context.protocolVersion >= '2025-11-25' ? page.tools : page.tools.map(withoutExecution);
+      return result(withCachingHints(context.era, { tools, ...nextCursorOf(page) }, page));
     } catch (error) {
       return this.toFailure(context, 'tools/list', error);
     }
@@ -125,6 +131,7 @@ export class ToolMethods {
           ...(context.sessionId === undefined ? {} : { sessionId: context.sessionId }),
           ...(stream === undefined ? {} : { stream: { key: stream.key, requestId } }),
           ...(inputResponses === undefined || Object.keys(inputResponses).length === 0 ? {} : { inputResponses }),
+          ...(context.offerTask ? { taskMode: 'offer' as const } : {}),
           notify: {
             route: this.calls.route,
             ...(progressToken === undefined ? {} : { progressToken }),
@@ -134,6 +141,18 @@ export class ToolMethods {
         { signal: abort.signal, context: { principal: context.principal } },
       );
       if (toolExecutor.isCallInputRequired(value)) return { kind: 'input_required', inputRequests: value.inputRequired.inputRequests };
+      if (toolExecutor.isCallRunAsTask(value)) {
+        return this.tasks.create({
+          era: context.era,
+          requestId,
+          virtualServer: context.virtualServer,
+          principal: context.principal,
+          name,
+          ...(args === undefined ? {} : { arguments: args as Record<string, unknown> }),
+          protocolVersion: context.protocolVersion,
+          clientCapabilities: context.clientCapabilities,
+        });
+      }
       return result(value as Record<string, unknown>);
     } catch (error) {
       // spec S-256: a cancelled request gets no response.
@@ -151,6 +170,10 @@ export class ToolMethods {
    * still plain JSON; once it streams, the JSON-RPC error alone goes out on the stream.
    */
   private toFailure(context: ToolMethodContext, method: string, error: unknown): MethodOutcome {
+    if (context.era === 'modern' && isRpcError(error) && error.code === WireErrorCode.Unsupported) {
+      // spec S-295: a tool that only runs as a task, for a client that did not declare the tasks extension.
+      return failure(missingRequiredClientCapabilityError(context.requestId, { extensions: { [TASKS_EXTENSION]: {} } }), 400);
+    }
     const response = platformFailureToJsonRpc(this.logger, context.requestId, method, error);
     if (isRpcError(error) && error.code === WireErrorCode.InsufficientScope) {
       const challenge = this.authenticator.insufficientScope(context.virtualServer, requiredScopes(error.data));
@@ -159,6 +182,12 @@ export class ToolMethods {
     }
     return failure(response);
   }
+}
+
+function withoutExecution<T extends { execution?: unknown }>(tool: T): Omit<T, 'execution'> {
+  if (tool.execution === undefined) return tool;
+  const { execution: _dropped, ...rest } = tool;
+  return rest;
 }
 
 /** `_meta.progressToken` as sent; `undefined` when absent, `null` when malformed. */

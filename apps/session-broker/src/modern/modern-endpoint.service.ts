@@ -24,6 +24,7 @@ import { modernCallId } from '../calls/call-id';
 import { headerValue, type McpHttpRequest } from '../edge/mcp-request';
 import type { InputRequiredOutcome, MethodOutcome } from '../methods/method-outcome';
 import { serverCapabilities, serverInfo } from '../methods/server-identity';
+import { TaskMethods, TASKS_EXTENSION } from '../tasks/task-methods.service';
 import { isResourceStoreMethod, RESOURCE_STORE_METHODS, ResourceMethods } from '../methods/resource-methods.service';
 import { ToolMethods, type ToolMethodContext } from '../methods/tool-methods.service';
 import { SESSION_BROKER_OPTIONS, type ResolvedSessionBrokerOptions } from '../session-broker.options';
@@ -42,9 +43,21 @@ const DISCOVER_TTL_MS = 60_000;
  * The client capabilities each modern method needs (S-38). None of today's methods needs one; the
  * check runs anyway, so a method that does (sampling-backed tools, tasks) only adds a line here.
  */
-const REQUIRED_CLIENT_CAPABILITIES: Readonly<Record<string, Record<string, unknown>>> = {};
+const TASKS_EXTENSION_NEEDED = { extensions: { [TASKS_EXTENSION]: {} } };
+/** spec S-295: the task methods serve only clients that declared the tasks extension on the request. */
+const REQUIRED_CLIENT_CAPABILITIES: Readonly<Record<string, Record<string, unknown>>> = {
+  'tasks/get': TASKS_EXTENSION_NEEDED,
+  'tasks/update': TASKS_EXTENSION_NEEDED,
+  'tasks/cancel': TASKS_EXTENSION_NEEDED,
+};
 
-const METHODS = new Set<string>(['server/discover', 'subscriptions/listen', 'tools/list', 'tools/call', ...RESOURCE_STORE_METHODS]);
+const METHODS = new Set<string>(['server/discover', 'subscriptions/listen', 'tools/list', 'tools/call', 'tasks/get', 'tasks/update', 'tasks/cancel', ...RESOURCE_STORE_METHODS]);
+
+/** Whether the request's client capabilities declare the tasks extension (S-295). */
+function declaresTasksExtension(capabilities: Record<string, unknown>): boolean {
+  const extensions = capabilities['extensions'];
+  return typeof extensions === 'object' && extensions !== null && Object.hasOwn(extensions, TASKS_EXTENSION);
+}
 
 /** A validated modern request: its envelope read once. */
 interface ModernEnvelope {
@@ -67,6 +80,7 @@ export class ModernEndpoint {
     private readonly roundTrips: ToolRoundTrips,
     private readonly resources: ResourceMethods,
     private readonly listens: ListenStreams,
+    private readonly tasks: TaskMethods,
     @Inject(SESSION_BROKER_OPTIONS) private readonly options: ResolvedSessionBrokerOptions,
   ) {}
 
@@ -94,6 +108,8 @@ export class ModernEndpoint {
     const outcome = await this.dispatch(message, envelope, server, principal, response);
     if (outcome.kind === 'result') {
       response.respond({ jsonrpc: '2.0', id: message.id, result: this.complete(outcome.result, server) });
+    } else if (outcome.kind === 'task') {
+      response.respond({ jsonrpc: '2.0', id: message.id, result: this.taskCreated(outcome.task, server) });
     } else if (outcome.kind === 'input_required') {
       response.respond({ jsonrpc: '2.0', id: message.id, result: this.inputRequired(outcome, server) });
     } else if (outcome.kind === 'error') {
@@ -165,12 +181,19 @@ export class ModernEndpoint {
         kind: 'result',
         result: {
           supportedVersions: [...SUPPORTED_PROTOCOL_VERSIONS],
-          capabilities: serverCapabilities(),
+          capabilities: serverCapabilities('modern'),
           ...(server.instructions ? { instructions: server.instructions } : {}),
           ttlMs: DISCOVER_TTL_MS,
           cacheScope: 'public',
         },
       };
+    }
+    if (message.method === 'tasks/get' || message.method === 'tasks/update' || message.method === 'tasks/cancel') {
+      // Stateless era: a task belongs to the principal (S-289); there is no session.
+      const context = { era: 'modern' as const, requestId: message.id, virtualServer: server, principal };
+      if (message.method === 'tasks/get') return this.tasks.get(context, message.params);
+      if (message.method === 'tasks/update') return this.tasks.update(context, message.params);
+      return this.tasks.cancel(context, message.params);
     }
     if (isResourceStoreMethod(message.method)) {
       // Stateless era: the principal is established per request and stored nowhere.
@@ -189,6 +212,7 @@ export class ModernEndpoint {
       clientCapabilities: envelope.clientCapabilities,
       ...(envelope.logLevel === undefined ? {} : { logLevel: envelope.logLevel }),
       cancelWhenClientGone: true,
+      offerTask: declaresTasksExtension(envelope.clientCapabilities),
     };
     return message.method === 'tools/list' ? this.tools.listTools(context) : this.roundTrips.callTool(context);
   }
@@ -227,6 +251,11 @@ export class ModernEndpoint {
       ...(outcome.requestState === undefined ? {} : { requestState: outcome.requestState }),
       _meta: { [ModernMetaKey.ServerInfo]: serverInfo(server, this.options.serverVersion) },
     };
+  }
+
+  /** A `CreateTaskResult` (S-297): the task's fields, `resultType: "task"`, our `serverInfo`. */
+  private taskCreated(task: Record<string, unknown>, server: VirtualServer): Record<string, unknown> {
+    return { ...task, resultType: 'task', _meta: { [ModernMetaKey.ServerInfo]: serverInfo(server, this.options.serverVersion) } };
   }
 
   /** Adds `resultType` (S-6) and our `serverInfo` to the result's `_meta` (S-35). */

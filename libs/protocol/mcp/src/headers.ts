@@ -16,11 +16,14 @@ export const McpHttpHeader = {
   AccelBuffering: 'x-accel-buffering',
 } as const;
 
-/** Methods whose `Mcp-Name` header is required, and the params member it mirrors (S-113). */
-export const MCP_NAME_SOURCES: Readonly<Record<string, 'name' | 'uri'>> = {
+/** Methods whose `Mcp-Name` header is required, and the params member it mirrors (S-113; the tasks extension's methods: S-305). */
+export const MCP_NAME_SOURCES: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = {
   'tools/call': 'name',
   'prompts/get': 'name',
   'resources/read': 'uri',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
 };
 
 /** The value of `Mcp-Name` a request must carry, or `undefined` when its method needs none. */

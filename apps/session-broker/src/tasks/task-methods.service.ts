@@ -1,0 +1,241 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { taskScheduler, type Principal } from '@mcp-platform/protocol-contracts';
+import { invalidParamsError, JsonRpcErrorCode, jsonRpcError, type ProtocolEra, type RequestId } from '@mcp-platform/protocol-mcp';
+import { isRpcError, MessageBus, WireErrorCode } from '@mcp-platform/shared-messaging';
+import { wireErrorToJsonRpc } from '../calls/wire-error.mapper';
+import { failure, result, type MethodOutcome } from '../methods/method-outcome';
+import { platformFailureToJsonRpc } from '../methods/method-support';
+import type { LazyResponse } from '../streams/lazy-response';
+import type { VirtualServer } from '../virtual-servers/virtual-server.cache';
+
+type TaskView = taskScheduler.TaskView;
+type TaskState = taskScheduler.TaskState;
+
+/** `_meta` key tying a message to its task (S-285). */
+export const RELATED_TASK_META_KEY = 'io.modelcontextprotocol/related-task';
+/** The modern era's tasks extension (S-295). */
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+
+/** How long one `awaitTask` round waits before `tasks/result` asks again. */
+const AWAIT_ROUND_MS = 20_000;
+/** A `tasks/result` still waiting after this long streams, with keep-alive comments, so proxies keep the exchange open. */
+const STREAM_AFTER_MS = 1_000;
+const KEEP_ALIVE_MS = 25_000;
+
+/** Who asks, where, and through which legacy session. */
+export interface TaskRequestContext {
+  era: ProtocolEra;
+  requestId: RequestId;
+  virtualServer: VirtualServer;
+  principal: Principal;
+  sessionId?: string;
+}
+
+/** A tool call to run as a task. */
+export interface TaskCallContext extends TaskRequestContext {
+  name: string;
+  arguments?: Record<string, unknown>;
+  protocolVersion: string;
+  clientCapabilities: Record<string, unknown>;
+  requestedTtlMs?: number;
+}
+
+/**
+ * The `tasks/*` methods and task creation for both eras, over the task scheduler (which owns the tasks,
+ * bound to the caller, not to a session: S-289). The eras word the same task differently: legacy
+ * `ttl`/`pollInterval` (S-277), modern `ttlMs`/`pollIntervalMs` and status-specific fields (S-300, S-307).
+ */
+@Injectable()
+export class TaskMethods {
+  private readonly logger = new Logger(TaskMethods.name);
+
+  constructor(private readonly bus: MessageBus) {}
+
+  /**
+   * Creates the task of a tool call (durable before this answers, S-298). Legacy: `CreateTaskResult`
+   * `{ task }` (S-276); modern: a `task` outcome, the task's fields, which the modern endpoint answers
+   * with `resultType: "task"` (S-297).
+   */
+  async create(context: TaskCallContext): Promise<MethodOutcome> {
+    try {
+      const task = await this.bus.request(
+        taskScheduler.createTask,
+        {
+          era: context.era,
+          ...(context.sessionId === undefined ? {} : { sessionId: context.sessionId }),
+          call: {
+            tenant: context.virtualServer.tenant,
+            server: context.virtualServer.name,
+            name: context.name,
+            ...(context.arguments === undefined ? {} : { arguments: context.arguments }),
+            protocolVersion: context.protocolVersion,
+            clientCapabilities: context.clientCapabilities,
+          },
+          ...(context.requestedTtlMs === undefined ? {} : { requestedTtlMs: context.requestedTtlMs }),
+        },
+        { context: { principal: context.principal } },
+      );
+      return context.era === 'legacy' ? result({ task: legacyTask(task) }) : { kind: 'task', task: modernTask(task) };
+    } catch (error) {
+      return failure(platformFailureToJsonRpc(this.logger, context.requestId, 'tools/call (task)', error));
+    }
+  }
+
+  /** `tasks/get` (S-280, S-300). */
+  async get(context: TaskRequestContext, params: Record<string, unknown> | undefined): Promise<MethodOutcome> {
+    const taskId = readTaskId(params);
+    if (taskId === undefined) return failure(invalidTaskId(context.requestId));
+    try {
+      const state = await this.bus.request(taskScheduler.getTask, { taskId, ...owned(context) }, { context: { principal: context.principal } });
+      return result(context.era === 'legacy' ? legacyTask(state.task) : modernTaskWithOutcome(state, context.requestId));
+    } catch (error) {
+      return failure(platformFailureToJsonRpc(this.logger, context.requestId, 'tasks/get', error));
+    }
+  }
+
+  /**
+   * Legacy `tasks/result` (S-281): waits, on whichever replica, until the task is terminal, then answers
+   * exactly what the call would have (its result with `related-task` in `_meta`, or its JSON-RPC error).
+   * A long wait becomes an SSE stream with keep-alive comments; the client leaving ends the wait.
+   */
+  async result(context: TaskRequestContext, params: Record<string, unknown> | undefined, response: LazyResponse): Promise<MethodOutcome> {
+    const taskId = readTaskId(params);
+    if (taskId === undefined) return failure(invalidTaskId(context.requestId));
+    const streaming = setTimeout(() => response.openStream(), STREAM_AFTER_MS);
+    const keepAlive = setInterval(() => response.keepAlive(), KEEP_ALIVE_MS);
+    keepAlive.unref();
+    try {
+      for (;;) {
+        const state = await this.bus.request(
+          taskScheduler.awaitTask,
+          { taskId, waitMs: AWAIT_ROUND_MS, ...owned(context) },
+          { context: { principal: context.principal } },
+        );
+        if (state.outcome !== undefined || state.task.status === 'cancelled') return taskResult(state, context.requestId);
+        if (!response.open) return { kind: 'none' };
+      }
+    } catch (error) {
+      return failure(platformFailureToJsonRpc(this.logger, context.requestId, 'tasks/result', error));
+    } finally {
+      clearTimeout(streaming);
+      clearInterval(keepAlive);
+    }
+  }
+
+  /** Legacy `tasks/list` (S-282): only the caller's tasks, newest first. */
+  async list(context: TaskRequestContext, params: Record<string, unknown> | undefined): Promise<MethodOutcome> {
+    const cursor = params?.['cursor'];
+    if (cursor !== undefined && typeof cursor !== 'string') return failure(invalidParamsError(context.requestId, 'Invalid params: cursor must be a string'));
+    try {
+      const page = await this.bus.request(
+        taskScheduler.listTasks,
+        { tenant: context.virtualServer.tenant, ...(cursor === undefined ? {} : { cursor }), ...owned(context) },
+        { context: { principal: context.principal } },
+      );
+      return result({ tasks: page.tasks.map(legacyTask), ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }) });
+    } catch (error) {
+      return failure(platformFailureToJsonRpc(this.logger, context.requestId, 'tasks/list', error));
+    }
+  }
+
+  /**
+   * `tasks/cancel`: the task is `cancelled` before the answer (S-283). Legacy: the task, and `-32602` for
+   * a terminal one; modern: an empty acknowledgement whatever happens to the work (S-302).
+   */
+  async cancel(context: TaskRequestContext, params: Record<string, unknown> | undefined): Promise<MethodOutcome> {
+    const taskId = readTaskId(params);
+    if (taskId === undefined) return failure(invalidTaskId(context.requestId));
+    try {
+      const task = await this.bus.request(taskScheduler.cancelTask, { taskId, ...owned(context) }, { context: { principal: context.principal } });
+      return result(context.era === 'legacy' ? legacyTask(task) : {});
+    } catch (error) {
+      // A terminal task cannot be cancelled; the modern era acknowledges anyway (cooperative, S-302).
+      if (context.era === 'modern' && isRpcError(error) && error.code === WireErrorCode.InvalidParams) return result({});
+      return failure(platformFailureToJsonRpc(this.logger, context.requestId, 'tasks/cancel', error));
+    }
+  }
+
+  /** Modern `tasks/update` (S-301): the client's answers to the task's input requests; an empty acknowledgement. */
+  async update(context: TaskRequestContext, params: Record<string, unknown> | undefined): Promise<MethodOutcome> {
+    const taskId = readTaskId(params);
+    if (taskId === undefined) return failure(invalidTaskId(context.requestId));
+    const inputResponses = params?.['inputResponses'];
+    if (typeof inputResponses !== 'object' || inputResponses === null || Array.isArray(inputResponses)) {
+      return failure(invalidParamsError(context.requestId, 'Invalid params: inputResponses must be an object'));
+    }
+    try {
+      await this.bus.request(
+        taskScheduler.updateTask,
+        { taskId, inputResponses: inputResponses as Record<string, unknown>, ...owned(context) },
+        { context: { principal: context.principal } },
+      );
+      return result({});
+    } catch (error) {
+      return failure(platformFailureToJsonRpc(this.logger, context.requestId, 'tasks/update', error));
+    }
+  }
+}
+
+function owned(context: TaskRequestContext): { sessionId?: string } {
+  return context.sessionId === undefined ? {} : { sessionId: context.sessionId };
+}
+
+function readTaskId(params: Record<string, unknown> | undefined): string | undefined {
+  const taskId = params?.['taskId'];
+  return typeof taskId === 'string' && taskId.length > 0 && taskId.length <= 128 ? taskId : undefined;
+}
+
+function invalidTaskId(id: RequestId) {
+  // spec S-288: an invalid task id is -32602.
+  return invalidParamsError(id, 'Invalid params: taskId must be a non-empty string');
+}
+
+/** The legacy `Task` (S-277). */
+export function legacyTask(task: TaskView): Record<string, unknown> {
+  return {
+    taskId: task.taskId,
+    status: task.status,
+    ...(task.statusMessage === undefined ? {} : { statusMessage: task.statusMessage }),
+    createdAt: task.createdAt,
+    lastUpdatedAt: task.lastUpdatedAt,
+    ttl: task.ttlMs,
+    pollInterval: task.pollIntervalMs,
+  };
+}
+
+/** The modern task fields (S-297, S-307); the caller adds `resultType`. */
+function modernTask(task: TaskView): Record<string, unknown> {
+  return {
+    taskId: task.taskId,
+    status: task.status,
+    ...(task.statusMessage === undefined ? {} : { statusMessage: task.statusMessage }),
+    createdAt: task.createdAt,
+    lastUpdatedAt: task.lastUpdatedAt,
+    ttlMs: task.ttlMs,
+    pollIntervalMs: task.pollIntervalMs,
+  };
+}
+
+/** Modern `tasks/get`: the task with its status-specific fields (S-300): input requests, result or error. */
+function modernTaskWithOutcome(state: TaskState, requestId: RequestId): Record<string, unknown> {
+  const fields = modernTask(state.task);
+  if (state.task.status === 'input_required' && state.task.inputRequests) return { ...fields, inputRequests: state.task.inputRequests };
+  if (state.outcome === undefined) return fields;
+  if ('result' in state.outcome) return { ...fields, result: state.outcome.result };
+  return { ...fields, error: wireErrorToJsonRpc(requestId, state.outcome.error).error };
+}
+
+/** What legacy `tasks/result` answers for a terminal task (S-281, S-285). */
+function taskResult(state: TaskState, requestId: RequestId): MethodOutcome {
+  const related = { [RELATED_TASK_META_KEY]: { taskId: state.task.taskId } };
+  if (state.outcome === undefined) {
+    return failure(jsonRpcError(requestId, JsonRpcErrorCode.InvalidParams, `Task ${state.task.taskId} was cancelled: it has no result`, related));
+  }
+  if ('error' in state.outcome) {
+    const answer = wireErrorToJsonRpc(requestId, state.outcome.error);
+    return failure(answer);
+  }
+  const outcome = state.outcome.result;
+  const meta = typeof outcome['_meta'] === 'object' && outcome['_meta'] !== null ? (outcome['_meta'] as Record<string, unknown>) : {};
+  return result({ ...outcome, _meta: { ...meta, ...related } });
+}
