@@ -5,7 +5,7 @@ import { SessionBrokerModule, type SessionBrokerOptions } from '@mcp-platform/se
 import { MessagingModule, type MessagingOptions } from '@mcp-platform/shared-messaging';
 import { HealthModule, LoggingModule, type LoggingOptions } from '@mcp-platform/shared-observability';
 import { databaseHealthChecks } from '@mcp-platform/shared-persistence';
-import { TaskSchedulerModule } from '@mcp-platform/task-scheduler';
+import { TASK_SCHEDULER_CONNECTION, TaskSchedulerModule, type TaskSchedulerOptions } from '@mcp-platform/task-scheduler';
 import { TOOL_EXECUTOR_CONNECTION, ToolExecutorModule, type ToolExecutorOptions } from '@mcp-platform/tool-executor';
 
 /** Everything the embedded host needs to compose the five apps in one process. */
@@ -17,6 +17,7 @@ export interface EmbeddedPlatformOptions {
   authorizationServer: AuthorizationServerOptions;
   toolExecutor: ToolExecutorOptions;
   resourceStore: ResourceStoreOptions;
+  taskScheduler: TaskSchedulerOptions;
 }
 
 /**
@@ -33,10 +34,10 @@ export class AppModule {
         LoggingModule.forRoot({ name: 'standalone', level: options.logLevel }),
         MessagingModule.forRoot(options.messaging),
         // Ready means every app's database connection answers too, as in the apps' own processes.
-        HealthModule.forRoot({ checks: databaseHealthChecks([TOOL_EXECUTOR_CONNECTION, AUTHORIZATION_SERVER_CONNECTION, RESOURCE_STORE_CONNECTION]) }),
+        HealthModule.forRoot({ checks: databaseHealthChecks([TOOL_EXECUTOR_CONNECTION, AUTHORIZATION_SERVER_CONNECTION, RESOURCE_STORE_CONNECTION, TASK_SCHEDULER_CONNECTION]) }),
         AuthorizationServerModule.register(options.authorizationServer),
         ResourceStoreModule.register(options.resourceStore),
-        TaskSchedulerModule.register(),
+        TaskSchedulerModule.register(options.taskScheduler),
         ToolExecutorModule.register(options.toolExecutor),
         SessionBrokerModule.register(options.broker),
       ],

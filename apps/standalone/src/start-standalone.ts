@@ -112,6 +112,7 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
         http: { allowPrivateNetworks: options.allowPrivateNetworks ?? false },
       },
       resourceStore: { database, seed: true },
+      taskScheduler: { database },
     }),
     messaging,
     host,

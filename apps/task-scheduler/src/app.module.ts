@@ -1,7 +1,9 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { MessagingModule, type MessagingOptions } from '@mcp-platform/shared-messaging';
 import { HealthModule, LoggingModule } from '@mcp-platform/shared-observability';
+import { databaseHealthChecks } from '@mcp-platform/shared-persistence';
 import type { TaskSchedulerEnv } from './config/env.schema';
+import { TASK_SCHEDULER_CONNECTION } from './task-scheduler.constants';
 import { TaskSchedulerModule } from './task-scheduler.module';
 
 /** The task scheduler as its own process (distributed mode). */
@@ -13,8 +15,14 @@ export class AppModule {
       imports: [
         LoggingModule.forRoot({ name: 'task-scheduler', level: env.LOG_LEVEL }),
         MessagingModule.forRoot(messaging),
-        HealthModule.forRoot(),
-        TaskSchedulerModule.register(),
+        HealthModule.forRoot({ checks: databaseHealthChecks([TASK_SCHEDULER_CONNECTION]) }),
+        TaskSchedulerModule.register({
+          database: { kind: 'postgres', url: env.DATABASE_URL },
+          defaultTtlSeconds: env.TASK_DEFAULT_TTL_SECONDS,
+          maxTtlSeconds: env.TASK_MAX_TTL_SECONDS,
+          pollIntervalMs: env.TASK_POLL_INTERVAL_MS,
+          tenantConcurrency: env.TASK_TENANT_CONCURRENCY,
+        }),
       ],
     };
   }

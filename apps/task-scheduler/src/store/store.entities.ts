@@ -1,0 +1,8 @@
+import { CreateTaskScheduler1767657600000 } from './migrations/1767657600000-CreateTaskScheduler';
+import { TaskEntity } from './task.entity';
+
+/** The explicit entity list of the task scheduler's DataSource (STYLE.md §7). */
+export const STORE_ENTITIES = [TaskEntity];
+
+/** The committed migrations, in order. */
+export const STORE_MIGRATIONS = [CreateTaskScheduler1767657600000];

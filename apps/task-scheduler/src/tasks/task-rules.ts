@@ -1,0 +1,120 @@
+import type { Principal, taskScheduler } from '@mcp-platform/protocol-contracts';
+import type { StoredTask, TaskEra, TaskOwner } from '../store/stored-task';
+
+/** The TTL limits of the scheduler, in ms. */
+export interface TtlLimits {
+  defaultTtlMs: number;
+  maxTtlMs: number;
+  minTtlMs: number;
+}
+
+/**
+ * The TTL a task gets (S-279: ours to override): the default when the client asked for none, never
+ * above the maximum (S-291), never below the minimum.
+ */
+export function boundTtlMs(requestedTtlMs: number | undefined, limits: TtlLimits): number {
+  const wanted = requestedTtlMs ?? limits.defaultTtlMs;
+  return Math.max(limits.minTtlMs, Math.min(limits.maxTtlMs, wanted));
+}
+
+/**
+ * The owner a request speaks for (S-289): the principal, and for an anonymous caller the session it
+ * came through (S-290: an anonymous caller has no other identity; without a session, the task id is
+ * the only secret).
+ */
+export function ownerOf(principal: Principal, sessionId: string | undefined): TaskOwner {
+  return {
+    tenant: principal.tenant,
+    subject: principal.subject,
+    clientId: principal.clientId ?? null,
+    anonymous: principal.anonymous,
+    sessionId: principal.anonymous ? (sessionId ?? null) : null,
+  };
+}
+
+/** Whether `owner` may see the task: same tenant, subject, client, anonymity and (anonymous callers) session. */
+export function isOwnedBy(task: StoredTask, owner: TaskOwner): boolean {
+  const own = task.owner;
+  return (
+    own.tenant === owner.tenant &&
+    own.subject === owner.subject &&
+    own.clientId === owner.clientId &&
+    own.anonymous === owner.anonymous &&
+    own.sessionId === owner.sessionId
+  );
+}
+
+/** A task is gone once its TTL has passed (S-279), whether or not the sweep deleted it yet. */
+export function isExpired(task: StoredTask, now: number): boolean {
+  return task.expiresAt.getTime() <= now;
+}
+
+/** The task as the contracts show it; outstanding input requests only while it waits for them (S-300). */
+export function toTaskView(task: StoredTask): taskScheduler.TaskView {
+  return {
+    taskId: task.id,
+    status: task.status,
+    ...(task.statusMessage === null ? {} : { statusMessage: task.statusMessage }),
+    createdAt: task.createdAt.toISOString(),
+    lastUpdatedAt: task.lastUpdatedAt.toISOString(),
+    ttlMs: task.ttlMs,
+    pollIntervalMs: task.pollIntervalMs,
+    ...(task.status === 'input_required' && task.inputRequests ? { inputRequests: task.inputRequests } : {}),
+  };
+}
+
+/** Longest status message taken from a tool's error text. */
+const MAX_STATUS_MESSAGE_LENGTH = 500;
+
+/**
+ * The terminal status an outcome gives a task. A wire error is `failed` with its message (S-287,
+ * S-303). A tool result with `isError: true` is `failed` in the legacy era (S-287) and `completed`
+ * in the modern era (S-303: `failed` only for JSON-RPC errors). Anything else is `completed`.
+ */
+export function statusOfOutcome(era: TaskEra, outcome: taskScheduler.TaskOutcome): { status: Extract<taskScheduler.TaskStatus, 'completed' | 'failed'>; statusMessage: string | null } {
+  if ('error' in outcome) return { status: 'failed', statusMessage: outcome.error.message };
+  if (outcome.result['isError'] !== true || era === 'modern') return { status: 'completed', statusMessage: null };
+  const text = firstText(outcome.result['content']);
+  const detail = text === undefined ? '' : `: ${text.length > MAX_STATUS_MESSAGE_LENGTH ? `${text.slice(0, MAX_STATUS_MESSAGE_LENGTH)}…` : text}`;
+  return { status: 'failed', statusMessage: `The tool reported an error${detail}` };
+}
+
+function firstText(content: unknown): string | undefined {
+  if (!Array.isArray(content)) return undefined;
+  for (const block of content as unknown[]) {
+    if (block && typeof block === 'object' && (block as { type?: unknown }).type === 'text') {
+      const text = (block as { text?: unknown }).text;
+      if (typeof text === 'string' && text.length > 0) return text;
+    }
+  }
+  return undefined;
+}
+
+/** What a claim does with a task, before the tenant's concurrency is counted. */
+export type ClaimDecision = { kind: 'skip' } | { kind: 'fail'; statusMessage: string } | { kind: 'run' };
+
+/**
+ * A worker took the task's job (`attempt`: the job's delivery count). A task that is gone, terminal or
+ * waiting for input is skipped (its job is done: an answer to its input enqueues a new one). Past the
+ * queue's attempts, it fails. A run still open means the worker that claimed it died before finishing:
+ * the tool runs again only if it is idempotent; otherwise the task fails rather than repeat its effects.
+ */
+export function decideClaim(task: StoredTask | undefined, now: number, attempt: number, maxAttempts: number): ClaimDecision {
+  if (!task || isExpired(task, now) || task.status !== 'working') return { kind: 'skip' };
+  if (attempt > maxAttempts) return { kind: 'fail', statusMessage: `The task's work was attempted ${maxAttempts} times and never finished` };
+  if (task.runOpen && !task.idempotent) {
+    return { kind: 'fail', statusMessage: 'The worker running this task stopped before it finished; the tool is not idempotent, so it was not run again' };
+  }
+  return { kind: 'run' };
+}
+
+/**
+ * The answers of an update that count (S-301): those for keys the task asks now; answers to keys it
+ * does not ask (or no longer asks) are ignored.
+ */
+export function outstandingAnswers(inputRequests: Record<string, unknown> | null, inputResponses: Record<string, unknown>): Record<string, unknown> {
+  if (!inputRequests) return {};
+  // fromEntries defines own properties: a `__proto__` key stays a key.
+  return Object.fromEntries(Object.entries(inputResponses).filter(([key]) => Object.hasOwn(inputRequests, key)));
+}
+

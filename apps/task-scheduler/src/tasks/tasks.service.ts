@@ -1,0 +1,353 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { taskScheduler, toolExecutor, type Principal, type RpcRequestParsed, type RpcResponse } from '@mcp-platform/protocol-contracts';
+import { MessageBus, RpcError, WireErrorCode, WorkQueue } from '@mcp-platform/shared-messaging';
+import type { StoredTask, TaskOwner } from '../store/stored-task';
+import { TasksRepository } from '../store/tasks.repository';
+import { AWAIT_RECHECK_MS, CLAIM_RETRY_AFTER_MS, TASK_PAGE_SIZE, TASK_SWEEP_INTERVAL_MS, TOOL_TASKS_QUEUE } from '../task-scheduler.constants';
+import { Clock } from './clock';
+import { decodeTaskCursor, encodeTaskCursor } from './task-cursor';
+import { boundTtlMs, decideClaim, isExpired, isOwnedBy, outstandingAnswers, ownerOf, statusOfOutcome, toTaskView } from './task-rules';
+import { TASK_SETTINGS, type TaskSettings } from './task-settings';
+import { TaskWaiters } from './task-waiters';
+
+type TaskState = taskScheduler.TaskState;
+type TaskView = taskScheduler.TaskView;
+type CreateRequest = RpcRequestParsed<typeof taskScheduler.createTask>;
+type FinishEnding = RpcRequestParsed<typeof taskScheduler.finishTask>['ending'];
+type ClaimAnswer = RpcResponse<typeof taskScheduler.claimTask>;
+
+/** What a locked step answers, and the task to announce once its transaction committed. */
+interface Locked<T> {
+  answer: T;
+  changed?: StoredTask;
+}
+
+/**
+ * MCP tasks of both eras (S-272..S-307): created for a tool call and queued for the tool executors,
+ * read, awaited, listed, cancelled and answered by their owner (anyone else is told the task does not
+ * exist, S-289), claimed and finished by the executors' workers. Every status change is written under
+ * the task's row lock before it is answered or announced (`taskStatusChanged`), so a cancellation is
+ * never overwritten by a finish (S-283). Expired tasks are unknown at once and deleted by a sweep.
+ */
+@Injectable()
+export class TasksService implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(TasksService.name);
+  private sweeper: NodeJS.Timeout | undefined;
+  private closing = false;
+
+  constructor(
+    private readonly tasks: TasksRepository,
+    private readonly bus: MessageBus,
+    private readonly workQueue: WorkQueue,
+    private readonly waiters: TaskWaiters,
+    private readonly clock: Clock,
+    @Inject(TASK_SETTINGS) private readonly settings: TaskSettings,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.sweepQuietly();
+    if (this.settings.requeueOnBoot) await this.requeueWorking();
+    this.sweeper = setInterval(() => void this.sweepQuietly(), TASK_SWEEP_INTERVAL_MS);
+    this.sweeper.unref();
+  }
+
+  onModuleDestroy(): void {
+    this.closing = true;
+    clearInterval(this.sweeper);
+  }
+
+  /**
+   * Creates a `working` task for the call and queues its run; answers once both are stored (S-298). The
+   * tool executor, asked with the caller's principal, says whether the tool allows tasks and whether it
+   * is idempotent; its refusals (unknown tool, forbidden) pass through as they are.
+   */
+  async create(request: CreateRequest, principal: Principal | undefined): Promise<TaskView> {
+    const caller = requirePrincipal(principal);
+    const { call } = request;
+    if (caller.tenant !== call.tenant) throw new RpcError(WireErrorCode.Forbidden, `Principal of tenant ${caller.tenant} may not use tenant ${call.tenant}`);
+    const tool = await this.bus.request(toolExecutor.describeToolCall, { tenant: call.tenant, server: call.server, name: call.name }, { context: { principal: caller } });
+    if (tool.taskSupport === 'forbidden') throw new RpcError(WireErrorCode.Unsupported, `Tool ${call.name} does not support tasks`);
+
+    const now = this.clock.now();
+    const ttlMs = boundTtlMs(request.requestedTtlMs, this.settings);
+    const owner = ownerOf(caller, request.sessionId);
+    const task: StoredTask = {
+      // spec S-290, S-306: 128 random bits, unguessable.
+      id: randomBytes(16).toString('base64url'),
+      tenant: call.tenant,
+      server: call.server,
+      owner,
+      originSessionId: request.sessionId ?? null,
+      principal: caller,
+      era: request.era,
+      call,
+      idempotent: tool.idempotent,
+      status: 'working',
+      statusMessage: null,
+      createdAt: new Date(now),
+      lastUpdatedAt: new Date(now),
+      ttlMs,
+      expiresAt: new Date(now + ttlMs),
+      pollIntervalMs: this.settings.pollIntervalMs,
+      outcome: null,
+      inputRequests: null,
+      inputResponses: {},
+      runOpen: false,
+      runsStarted: 0,
+      attemptsSeen: 0,
+    };
+    await this.tasks.insert(task);
+    try {
+      await this.workQueue.enqueue(TOOL_TASKS_QUEUE, { id: task.id, data: task.id });
+    } catch (error) {
+      // Nothing acknowledged is lost, nothing unacknowledged lingers: no job, no task.
+      await this.tasks.delete(task.id);
+      this.logger.warn(`task ${task.id}: queueing its run failed: ${(error as Error).message}`);
+      throw new RpcError(WireErrorCode.Unavailable, 'The task could not be queued; try again');
+    }
+    this.logger.log(`${audit('created', task)} tool=${call.server}/${call.name} era=${task.era} ttlMs=${ttlMs}`);
+    return toTaskView(task);
+  }
+
+  /** The caller's task with its outcome once it has one; anyone else's, or an expired one, is unknown. */
+  async get(taskId: string, principal: Principal | undefined, sessionId: string | undefined): Promise<TaskState> {
+    return stateOf(await this.findOwned(taskId, principal, sessionId));
+  }
+
+  /**
+   * Like `get`, once the task is terminal or `waitMs` has passed (legacy `tasks/result` blocks, S-281).
+   * Woken by this replica's changes and other replicas' events, and re-reads every `AWAIT_RECHECK_MS`.
+   */
+  async await(taskId: string, waitMs: number, principal: Principal | undefined, sessionId: string | undefined): Promise<TaskState> {
+    const until = Date.now() + waitMs;
+    for (;;) {
+      const remaining = until - Date.now();
+      const wait = this.waiters.waitFor(taskId, Math.max(0, Math.min(remaining, AWAIT_RECHECK_MS)));
+      let state: TaskState;
+      try {
+        state = await this.get(taskId, principal, sessionId);
+      } catch (error) {
+        wait.cancel();
+        throw error;
+      }
+      if (taskScheduler.isTerminalTaskStatus(state.task.status) || remaining <= 0 || this.closing) {
+        wait.cancel();
+        return state;
+      }
+      await wait.woken;
+    }
+  }
+
+  /** The caller's tasks of `tenant`, newest first, `TASK_PAGE_SIZE` at a time (S-282). */
+  async list(tenant: string, cursor: string | undefined, principal: Principal | undefined, sessionId: string | undefined) {
+    const caller = requirePrincipal(principal);
+    if (caller.tenant !== tenant) throw new RpcError(WireErrorCode.Forbidden, `Principal of tenant ${caller.tenant} may not use tenant ${tenant}`);
+    const owner = ownerOf(caller, sessionId);
+    // spec S-290: without a session, anonymous callers share one identity; listing would show everyone's tasks.
+    if (owner.anonymous && owner.sessionId === null) throw new RpcError(WireErrorCode.Forbidden, 'Anonymous callers list tasks only within a session');
+    const after = cursor === undefined ? undefined : decodeTaskCursor(cursor);
+    const rows = await this.tasks.listOwned(owner, new Date(this.clock.now()), after, TASK_PAGE_SIZE + 1);
+    const page = rows.slice(0, TASK_PAGE_SIZE);
+    const last = page.at(-1);
+    return {
+      tasks: page.map(toTaskView),
+      ...(rows.length > TASK_PAGE_SIZE && last ? { nextCursor: encodeTaskCursor({ createdAt: last.createdAt, id: last.id }) } : {}),
+    };
+  }
+
+  /** Cancels the caller's task: `cancelled` is stored before the answer (S-283); a terminal task is `INVALID_PARAMS`. */
+  async cancel(taskId: string, principal: Principal | undefined, sessionId: string | undefined): Promise<TaskView> {
+    const owner = ownerOf(requirePrincipal(principal), sessionId);
+    const { answer, changed } = await this.tasks.lockTask(taskId, async (locked): Promise<Locked<StoredTask>> => {
+      if (!locked) throw unknownTask();
+      const task = this.ownedOrUnknown(locked.task, owner);
+      if (taskScheduler.isTerminalTaskStatus(task.status)) throw new RpcError(WireErrorCode.InvalidParams, `Task is already ${task.status}`);
+      const cancelled = await locked.update({
+        status: 'cancelled',
+        statusMessage: 'The task was cancelled by its requester',
+        inputRequests: null,
+        lastUpdatedAt: new Date(this.clock.now()),
+      });
+      return { answer: cancelled, changed: cancelled };
+    });
+    if (changed) this.announce(changed);
+    this.logger.log(audit('cancelled', answer));
+    return toTaskView(answer);
+  }
+
+  /**
+   * Modern era: the client's answers (S-301). Only answers to the keys the task asks now count; when
+   * some do, they join the earlier answers, the task is `working` again and a new job runs it. Anything
+   * else (no such key, a task not waiting for input) is acknowledged without effect.
+   */
+  async update(taskId: string, inputResponses: Record<string, unknown>, principal: Principal | undefined, sessionId: string | undefined): Promise<Record<string, never>> {
+    const owner = ownerOf(requirePrincipal(principal), sessionId);
+    const { changed } = await this.tasks.lockTask(taskId, async (locked): Promise<Locked<undefined>> => {
+      if (!locked) throw unknownTask();
+      const task = this.ownedOrUnknown(locked.task, owner);
+      if (task.status !== 'input_required') return { answer: undefined };
+      const answered = outstandingAnswers(task.inputRequests, inputResponses);
+      if (Object.keys(answered).length === 0) return { answer: undefined };
+      const resumed = await locked.update({
+        status: 'working',
+        statusMessage: null,
+        inputRequests: null,
+        inputResponses: { ...task.inputResponses, ...answered },
+        attemptsSeen: 0,
+        lastUpdatedAt: new Date(this.clock.now()),
+      });
+      // Inside the transaction: a failed enqueue rolls the answers back, and the client may send them again.
+      await this.enqueueRun(task.id);
+      return { answer: undefined, changed: resumed };
+    });
+    if (changed) this.announce(changed);
+    return {};
+  }
+
+  /**
+   * A worker took the task's job: run it (with the call, the owner's principal and the answers so far),
+   * skip it, or retry later while the tenant has `tenantConcurrency` runs in progress (S-291).
+   */
+  async claim(taskId: string, attempt: number, maxAttempts: number): Promise<ClaimAnswer> {
+    const now = this.clock.now();
+    const { answer, changed } = await this.tasks.lockTask(taskId, async (locked): Promise<Locked<ClaimAnswer>> => {
+      const decision = decideClaim(locked?.task, now, attempt, maxAttempts);
+      if (!locked || decision.kind === 'skip') return { answer: { action: 'skip' } };
+      const attemptsSeen = Math.max(locked.task.attemptsSeen, attempt);
+      if (decision.kind === 'fail') {
+        const failed = await locked.update({ status: 'failed', statusMessage: decision.statusMessage, runOpen: false, attemptsSeen, lastUpdatedAt: new Date(now) });
+        return { answer: { action: 'skip' }, changed: failed };
+      }
+      await locked.lockTenantClaims();
+      if ((await locked.otherOpenRuns(new Date(now))) >= this.settings.tenantConcurrency) {
+        await locked.update({ attemptsSeen });
+        return { answer: { action: 'retry', afterMs: CLAIM_RETRY_AFTER_MS } };
+      }
+      const task = await locked.update({ runOpen: true, runsStarted: locked.task.runsStarted + 1, attemptsSeen });
+      return {
+        answer: {
+          action: 'run',
+          call: task.call,
+          principal: task.principal,
+          ...(Object.keys(task.inputResponses).length > 0 ? { inputResponses: task.inputResponses } : {}),
+        },
+      };
+    });
+    if (changed) {
+      this.announce(changed);
+      this.logger.log(`${audit('failed', changed)} reason=${JSON.stringify(changed.statusMessage)}`);
+    }
+    return answer;
+  }
+
+  /**
+   * A worker's run ended. A task no longer `working` (cancelled meanwhile, S-283) keeps its status and the
+   * outcome is dropped. Input requests make it `input_required` (modern era); an outcome makes it
+   * `completed` or `failed` by the era's rules (S-287, S-303).
+   */
+  async finish(taskId: string, ending: FinishEnding): Promise<Record<string, never>> {
+    const now = new Date(this.clock.now());
+    const { changed } = await this.tasks.lockTask(taskId, async (locked): Promise<Locked<undefined>> => {
+      if (!locked) return { answer: undefined };
+      const task = locked.task;
+      if (task.status !== 'working') {
+        if (task.runOpen) await locked.update({ runOpen: false });
+        return { answer: undefined };
+      }
+      if ('inputRequests' in ending) {
+        const waiting = await locked.update({ status: 'input_required', statusMessage: 'The task needs input', inputRequests: ending.inputRequests, runOpen: false, lastUpdatedAt: now });
+        return { answer: undefined, changed: waiting };
+      }
+      const { status, statusMessage } = statusOfOutcome(task.era, ending.outcome);
+      const finished = await locked.update({ status, statusMessage, outcome: ending.outcome, inputRequests: null, runOpen: false, lastUpdatedAt: now });
+      return { answer: undefined, changed: finished };
+    });
+    if (changed) {
+      this.announce(changed);
+      if (taskScheduler.isTerminalTaskStatus(changed.status)) this.logger.log(audit(changed.status, changed));
+    }
+    return {};
+  }
+
+  /** Another replica changed a task: wake this replica's waiters. */
+  taskChangedElsewhere(taskId: string): void {
+    this.waiters.wake(taskId);
+  }
+
+  /** Deletes the expired tasks (S-279, S-291: prompt cleanup); how many. */
+  async sweepExpired(): Promise<number> {
+    const deleted = await this.tasks.deleteExpired(new Date(this.clock.now()));
+    if (deleted > 0) this.logger.log(`deleted ${deleted} expired task(s)`);
+    return deleted;
+  }
+
+  /** Queues a new run of every `working` task (the queue lost their jobs); how many. */
+  async requeueWorking(): Promise<number> {
+    const working = await this.tasks.listWorking(new Date(this.clock.now()));
+    for (const task of working) await this.enqueueRun(task.id);
+    if (working.length > 0) this.logger.log(`queued ${working.length} working task(s) again: the work queue did not keep their jobs`);
+    return working.length;
+  }
+
+  private async findOwned(taskId: string, principal: Principal | undefined, sessionId: string | undefined): Promise<StoredTask> {
+    const owner = ownerOf(requirePrincipal(principal), sessionId);
+    return this.ownedOrUnknown(await this.tasks.find(taskId), owner);
+  }
+
+  /** The task if `owner` may see it; otherwise the same answer as for a task that never existed (S-289). */
+  private ownedOrUnknown(task: StoredTask | undefined, owner: TaskOwner): StoredTask {
+    if (!task || !isOwnedBy(task, owner) || isExpired(task, this.clock.now())) throw unknownTask();
+    return task;
+  }
+
+  /**
+   * Queues a further run of a task. Its job id is new each time: the queue ignores an id it saw in the
+   * last two minutes, and the first job (id = task id) may be that recent.
+   */
+  private async enqueueRun(taskId: string): Promise<void> {
+    try {
+      await this.workQueue.enqueue(TOOL_TASKS_QUEUE, { id: `${taskId}.${randomBytes(6).toString('base64url')}`, data: taskId });
+    } catch (error) {
+      this.logger.warn(`task ${taskId}: queueing a run failed: ${(error as Error).message}`);
+      throw new RpcError(WireErrorCode.Unavailable, 'The task could not be queued; try again');
+    }
+  }
+
+  /** Tells every replica and broker (S-284), and wakes this replica's waiters at once. */
+  private announce(task: StoredTask): void {
+    this.bus.emit(taskScheduler.taskStatusChanged, {
+      task: toTaskView(task),
+      tenant: task.tenant,
+      ...(task.originSessionId === null ? {} : { sessionId: task.originSessionId }),
+    });
+    this.waiters.wake(task.id);
+  }
+
+  /** The periodic sweep: a failure (the database restarting) is logged and the next round tries again. */
+  private async sweepQuietly(): Promise<void> {
+    try {
+      await this.sweepExpired();
+    } catch (error) {
+      this.logger.warn(`deleting expired tasks failed: ${(error as Error).message}`);
+    }
+  }
+}
+
+function requirePrincipal(principal: Principal | undefined): Principal {
+  if (!principal) throw new RpcError(WireErrorCode.Forbidden, 'No principal: tasks belong to callers the broker identified');
+  return principal;
+}
+
+function unknownTask(): RpcError {
+  return new RpcError(WireErrorCode.NotFound, 'Unknown task');
+}
+
+function stateOf(task: StoredTask): TaskState {
+  return { task: toTaskView(task), ...(task.outcome === null ? {} : { outcome: task.outcome }) };
+}
+
+/** An audit line (S-292): what happened to which task, for whom. */
+function audit(event: string, task: StoredTask): string {
+  return `task ${event}: id=${task.id} tenant=${task.tenant} subject=${JSON.stringify(task.owner.subject)}${task.owner.clientId === null ? '' : ` client=${JSON.stringify(task.owner.clientId)}`}`;
+}
