@@ -25,9 +25,6 @@ export const DEFAULT_POLL_INTERVAL_MS = 1_000;
 /** Task runs of one tenant in progress at once, on all executors (`TASK_TENANT_CONCURRENCY`, S-291). */
 export const DEFAULT_TENANT_CONCURRENCY = 8;
 
-/** How long a claimed job waits when its tenant is at its concurrency limit. */
-export const CLAIM_RETRY_AFTER_MS = 1_000;
-
 /** How often each replica deletes expired tasks (and once at boot). */
 export const TASK_SWEEP_INTERVAL_MS = 60_000;
 

@@ -241,11 +241,11 @@ describe.each(setups(run))('TaskSchedulerModule over $name', (setup) => {
       });
     });
 
-    it('fails a task whose work was attempted as often as the queue allows', async () => {
+    it('fails a task whose work was delivered as often as the queue allows', async () => {
       const dave = user('dave');
       const { taskId } = await create(dave, 'idempotent');
       expect(await claim(taskId, 4, 3)).toEqual({ action: 'skip' });
-      expect((await get(taskId, dave)).task).toMatchObject({ status: 'failed', statusMessage: "The task's work was attempted 3 times and never finished" });
+      expect((await get(taskId, dave)).task).toMatchObject({ status: 'failed', statusMessage: "The task's work was delivered 3 times and never finished" });
     });
 
     it('asks to retry while the tenant has as many runs in progress as it may', async () => {

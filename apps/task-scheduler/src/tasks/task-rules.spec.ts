@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '@mcp-platform/protocol-contracts';
 import type { StoredTask } from '../store/stored-task';
-import { boundTtlMs, decideClaim, isExpired, isOwnedBy, outstandingAnswers, ownerOf, statusOfOutcome, toTaskView } from './task-rules';
+import { boundTtlMs, concurrencyRetryAfterMs, decideClaim, MAX_RUNS, isExpired, isOwnedBy, outstandingAnswers, ownerOf, statusOfOutcome, toTaskView } from './task-rules';
 
 const limits = { defaultTtlMs: 3_600_000, maxTtlMs: 86_400_000, minTtlMs: 10_000 };
 const alice: Principal = { subject: 'alice', tenant: 'acme', clientId: 'app', scopes: ['tools'], anonymous: false };
@@ -142,11 +142,20 @@ describe('decideClaim', () => {
   });
 
   it('fails a task past the queue’s attempts, naming them', () => {
-    expect(decideClaim(task({ idempotent: true }), NOW, 4, 3)).toEqual({ kind: 'fail', statusMessage: "The task's work was attempted 3 times and never finished" });
+    expect(decideClaim(task({ idempotent: true }), NOW, 4, 3)).toEqual({ kind: 'fail', statusMessage: "The task's work was delivered 3 times and never finished" });
   });
 
   it('runs again an idempotent task whose run was cut short', () => {
-    expect(decideClaim(task({ runOpen: true, idempotent: true }), NOW, 2, 3)).toEqual({ kind: 'run' });
+    expect(decideClaim(task({ runOpen: true, idempotent: true, runsStarted: 1 }), NOW, 2, 3)).toEqual({ kind: 'run' });
+  });
+
+  it('fails an idempotent task whose runs were cut short MAX_RUNS times, however many deliveries are left', () => {
+    const decision = decideClaim(task({ runOpen: true, idempotent: true, runsStarted: MAX_RUNS }), NOW, 5, 1_000);
+    expect(decision).toEqual({ kind: 'fail', statusMessage: `The task was started ${MAX_RUNS} times and its worker stopped before it finished each time` });
+  });
+
+  it('waits longer between concurrency retries, up to 30 s', () => {
+    expect([1, 2, 10, 30, 500].map(concurrencyRetryAfterMs)).toEqual([1_000, 2_000, 10_000, 30_000, 30_000]);
   });
 
   it('fails a non-idempotent task whose run was cut short, saying why', () => {

@@ -90,6 +90,21 @@ function firstText(content: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * How many times a task may be started: a run that keeps killing its worker (an idempotent tool
+ * started again each time) fails after this many starts instead of being delivered for ever.
+ */
+export const MAX_RUNS = 3;
+
+/**
+ * How long a job waits before it asks again while its tenant is at its concurrency limit: longer with
+ * each delivery (1 s, 2 s, … 30 s), so a queue of waiting tasks costs little and waits for hours
+ * within the queue's deliveries.
+ */
+export function concurrencyRetryAfterMs(attempt: number): number {
+  return Math.min(30_000, 1_000 * Math.max(1, attempt));
+}
+
 /** What a claim does with a task, before the tenant's concurrency is counted. */
 export type ClaimDecision = { kind: 'skip' } | { kind: 'fail'; statusMessage: string } | { kind: 'run' };
 
@@ -97,13 +112,17 @@ export type ClaimDecision = { kind: 'skip' } | { kind: 'fail'; statusMessage: st
  * A worker took the task's job (`attempt`: the job's delivery count). A task that is gone, terminal or
  * waiting for input is skipped (its job is done: an answer to its input enqueues a new one). Past the
  * queue's attempts, it fails. A run still open means the worker that claimed it died before finishing:
- * the tool runs again only if it is idempotent; otherwise the task fails rather than repeat its effects.
+ * the tool runs again only if it is idempotent, and at most {@link MAX_RUNS} starts in all; otherwise the
+ * task fails rather than repeat its effects.
  */
 export function decideClaim(task: StoredTask | undefined, now: number, attempt: number, maxAttempts: number): ClaimDecision {
   if (!task || isExpired(task, now) || task.status !== 'working') return { kind: 'skip' };
-  if (attempt > maxAttempts) return { kind: 'fail', statusMessage: `The task's work was attempted ${maxAttempts} times and never finished` };
+  if (attempt > maxAttempts) return { kind: 'fail', statusMessage: `The task's work was delivered ${maxAttempts} times and never finished` };
   if (task.runOpen && !task.idempotent) {
     return { kind: 'fail', statusMessage: 'The worker running this task stopped before it finished; the tool is not idempotent, so it was not run again' };
+  }
+  if (task.runOpen && task.runsStarted >= MAX_RUNS) {
+    return { kind: 'fail', statusMessage: `The task was started ${MAX_RUNS} times and its worker stopped before it finished each time` };
   }
   return { kind: 'run' };
 }

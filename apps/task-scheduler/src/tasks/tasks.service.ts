@@ -4,10 +4,10 @@ import { taskScheduler, toolExecutor, type Principal, type RpcRequestParsed, typ
 import { MessageBus, RpcError, WireErrorCode, WorkQueue } from '@mcp-platform/shared-messaging';
 import type { StoredTask, TaskOwner } from '../store/stored-task';
 import { TasksRepository } from '../store/tasks.repository';
-import { AWAIT_RECHECK_MS, CLAIM_RETRY_AFTER_MS, TASK_PAGE_SIZE, TASK_SWEEP_INTERVAL_MS, TOOL_TASKS_QUEUE } from '../task-scheduler.constants';
+import { AWAIT_RECHECK_MS, TASK_PAGE_SIZE, TASK_SWEEP_INTERVAL_MS, TOOL_TASKS_QUEUE } from '../task-scheduler.constants';
 import { Clock } from './clock';
 import { decodeTaskCursor, encodeTaskCursor } from './task-cursor';
-import { boundTtlMs, decideClaim, isExpired, isOwnedBy, outstandingAnswers, ownerOf, statusOfOutcome, toTaskView } from './task-rules';
+import { boundTtlMs, concurrencyRetryAfterMs, decideClaim, isExpired, isOwnedBy, outstandingAnswers, ownerOf, statusOfOutcome, toTaskView } from './task-rules';
 import { TASK_SETTINGS, type TaskSettings } from './task-settings';
 import { TaskWaiters } from './task-waiters';
 
@@ -222,7 +222,7 @@ export class TasksService implements OnApplicationBootstrap, OnModuleDestroy {
       await locked.lockTenantClaims();
       if ((await locked.otherOpenRuns(new Date(now))) >= this.settings.tenantConcurrency) {
         await locked.update({ attemptsSeen });
-        return { answer: { action: 'retry', afterMs: CLAIM_RETRY_AFTER_MS } };
+        return { answer: { action: 'retry', afterMs: concurrencyRetryAfterMs(attempt) } };
       }
       const task = await locked.update({ runOpen: true, runsStarted: locked.task.runsStarted + 1, attemptsSeen });
       return {
