@@ -22,6 +22,7 @@ const DEMO_TOOLS = [
   'calculate',
   'confirm_action',
   'current_time',
+  'export_report',
   'generate_uuid',
   'hash_text',
   'list_client_roots',

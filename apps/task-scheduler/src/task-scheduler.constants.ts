@@ -4,9 +4,6 @@ export const TASK_SCHEDULER_CONNECTION = 'task-scheduler';
 /** The app's own Postgres schema. */
 export const TASK_SCHEDULER_SCHEMA = 'task_scheduler';
 
-/** The work queue whose jobs are task runs; tool executors work it (a job's data is the task id). */
-export const TOOL_TASKS_QUEUE = 'tool-tasks';
-
 /** How long a task and its result are kept when the client asks for nothing (`TASK_DEFAULT_TTL_SECONDS`). */
 export const DEFAULT_TASK_TTL_SECONDS = 3_600;
 

@@ -6,7 +6,6 @@ import { taskScheduler, type EventPayload, type Principal } from '@mcp-platform/
 import { MessageBus, NATS_CONNECTION, WorkQueue, type Job, type MessagingOptions, type Worker } from '@mcp-platform/shared-messaging';
 import type { DatabaseOptions } from '@mcp-platform/shared-persistence';
 import { TasksRepository } from '../src/store/tasks.repository';
-import { TOOL_TASKS_QUEUE } from '../src/task-scheduler.constants';
 import { TASK_SETTINGS, type TaskSettings } from '../src/tasks/task-settings';
 import { TasksService } from '../src/tasks/tasks.service';
 import { bootScheduler, errorOf, setups, TestClock, type FlakyWorkQueue } from './task-scheduler.setups';
@@ -56,7 +55,7 @@ describe.each(setups(run))('TaskSchedulerModule over $name', (setup) => {
     messaging = setup.messaging('a');
     app = await bootScheduler(messaging, database, { clock, tenantConcurrency: TENANT_CONCURRENCY });
     bus = app.get(MessageBus);
-    worker = app.get(WorkQueue).work(TOOL_TASKS_QUEUE, async (job) => (jobs.push(job), 'done'), { concurrency: 8, maxAttempts: 3 });
+    worker = app.get(WorkQueue).work(taskScheduler.TOOL_TASKS_QUEUE, async (job) => (jobs.push(job), 'done'), { concurrency: 8, maxAttempts: 3 });
   });
 
   afterAll(async () => {
@@ -367,7 +366,7 @@ describe.each(setups(run))('TaskSchedulerModule over $name', (setup) => {
       const restartedMessaging = setup.messaging('b');
       const restarted = await bootScheduler(restartedMessaging, database, { clock, tenantConcurrency: TENANT_CONCURRENCY });
       const requeued: Job[] = [];
-      const restartedWorker = restarted.get(WorkQueue).work(TOOL_TASKS_QUEUE, async (job) => (requeued.push(job), 'done'), { concurrency: 8, maxAttempts: 3 });
+      const restartedWorker = restarted.get(WorkQueue).work(taskScheduler.TOOL_TASKS_QUEUE, async (job) => (requeued.push(job), 'done'), { concurrency: 8, maxAttempts: 3 });
       try {
         expect(restarted.get<TaskSettings>(TASK_SETTINGS).requeueOnBoot).toBe(true);
         await expect.poll(() => requeued.some((job) => job.data === working.taskId)).toBe(true);

@@ -20,6 +20,7 @@ export class AppModule {
           database: { kind: 'postgres', url: env.DATABASE_URL },
           seed: env.SEED_CATALOG,
           http: { allowPrivateNetworks: env.TOOL_HTTP_ALLOW_PRIVATE_NETWORKS },
+          tasks: { concurrency: env.TASK_WORKER_CONCURRENCY, maxAttempts: env.TASK_MAX_ATTEMPTS, ackWaitMs: env.TASK_ACK_WAIT_MS },
         }),
       ],
     };

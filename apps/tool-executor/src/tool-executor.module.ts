@@ -4,17 +4,21 @@ import { CatalogAdminModule } from './catalog-admin/catalog-admin.module';
 import { CATALOG_ENTITIES, CATALOG_MIGRATIONS } from './catalog/catalog.entities';
 import { CatalogModule } from './catalog/catalog.module';
 import { SeedModule } from './seed/seed.module';
+import { DEFAULT_TASK_WORKER_OPTIONS } from './tasks/tasks.constants';
+import { TasksModule } from './tasks/tasks.module';
 import { TOOL_EXECUTOR_CONNECTION, TOOL_EXECUTOR_SCHEMA } from './tool-executor.constants';
 import type { ToolExecutorOptions } from './tool-executor.options';
 import { ToolsModule } from './tools/tools.module';
 
 /**
- * The tool catalog and tool execution, transport-agnostic: the app's own process (`AppModule`) and
+ * The tool catalog and tool execution (calls, and MCP tasks' runs), transport-agnostic: the app's own process (`AppModule`) and
  * the embedded host (`apps/standalone`) both import it. Needs `MessagingModule` from its host.
  */
 @Module({})
 export class ToolExecutorModule {
   static register(options: ToolExecutorOptions): DynamicModule {
+    // One ToolsModule for the bus handlers and the task worker: a task's call runs, and is cancelled, in the same CallsService.
+    const tools = ToolsModule.register(options.http);
     return {
       module: ToolExecutorModule,
       imports: [
@@ -28,7 +32,8 @@ export class ToolExecutorModule {
         }),
         CatalogModule,
         CatalogAdminModule,
-        ToolsModule.register(options.http),
+        tools,
+        TasksModule.register(options.tasks ?? DEFAULT_TASK_WORKER_OPTIONS, tools),
         SeedModule.register(options.seed),
       ],
     };

@@ -156,8 +156,11 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
     try {
       await new Promise((resolve) => endpoint?.close(resolve));
       const connection = app?.get<NatsConnection | null>(NATS_CONNECTION);
-      // The run's JetStream event stream would otherwise outlive it (its events expire, the stream does not).
-      if (connection) await (await connection.jetstreamManager()).streams.delete(`${run}-MCP_EVENTS`).catch(() => false);
+      // The run's JetStream streams (events, task runs) would otherwise outlive it (their messages expire or get worked, the streams do not).
+      if (connection) {
+        const jsm = await connection.jetstreamManager();
+        for (const stream of [`${run}-MCP_EVENTS`, `${run}-MCP_WORK`]) await jsm.streams.delete(stream).catch(() => false);
+      }
       await app?.close();
     } finally {
       await drop?.();
@@ -222,6 +225,7 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
           timeoutMs: 5_000,
           enabled: true,
           requiredScopes: [],
+          taskSupport: 'forbidden',
         });
       }
       await repository.saveVirtualServer('paging', { name: 'big', public: false }, names);
@@ -371,6 +375,7 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
         timeoutMs: 200,
         enabled: true,
         requiredScopes: [],
+        taskSupport: 'forbidden',
       });
       await repository.saveVirtualServer('limits', { name: 'tight', public: false }, ['slow']);
       bus.emit(toolExecutor.catalogChanged, { tenant: 'limits', servers: ['tight'] });
@@ -399,6 +404,7 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
         timeoutMs: 5_000,
         enabled: true,
         requiredScopes: [],
+        taskSupport: 'forbidden',
       });
       await repository.saveVirtualServer('web', { name: 'api', public: false }, ['echo']);
       bus.emit(toolExecutor.catalogChanged, { tenant: 'web', servers: ['api'] });

@@ -24,7 +24,8 @@ export class ToolsHttpController {
   @AdminRoute({
     operationId: 'putTool',
     summary: 'Create or replace a tool',
-    description: 'A built-in handler of the tool executor or an HTTP endpoint. Virtual servers exposing it tell their clients `list_changed`.',
+    description:
+      'A built-in handler of the tool executor or an HTTP endpoint. `execution.taskSupport` says whether it runs as an MCP task: `forbidden` (the default, then absent), `optional` or `required`. Virtual servers exposing it tell their clients `list_changed`.',
     response: ToolPutResultSchema,
     errors: [404, 503],
   })

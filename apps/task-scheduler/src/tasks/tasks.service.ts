@@ -4,7 +4,7 @@ import { taskScheduler, toolExecutor, type Principal, type RpcRequestParsed, typ
 import { MessageBus, RpcError, WireErrorCode, WorkQueue } from '@mcp-platform/shared-messaging';
 import type { StoredTask, TaskOwner } from '../store/stored-task';
 import { TasksRepository } from '../store/tasks.repository';
-import { AWAIT_RECHECK_MS, TASK_PAGE_SIZE, TASK_SWEEP_INTERVAL_MS, TOOL_TASKS_QUEUE } from '../task-scheduler.constants';
+import { AWAIT_RECHECK_MS, TASK_PAGE_SIZE, TASK_SWEEP_INTERVAL_MS } from '../task-scheduler.constants';
 import { Clock } from './clock';
 import { decodeTaskCursor, encodeTaskCursor } from './task-cursor';
 import { boundTtlMs, concurrencyRetryAfterMs, decideClaim, isExpired, isOwnedBy, outstandingAnswers, ownerOf, statusOfOutcome, toTaskView } from './task-rules';
@@ -99,7 +99,7 @@ export class TasksService implements OnApplicationBootstrap, OnModuleDestroy {
     };
     await this.tasks.insert(task);
     try {
-      await this.workQueue.enqueue(TOOL_TASKS_QUEUE, { id: task.id, data: task.id });
+      await this.workQueue.enqueue(taskScheduler.TOOL_TASKS_QUEUE, { id: task.id, data: task.id });
     } catch (error) {
       // Nothing acknowledged is lost, nothing unacknowledged lingers: no job, no task.
       await this.tasks.delete(task.id);
@@ -307,7 +307,7 @@ export class TasksService implements OnApplicationBootstrap, OnModuleDestroy {
    */
   private async enqueueRun(taskId: string): Promise<void> {
     try {
-      await this.workQueue.enqueue(TOOL_TASKS_QUEUE, { id: `${taskId}.${randomBytes(6).toString('base64url')}`, data: taskId });
+      await this.workQueue.enqueue(taskScheduler.TOOL_TASKS_QUEUE, { id: `${taskId}.${randomBytes(6).toString('base64url')}`, data: taskId });
     } catch (error) {
       this.logger.warn(`task ${taskId}: queueing a run failed: ${(error as Error).message}`);
       throw new RpcError(WireErrorCode.Unavailable, 'The task could not be queued; try again');

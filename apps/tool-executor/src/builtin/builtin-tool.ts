@@ -1,3 +1,4 @@
+import type { toolExecutor } from '@mcp-platform/protocol-contracts';
 import type { CallToolResult } from '@mcp-platform/protocol-mcp';
 import type { ToolDefinition } from '../catalog/catalog.types';
 import { ClientCapabilityMissing, ClientRequestFailed, type ToolImplementation } from '../tools/tool-context';
@@ -6,17 +7,26 @@ import { ClientCapabilityMissing, ClientRequestFailed, type ToolImplementation }
 export interface BuiltinTool {
   /** Registry key stored in the tool row's `config.handler`, e.g. `demo.calculate`. */
   handler: string;
-  /** Its catalog definition; `timeoutMs` defaults to the catalog's, `requiredScopes` to none. */
-  definition: Omit<ToolDefinition, 'kind' | 'config' | 'enabled' | 'timeoutMs' | 'requiredScopes'> & { timeoutMs?: number; requiredScopes?: string[] };
+  /**
+   * Its catalog definition; `timeoutMs` defaults to the catalog's, `requiredScopes` to none, and
+   * `execution.taskSupport` (MCP's own spelling, S-197) to `forbidden`.
+   */
+  definition: Omit<ToolDefinition, 'kind' | 'config' | 'enabled' | 'timeoutMs' | 'requiredScopes' | 'taskSupport'> & {
+    timeoutMs?: number;
+    requiredScopes?: string[];
+    execution?: { taskSupport: toolExecutor.TaskSupport };
+  };
   run: ToolImplementation;
 }
 
 /** The catalog row of a built-in tool (seeded like any other tool). */
 export function builtinToolDefinition(tool: BuiltinTool, defaultTimeoutMs: number): ToolDefinition {
+  const { execution, ...definition } = tool.definition;
   return {
-    ...tool.definition,
-    timeoutMs: tool.definition.timeoutMs ?? defaultTimeoutMs,
-    requiredScopes: tool.definition.requiredScopes ?? [],
+    ...definition,
+    timeoutMs: definition.timeoutMs ?? defaultTimeoutMs,
+    requiredScopes: definition.requiredScopes ?? [],
+    taskSupport: execution?.taskSupport ?? 'forbidden',
     kind: 'builtin',
     config: { handler: tool.handler },
     enabled: true,

@@ -78,6 +78,24 @@ describe('demo tools', () => {
     });
   });
 
+  describe('export_report', () => {
+    it('builds rows each second, reporting progress, and answers them as structured content and text', async () => {
+      const { context, progress, slept } = fakeContext();
+      const result = await tool('export_report').run({ seconds: 2 }, context);
+      expect(progress).toEqual([
+        [1, 2],
+        [2, 2],
+      ]);
+      expect(slept).toEqual([1000, 1000]);
+      expect(result).toEqual({ content: [{ type: 'text', text: 'Report ready: 500 rows in 2 s' }], structuredContent: { rows: 500, seconds: 2 } });
+    });
+
+    it('runs only as a task and is not idempotent', () => {
+      expect(tool('export_report').definition).toMatchObject({ execution: { taskSupport: 'required' }, annotations: { idempotentHint: false, destructiveHint: false } });
+      expect(tool('long_operation').definition.execution).toEqual({ taskSupport: 'optional' });
+    });
+  });
+
   describe('confirm_action', () => {
     const withAnswer = (elicit: ElicitResult) => new FakeClient({ elicitation: {} }, { elicit });
 

@@ -7,6 +7,9 @@ const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: 
 /** How long a tool waits for a person to answer the client (a dialog, a sampling approval). */
 const PERSON_TIMEOUT_MS = 5 * 60_000;
 
+/** Rows `export_report` adds to its report each second. */
+const REPORT_ROWS_PER_SECOND = 250;
+
 /** A result with structured content; the JSON text block is added by the calls service (S-187). */
 function structured(value: Record<string, unknown>) {
   return { content: [], structuredContent: value };
@@ -163,6 +166,8 @@ export const DEMO_TOOLS: BuiltinTool[] = [
       outputSchema: { type: 'object', properties: { seconds: { type: 'number' }, steps: { type: 'integer' } }, required: ['seconds', 'steps'] },
       annotations: READ_ONLY,
       timeoutMs: 11 * 60_000,
+      // Read-only and idempotent: a task whose worker died mid-run may simply run it again.
+      execution: { taskSupport: 'optional' },
     },
     run: async (args, context) => {
       const seconds = typeof args['seconds'] === 'number' ? args['seconds'] : 5;
@@ -174,6 +179,36 @@ export const DEMO_TOOLS: BuiltinTool[] = [
         context.progress(step, steps, `Step ${step} of ${steps}`);
       }
       return structured({ seconds, steps });
+    },
+  },
+  {
+    handler: 'demo.export_report',
+    definition: {
+      name: 'export_report',
+      title: 'Export a report',
+      description: 'Builds a report over the given number of seconds (1..3600, default 10), reporting progress; runs only as a task.',
+      inputSchema: {
+        type: 'object',
+        properties: { seconds: { type: 'integer', minimum: 1, maximum: 3600, default: 10, description: 'How long building the report takes' } },
+        additionalProperties: false,
+      },
+      outputSchema: { type: 'object', properties: { rows: { type: 'integer' }, seconds: { type: 'integer' } }, required: ['rows', 'seconds'] },
+      // Not idempotent: a task whose worker died mid-run fails rather than building the report twice.
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      // Past the longest report, so the report's own length decides, not the timeout.
+      timeoutMs: 61 * 60_000,
+      // spec S-197: a plain call is refused; a client must ask for a task.
+      execution: { taskSupport: 'required' },
+    },
+    run: async (args, context) => {
+      const seconds = typeof args['seconds'] === 'number' ? args['seconds'] : 10;
+      let rows = 0;
+      for (let second = 1; second <= seconds; second += 1) {
+        await context.clock.sleep(1_000, context.signal);
+        rows += REPORT_ROWS_PER_SECOND;
+        context.progress(second, seconds, `${rows} rows`);
+      }
+      return { content: [{ type: 'text', text: `Report ready: ${rows} rows in ${seconds} s` }], structuredContent: { rows, seconds } };
     },
   },
   {

@@ -148,6 +148,19 @@ describe(CatalogAdminService, () => {
       expect(published).toEqual([]);
     });
 
+    it('stores execution.taskSupport, lists the tool with it, and leaves the default (forbidden) unsaid', async () => {
+      const { service, catalog } = setup();
+      await service.putTenant('acme');
+      const put = await service.putTool('acme', builtinTool({ execution: { taskSupport: 'required' } }));
+      expect(put.tool.execution).toEqual({ taskSupport: 'required' });
+      await service.putServer('acme', server({ tools: ['simple'] }));
+      expect(catalog.getServer('acme', 'main')?.tools[0]?.wire.execution).toEqual({ taskSupport: 'required' });
+      await service.putTool('acme', builtinTool({ execution: { taskSupport: 'forbidden' } }));
+      const stored = await service.getTool('acme', 'simple');
+      expect(stored).not.toHaveProperty('execution');
+      expect(catalog.getServer('acme', 'main')?.tools[0]?.wire).not.toHaveProperty('execution');
+    });
+
     it('accepts an HTTP tool with an https URL and keeps its headers', async () => {
       const { service } = setup();
       await service.putTenant('acme');

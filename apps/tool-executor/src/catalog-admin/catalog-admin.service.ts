@@ -152,7 +152,7 @@ function serversExposing(catalog: TenantCatalog, toolName: string): string[] {
   return catalog.servers.filter((server) => server.toolNames.includes(toolName)).map((server) => server.name);
 }
 
-/** The catalog's form of an administrator's definition: defaults applied, scopes once each and sorted. */
+/** The catalog's form of an administrator's definition: defaults applied (`forbidden` tasks), scopes once each and sorted. */
 export function toToolDefinition(record: ToolRecord): ToolDefinition {
   return {
     name: record.name,
@@ -166,6 +166,7 @@ export function toToolDefinition(record: ToolRecord): ToolDefinition {
     timeoutMs: record.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
     enabled: record.enabled,
     requiredScopes: [...new Set(record.requiredScopes)].sort(),
+    taskSupport: record.execution?.taskSupport ?? 'forbidden',
   };
 }
 
@@ -181,6 +182,8 @@ export function toToolRecord(tool: ToolDefinition): ToolRecord {
     timeoutMs: tool.timeoutMs,
     enabled: tool.enabled,
     requiredScopes: tool.requiredScopes,
+    // Like tools/list: the default (`forbidden`) goes unsaid.
+    ...(tool.taskSupport === 'forbidden' ? {} : { execution: { taskSupport: tool.taskSupport } }),
   };
   if (tool.kind === 'http') {
     const config = tool.config as HttpToolConfig;

@@ -105,6 +105,7 @@ export class CatalogRepository {
       timeoutMs: definition.timeoutMs,
       enabled: definition.enabled,
       requiredScopes: definition.requiredScopes,
+      taskSupport: definition.taskSupport,
     };
     const existing = await this.tools.findOneBy({ tenantId, name: definition.name });
     if (!existing) {
@@ -127,6 +128,7 @@ export class CatalogRepository {
       timeoutMs: existing.timeoutMs,
       enabled: existing.enabled,
       requiredScopes: existing.requiredScopes,
+      taskSupport: existing.taskSupport,
     };
     if (canonicalJson(current) === canonicalJson(values)) return false;
     await this.tools.update({ id: existing.id, tenantId }, values as ToolChanges);
@@ -196,6 +198,7 @@ function toCatalogTool(tenant: string, row: ToolEntity): CatalogTool {
     timeoutMs: row.timeoutMs,
     enabled: row.enabled,
     requiredScopes: row.requiredScopes,
+    taskSupport: row.taskSupport,
     updatedAt: row.updatedAt,
   };
 }

@@ -15,6 +15,7 @@ const baseTool = (name: string, overrides: Partial<CatalogTool> = {}): CatalogTo
   timeoutMs: 1_000,
   enabled: true,
   requiredScopes: [],
+  taskSupport: 'forbidden',
   updatedAt: new Date(1_000),
   ...overrides,
 });
@@ -72,6 +73,21 @@ describe(CatalogService, () => {
       await service.loadAll();
       expect(service.getServer('acme', 'main')?.server.scopes).toEqual(['mcp', 'acme:read', 'zeta:write']);
       expect(service.getServer('acme', 'plain')?.server.scopes).toEqual(['mcp']);
+    });
+  });
+
+  describe('wire definitions', () => {
+    it('publishes execution.taskSupport of a tool that allows or requires tasks, and nothing for forbidden (the default, S-197)', async () => {
+      const { service } = serviceWith({
+        acme: {
+          tenant: 'acme',
+          servers: [{ tenant: 'acme', name: 'main', public: false, toolNames: ['forbidden', 'optional', 'required'] }],
+          tools: [baseTool('forbidden'), baseTool('optional', { taskSupport: 'optional' }), baseTool('required', { taskSupport: 'required' })],
+        },
+      });
+      await service.loadAll();
+      const wire = Object.fromEntries((service.getServer('acme', 'main')?.tools ?? []).map((tool) => [tool.wire.name, tool.wire.execution]));
+      expect(wire).toEqual({ forbidden: undefined, optional: { taskSupport: 'optional' }, required: { taskSupport: 'required' } });
     });
   });
 

@@ -140,6 +140,8 @@ export class CatalogService implements OnApplicationBootstrap {
       inputSchema: record.inputSchema,
       ...(record.outputSchema === undefined ? {} : { outputSchema: record.outputSchema }),
       ...(record.annotations === undefined ? {} : { annotations: record.annotations }),
+      // S-197: absent means `forbidden`. The broker drops it for the modern era, where tasks are an extension.
+      ...(record.taskSupport === 'forbidden' ? {} : { execution: { taskSupport: record.taskSupport } }),
     });
     if (!parsed.success) throw new Error(`${record.name} is not a valid MCP tool: ${parsed.error.issues.map(describeIssue).join('; ')}`);
     const input = compileSchema(record.inputSchema, `inputSchema of ${record.name}`);

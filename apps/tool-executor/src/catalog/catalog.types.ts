@@ -1,3 +1,5 @@
+import type { toolExecutor } from '@mcp-platform/protocol-contracts';
+
 /** A JSON object as stored in jsonb columns and published in tool definitions. */
 export type JsonObject = { [key: string]: unknown };
 
@@ -33,6 +35,11 @@ export interface ToolDefinition {
    * (S-142, S-143). Empty: every caller of the virtual server may use it.
    */
   requiredScopes: string[];
+  /**
+   * Whether the tool runs as an MCP task (S-197): `forbidden` (the default: plain calls only), `optional`
+   * (the caller or the platform may turn a call into a task), `required` (a plain call is `UNSUPPORTED`).
+   */
+  taskSupport: toolExecutor.TaskSupport;
 }
 
 /** A stored tool: its definition plus identity and version (the validator cache key). */

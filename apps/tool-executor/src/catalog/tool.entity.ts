@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import type { toolExecutor } from '@mcp-platform/protocol-contracts';
 import type { BuiltinToolConfig, HttpToolConfig, JsonObject, ToolKind } from './catalog.types';
 import { TenantEntity } from './tenant.entity';
 
@@ -49,6 +50,10 @@ export class ToolEntity {
   /** A JSON array of scope names (jsonb rather than text[]: one column type for PostgreSQL and PGlite alike). */
   @Column({ type: 'jsonb', default: () => `'[]'::jsonb` })
   requiredScopes!: string[];
+
+  /** `forbidden`, `optional` or `required` (S-197); a check constraint keeps out anything else. */
+  @Column({ type: 'text', default: 'forbidden' })
+  taskSupport!: toolExecutor.TaskSupport;
 
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt!: Date;

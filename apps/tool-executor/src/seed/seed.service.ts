@@ -24,7 +24,7 @@ export const SEED_TENANTS: SeedTenant[] = [
       name: 'default',
       title: 'Demo tools',
       description:
-        "Everyday utilities: time zones, arithmetic, UUIDs, hashes, text statistics and a cancellable long operation; and tools that ask the client: a confirmation from the user, a summary from the client's model, the client's roots.",
+        "Everyday utilities: time zones, arithmetic, UUIDs, hashes, text statistics, a cancellable long operation and a report export that runs as a task; and tools that ask the client: a confirmation from the user, a summary from the client's model, the client's roots.",
       instructions:
         'Use calculate for arithmetic instead of computing by hand; current_time takes an IANA time zone. Call confirm_action before anything the user may not want done.',
       public: false,

@@ -43,7 +43,13 @@ class ManualClock implements Clock {
 function tool(
   name: string,
   implementation: ToolImplementation,
-  options: { outputSchema?: Record<string, unknown>; timeoutMs?: number; requiredScopes?: string[] } = {},
+  options: {
+    outputSchema?: Record<string, unknown>;
+    timeoutMs?: number;
+    requiredScopes?: string[];
+    taskSupport?: toolExecutor.TaskSupport;
+    annotations?: Record<string, unknown>;
+  } = {},
 ): PreparedTool {
   const inputSchema = { type: 'object', properties: { n: { type: 'number' } }, additionalProperties: false };
   return {
@@ -54,11 +60,13 @@ function tool(
       description: name,
       inputSchema,
       ...(options.outputSchema ? { outputSchema: options.outputSchema } : {}),
+      ...(options.annotations ? { annotations: options.annotations } : {}),
       kind: 'builtin',
       config: { handler: name },
       timeoutMs: options.timeoutMs ?? 1_000,
       enabled: true,
       requiredScopes: options.requiredScopes ?? [],
+      taskSupport: options.taskSupport ?? 'forbidden',
       updatedAt: new Date(0),
     },
     wire: { name, inputSchema: { type: 'object' } },
@@ -98,7 +106,7 @@ function setup(tools: PreparedTool[], principal: Principal | null = member) {
       { tenant: 't', server: 's', callId, name, protocolVersion: '2025-11-25', ...(args ? { arguments: args } : {}), notify: { route: 'r', progressToken: 'p-1' } },
       principal ?? undefined,
     );
-    if (toolExecutor.isCallInputRequired(answer)) throw new Error('a legacy call answered input requests');
+    if (toolExecutor.isCallInputRequired(answer) || toolExecutor.isCallRunAsTask(answer)) throw new Error(`a legacy call answered ${JSON.stringify(answer)}`);
     return answer;
   };
   /** A modern call (2026-07-28): the client's capabilities and the answers of earlier rounds come with it. */
@@ -123,7 +131,13 @@ function setup(tools: PreparedTool[], principal: Principal | null = member) {
       },
       principal ?? undefined,
     );
-  return { service, clock, eventLog, call, callModern, callInSession, emitted, events, flushes: () => flushes };
+  /** A modern call as the broker or a task's worker sends it: `taskMode` says how it relates to tasks. */
+  const callInMode = (name: string, taskMode: 'task' | 'offer' | undefined, args: Record<string, unknown> = {}) =>
+    service.call(
+      { tenant: 't', server: 's', callId: `k-${name}`, name, protocolVersion: '2026-07-28', arguments: args, ...(taskMode ? { taskMode } : {}) },
+      principal ?? undefined,
+    );
+  return { service, clock, eventLog, call, callModern, callInSession, callInMode, emitted, events, flushes: () => flushes };
 }
 
 const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
@@ -436,6 +450,85 @@ describe(CallsService, () => {
       const result = await callInSession('bogus', 'session-1', URL_MODE, 'l-bogus');
       expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringMatching(/no URL-mode elicitation "elicitation-7"/) }] });
       expect(events).toEqual([]);
+    });
+  });
+
+  describe('call and tasks (taskMode, S-197)', () => {
+    /** A tool of each kind of task support, each counting its runs. */
+    function taskTools() {
+      const runs: string[] = [];
+      const make = (taskSupport: toolExecutor.TaskSupport) => tool(taskSupport, async () => (runs.push(taskSupport), text(taskSupport)), { taskSupport });
+      return { runs, tools: [make('forbidden'), make('optional'), make('required')] };
+    }
+
+    it('refuses a plain call of a tool that requires a task with UNSUPPORTED, and does not run it', async () => {
+      const { runs, tools } = taskTools();
+      const { callInMode } = setup(tools);
+      await expect(callInMode('required', undefined)).rejects.toMatchObject({ code: WireErrorCode.Unsupported, message: 'Tool required can only run as a task' });
+      expect(runs).toEqual([]);
+    });
+
+    it('runs a plain call of a tool that forbids or allows tasks', async () => {
+      const { runs, tools } = taskTools();
+      const { callInMode } = setup(tools);
+      await expect(callInMode('forbidden', undefined)).resolves.toEqual(text('forbidden'));
+      await expect(callInMode('optional', undefined)).resolves.toEqual(text('optional'));
+      expect(runs).toEqual(['forbidden', 'optional']);
+    });
+
+    it('answers an offered call of a tool that allows or requires tasks with runAsTask, without running it', async () => {
+      const { runs, tools } = taskTools();
+      const { callInMode } = setup(tools);
+      await expect(callInMode('optional', 'offer')).resolves.toEqual({ runAsTask: true });
+      await expect(callInMode('required', 'offer')).resolves.toEqual({ runAsTask: true });
+      expect(runs).toEqual([]);
+    });
+
+    it('runs an offered call of a tool that forbids tasks', async () => {
+      const { runs, tools } = taskTools();
+      const { callInMode } = setup(tools);
+      await expect(callInMode('forbidden', 'offer')).resolves.toEqual(text('forbidden'));
+      expect(runs).toEqual(['forbidden']);
+    });
+
+    it("answers an offered call's invalid arguments with an error result rather than a task", async () => {
+      const { runs, tools } = taskTools();
+      const { callInMode } = setup(tools);
+      await expect(callInMode('required', 'offer', { n: 'x' })).resolves.toMatchObject({ isError: true });
+      expect(runs).toEqual([]);
+    });
+
+    it("runs a task's call of a tool that requires tasks", async () => {
+      const { runs, tools } = taskTools();
+      const { callInMode } = setup(tools);
+      await expect(callInMode('required', 'task')).resolves.toEqual(text('required'));
+      expect(runs).toEqual(['required']);
+    });
+  });
+
+  describe('describe', () => {
+    const address = (name: string) => ({ tenant: 't', server: 's', name });
+
+    it('tells the task support and whether the tool said it is idempotent', () => {
+      const { service } = setup([
+        tool('report', async () => text('ok'), { taskSupport: 'required', annotations: { idempotentHint: false } }),
+        tool('read', async () => text('ok'), { taskSupport: 'optional', annotations: { readOnlyHint: true, idempotentHint: true } }),
+        tool('plain', async () => text('ok')),
+      ]);
+      expect(service.describe(address('report'), member)).toEqual({ taskSupport: 'required', idempotent: false });
+      expect(service.describe(address('read'), member)).toEqual({ taskSupport: 'optional', idempotent: true });
+      // S-192: idempotentHint defaults to false.
+      expect(service.describe(address('plain'), member)).toEqual({ taskSupport: 'forbidden', idempotent: false });
+    });
+
+    it('refuses like a call: another tenant, an unknown tool, missing scopes', () => {
+      const { service } = setup([tool('hash', async () => text('ok'), { requiredScopes: ['demo:crypto'] })]);
+      expect(() => service.describe(address('hash'), { ...member, tenant: 'other' })).toThrow(expect.objectContaining({ code: WireErrorCode.Forbidden }));
+      expect(() => service.describe(address('ghost'), member)).toThrow(expect.objectContaining({ code: WireErrorCode.InvalidParams }));
+      expect(() => service.describe(address('hash'), member)).toThrow(
+        expect.objectContaining({ code: WireErrorCode.InsufficientScope, data: { scopes: ['mcp', 'demo:crypto'] } }),
+      );
+      expect(() => service.describe({ tenant: 't', server: 'nope', name: 'hash' }, member)).toThrow(expect.objectContaining({ code: WireErrorCode.NotFound }));
     });
   });
 

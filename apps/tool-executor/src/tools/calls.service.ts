@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { toolExecutor, type EventPayload, type Principal, type RpcRequestParsed } from '@mcp-platform/protocol-contracts';
+import { toolExecutor, type EventPayload, type Principal, type RpcRequestParsed, type RpcResponse } from '@mcp-platform/protocol-contracts';
 import { CallToolResultSchema, eraOfVersion, JSONRPC_VERSION, type CallToolResult } from '@mcp-platform/protocol-mcp';
 import { EventLog, MessageBus, RpcError, toWireError, WireErrorCode } from '@mcp-platform/shared-messaging';
 import { CatalogService, type PreparedTool } from '../catalog/catalog.service';
@@ -12,8 +12,13 @@ import { assertMayCall, assertTenantAccess } from './tool-access';
 import type { ClientRequests, ToolArguments, ToolContext } from './tool-context';
 
 type CallRequest = RpcRequestParsed<typeof toolExecutor.callTool>;
-/** A call's answer: the tool's result, or (modern era) the requests its client must answer first. */
-type CallAnswer = CallToolResult | toolExecutor.CallInputRequired;
+/** Which tool a request names. */
+type ToolAddress = Pick<CallRequest, 'tenant' | 'server' | 'name'>;
+/**
+ * A call's answer: the tool's result, or (modern era) the requests its client must answer first, or (a
+ * call offered as a task, of a tool that allows tasks) that it should run as a task instead.
+ */
+export type CallAnswer = CallToolResult | toolExecutor.CallInputRequired | toolExecutor.CallRunAsTask;
 
 /** Why a running call was stopped from outside. */
 class CallStopped extends Error {
@@ -56,7 +61,10 @@ export class CallsService {
    * its scopes must cover the tool's. `deadline` (epoch ms, from the caller's headers) shortens the
    * tool's own timeout: nobody waits for an answer after it, so the work stops there. A modern call
    * whose tool asked its client something `inputResponses` does not answer ends with those requests
-   * (`{ inputRequired }`) instead of a result, whatever the tool made of the refusal.
+   * (`{ inputRequired }`) instead of a result, whatever the tool made of the refusal. `taskMode` decides
+   * whether a tool that allows or requires tasks runs (S-197): absent, a tool requiring tasks is
+   * `UNSUPPORTED`; `offer`, a tool allowing them answers `{ runAsTask: true }` without running; `task`
+   * (a task's run), any tool runs.
    */
   async call(request: CallRequest, principal: Principal | undefined, deadline?: number): Promise<CallAnswer> {
     const output = new CallOutput(
@@ -68,7 +76,7 @@ export class CallsService {
     let outcome: CallOutcome | undefined;
     try {
       const answer = await this.run(request, principal, deadline, output);
-      if (!toolExecutor.isCallInputRequired(answer)) outcome = { result: answer };
+      if (!toolExecutor.isCallInputRequired(answer) && !toolExecutor.isCallRunAsTask(answer)) outcome = { result: answer };
       return answer;
     } catch (error) {
       // The same error, and error id, in the log as in the reply.
@@ -84,7 +92,21 @@ export class CallsService {
     }
   }
 
-  private async run(request: CallRequest, principal: Principal | undefined, deadline: number | undefined, output: CallOutput): Promise<CallAnswer> {
+  /**
+   * `describeToolCall`: what the task scheduler needs before it creates a task for a call, after the
+   * same checks as a call (tenant, server, tool, scopes): whether the tool allows tasks, and whether
+   * running it twice is harmless (only an explicit `idempotentHint: true` says so; the hint defaults to false, S-192).
+   */
+  describe(request: ToolAddress, principal: Principal | undefined): RpcResponse<typeof toolExecutor.describeToolCall> {
+    const tool = this.callableTool(request, principal);
+    return { taskSupport: tool.record.taskSupport, idempotent: tool.record.annotations?.['idempotentHint'] === true };
+  }
+
+  /**
+   * The tool a request names, once the caller may call it: a principal of the request's tenant, a known
+   * server, a tool it exposes, and the scopes the tool requires.
+   */
+  private callableTool(request: ToolAddress, principal: Principal | undefined): PreparedTool {
     const caller = assertTenantAccess(principal, request.tenant);
     const server = this.catalog.getServer(request.tenant, request.server);
     if (!server) throw new RpcError(WireErrorCode.NotFound, `Unknown virtual server: ${request.tenant}/${request.server}`);
@@ -93,10 +115,22 @@ export class CallsService {
     if (!tool) throw new RpcError(WireErrorCode.InvalidParams, `Unknown tool: ${request.name}`);
     // spec S-142: a tool the caller may not use yet answers with the scopes to step up to; it does not run.
     assertMayCall(caller, tool);
+    return tool;
+  }
+
+  private async run(request: CallRequest, principal: Principal | undefined, deadline: number | undefined, output: CallOutput): Promise<CallAnswer> {
+    const tool = this.callableTool(request, principal);
+    // spec S-197 (MUST): a plain call of a tool that requires a task does not run; -32601 at the edge.
+    if (request.taskMode === undefined && tool.record.taskSupport === 'required') {
+      throw new RpcError(WireErrorCode.Unsupported, `Tool ${request.name} can only run as a task`);
+    }
     const args: ToolArguments = request.arguments ?? {};
     const invalid = tool.input.validate(args);
     // spec S-188: invalid arguments are a tool error the model can correct, not a protocol error.
     if (invalid) return errorResult(`Invalid arguments for tool ${request.name}: ${invalid}`);
+    // spec S-296: the server decides; a tool that allows tasks runs as one when the caller offered it
+    // (arguments checked first, so a call that could only fail needs no task).
+    if (request.taskMode === 'offer' && tool.record.taskSupport !== 'forbidden') return { runAsTask: true };
     if (this.running.has(request.callId)) throw new RpcError(WireErrorCode.InvalidRequest, `Call ${request.callId} is already running`);
 
     const controller = new AbortController();

@@ -7,7 +7,7 @@ import { CallsService } from './calls.service';
 import { ToolsNatsController } from './tools.nats.controller';
 import { ToolsService } from './tools.service';
 
-/** tools/list, tools/call, virtual server look-ups and cancellation, served on the bus. */
+/** tools/list, tools/call, describeToolCall, virtual server look-ups and cancellation, served on the bus. */
 @Module({})
 export class ToolsModule {
   static register(http: ToolExecutorOptions['http']): DynamicModule {
@@ -16,6 +16,8 @@ export class ToolsModule {
       imports: [CatalogModule, BuiltinModule, HttpToolsModule.register(http)],
       controllers: [ToolsNatsController],
       providers: [ToolsService, CallsService],
+      // The task worker runs tasks' calls through the same service, so cancellation reaches them.
+      exports: [CallsService],
     };
   }
 }

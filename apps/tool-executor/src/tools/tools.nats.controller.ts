@@ -22,6 +22,11 @@ export class ToolsNatsController {
     return this.calls.call(request, context.principal, context.deadline);
   }
 
+  @RpcHandler(toolExecutor.describeToolCall)
+  describeToolCall(request: RpcRequestParsed<typeof toolExecutor.describeToolCall>, context: CallContext) {
+    return this.calls.describe(request, context.principal);
+  }
+
   @EventHandler(toolExecutor.callInputAnswered)
   callInputAnswered(payload: EventPayload<typeof toolExecutor.callInputAnswered>): void {
     this.calls.answerClientRequest(payload);

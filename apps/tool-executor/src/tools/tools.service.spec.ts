@@ -19,6 +19,7 @@ function tool(name: string, requiredScopes: string[] = []): PreparedTool {
       timeoutMs: 1_000,
       enabled: true,
       requiredScopes,
+      taskSupport: 'forbidden',
       updatedAt: new Date(0),
     },
     wire: { name, inputSchema: { type: 'object' } },

@@ -3,6 +3,12 @@ import { PrincipalSchema } from '../common/principal';
 import { WireErrorSchema } from '../common/wire-error';
 import { defineEvent, defineRpc } from '../define-contract';
 
+/**
+ * The work queue of task runs (`WorkQueue`): the scheduler enqueues one job per run, whose data is the
+ * task id; tool executors work it and ask `claimTask` before running.
+ */
+export const TOOL_TASKS_QUEUE = 'tool-tasks';
+
 /** A task's status (S-278): it starts `working`; `completed`, `failed` and `cancelled` are terminal and never change. */
 export const TaskStatusSchema = z.enum(['working', 'input_required', 'completed', 'failed', 'cancelled']);
 export type TaskStatus = z.infer<typeof TaskStatusSchema>;

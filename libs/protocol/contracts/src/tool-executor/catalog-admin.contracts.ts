@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TENANT_SLUG_PATTERN } from '../common/tenant';
 import { defineRpc } from '../define-contract';
+import { TaskSupportSchema } from './tool.contracts';
 
 /**
  * The tool catalog as its administrators see it (the admin API of the authorization server calls
@@ -41,12 +42,17 @@ export const ToolDefinitionSchema = z
     inputSchema: JsonObjectSchema.refine((schema) => schema['type'] === 'object', { message: 'inputSchema must have type "object" (S-183)' }),
     outputSchema: JsonObjectSchema.optional(),
     annotations: JsonObjectSchema.optional(),
-    /** Per-call timeout in milliseconds (default 60 s). */
-    timeoutMs: z.number().int().positive().max(15 * 60_000).optional(),
+    /**
+     * Per-call timeout in milliseconds (default 60 s). Up to 24 hours for tools run as tasks; a plain
+     * call is answered within 15 minutes (callTool's deadline) whatever the tool's timeout.
+     */
+    timeoutMs: z.number().int().positive().max(24 * 3_600_000).optional(),
     /** A disabled tool stays in the catalog but is neither listed nor callable. */
     enabled: z.boolean().default(true),
     /** Scopes a caller's token must carry to see and call the tool (besides the baseline `mcp`). */
     requiredScopes: z.array(ScopeNameSchema).max(32).default([]),
+    /** Whether the tool runs as an MCP task (S-197); absent means `forbidden`, and is shown absent then. */
+    execution: z.object({ taskSupport: TaskSupportSchema }).optional(),
   })
   .and(ToolRunnerSchema);
 export type ToolDefinitionInput = z.input<typeof ToolDefinitionSchema>;

@@ -1,0 +1,155 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { taskScheduler, toolExecutor, WireErrorCode, type EventPayload, type RpcRequest, type RpcResponse } from '@mcp-platform/protocol-contracts';
+import { MessageBus, RpcError, toWireError, WorkQueue, type Job, type JobOutcome, type Worker } from '@mcp-platform/shared-messaging';
+import type { TaskWorkerOptions } from '../tool-executor.options';
+import { CallsService } from '../tools/calls.service';
+import { Clock } from '../tools/clock';
+import {
+  CLAIM_FAILED_RETRY_AFTER_MS,
+  FINISH_FAILED_RETRY_AFTER_MS,
+  FINISH_RETRY_PAUSES_MS,
+  TASK_WORKER_OPTIONS,
+  taskCallId,
+} from './tasks.constants';
+
+type Claim = RpcResponse<typeof taskScheduler.claimTask>;
+type RunClaim = Extract<Claim, { action: 'run' }>;
+/** How a task's run ended, as `finishTask` takes it. */
+export type TaskEnding = RpcRequest<typeof taskScheduler.finishTask>['ending'];
+
+/** One job this replica handles: whether its task was cancelled meanwhile. */
+interface Handling {
+  cancelled: boolean;
+}
+
+/** Errors after which `finishTask` is tried again: the scheduler may not have heard it, or failed on its side. */
+const TRANSIENT_ERRORS: readonly string[] = [WireErrorCode.Timeout, WireErrorCode.Unavailable, WireErrorCode.Internal];
+
+/**
+ * Runs MCP tasks' tool calls: works the `tool-tasks` queue the task scheduler fills. For each job it asks
+ * the scheduler whether to run (`claimTask`), runs the call through {@link CallsService} like any call
+ * (`taskMode: 'task'`, so a tool requiring tasks runs, S-197), and reports how it ended (`finishTask`):
+ * the result, the error, or (modern era) the input requests the scheduler turns into `input_required`
+ * (S-300). A task's run sends nothing to a client's stream: no progress, logs or requests, and a legacy
+ * task's tool cannot ask its client (no session route, like a sessionless call). Delivery is at least
+ * once; the scheduler's claim decides whether a job delivered again runs again.
+ */
+@Injectable()
+export class TaskWorker implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(TaskWorker.name);
+  private worker: Worker | undefined;
+  /** The tasks whose jobs this replica handles now. */
+  private readonly handling = new Map<string, Handling>();
+
+  constructor(
+    private readonly workQueue: WorkQueue,
+    private readonly bus: MessageBus,
+    private readonly calls: CallsService,
+    private readonly clock: Clock,
+    @Inject(TASK_WORKER_OPTIONS) private readonly options: TaskWorkerOptions,
+  ) {}
+
+  /** Starts taking jobs once the catalog snapshot is loaded (the catalog's module boots first), so no run meets an empty catalog. */
+  onApplicationBootstrap(): void {
+    this.worker = this.workQueue.work(taskScheduler.TOOL_TASKS_QUEUE, (job) => this.handle(job), this.options);
+  }
+
+  /** Stops taking jobs; runs still going keep their jobs until they end (or, over NATS, the process dies and they come back). */
+  async onModuleDestroy(): Promise<void> {
+    await this.worker?.stop();
+  }
+
+  /** One job of the queue (its data is the task id): claim, run, finish. */
+  async handle(job: Job): Promise<JobOutcome> {
+    const taskId = job.data;
+    if (!taskScheduler.TaskIdSchema.safeParse(taskId).success) {
+      this.logger.warn(`dropped job ${job.id} of ${taskScheduler.TOOL_TASKS_QUEUE}: its data is not a task id`);
+      return 'done';
+    }
+    const handling: Handling = { cancelled: false };
+    this.handling.set(taskId, handling);
+    try {
+      const claim = await this.claim(taskId, job.attempt);
+      if (!claim) return { retryAfterMs: CLAIM_FAILED_RETRY_AFTER_MS };
+      if (claim.action === 'skip') return 'done';
+      if (claim.action === 'retry') return { retryAfterMs: claim.afterMs };
+      const ending = await this.run(taskId, claim, handling);
+      return (await this.finish(taskId, ending)) ? 'done' : { retryAfterMs: FINISH_FAILED_RETRY_AFTER_MS };
+    } finally {
+      // A later job of the same task (after input_required) may have taken the entry over.
+      if (this.handling.get(taskId) === handling) this.handling.delete(taskId);
+    }
+  }
+
+  /**
+   * A task's status changed (any replica of the scheduler says so): the run of a cancelled task stops here
+   * (S-283: try to stop it; the scheduler keeps the task `cancelled` whatever the run's ending).
+   */
+  statusChanged(payload: EventPayload<typeof taskScheduler.taskStatusChanged>): void {
+    if (payload.task.status !== 'cancelled') return;
+    const handling = this.handling.get(payload.task.taskId);
+    if (!handling) return;
+    handling.cancelled = true;
+    this.calls.cancel(taskCallId(payload.task.taskId), 'task cancelled');
+  }
+
+  /** The scheduler's answer to the claim, or `undefined` when it could not be asked. */
+  private async claim(taskId: string, attempt: number): Promise<Claim | undefined> {
+    try {
+      return await this.bus.request(taskScheduler.claimTask, { taskId, attempt, maxAttempts: this.options.maxAttempts });
+    } catch (error) {
+      this.logger.warn(`task ${taskId}: claim failed (attempt ${attempt}), trying later: ${(error as Error)?.message ?? String(error)}`);
+      return undefined;
+    }
+  }
+
+  /** Runs the task's call as its owner; never throws. */
+  private async run(taskId: string, claim: RunClaim, handling: Handling): Promise<TaskEnding> {
+    const { call } = claim;
+    // Checked right before the call: from there on, a cancellation finds the call running.
+    if (handling.cancelled) return { outcome: { error: new RpcError(WireErrorCode.Cancelled, 'Task cancelled').toWire() } };
+    try {
+      const answer = await this.calls.call(
+        {
+          tenant: call.tenant,
+          server: call.server,
+          callId: taskCallId(taskId),
+          name: call.name,
+          ...(call.arguments === undefined ? {} : { arguments: call.arguments }),
+          protocolVersion: call.protocolVersion,
+          ...(call.clientCapabilities === undefined ? {} : { clientCapabilities: call.clientCapabilities }),
+          ...(claim.inputResponses === undefined ? {} : { inputResponses: claim.inputResponses }),
+          taskMode: 'task',
+        },
+        claim.principal,
+      );
+      // A task's call (taskMode 'task') answers a result or input requests, never `runAsTask`.
+      return toolExecutor.isCallInputRequired(answer) ? { inputRequests: answer.inputRequired.inputRequests } : { outcome: { result: answer } };
+    } catch (error) {
+      return { outcome: { error: toWireError(toolExecutor.callTool.subject, error) } };
+    }
+  }
+
+  /**
+   * Reports the run's ending, trying again while the scheduler cannot be reached (six tries over about
+   * 30 s); whether it landed. An answer refusing it (say the task expired meanwhile) has landed too.
+   */
+  private async finish(taskId: string, ending: TaskEnding): Promise<boolean> {
+    for (let attempt = 0; attempt <= FINISH_RETRY_PAUSES_MS.length; attempt += 1) {
+      if (attempt > 0) await this.clock.sleep(FINISH_RETRY_PAUSES_MS[attempt - 1] ?? 0);
+      try {
+        await this.bus.request(taskScheduler.finishTask, { taskId, ending });
+        return true;
+      } catch (error) {
+        const message = (error as Error)?.message ?? String(error);
+        if (error instanceof RpcError && !TRANSIENT_ERRORS.includes(error.code)) {
+          this.logger.warn(`task ${taskId}: the scheduler refused the run's ending: ${error.code} ${message}`);
+          return true;
+        }
+        this.logger.warn(`task ${taskId}: reporting the run's ending failed (try ${attempt + 1}): ${message}`);
+      }
+    }
+    this.logger.error(`task ${taskId}: the run's ending never reached the scheduler; the job comes back`);
+    return false;
+  }
+}

@@ -1,0 +1,15 @@
+import { Controller } from '@nestjs/common';
+import { taskScheduler, type EventPayload } from '@mcp-platform/protocol-contracts';
+import { EventHandler } from '@mcp-platform/shared-messaging';
+import { TaskWorker } from './task.worker';
+
+/** What the tool executor hears about tasks: their status changes (a cancelled task's run stops). */
+@Controller()
+export class TasksNatsController {
+  constructor(private readonly worker: TaskWorker) {}
+
+  @EventHandler(taskScheduler.taskStatusChanged)
+  taskStatusChanged(payload: EventPayload<typeof taskScheduler.taskStatusChanged>): void {
+    this.worker.statusChanged(payload);
+  }
+}
