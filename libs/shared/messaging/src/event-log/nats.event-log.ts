@@ -1,11 +1,10 @@
-import { DiscardPolicy, headers, nanos, RetentionPolicy, StorageType, type JetStreamManager, type MsgHdrs, type MsgRequest, type NatsConnection, type StreamConfig } from 'nats';
+import { DiscardPolicy, headers, nanos, RetentionPolicy, StorageType, type MsgHdrs, type MsgRequest, type NatsConnection } from 'nats';
+import { JetStreamStream } from '../transports/jetstream-stream';
 import { SubjectNaming } from '../transports/subject-naming';
 import { assertPosition, assertStreamKey, DEFAULT_EVENT_LOG_MAX_AGE_MS, EventLog, type EventLogOptions, type LoggedEvent } from './event-log';
 
 /** The header carrying an event's position in its stream. */
 const POSITION_HEADER = 'Mcp-Event-Position';
-/** JetStream's answer when a stream name is taken with another configuration (we update it then). */
-const STREAM_IN_USE = 10058;
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
@@ -28,7 +27,7 @@ export class NatsEventLog extends EventLog {
   private readonly naming: SubjectNaming;
   readonly retentionMs: number;
   /** The JetStream stream, created or updated at first use. */
-  private ready: Promise<JetStreamManager> | undefined;
+  private readonly jetStream: JetStreamStream;
 
   constructor(private readonly connection: NatsConnection, options: NatsEventLogOptions = {}) {
     super();
@@ -36,13 +35,21 @@ export class NatsEventLog extends EventLog {
     this.streamName = `${options.streamPrefix ?? ''}MCP_EVENTS`.replace(/[^A-Za-z0-9_-]/g, '_');
     this.naming = options.naming ?? new SubjectNaming();
     this.retentionMs = options.maxAgeMs ?? DEFAULT_EVENT_LOG_MAX_AGE_MS;
+    this.jetStream = new JetStreamStream(connection, {
+      name: this.streamName,
+      subjects: [this.subject('>')],
+      storage: StorageType.File,
+      retention: RetentionPolicy.Limits,
+      discard: DiscardPolicy.Old,
+      max_age: nanos(this.retentionMs),
+    });
   }
 
   async append(stream: string, position: number, data: string): Promise<void> {
     assertStreamKey(stream);
     assertPosition(position);
     // Without the JetStream stream the publish would find no responder.
-    await this.stream();
+    await this.jetStream.ensure();
     const header = headers();
     header.set(POSITION_HEADER, String(position));
     // Resolves on JetStream's ack, i.e. once stored. Requests leave in call order, so unawaited appends keep it.
@@ -51,7 +58,7 @@ export class NatsEventLog extends EventLog {
 
   async read(stream: string, after: number, onEvent: (event: LoggedEvent) => void, signal: AbortSignal): Promise<void> {
     assertStreamKey(stream);
-    await this.stream();
+    await this.jetStream.ensure();
     if (signal.aborted) return;
     const consumer = await this.connection.jetstream().consumers.get(this.streamName, {
       // A string, not an array: `filter_subjects` needs NATS 2.10. No deliver policy: the ordered consumer starts at
@@ -77,7 +84,7 @@ export class NatsEventLog extends EventLog {
 
   async firstAvailable(stream: string): Promise<number | undefined> {
     assertStreamKey(stream);
-    const jsm = await this.stream();
+    const jsm = await this.jetStream.ensure();
     try {
       // The first message at or after sequence 0 on the subject; the server takes `next_by_subj` here (NATS 2.9+),
       // only the client's typings restrict it to direct gets.
@@ -92,7 +99,7 @@ export class NatsEventLog extends EventLog {
 
   async lastPosition(stream: string): Promise<number | undefined> {
     assertStreamKey(stream);
-    const jsm = await this.stream();
+    const jsm = await this.jetStream.ensure();
     try {
       const message = await jsm.streams.getMessage(this.streamName, { last_by_subj: this.subject(stream) });
       return position(message.header);
@@ -105,36 +112,8 @@ export class NatsEventLog extends EventLog {
   private subject(stream: string): string {
     return this.naming.subject(`events.${stream}`);
   }
-
-  /** Creates the JetStream stream, or brings an existing one to this configuration; once per instance. */
-  private stream(): Promise<JetStreamManager> {
-    if (this.ready) return this.ready;
-    const ready = (async () => {
-      const jsm = await this.connection.jetstreamManager();
-      const config: Partial<StreamConfig> & { name: string } = {
-        name: this.streamName,
-        subjects: [this.subject('>')],
-        storage: StorageType.File,
-        retention: RetentionPolicy.Limits,
-        discard: DiscardPolicy.Old,
-        max_age: nanos(this.retentionMs),
-      };
-      try {
-        await jsm.streams.add(config);
-      } catch (error) {
-        if ((error as { api_error?: { err_code?: number } }).api_error?.err_code !== STREAM_IN_USE) throw error;
-        await jsm.streams.update(this.streamName, config);
-      }
-      return jsm;
-    })();
-    this.ready = ready;
-    // A failed creation is retried by the next call rather than remembered.
-    ready.catch(() => {
-      if (this.ready === ready) this.ready = undefined;
-    });
-    return ready;
-  }
 }
+
 
 function position(header: MsgHdrs | undefined): number {
   const n = Number(header?.get(POSITION_HEADER));

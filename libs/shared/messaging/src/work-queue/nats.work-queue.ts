@@ -9,11 +9,10 @@ import {
   type Consumer,
   type ConsumerConfig,
   type ConsumerMessages,
-  type JetStreamManager,
   type JsMsg,
   type NatsConnection,
-  type StreamConfig,
 } from 'nats';
+import { apiErrorCode, JetStreamStream } from '../transports/jetstream-stream';
 import { SubjectNaming } from '../transports/subject-naming';
 import {
   assertJobId,
@@ -30,8 +29,6 @@ import {
   type WorkerOptions,
 } from './work-queue';
 
-/** JetStream's answer when a stream name is taken with another configuration (we update it then). */
-const STREAM_IN_USE = 10058;
 /** JetStream's answer (NATS 2.10+) when a durable consumer exists with another configuration (we update it then). */
 const CONSUMER_EXISTS = 10148;
 /** The header JetStream deduplicates on. */
@@ -63,20 +60,28 @@ export class NatsWorkQueue extends WorkQueue {
   private readonly streamName: string;
   private readonly naming: SubjectNaming;
   /** The JetStream stream, created or updated at first use. */
-  private ready: Promise<JetStreamManager> | undefined;
+  private readonly jetStream: JetStreamStream;
 
   constructor(private readonly connection: NatsConnection, options: NatsWorkQueueOptions = {}) {
     super();
     // Stream names cannot hold `.`, `*`, `>`, whitespace or path separators.
     this.streamName = `${options.streamPrefix ?? ''}MCP_WORK`.replace(/[^A-Za-z0-9_-]/g, '_');
     this.naming = options.naming ?? new SubjectNaming();
+    this.jetStream = new JetStreamStream(connection, {
+      name: this.streamName,
+      subjects: [this.subject('>')],
+      storage: StorageType.File,
+      retention: RetentionPolicy.Workqueue,
+      discard: DiscardPolicy.Old,
+      duplicate_window: nanos(WORK_QUEUE_DEDUP_WINDOW_MS),
+    });
   }
 
   async enqueue(queue: string, job: { id: string; data: string }): Promise<void> {
     assertQueueName(queue);
     assertJobId(job.id);
     // Without the JetStream stream the publish would find no responder.
-    await this.stream();
+    await this.jetStream.ensure();
     // Resolves on JetStream's ack, i.e. once stored (or recognised as a duplicate, which is ignored).
     await this.connection.jetstream().publish(this.subject(queue), encoder.encode(job.data), { msgID: job.id });
   }
@@ -96,7 +101,7 @@ export class NatsWorkQueue extends WorkQueue {
    * or `maxAttempts` must not keep the old ones.
    */
   private async consumer(queue: string, options: Required<WorkerOptions>): Promise<Consumer> {
-    const jsm = await this.stream();
+    const jsm = await this.jetStream.ensure();
     const durable = `work-${queue}`;
     const config: Partial<ConsumerConfig> = {
       durable_name: durable,
@@ -116,36 +121,8 @@ export class NatsWorkQueue extends WorkQueue {
     }
     return this.connection.jetstream().consumers.get(this.streamName, durable);
   }
-
-  /** Creates the JetStream stream, or brings an existing one to this configuration; once per instance. */
-  private stream(): Promise<JetStreamManager> {
-    if (this.ready) return this.ready;
-    const ready = (async () => {
-      const jsm = await this.connection.jetstreamManager();
-      const config: Partial<StreamConfig> & { name: string } = {
-        name: this.streamName,
-        subjects: [this.subject('>')],
-        storage: StorageType.File,
-        retention: RetentionPolicy.Workqueue,
-        discard: DiscardPolicy.Old,
-        duplicate_window: nanos(WORK_QUEUE_DEDUP_WINDOW_MS),
-      };
-      try {
-        await jsm.streams.add(config);
-      } catch (error) {
-        if (apiErrorCode(error) !== STREAM_IN_USE) throw error;
-        await jsm.streams.update(this.streamName, config);
-      }
-      return jsm;
-    })();
-    this.ready = ready;
-    // A failed creation is retried by the next call rather than remembered.
-    ready.catch(() => {
-      if (this.ready === ready) this.ready = undefined;
-    });
-    return ready;
-  }
 }
+
 
 /**
  * One `work()` call: pulls at most as many jobs as it has free slots (so never more than `concurrency` unacknowledged
@@ -260,6 +237,3 @@ function settle(signal: () => void): void {
   }
 }
 
-function apiErrorCode(error: unknown): number | undefined {
-  return (error as { api_error?: { err_code?: number } }).api_error?.err_code;
-}
