@@ -150,6 +150,8 @@ export async function ensureDatabase(databaseUrl) {
  *   exited: Promise<{ name: string, code: number | null, signal: string | null, tail: string[] }>,
  *   listVirtualServers(): Promise<{ tenant: string, name: string, title?: string, public: boolean, url: string }[]>,
  *   signalBroker(index: number, signal: NodeJS.Signals): Promise<{ code: number | null, signal: string | null }>,
+ *   signalProcess(name: string, signal: NodeJS.Signals): Promise<{ code: number | null, signal: string | null }>,
+ *   restartProcess(name: string, readyTimeoutMs?: number): Promise<void>,
  *   stop(signal?: NodeJS.Signals): Promise<void>,
  * }>}
  */
@@ -194,7 +196,7 @@ async function startClusterOnce(options = {}) {
   /** @type {{ entry: { app: string, name: string, port: number }, child: import('node:child_process').ChildProcess, tail: string[], done: Promise<{ code: number | null, signal: string | null }> }[]} */
   const running = [];
   let stopping = false;
-  /** Broker replicas the caller signalled (`signalBroker`): their exit is expected, not a failure. */
+  /** Processes the caller signalled (`signalBroker`, `signalProcess`): their exit is expected, not a failure. */
   const signalled = new Set();
   /** @type {(value: { name: string, code: number | null, signal: string | null, tail: string[] }) => void} */
   let reportExit = () => {};
@@ -211,7 +213,11 @@ async function startClusterOnce(options = {}) {
   // never leave one behind if this process goes away.
   process.once('exit', killAll);
 
-  for (const entry of plan) {
+  /**
+   * Spawns the process of `entry` and tracks it in `running` (in place of its previous process, if any).
+   * @param {{ app: string, name: string, port: number }} entry
+   */
+  const launch = (entry) => {
     const child = spawn(process.execPath, [join('apps', entry.app, 'dist', 'main.js')], {
       cwd: root,
       env: processEnv(entry, env, plan),
@@ -246,8 +252,27 @@ async function startClusterOnce(options = {}) {
         if (!stopping) reportExit({ name: entry.name, code: null, signal: null, tail: [...tail] });
       });
     });
-    running.push({ entry, child, tail, done: /** @type {Promise<{ code: number | null, signal: string | null }>} */ (done) });
-  }
+    const proc = { entry, child, tail, done: /** @type {Promise<{ code: number | null, signal: string | null }>} */ (done) };
+    const previous = running.findIndex((other) => other.entry.name === entry.name);
+    if (previous === -1) running.push(proc);
+    else running[previous] = proc;
+    return proc;
+  };
+  /** The process now running under `name`. @param {string} name */
+  const processNamed = (name) => {
+    const proc = running.find(({ entry }) => entry.name === name);
+    if (proc === undefined) throw new RangeError(`no process named ${name}: the cluster has ${running.map(({ entry }) => entry.name).join(', ')}`);
+    return proc;
+  };
+  /** Sends `signal` to the process `name`; its exit is expected, not reported on `exited`. @param {string} name @param {NodeJS.Signals} signal */
+  const signalProcess = async (name, signal) => {
+    const proc = processNamed(name);
+    signalled.add(proc.child);
+    await stopProcess(proc.child, proc.done, signal);
+    return proc.done;
+  };
+
+  for (const entry of plan) launch(entry);
 
   const deadline = Date.now() + (options.readyTimeoutMs ?? 60_000);
   const failedEarly = exited.then((failure) => {
@@ -264,8 +289,8 @@ async function startClusterOnce(options = {}) {
   }
   failedEarly.catch(() => undefined);
 
-  const brokers = running.filter(({ entry }) => entry.app === 'session-broker');
-  const brokerUrls = brokers.map(({ entry }) => `http://127.0.0.1:${entry.port}`);
+  const brokers = plan.filter((entry) => entry.app === 'session-broker');
+  const brokerUrls = brokers.map((entry) => `http://127.0.0.1:${entry.port}`);
   const { mcpPublicUrl: publicUrl, authPublicUrl } = publicUrls(env, plan);
   return {
     brokerUrls,
@@ -274,7 +299,10 @@ async function startClusterOnce(options = {}) {
     issuer: env.AUTH_ISSUER ?? `${authPublicUrl}/oauth`,
     demoUser: { username: 'demo', password: env.DEMO_USER_PASSWORD },
     ...(env.ADMIN_USERNAME && env.ADMIN_PASSWORD ? { adminUser: { username: env.ADMIN_USERNAME, password: env.ADMIN_PASSWORD } } : {}),
-    processes: running.map(({ entry, child }) => ({ name: entry.name, app: entry.app, port: entry.port, pid: child.pid })),
+    /** The processes as they run now (a restarted one has a new pid). */
+    get processes() {
+      return running.map(({ entry, child }) => ({ name: entry.name, app: entry.app, port: entry.port, pid: child.pid }));
+    },
     exited,
     listVirtualServers: () =>
       listVirtualServers({ natsUrl: /** @type {string} */ (env.NATS_URL), subjectPrefix: env.NATS_SUBJECT_PREFIX ?? '', publicUrl, deadline: Date.now() + 30_000 }),
@@ -286,9 +314,28 @@ async function startClusterOnce(options = {}) {
     async signalBroker(index, signal) {
       const broker = brokers[index];
       if (broker === undefined) throw new RangeError(`no broker replica ${index}: the cluster has ${brokers.length}`);
-      signalled.add(broker.child);
-      await stopProcess(broker.child, broker.done, signal);
-      return broker.done;
+      return signalProcess(broker.name, signal);
+    },
+    /**
+     * Like `signalBroker`, for any process by its name in `processes` (`tool-executor`, `task-scheduler`,
+     * `session-broker-2`...): crash tests of the other apps.
+     */
+    signalProcess,
+    /**
+     * Starts the process `name` again, after `signalProcess` ended it: same port, same environment, as an
+     * orchestrator restarts a crashed container. Resolves once it answers `/health/ready`.
+     */
+    async restartProcess(name, readyTimeoutMs = 60_000) {
+      const { entry, child } = processNamed(name);
+      if (child.exitCode === null && child.signalCode === null) throw new Error(`${name} is still running: signal it first`);
+      const restarted = launch(entry);
+      let exitedAgain = false;
+      const failed = restarted.done.then(({ code, signal }) => {
+        exitedAgain = true;
+        throw new Error(`${name} exited during its restart (code ${code}, signal ${signal}); its last lines:\n${restarted.tail.map((line) => `  ${line}`).join('\n')}`);
+      });
+      failed.catch(() => undefined);
+      await Promise.race([waitReady(`http://127.0.0.1:${entry.port}/health/ready`, name, Date.now() + readyTimeoutMs, () => stopping || exitedAgain), failed]);
     },
     async stop(signal) {
       await stop(signal);

@@ -94,6 +94,15 @@ describe(TaskMethods, () => {
       });
       await expect(methods.get(modern, { taskId: TASK_ID })).resolves.toMatchObject({ kind: 'result', result: { status: 'input_required', inputRequests } });
     });
+
+    it('gives a modern task the scheduler failed without an outcome (its worker died) an error with the status message (S-300)', async () => {
+      const statusMessage = 'The worker running this task stopped before it finished; the tool is not idempotent, so it was not run again';
+      const { bus } = fakeBus({ [taskScheduler.getTask.subject]: [{ task: view('failed', { statusMessage }) }] });
+      await expect(new TaskMethods(bus).get(modern, { taskId: TASK_ID })).resolves.toMatchObject({
+        kind: 'result',
+        result: { status: 'failed', error: { code: -32603, message: `Task ${TASK_ID} failed: ${statusMessage}` } },
+      });
+    });
   });
 
   describe('result (legacy)', () => {
@@ -115,6 +124,17 @@ describe(TaskMethods, () => {
       const { bus } = fakeBus({ [taskScheduler.awaitTask.subject]: [{ task: view('cancelled') }] });
       const outcome = await new TaskMethods(bus).result(legacy, { taskId: TASK_ID }, new LazyResponse(new FakeTarget()));
       expect(outcome).toMatchObject({ kind: 'error', error: { error: { code: -32602, data: { [RELATED_TASK_META_KEY]: { taskId: TASK_ID } } } } });
+    });
+
+    it('answers at once, with the status message, for a task the scheduler failed without an outcome', async () => {
+      const statusMessage = 'The worker running this task stopped before it finished; the tool is not idempotent, so it was not run again';
+      const { bus, asked } = fakeBus({ [taskScheduler.awaitTask.subject]: [{ task: view('failed', { statusMessage }) }] });
+      const outcome = await new TaskMethods(bus).result(legacy, { taskId: TASK_ID }, new LazyResponse(new FakeTarget()));
+      expect(outcome).toMatchObject({
+        kind: 'error',
+        error: { error: { code: -32603, message: `Task ${TASK_ID} failed: ${statusMessage}`, data: { [RELATED_TASK_META_KEY]: { taskId: TASK_ID } } } },
+      });
+      expect(asked).toHaveLength(1);
     });
 
     it('stops waiting once the client went away', async () => {

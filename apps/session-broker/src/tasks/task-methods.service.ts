@@ -111,7 +111,7 @@ export class TaskMethods {
           { taskId, waitMs: AWAIT_ROUND_MS, ...owned(context) },
           { context: { principal: context.principal } },
         );
-        if (state.outcome !== undefined || state.task.status === 'cancelled') return taskResult(state, context.requestId);
+        if (state.outcome !== undefined || taskScheduler.isTerminalTaskStatus(state.task.status)) return taskResult(state, context.requestId);
         if (!response.open) return { kind: 'none' };
       }
     } catch (error) {
@@ -220,7 +220,10 @@ function modernTask(task: TaskView): Record<string, unknown> {
 function modernTaskWithOutcome(state: TaskState, requestId: RequestId): Record<string, unknown> {
   const fields = modernTask(state.task);
   if (state.task.status === 'input_required' && state.task.inputRequests) return { ...fields, inputRequests: state.task.inputRequests };
-  if (state.outcome === undefined) return fields;
+  if (state.outcome === undefined) {
+    // spec S-300: a failed task carries its error, even one the platform failed itself (no outcome: its worker died).
+    return state.task.status === 'failed' ? { ...fields, error: { code: JsonRpcErrorCode.InternalError, message: failedWithoutOutcome(state.task) } } : fields;
+  }
   if ('result' in state.outcome) return { ...fields, result: state.outcome.result };
   return { ...fields, error: wireErrorToJsonRpc(requestId, state.outcome.error).error };
 }
@@ -229,6 +232,8 @@ function modernTaskWithOutcome(state: TaskState, requestId: RequestId): Record<s
 function taskResult(state: TaskState, requestId: RequestId): MethodOutcome {
   const related = { [RELATED_TASK_META_KEY]: { taskId: state.task.taskId } };
   if (state.outcome === undefined) {
+    // Terminal without an outcome: cancelled (S-283), or failed by the platform itself (S-287: its status message says why).
+    if (state.task.status === 'failed') return failure(jsonRpcError(requestId, JsonRpcErrorCode.InternalError, failedWithoutOutcome(state.task), related));
     return failure(jsonRpcError(requestId, JsonRpcErrorCode.InvalidParams, `Task ${state.task.taskId} was cancelled: it has no result`, related));
   }
   if ('error' in state.outcome) {
@@ -238,4 +243,12 @@ function taskResult(state: TaskState, requestId: RequestId): MethodOutcome {
   const outcome = state.outcome.result;
   const meta = typeof outcome['_meta'] === 'object' && outcome['_meta'] !== null ? (outcome['_meta'] as Record<string, unknown>) : {};
   return result({ ...outcome, _meta: { ...meta, ...related } });
+}
+
+/**
+ * The error of a task the scheduler failed without running it to an end (its worker died running a tool
+ * that is not idempotent, or it was delivered too often): the status message, written by the platform.
+ */
+function failedWithoutOutcome(task: TaskView): string {
+  return `Task ${task.taskId} failed: ${task.statusMessage ?? 'it has no result'}`;
 }

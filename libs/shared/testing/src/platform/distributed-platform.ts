@@ -19,6 +19,10 @@ export interface ClusterHandle {
   adminUser?: PlatformCredentials;
   /** Sends `signal` to broker replica `index` (as in `brokerUrls`); resolves once it exited. */
   signalBroker(index: number, signal: NodeJS.Signals): Promise<ProcessExit>;
+  /** Sends `signal` to the process `name` (`tool-executor`, `task-scheduler`, ...); resolves once it exited. */
+  signalProcess(name: string, signal: NodeJS.Signals): Promise<ProcessExit>;
+  /** Starts the process `name` again (same port and environment) after it exited; resolves once it is ready. */
+  restartProcess(name: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -62,6 +66,13 @@ export interface DistributedPlatform extends PlatformAuth {
    * of a replica that crashes (SIGKILL) or drains in a rolling restart (SIGTERM); `stop()` still works.
    */
   signalBroker(index: number, signal: NodeJS.Signals): Promise<ProcessExit>;
+  /**
+   * Sends `signal` to one app's process by name (`tool-executor`, `task-scheduler`, `authorization-server`,
+   * `resource-store`, `session-broker-<n>`) and resolves once it exited: crash tests of any app.
+   */
+  signalProcess(name: string, signal: NodeJS.Signals): Promise<ProcessExit>;
+  /** Starts that process again, on its port with its environment, as an orchestrator would; resolves once it is ready. */
+  restartProcess(name: string): Promise<void>;
   /** Stops the processes, drops the database and deletes the run's JetStream buckets. */
   stop(): Promise<void>;
 }
@@ -129,6 +140,8 @@ export async function bootDistributed(startCluster: StartCluster, options: BootD
       bucketPrefix,
       subjectPrefix,
       signalBroker: cluster.signalBroker.bind(cluster),
+      signalProcess: cluster.signalProcess.bind(cluster),
+      restartProcess: cluster.restartProcess.bind(cluster),
       async stop() {
         if (stopped) return;
         stopped = true;
