@@ -474,9 +474,9 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
       }
     });
 
-    it('logs the INVALID_PARAMS error of a call of an unknown tool', async () => {
+    it('logs the INVALID_PARAMS error of a call of an unknown tool whose stream the broker primes at once', async () => {
       const key = streamKey();
-      await expect(call('no_such_tool', {}, { notify: { route: newRoute() }, stream: { key, requestId: 'r-1' } })).rejects.toMatchObject({
+      await expect(call('no_such_tool', {}, { notify: { route: newRoute() }, stream: { key, requestId: 'r-1', primeAfterMs: 0 } })).rejects.toMatchObject({
         code: WireErrorCode.InvalidParams,
       });
       expect(await readLog(key, 1)).toEqual([

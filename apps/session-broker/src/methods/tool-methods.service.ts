@@ -129,7 +129,9 @@ export class ToolMethods {
           protocolVersion: context.protocolVersion,
           clientCapabilities: context.clientCapabilities,
           ...(context.sessionId === undefined ? {} : { sessionId: context.sessionId }),
-          ...(stream === undefined ? {} : { stream: { key: stream.key, requestId } }),
+          ...(stream === undefined
+            ? {}
+            : { stream: { key: stream.key, requestId, ...(stream.primeAfterMs === undefined ? {} : { primeAfterMs: stream.primeAfterMs }) } }),
           ...(inputResponses === undefined || Object.keys(inputResponses).length === 0 ? {} : { inputResponses }),
           ...(context.offerTask ? { taskMode: 'offer' as const } : {}),
           notify: {

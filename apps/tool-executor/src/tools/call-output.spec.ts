@@ -93,6 +93,24 @@ describe(CallOutput, () => {
     });
   });
 
+  describe('the outcome of a silent call', () => {
+    it('is logged only once the broker may have primed the stream, or the connection was closed for a resume', async () => {
+      const eventLog = new MemoryEventLog();
+      const outcomeOf = async (stream: { key: string; requestId: string; primeAfterMs?: number }, close = false) => {
+        const output = new CallOutput('call-1', 'r', fakeBus().bus, { eventLog, stream });
+        if (close) output.disconnect();
+        await output.end(RESULT);
+        return eventLog.lastPosition(stream.key);
+      };
+      // Answered in plain JSON well before the priming event: no client holds an id of this stream.
+      await expect(outcomeOf({ key: 'tag.c-fast', requestId: 'r1', primeAfterMs: 500 })).resolves.toBeUndefined();
+      // Older sessions get no priming event: a silent call never gave its client an id.
+      await expect(outcomeOf({ key: 'tag.c-old', requestId: 'r2' })).resolves.toBeUndefined();
+      await expect(outcomeOf({ key: 'tag.c-primed', requestId: 'r3', primeAfterMs: 0 })).resolves.toBe(1);
+      await expect(outcomeOf({ key: 'tag.c-closed', requestId: 'r4', primeAfterMs: 500 }, true)).resolves.toBe(1);
+    });
+  });
+
   describe('with a log', () => {
     it('appends each message at the next position before emitting it with that position', async () => {
       const { bus, events } = fakeBus();

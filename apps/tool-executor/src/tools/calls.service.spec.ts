@@ -288,7 +288,7 @@ describe(CallsService, () => {
   });
 
   describe('call with a resumable stream (legacy era)', () => {
-    const STREAM = { key: 'tag.c1', requestId: 7 };
+    const STREAM: { key: string; requestId: number; primeAfterMs?: number } = { key: 'tag.c1', requestId: 7 };
     /** A legacy call whose caller asked for progress and info logs, on the resumable stream `STREAM` (`null`: none). */
     const callLogged = (service: CallsService, name: string, callId: string, stream: typeof STREAM | null = STREAM) =>
       service.call(
@@ -340,13 +340,20 @@ describe(CallsService, () => {
       );
     });
 
-    it('logs the error of a call refused before it ran', async () => {
+    it('logs the error of a call refused before it ran, once its broker may have primed the stream', async () => {
       const { service, eventLog, events } = setup([]);
-      await expect(callLogged(service, 'ghost', 'c-ghost')).rejects.toMatchObject({ code: WireErrorCode.InvalidParams });
+      await expect(callLogged(service, 'ghost', 'c-ghost', { ...STREAM, primeAfterMs: 0 })).rejects.toMatchObject({ code: WireErrorCode.InvalidParams });
       expect(await logged(eventLog, STREAM.key)).toEqual([
         { n: 1, entry: { requestId: 7, outcome: { error: { code: WireErrorCode.InvalidParams, message: 'Unknown tool: ghost' } } } },
       ]);
       expect(events).toEqual([]);
+    });
+
+    it('logs nothing for a silent call that ends well before the priming delay: the client holds no id to resume from', async () => {
+      const { service, eventLog } = setup([tool('quick', async () => text('fast'))]);
+      await expect(callLogged(service, 'quick', 'c-quick', { ...STREAM, primeAfterMs: 500 })).resolves.toMatchObject({ content: [{ text: 'fast' }] });
+      await expect(callLogged(service, 'ghost', 'c-ghost', { ...STREAM, primeAfterMs: 500 })).rejects.toMatchObject({ code: WireErrorCode.InvalidParams });
+      await expect(eventLog.lastPosition(STREAM.key)).resolves.toBeUndefined();
     });
 
     it('logs CANCELLED after the messages sent before the cancellation', async () => {

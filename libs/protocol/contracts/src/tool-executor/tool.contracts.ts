@@ -110,8 +110,11 @@ export const callTool = defineRpc({
      * A legacy call's resumable stream (S-89, S-90): the executor, its only writer, appends every message
      * of the call and then its outcome to the event log under `key` (positions 1, 2, 3…) before sending
      * them, so any broker replica can replay them to a client that reconnects with `Last-Event-ID`.
+     * `primeAfterMs`: when the broker gives a still silent call's response its priming event (absent:
+     * never); a call that sends nothing and ends well before that left the client no id to resume from,
+     * so its outcome is not logged.
      */
-    stream: z.object({ key: z.string().min(1).max(200), requestId: RequestIdSchema }).optional(),
+    stream: z.object({ key: z.string().min(1).max(200), requestId: RequestIdSchema, primeAfterMs: z.number().int().nonnegative().optional() }).optional(),
     /** The legacy session the call belongs to: only answers from it complete the call's requests to the client. */
     sessionId: z.string().min(1).max(256).optional(),
     /**
