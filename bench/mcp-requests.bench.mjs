@@ -7,13 +7,13 @@
 // run. See bench/README.md.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { SignJWT, exportJWK, generateKeyPair } from 'jose';
 import { BENCH_RESOURCE } from './bench-resource.mjs';
+import { appendResults } from './bench-results.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const config = {
@@ -375,15 +375,6 @@ function authCost(rows) {
   return lines.length > 2 ? lines.join('\n') : undefined;
 }
 
-/** Appends the report to `file` as the next `## Run N` section (the file keeps every earlier run). */
-function appendResults(file, report) {
-  const previous = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmark results\n\nOutput of `npm run bench` (bench/mcp-requests.bench.mjs), recorded as printed. Method and caveats: README.md.\n';
-  const runs = [...previous.matchAll(/^## Run (\d+)/gm)].map((match) => Number(match[1]));
-  const next = runs.length === 0 ? 1 : Math.max(...runs) + 1;
-  const title = process.env.BENCH_RUN_TITLE ?? new Date().toISOString().slice(0, 10);
-  writeFileSync(file, `${previous.replace(/\n*$/, '\n')}\n## Run ${next} — ${title}\n\n${report}`);
-}
-
 const rows = [];
 let exitCode = 0;
 try {
@@ -448,6 +439,6 @@ if (rows.length > 0) {
   if (cost) sections.push(`Cost of authorization (each target with auth beside the same target without, this run):\n\n${cost}`);
   const report = `${sections.join('\n\n')}\n`;
   console.log(`\n${report}`);
-  if (config.resultsFile) appendResults(config.resultsFile, report);
+  if (config.resultsFile) appendResults(config.resultsFile, report, '# Benchmark results\n\nOutput of `npm run bench` (bench/mcp-requests.bench.mjs), recorded as printed. Method and caveats: README.md.\n');
 }
 process.exit(exitCode);

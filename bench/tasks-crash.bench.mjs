@@ -25,7 +25,6 @@
 // KILL (all), BENCH_RUN_CONCURRENCY (16 runs at once; the platform's default 8 would double the time),
 // BENCH_CREATE_CONCURRENCY (4), BENCH_DOWN_MS (3000), BENCH_END_TIMEOUT_S (300), BENCH_LOG_LEVEL (warn),
 // BENCH_RESULTS_FILE (append the report as the next `## Run N`). See bench/README.md.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,6 +32,7 @@ import pg from 'pg';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { appendResults } from './bench-results.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -405,15 +405,6 @@ function reportRun(run) {
   return { text: lines.join('\n'), kept };
 }
 
-/** Appends the report to `file` as the next `## Run N` section (the file keeps every earlier run). */
-function appendResults(file, report) {
-  const previous = existsSync(file) ? readFileSync(file, 'utf8') : '# Task crash results\n\nOutput of `npm run bench:tasks` (bench/tasks-crash.bench.mjs), recorded as printed. Method: README.md.\n';
-  const runs = [...previous.matchAll(/^## Run (\d+)/gm)].map((match) => Number(match[1]));
-  const next = runs.length === 0 ? 1 : Math.max(...runs) + 1;
-  const title = process.env.BENCH_RUN_TITLE ?? new Date().toISOString().slice(0, 10);
-  writeFileSync(file, `${previous.replace(/\n*$/, '\n')}\n## Run ${next} — ${title}\n\n${report}`);
-}
-
 const sections = [];
 let broken = false;
 let failedToRun = false;
@@ -442,5 +433,5 @@ const header = [
 ].join('\n');
 const report = `${[header, ...sections].join('\n\n')}\n`;
 console.log(`\n${report}`);
-if (config.resultsFile) appendResults(config.resultsFile, report);
+if (config.resultsFile) appendResults(config.resultsFile, report, '# Task crash results\n\nOutput of `npm run bench:tasks` (bench/tasks-crash.bench.mjs), recorded as printed. Method: README.md.\n');
 process.exit(broken ? 1 : failedToRun ? 2 : 0);
