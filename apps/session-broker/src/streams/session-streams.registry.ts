@@ -3,7 +3,7 @@ import { JSONRPC_VERSION } from '@mcp-platform/protocol-mcp';
 import { EventLog } from '@mcp-platform/shared-messaging';
 import { SESSION_BROKER_OPTIONS, type ResolvedSessionBrokerOptions } from '../session-broker.options';
 import type { LazyResponse } from './lazy-response';
-import { endWhenExpired } from './stream-expiry';
+import { endWhenExpired, keepAliveEvery } from './stream-expiry';
 import { eventId, newStreamKey } from './stream-ids';
 
 interface SessionStream {
@@ -31,8 +31,6 @@ export interface GetStreamOpening {
   /** A resumed stream replaces the one this replica may still hold for the session (its client is gone). */
   replace?: boolean;
 }
-
-const KEEP_ALIVE_MS = 25_000;
 
 /**
  * The legacy GET streams open on this replica, one per session (S-86..S-88): where notifications
@@ -62,8 +60,7 @@ export class SessionStreams implements OnModuleDestroy {
     const key = newStreamKey(sessionId, 'get');
     response.makeResumable({ ...(opening.priming ? { primingEventId: eventId(key, 0) } : {}), retryMs: this.options.sseRetryMs });
     response.openStream();
-    const keepAlive = setInterval(() => response.keepAlive(), KEEP_ALIVE_MS);
-    keepAlive.unref();
+    const keepAlive = keepAliveEvery(response);
     const expiry = opening.endsAt === undefined ? undefined : endWhenExpired(opening.endsAt, () => this.close(sessionId));
     this.streams.set(sessionId, {
       response,

@@ -6,10 +6,8 @@ import { wireErrorToJsonRpc } from '../calls/wire-error.mapper';
 import { SESSION_BROKER_OPTIONS, type ResolvedSessionBrokerOptions } from '../session-broker.options';
 import type { LazyResponse } from './lazy-response';
 import { SessionStreams, type GetStreamOpening } from './session-streams.registry';
-import { endWhenExpired } from './stream-expiry';
+import { endWhenExpired, keepAliveEvery } from './stream-expiry';
 import { eventId, parseEventId, type ParsedEventId } from './stream-ids';
-
-const KEEP_ALIVE_MS = 25_000;
 
 /** A GET carrying `Last-Event-ID`: the stream to resume, and the session and caller it comes from. */
 export interface ResumeRequest extends Omit<GetStreamOpening, 'replace'> {
@@ -122,8 +120,7 @@ export class StreamResumption implements OnModuleDestroy {
     response.openStream();
     const stop = new AbortController();
     this.resumedCalls.set(response, { sessionId: request.sessionId, stop });
-    const keepAlive = setInterval(() => response.keepAlive(), KEEP_ALIVE_MS);
-    keepAlive.unref();
+    const keepAlive = keepAliveEvery(response);
     const expiry = request.endsAt === undefined ? undefined : endWhenExpired(request.endsAt, () => response.close());
     response.onClientGone(() => stop.abort());
     try {

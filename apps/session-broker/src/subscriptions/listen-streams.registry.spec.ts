@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeTarget } from '../../test/fake-response-target';
 import { LazyResponse } from '../streams/lazy-response';
-import { LISTEN_KEEP_ALIVE_MS, ListenStreams } from './listen-streams.registry';
+import { KEEP_ALIVE_MS } from '../streams/stream-expiry';
+import { ListenStreams } from './listen-streams.registry';
 import { readSubscriptionFilter, type HonouredFilter } from './subscription-filter';
 
 const ID_KEY = 'io.modelcontextprotocol/subscriptionId';
@@ -85,10 +86,10 @@ describe('ListenStreams', () => {
   it('writes a keep-alive comment on every open stream periodically (S-106)', () => {
     vi.useFakeTimers();
     const target = listen(1, {});
-    vi.advanceTimersByTime(LISTEN_KEEP_ALIVE_MS * 2);
+    vi.advanceTimersByTime(KEEP_ALIVE_MS * 2);
     expect(target.chunks.filter((chunk) => chunk.startsWith(':'))).toHaveLength(2);
     target.dropConnection();
-    vi.advanceTimersByTime(LISTEN_KEEP_ALIVE_MS * 2);
+    vi.advanceTimersByTime(KEEP_ALIVE_MS * 2);
     expect(target.chunks.filter((chunk) => chunk.startsWith(':'))).toHaveLength(2);
   });
 

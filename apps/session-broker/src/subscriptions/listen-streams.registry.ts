@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { JSONRPC_VERSION, ModernMetaKey } from '@mcp-platform/protocol-mcp';
 import type { LazyResponse } from '../streams/lazy-response';
-import { endWhenExpired } from '../streams/stream-expiry';
+import { endWhenExpired, keepAliveEvery } from '../streams/stream-expiry';
 import { acknowledgedFilter, type HonouredFilter, type ListName } from './subscription-filter';
 
 /** One open `subscriptions/listen` on this replica. */
@@ -23,9 +23,6 @@ interface HeldStream extends ListenStream {
   expiry?: NodeJS.Timeout;
 }
 
-/** How often an idle listen stream gets an SSE comment (S-106), well under common proxy idle timeouts. */
-export const LISTEN_KEEP_ALIVE_MS = 25_000;
-
 /**
  * The modern era's `subscriptions/listen` streams held by this replica (S-308..S-315). A stream lives
  * as long as its request: the client closing it, or this replica shutting down, ends it; nothing of it
@@ -43,8 +40,7 @@ export class ListenStreams implements OnModuleDestroy {
     const { response } = stream;
     response.openStream();
     response.notify(this.tagged(stream, 'notifications/subscriptions/acknowledged', { notifications: acknowledgedFilter(stream.filter) }));
-    const keepAlive = setInterval(() => response.keepAlive(), LISTEN_KEEP_ALIVE_MS);
-    keepAlive.unref();
+    const keepAlive = keepAliveEvery(response);
     const held: HeldStream = { ...stream, keepAlive };
     if (stream.endsAt !== undefined) held.expiry = endWhenExpired(stream.endsAt, () => this.end(held));
     let streams = this.byTenant.get(stream.tenant);

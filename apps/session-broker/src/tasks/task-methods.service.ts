@@ -6,6 +6,7 @@ import { wireErrorToJsonRpc } from '../calls/wire-error.mapper';
 import { failure, result, type MethodOutcome } from '../methods/method-outcome';
 import { platformFailureToJsonRpc } from '../methods/method-support';
 import type { LazyResponse } from '../streams/lazy-response';
+import { keepAliveEvery } from '../streams/stream-expiry';
 import type { VirtualServer } from '../virtual-servers/virtual-server.cache';
 
 type TaskView = taskScheduler.TaskView;
@@ -20,7 +21,6 @@ export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 const AWAIT_ROUND_MS = 20_000;
 /** A `tasks/result` still waiting after this long streams, with keep-alive comments, so proxies keep the exchange open. */
 const STREAM_AFTER_MS = 1_000;
-const KEEP_ALIVE_MS = 25_000;
 
 /** Who asks, where, and through which legacy session. */
 export interface TaskRequestContext {
@@ -102,8 +102,7 @@ export class TaskMethods {
     const taskId = readTaskId(params);
     if (taskId === undefined) return failure(invalidTaskId(context.requestId));
     const streaming = setTimeout(() => response.openStream(), STREAM_AFTER_MS);
-    const keepAlive = setInterval(() => response.keepAlive(), KEEP_ALIVE_MS);
-    keepAlive.unref();
+    const keepAlive = keepAliveEvery(response);
     try {
       for (;;) {
         const state = await this.bus.request(
