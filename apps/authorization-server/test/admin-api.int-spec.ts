@@ -1,13 +1,20 @@
 import 'reflect-metadata';
-import { Controller, Module } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Controller } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createPrivateKey, randomUUID, type KeyObject } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resourceStore, toolExecutor, WireErrorCode, type RpcRequestParsed } from '@mcp-platform/protocol-contracts';
-import { MessagingModule, microserviceOptions, RpcError, RpcHandler, type MessagingOptions } from '@mcp-platform/shared-messaging';
-import { createThrowawayDatabase, mintAccessToken, testInfrastructure, uniqueRunId, type ThrowawayDatabase } from '@mcp-platform/shared-testing';
+import { RpcError, RpcHandler } from '@mcp-platform/shared-messaging';
+import {
+  bootService,
+  createThrowawayDatabase,
+  isolatedNatsMessaging,
+  mintAccessToken,
+  testInfrastructure,
+  uniqueRunId,
+  type ThrowawayDatabase,
+} from '@mcp-platform/shared-testing';
 import { AuthorizationServerModule, configureAdminOpenApi, SigningKeysService } from '../src';
 import { UsersService } from '../src/users/users.service';
 
@@ -329,27 +336,18 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
 
   beforeAll(async () => {
     database = await createThrowawayDatabase(infrastructure.databaseUrl, 'auth_admin');
-    const messaging: MessagingOptions = { transport: 'nats', servers: infrastructure.natsUrl, name: `admin-api-test-${run}`, bucketPrefix: `${run}-`, subjectPrefix: run };
-    @Module({
-      imports: [
-        MessagingModule.forRoot(messaging),
-        AuthorizationServerModule.register({
-          database: { kind: 'postgres', url: database.url },
-          publicUrl: PUBLIC_URL,
-          mcpPublicUrl: MCP_PUBLIC_URL,
-          seed: false,
-          bootstrapAdmin: { username: ADMIN_USERNAME, password: 'a platform admin password' },
-          adminUploadLimitBytes: UPLOAD_LIMIT_BYTES,
-        }),
-      ],
-      controllers: [fakeCatalogExecutor(log), fakeResourceStore(resourceLog)],
-    })
-    class TestModule {}
-    app = await NestFactory.create<NestFastifyApplication>(TestModule, new FastifyAdapter(), { logger: ['error'] });
-    configureAdminOpenApi(app);
-    app.connectMicroservice(microserviceOptions(messaging), { inheritAppConfig: true });
-    await app.init();
-    await app.startAllMicroservices();
+    app = await bootService(
+      isolatedNatsMessaging(`admin-api-test-${run}`, run, infrastructure),
+      AuthorizationServerModule.register({
+        database: { kind: 'postgres', url: database.url },
+        publicUrl: PUBLIC_URL,
+        mcpPublicUrl: MCP_PUBLIC_URL,
+        seed: false,
+        bootstrapAdmin: { username: ADMIN_USERNAME, password: 'a platform admin password' },
+        adminUploadLimitBytes: UPLOAD_LIMIT_BYTES,
+      }),
+      { controllers: [fakeCatalogExecutor(log), fakeResourceStore(resourceLog)], configure: configureAdminOpenApi },
+    );
     await app.getHttpAdapter().getInstance().ready();
     const [admin] = await app.get(UsersService).list(null);
     if (admin?.username !== ADMIN_USERNAME) throw new Error('the bootstrap admin was not created');

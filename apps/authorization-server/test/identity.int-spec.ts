@@ -1,13 +1,12 @@
 import 'reflect-metadata';
-import { Logger, Module, type INestApplication } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter } from '@nestjs/platform-fastify';
+import { Logger, type INestApplication } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authorizationServer } from '@mcp-platform/protocol-contracts';
-import { inProcessMessaging, MessageBus, MessagingModule, microserviceOptions, type MessagingOptions } from '@mcp-platform/shared-messaging';
-import { createThrowawayDatabase, DEFAULT_TEST_DATABASE_URL, type DatabaseOptions } from '@mcp-platform/shared-persistence';
+import { MessageBus, type MessagingOptions } from '@mcp-platform/shared-messaging';
+import type { DatabaseOptions } from '@mcp-platform/shared-persistence';
+import { bootService, serviceSetups } from '@mcp-platform/shared-testing';
 import { AUTHORIZATION_SERVER_CONNECTION } from '../src/authorization-server.constants';
 import { AuthorizationServerModule } from '../src/authorization-server.module';
 import { IdentityErrorCode } from '../src/identity/identity.errors';
@@ -17,57 +16,25 @@ import { SigningKeysService } from '../src/signing-keys/signing-keys.service';
 import { TenantsService } from '../src/tenants/tenants.service';
 import { UsersService } from '../src/users/users.service';
 
-const NATS_URL = process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222';
 const run = `as${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 const DEMO_PASSWORD = 'demo-password-for-tests';
 const ADMIN_PASSWORD = 'admin-password-for-tests';
 const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi'];
 
-interface Setup {
-  name: string;
-  messaging: () => MessagingOptions;
-  database: () => Promise<{ options: DatabaseOptions; drop?: () => Promise<void> }>;
-  /** Several replicas can share the database (a server, not PGlite in one process). */
-  replicas: boolean;
-}
+/** Both setups; several replicas can share the database only on a server, not PGlite in one process. */
+const setups = serviceSetups('authorization-server', run).map((setup) => ({ ...setup, replicas: setup.name === 'NATS + PostgreSQL' }));
 
-const setups: Setup[] = [
-  {
-    name: 'NATS + PostgreSQL',
-    messaging: () => ({ transport: 'nats', servers: NATS_URL, name: `authorization-server-test-${run}`, bucketPrefix: `${run}-`, subjectPrefix: run }),
-    database: async () => {
-      const database = await createThrowawayDatabase(process.env['DATABASE_URL'] ?? DEFAULT_TEST_DATABASE_URL, 'authorization_server');
-      return { options: { kind: 'postgres', url: database.url }, drop: () => database.drop() };
-    },
-    replicas: true,
-  },
-  {
-    name: 'in-process + PGlite',
-    messaging: () => inProcessMessaging(),
-    database: async () => ({ options: { kind: 'pglite' } }),
-    replicas: false,
-  },
-];
-
-async function boot(messaging: MessagingOptions, database: DatabaseOptions): Promise<INestApplication> {
-  @Module({
-    imports: [
-      MessagingModule.forRoot(messaging),
-      AuthorizationServerModule.register({
-        database,
-        publicUrl: 'http://127.0.0.1:3101/',
-        mcpPublicUrl: 'http://127.0.0.1:3000',
-        seed: { demoUserPassword: DEMO_PASSWORD },
-        bootstrapAdmin: { username: 'Root', password: ADMIN_PASSWORD },
-      }),
-    ],
-  })
-  class TestModule {}
-  const app = await NestFactory.create(TestModule, new FastifyAdapter(), { logger: ['error'] });
-  app.connectMicroservice(microserviceOptions(messaging), { inheritAppConfig: true });
-  await app.init();
-  await app.startAllMicroservices();
-  return app;
+function boot(messaging: MessagingOptions, database: DatabaseOptions): Promise<INestApplication> {
+  return bootService(
+    messaging,
+    AuthorizationServerModule.register({
+      database,
+      publicUrl: 'http://127.0.0.1:3101/',
+      mcpPublicUrl: 'http://127.0.0.1:3000',
+      seed: { demoUserPassword: DEMO_PASSWORD },
+      bootstrapAdmin: { username: 'Root', password: ADMIN_PASSWORD },
+    }),
+  );
 }
 
 /** Polls until `probe` answers something truthy (events cross the bus asynchronously). */

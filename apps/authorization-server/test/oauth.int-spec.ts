@@ -1,12 +1,11 @@
 import 'reflect-metadata';
-import { Logger, Module } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Logger } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomUUID, type KeyObject } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inProcessMessaging, MessagingModule, microserviceOptions, type MessagingOptions } from '@mcp-platform/shared-messaging';
-import { createThrowawayDatabase, DEFAULT_TEST_DATABASE_URL, type DatabaseOptions } from '@mcp-platform/shared-persistence';
+import { inProcessMessaging } from '@mcp-platform/shared-messaging';
 import {
+  bootService,
   createPkcePair,
   csrfOf,
   decodeJwt,
@@ -19,6 +18,7 @@ import {
   OAuthTestClient,
   pageOf,
   postForm,
+  serviceSetups,
   signRs256,
   startClientMetadataHost,
   type AuthorizationOutcome,
@@ -34,7 +34,6 @@ import { SigningKeysService } from '../src/signing-keys/signing-keys.service';
 import { UsersService } from '../src/users/users.service';
 import { FakeToolExecutorController } from './fake-tool-executor';
 
-const NATS_URL = process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222';
 const run = `oa${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 const DEMO = { username: 'demo', password: 'demo-password-for-oauth-tests' };
 const ADMIN = { username: 'root', password: 'admin-password-for-oauth-tests' };
@@ -43,24 +42,8 @@ const DEMO_RESOURCE = `${MCP_PUBLIC_URL}/demo/default/mcp`;
 const CONFORMANCE_RESOURCE = `${MCP_PUBLIC_URL}/conformance/everything/mcp`;
 const CALLBACK = 'http://127.0.0.1:9999/callback';
 
-interface Setup {
-  name: string;
-  messaging: () => MessagingOptions;
-  database: () => Promise<{ options: DatabaseOptions; drop?: () => Promise<void> }>;
-}
-
 /** The distributed mode's stores, and the embedded mode's (one PGlite, the in-process bus). */
-const setups: Setup[] = [
-  {
-    name: 'NATS + PostgreSQL',
-    messaging: () => ({ transport: 'nats', servers: NATS_URL, name: `oauth-test-${run}`, bucketPrefix: `${run}-`, subjectPrefix: run }),
-    database: async () => {
-      const database = await createThrowawayDatabase(process.env['DATABASE_URL'] ?? DEFAULT_TEST_DATABASE_URL, 'authorization_server');
-      return { options: { kind: 'postgres', url: database.url }, drop: () => database.drop() };
-    },
-  },
-  { name: 'in-process + PGlite', messaging: () => inProcessMessaging(), database: async () => ({ options: { kind: 'pglite' } }) },
-];
+const setups = serviceSetups('authorization-server', run);
 
 describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $name', (setup) => {
   let app: NestFastifyApplication;
@@ -87,29 +70,18 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
     const port = await getFreePort();
     origin = `http://127.0.0.1:${port}`;
     issuer = `${origin}/oauth`;
-    const messaging = setup.messaging();
-
-    @Module({
-      imports: [
-        MessagingModule.forRoot(messaging),
-        AuthorizationServerModule.register({
-          database: database.options,
-          publicUrl: origin,
-          mcpPublicUrl: MCP_PUBLIC_URL,
-          seed: { demoUserPassword: DEMO.password },
-          bootstrapAdmin: ADMIN,
-          cimd: { allowedHosts: ['127.0.0.1'], caPem: cimd.caPem },
-        }),
-      ],
-      controllers: [FakeToolExecutorController],
-    })
-    class TestModule {}
-
-    app = await NestFactory.create<NestFastifyApplication>(TestModule, new FastifyAdapter(), { logger: ['error'] });
-    configureAuthorizationServerHttp(app);
-    app.connectMicroservice(microserviceOptions(messaging), { inheritAppConfig: true });
-    await app.init();
-    await app.startAllMicroservices();
+    app = await bootService(
+      setup.messaging(),
+      AuthorizationServerModule.register({
+        database: database.options,
+        publicUrl: origin,
+        mcpPublicUrl: MCP_PUBLIC_URL,
+        seed: { demoUserPassword: DEMO.password },
+        bootstrapAdmin: ADMIN,
+        cimd: { allowedHosts: ['127.0.0.1'], caPem: cimd.caPem },
+      }),
+      { controllers: [FakeToolExecutorController], configure: configureAuthorizationServerHttp },
+    );
     await app.listen(port, '127.0.0.1');
     metadata = await discoverAuthorizationServer(issuer);
     clients = app.get(ClientsService);
@@ -590,23 +562,12 @@ describe('the authorization server behind https (production issuers are https)',
   beforeAll(async () => {
     const port = await getFreePort();
     origin = `http://127.0.0.1:${port}`;
-    const messaging = inProcessMessaging();
-
-    @Module({
-      imports: [
-        MessagingModule.forRoot(messaging),
-        // The app listens on plain http here, as behind a TLS-terminating proxy; its public URL is https.
-        AuthorizationServerModule.register({ database: { kind: 'pglite' }, publicUrl: `https://auth.example.test`, mcpPublicUrl: MCP_PUBLIC_URL, seed: { demoUserPassword: DEMO.password } }),
-      ],
-      controllers: [FakeToolExecutorController],
-    })
-    class HttpsTestModule {}
-
-    app = await NestFactory.create<NestFastifyApplication>(HttpsTestModule, new FastifyAdapter(), { logger: ['error'] });
-    configureAuthorizationServerHttp(app);
-    app.connectMicroservice(microserviceOptions(messaging), { inheritAppConfig: true });
-    await app.init();
-    await app.startAllMicroservices();
+    app = await bootService(
+      inProcessMessaging(),
+      // The app listens on plain http here, as behind a TLS-terminating proxy; its public URL is https.
+      AuthorizationServerModule.register({ database: { kind: 'pglite' }, publicUrl: `https://auth.example.test`, mcpPublicUrl: MCP_PUBLIC_URL, seed: { demoUserPassword: DEMO.password } }),
+      { controllers: [FakeToolExecutorController], configure: configureAuthorizationServerHttp },
+    );
     await app.listen(port, '127.0.0.1');
   });
 

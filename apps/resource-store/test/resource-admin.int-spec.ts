@@ -3,7 +3,8 @@ import type { INestApplication } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resourceStore, type Principal } from '@mcp-platform/protocol-contracts';
 import { MessageBus } from '@mcp-platform/shared-messaging';
-import { bootResourceStore, errorOf, setups, TEST_QUOTA_BYTES } from './resource-store.setups';
+import { errorOf } from '@mcp-platform/shared-testing';
+import { bootResourceStore, setups, TEST_QUOTA_BYTES } from './resource-store.setups';
 
 /** The catalog administration RPCs (`resource-admin.contracts.ts`) against a real store. */
 

@@ -4,11 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resourceStore, type Principal } from '@mcp-platform/protocol-contracts';
 import { MessageBus, type MessagingOptions } from '@mcp-platform/shared-messaging';
 import type { DatabaseOptions } from '@mcp-platform/shared-persistence';
+import { errorOf } from '@mcp-platform/shared-testing';
 import { ResourceReadCache } from '../src/resources/resource-read.cache';
 import { ResourcesService } from '../src/resources/resources.service';
 import { TINY_PNG_BASE64 } from '../src/seed/seed.fixtures';
 import { SeedService } from '../src/seed/seed.service';
-import { bootResourceStore, errorOf, setups, TEST_QUOTA_BYTES } from './resource-store.setups';
+import { bootResourceStore, setups, TEST_QUOTA_BYTES } from './resource-store.setups';
 
 const run = `rs${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 

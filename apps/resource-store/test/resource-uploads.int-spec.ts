@@ -6,8 +6,9 @@ import type { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resourceStore, type Principal } from '@mcp-platform/protocol-contracts';
 import { MessageBus } from '@mcp-platform/shared-messaging';
+import { errorOf } from '@mcp-platform/shared-testing';
 import { RESOURCE_STORE_CONNECTION } from '../src';
-import { bootResourceStore, errorOf, setups } from './resource-store.setups';
+import { bootResourceStore, setups } from './resource-store.setups';
 
 /**
  * Content larger than one NATS message (`resource-upload.contracts.ts`, `readResourceChunk`) against a

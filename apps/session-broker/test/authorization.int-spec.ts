@@ -3,16 +3,16 @@ import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.j
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { authorizationServer } from '@mcp-platform/protocol-contracts';
 import { inProcessMessaging, MessageBus, type MessagingOptions } from '@mcp-platform/shared-messaging';
+import { isolatedNatsMessaging } from '@mcp-platform/shared-testing';
 import { bootBroker, ExecutorLog, HASH_TEXT_SCOPES, type BootedBroker } from './fake-tool-executor';
 import { eventually, modernHeaders, modernParams, openStream, post } from './http-helpers';
 import { TEST_ISSUER, TEST_PUBLIC_URL } from './test-issuer';
 
-const NATS_URL = process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222';
 const run = `sa${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 
 const transports: Array<[string, () => MessagingOptions]> = [
   ['in-process', () => inProcessMessaging()],
-  ['nats', () => ({ transport: 'nats', servers: NATS_URL, name: `session-broker-auth-test-${run}`, bucketPrefix: `${run}-`, subjectPrefix: run })],
+  ['nats', () => isolatedNatsMessaging(`session-broker-auth-test-${run}`, run)],
 ];
 
 const PRIVATE_RESOURCE = `${TEST_PUBLIC_URL}/demo/private/mcp`;

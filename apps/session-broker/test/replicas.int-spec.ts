@@ -3,7 +3,7 @@ import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.j
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { resourceStore, toolExecutor } from '@mcp-platform/protocol-contracts';
 import { inProcessMessaging, MessageBus, type MessagingOptions } from '@mcp-platform/shared-messaging';
-import { parseSse } from '@mcp-platform/shared-testing';
+import { isolatedNatsMessaging, parseSse } from '@mcp-platform/shared-testing';
 import { legacyCallId } from '../src/calls/call-id';
 import { CallRegistry, type OpenCall } from '../src/calls/call-registry.service';
 import { generateRequestStateKey } from '../src/modern/request-state-keys';
@@ -12,7 +12,6 @@ import { ListenStreams } from '../src/subscriptions/listen-streams.registry';
 import { bootBroker, ExecutorLog, type BootedBroker } from './fake-tool-executor';
 import { ACCEPT_BOTH, eventually, initializeRaw, modernHeaders, modernParams, openStream, post } from './http-helpers';
 
-const NATS_URL = process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222';
 const run = `sr${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 
 // Two replicas share one bus and one session bucket; each has its own route and its own memory.
@@ -35,10 +34,7 @@ const shared: Array<[string, () => [MessagingOptions, MessagingOptions]]> = [
   ],
   [
     'nats',
-    () => [
-      { transport: 'nats', servers: NATS_URL, name: `broker-a-${run}`, bucketPrefix: `${run}-`, subjectPrefix: run },
-      { transport: 'nats', servers: NATS_URL, name: `broker-b-${run}`, bucketPrefix: `${run}-`, subjectPrefix: run },
-    ],
+    () => [isolatedNatsMessaging(`broker-a-${run}`, run), isolatedNatsMessaging(`broker-b-${run}`, run)],
   ],
 ];
 

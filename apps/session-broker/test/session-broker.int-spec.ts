@@ -11,6 +11,7 @@ import {
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { resourceStore, toolExecutor } from '@mcp-platform/protocol-contracts';
 import { inProcessMessaging, MessageBus, type MessagingOptions } from '@mcp-platform/shared-messaging';
+import { isolatedNatsMessaging } from '@mcp-platform/shared-testing';
 import { legacyCallId } from '../src/calls/call-id';
 import { VirtualServerAnnouncer } from '../src/startup/virtual-server-announcer.service';
 import { ListenStreams } from '../src/subscriptions/listen-streams.registry';
@@ -18,12 +19,11 @@ import { LARGE_CONTENT, LARGE_TEXT, REWRITTEN_CONTENT, ResourceStoreLog } from '
 import { bootBroker, ExecutorLog, type BootedBroker } from './fake-tool-executor';
 import { ACCEPT_BOTH, eventually, initializeRaw, MODERN, modernHeaders, modernParams, openStream, post, rawHttp } from './http-helpers';
 
-const NATS_URL = process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222';
 const run = `sb${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 
 const transports: Array<[string, () => MessagingOptions]> = [
   ['in-process', () => inProcessMessaging()],
-  ['nats', () => ({ transport: 'nats', servers: NATS_URL, name: `session-broker-test-${run}`, bucketPrefix: `${run}-`, subjectPrefix: run })],
+  ['nats', () => isolatedNatsMessaging(`session-broker-test-${run}`, run)],
 ];
 
 describe.each(transports)('SessionBroker over %s', (_transport, messaging) => {

@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionBroker, toolExecutor } from '@mcp-platform/protocol-contracts';
 import { inProcessMessaging, MemoryEventLog, MessageBus, type MessagingOptions } from '@mcp-platform/shared-messaging';
-import { parseSse, type SseEvent } from '@mcp-platform/shared-testing';
+import { isolatedNatsMessaging, parseSse, type SseEvent } from '@mcp-platform/shared-testing';
 import { legacyCallId } from '../src/calls/call-id';
 import { generateRequestStateKey } from '../src/modern/request-state-keys';
 import { parseEventId } from '../src/streams/stream-ids';
 import { bootBroker, ExecutorLog, type BootedBroker } from './fake-tool-executor';
 import { eventually, initializeRaw, openStream, post, type OpenStream } from './http-helpers';
 
-const NATS_URL = process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222';
 const run = `rs${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 /** Short, so a stream outlives its events within the test. */
 const RETENTION_MS = 3_000;
@@ -26,13 +25,10 @@ const shared: Array<[string, () => [MessagingOptions, MessagingOptions]]> = [
   ],
   [
     'nats',
-    () => {
-      const nats = { transport: 'nats' as const, servers: NATS_URL, bucketPrefix: `${run}-`, subjectPrefix: run, eventLogMaxAgeMs: RETENTION_MS };
-      return [
-        { ...nats, name: `broker-a-${run}` },
-        { ...nats, name: `broker-b-${run}` },
-      ];
-    },
+    () => [
+      { ...isolatedNatsMessaging(`broker-a-${run}`, run), eventLogMaxAgeMs: RETENTION_MS },
+      { ...isolatedNatsMessaging(`broker-b-${run}`, run), eventLogMaxAgeMs: RETENTION_MS },
+    ],
   ],
 ];
 

@@ -1,26 +1,13 @@
 import 'reflect-metadata';
-import { Controller, Module, type INestApplication } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter } from '@nestjs/platform-fastify';
+import { Controller, type INestApplication } from '@nestjs/common';
 import { toolExecutor, type RpcRequestParsed } from '@mcp-platform/protocol-contracts';
-import {
-  inProcessMessaging,
-  MemoryWorkQueue,
-  MessagingModule,
-  microserviceOptions,
-  RpcError,
-  RpcHandler,
-  WireErrorCode,
-  type CallContext,
-  type MessagingOptions,
-} from '@mcp-platform/shared-messaging';
-import { createThrowawayDatabase, DEFAULT_TEST_DATABASE_URL, type DatabaseOptions } from '@mcp-platform/shared-persistence';
+import { MemoryWorkQueue, RpcError, RpcHandler, WireErrorCode, type CallContext, type MessagingOptions } from '@mcp-platform/shared-messaging';
+import type { DatabaseOptions } from '@mcp-platform/shared-persistence';
+import { bootService, serviceSetups, type ServiceSetup } from '@mcp-platform/shared-testing';
 import { TaskSchedulerModule } from '../src';
 import { Clock } from '../src/tasks/clock';
 
-/** The two ways the scheduler's integration suite runs it: real NATS + PostgreSQL, and in-process + PGlite. */
-
-const NATS_URL = process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222';
+/** What only the scheduler's integration suite needs beside the shared setups of `@mcp-platform/shared-testing`. */
 
 /** A clock the test moves forward (to expire tasks) without waiting. */
 export class TestClock extends Clock {
@@ -44,30 +31,9 @@ export class FlakyWorkQueue extends MemoryWorkQueue {
   }
 }
 
-export interface Setup {
-  name: 'NATS + PostgreSQL' | 'in-process + PGlite';
-  /** The bus of one replica; replicas of one setup share `run`'s subjects, streams and database. */
-  messaging: (replica: string) => MessagingOptions;
-  database: () => Promise<{ options: DatabaseOptions; drop?: () => Promise<void> }>;
-}
-
-/** Both setups; `run` isolates this suite's NATS subjects, streams and client names from every other run. */
-export function setups(run: string): Setup[] {
-  return [
-    {
-      name: 'NATS + PostgreSQL',
-      messaging: (replica) => ({ transport: 'nats', servers: NATS_URL, name: `task-scheduler-test-${run}-${replica}`, bucketPrefix: `${run}-`, subjectPrefix: run }),
-      database: async () => {
-        const database = await createThrowawayDatabase(process.env['DATABASE_URL'] ?? DEFAULT_TEST_DATABASE_URL, 'task_scheduler');
-        return { options: { kind: 'postgres', url: database.url }, drop: () => database.drop() };
-      },
-    },
-    {
-      name: 'in-process + PGlite',
-      messaging: () => ({ ...inProcessMessaging(), workQueue: new FlakyWorkQueue() }),
-      database: async () => ({ options: { kind: 'pglite' } }),
-    },
-  ];
+/** Both setups; `run` isolates this suite's NATS subjects, streams and client names. In process, the work queue can fail on demand. */
+export function setups(run: string): ServiceSetup[] {
+  return serviceSetups('task-scheduler', run, { workQueue: () => new FlakyWorkQueue() });
 }
 
 /**
@@ -94,30 +60,8 @@ export class FakeToolExecutorController {
 }
 
 /** The scheduler's module (with the fake executor) on the given bus and database, serving its RPCs. */
-export async function bootScheduler(
-  messaging: MessagingOptions,
-  database: DatabaseOptions,
-  options: { clock: Clock; tenantConcurrency: number },
-): Promise<INestApplication> {
-  @Module({
-    imports: [MessagingModule.forRoot(messaging), TaskSchedulerModule.register({ database, clock: options.clock, tenantConcurrency: options.tenantConcurrency })],
+export function bootScheduler(messaging: MessagingOptions, database: DatabaseOptions, options: { clock: Clock; tenantConcurrency: number }): Promise<INestApplication> {
+  return bootService(messaging, TaskSchedulerModule.register({ database, clock: options.clock, tenantConcurrency: options.tenantConcurrency }), {
     controllers: [FakeToolExecutorController],
-  })
-  class TestModule {}
-  const app = await NestFactory.create(TestModule, new FastifyAdapter(), { logger: ['error'] });
-  app.connectMicroservice(microserviceOptions(messaging), { inheritAppConfig: true });
-  await app.init();
-  await app.startAllMicroservices();
-  return app;
-}
-
-/** The wire error a rejected request carried. */
-export async function errorOf(promise: Promise<unknown>): Promise<RpcError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof RpcError) return error;
-    throw error;
-  }
-  throw new Error('expected the request to fail');
+  });
 }

@@ -5,10 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { taskScheduler, type EventPayload, type Principal } from '@mcp-platform/protocol-contracts';
 import { MessageBus, NATS_CONNECTION, WorkQueue, type Job, type MessagingOptions, type Worker } from '@mcp-platform/shared-messaging';
 import type { DatabaseOptions } from '@mcp-platform/shared-persistence';
+import { errorOf } from '@mcp-platform/shared-testing';
 import { TasksRepository } from '../src/store/tasks.repository';
 import { TASK_SETTINGS, type TaskSettings } from '../src/tasks/task-settings';
 import { TasksService } from '../src/tasks/tasks.service';
-import { bootScheduler, errorOf, setups, TestClock, type FlakyWorkQueue } from './task-scheduler.setups';
+import { bootScheduler, setups, TestClock, type FlakyWorkQueue } from './task-scheduler.setups';
 
 const run = `ts${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 

@@ -1,7 +1,5 @@
 import 'reflect-metadata';
-import { Module, type INestApplication } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter } from '@nestjs/platform-fastify';
+import type { INestApplication } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,22 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionBroker, toolExecutor, WireErrorCode, type EventPayload, type Principal, type RpcResponse } from '@mcp-platform/protocol-contracts';
 import type { CallToolResult } from '@mcp-platform/protocol-mcp';
 import type { NatsConnection } from 'nats';
-import {
-  EventLog,
-  inProcessMessaging,
-  MessageBus,
-  MessagingModule,
-  microserviceOptions,
-  NATS_CONNECTION,
-  RpcError,
-  type MessagingOptions,
-} from '@mcp-platform/shared-messaging';
-import { createThrowawayDatabase, DEFAULT_TEST_DATABASE_URL, type DatabaseOptions, type ThrowawayDatabase } from '@mcp-platform/shared-persistence';
-import { toolResultText } from '@mcp-platform/shared-testing';
+import { EventLog, MessageBus, NATS_CONNECTION, RpcError, type MessagingOptions } from '@mcp-platform/shared-messaging';
+import type { DatabaseOptions } from '@mcp-platform/shared-persistence';
+import { bootService, serviceSetups, toolResultText } from '@mcp-platform/shared-testing';
 import { CatalogRepository } from '../src/catalog/catalog.repository';
 import { ToolExecutorModule } from '../src';
 
-const NATS_URL = process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222';
 const run = `te${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 
 type CallMessage = EventPayload<typeof sessionBroker.callMessage>;
@@ -54,41 +42,11 @@ async function resultOf(answer: Promise<RpcResponse<typeof toolExecutor.callTool
   return value;
 }
 
-interface Setup {
-  name: string;
-  messaging: () => MessagingOptions;
-  database: () => Promise<{ options: DatabaseOptions; drop?: () => Promise<void> }>;
-  allowPrivateNetworks: boolean;
-}
+/** Both setups; the distributed one allows private networks, the embedded one keeps the default refusal. */
+const setups = serviceSetups('tool-executor', run).map((setup) => ({ ...setup, allowPrivateNetworks: setup.name === 'NATS + PostgreSQL' }));
 
-const setups: Setup[] = [
-  {
-    name: 'NATS + PostgreSQL',
-    messaging: () => ({ transport: 'nats', servers: NATS_URL, name: `tool-executor-test-${run}`, bucketPrefix: `${run}-`, subjectPrefix: run }),
-    database: async () => {
-      const database: ThrowawayDatabase = await createThrowawayDatabase(process.env['DATABASE_URL'] ?? DEFAULT_TEST_DATABASE_URL, 'tool_executor');
-      return { options: { kind: 'postgres', url: database.url }, drop: () => database.drop() };
-    },
-    allowPrivateNetworks: true,
-  },
-  {
-    name: 'in-process + PGlite',
-    messaging: () => inProcessMessaging(),
-    database: async () => ({ options: { kind: 'pglite' } }),
-    allowPrivateNetworks: false,
-  },
-];
-
-async function boot(messaging: MessagingOptions, database: DatabaseOptions, allowPrivateNetworks: boolean): Promise<INestApplication> {
-  @Module({
-    imports: [MessagingModule.forRoot(messaging), ToolExecutorModule.register({ database, seed: true, http: { allowPrivateNetworks, timeoutMs: 5_000 } })],
-  })
-  class TestModule {}
-  const app = await NestFactory.create(TestModule, new FastifyAdapter(), { logger: ['error'] });
-  app.connectMicroservice(microserviceOptions(messaging), { inheritAppConfig: true });
-  await app.init();
-  await app.startAllMicroservices();
-  return app;
+function boot(messaging: MessagingOptions, database: DatabaseOptions, allowPrivateNetworks: boolean): Promise<INestApplication> {
+  return bootService(messaging, ToolExecutorModule.register({ database, seed: true, http: { allowPrivateNetworks, timeoutMs: 5_000 } }));
 }
 
 describe.each(setups)('ToolExecutorModule over $name', (setup) => {

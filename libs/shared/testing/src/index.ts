@@ -1,6 +1,7 @@
 /**
- * Helpers for the e2e tier: boot the embedded or distributed platform, isolate a run (throwaway
- * database, bucket and subject prefixes), wait with deadlines, stop processes by pid, and talk raw HTTP to an MCP URL.
+ * Helpers for the integration and e2e tiers: boot one service on both setups or the whole platform
+ * (embedded or distributed), isolate a run (throwaway database, bucket and subject prefixes), wait with
+ * deadlines, stop processes by pid, and talk raw HTTP to an MCP URL.
  */
 export { getFreePort } from './network/free-port';
 export { waitForHttpOk, waitUntil, type WaitOptions } from './network/wait-until';
@@ -9,6 +10,16 @@ export { findRepoRoot } from './platform/repo-root';
 export { testInfrastructure, uniqueRunId, type TestInfrastructure } from './platform/test-infrastructure';
 export { createThrowawayDatabase, type ThrowawayDatabase } from '@mcp-platform/shared-persistence';
 export { deleteBucketsWithPrefix } from './platform/jetstream-buckets';
+export {
+  isolatedNatsMessaging,
+  serviceSetups,
+  type PreparedDatabase,
+  type ServiceSetup,
+  type ServiceSetupName,
+  type ServiceSetupsOptions,
+} from './services/service-setups';
+export { bootService, type BootServiceOptions } from './services/boot-service';
+export { errorOf } from './services/rpc-errors';
 export { bootEmbedded, type EmbeddedPlatform, type PlatformAuth, type PlatformCredentials, type StandaloneHandle } from './platform/embedded-platform';
 export {
   BUCKET_PREFIX_ENV,
