@@ -2,11 +2,15 @@ import { Controller } from '@nestjs/common';
 import { authorizationServer, resourceStore, sessionBroker, taskScheduler, toolExecutor, type EventPayload } from '@mcp-platform/protocol-contracts';
 import { EventHandler } from '@mcp-platform/shared-messaging';
 import { BrokerEvents } from './broker-events.service';
+import { TaskResultStreams } from './tasks/task-result-streams.registry';
 
 /** Platform events every broker replica handles (delivery `all`). */
 @Controller()
 export class BrokerEventsNatsController {
-  constructor(private readonly events: BrokerEvents) {}
+  constructor(
+    private readonly events: BrokerEvents,
+    private readonly taskStreams: TaskResultStreams,
+  ) {}
 
   @EventHandler(toolExecutor.catalogChanged)
   catalogChanged(payload: EventPayload<typeof toolExecutor.catalogChanged>): void {
@@ -33,9 +37,15 @@ export class BrokerEventsNatsController {
     this.events.sessionMessage(payload.sessionId, payload.message);
   }
 
+  /** A running task's request for its client: on the `tasks/result` streams this replica holds for it (S-286). */
+  @EventHandler(sessionBroker.taskMessage)
+  taskMessage(payload: EventPayload<typeof sessionBroker.taskMessage>): void {
+    this.taskStreams.deliver(payload.taskId, payload.sessionId, payload.message);
+  }
+
   @EventHandler(taskScheduler.taskStatusChanged)
-  taskStatusChanged(payload: EventPayload<typeof taskScheduler.taskStatusChanged>): void {
-    this.events.taskStatusChanged(payload.task, payload.sessionId);
+  taskStatusChanged(payload: EventPayload<typeof taskScheduler.taskStatusChanged>): Promise<void> {
+    return this.events.taskStatusChanged(payload);
   }
 
   @EventHandler(authorizationServer.signingKeysRotated)

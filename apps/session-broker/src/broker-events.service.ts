@@ -1,13 +1,16 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { taskScheduler } from '@mcp-platform/protocol-contracts';
+import { taskScheduler, type EventPayload } from '@mcp-platform/protocol-contracts';
 import { JSONRPC_VERSION } from '@mcp-platform/protocol-mcp';
 import { AccessTokenVerifier } from '@mcp-platform/shared-auth';
+import { MessageBus } from '@mcp-platform/shared-messaging';
 import { LegacyEndpoint } from './legacy/legacy-endpoint.service';
 import { SessionStore } from './legacy/session.store';
 import { SessionStreams } from './streams/session-streams.registry';
-import { ListenStreams } from './subscriptions/listen-streams.registry';
-import { legacyTask } from './tasks/task-methods.service';
+import { ListenStreams, type TaskOwner } from './subscriptions/listen-streams.registry';
+import { legacyTask, modernDetailedTask } from './tasks/task-methods.service';
 import { VirtualServerCache } from './virtual-servers/virtual-server.cache';
+
+type TaskStatusChange = EventPayload<typeof taskScheduler.taskStatusChanged>;
 
 /** What a broker replica does when the catalog changes, a session ends anywhere or the signing keys rotate. */
 @Injectable()
@@ -21,6 +24,7 @@ export class BrokerEvents {
     private readonly legacy: LegacyEndpoint,
     private readonly sessions: SessionStore,
     private readonly verifier: AccessTokenVerifier,
+    private readonly bus: MessageBus,
   ) {}
 
   /**
@@ -70,13 +74,39 @@ export class BrokerEvents {
   }
 
   /**
-   * A task changed status: `notifications/tasks/status` with the task (S-284, without `related-task`) on
-   * the GET stream of the legacy session that created it, if this replica holds it. Clients must not
-   * depend on it (they poll); the modern era has no such push here.
+   * A task changed status. Legacy: `notifications/tasks/status` with the task (S-284, without
+   * `related-task`) on the GET stream of the session that created it, if this replica holds it. Modern:
+   * `notifications/tasks` on the listen streams here of its owner that asked for it (S-304). Clients must
+   * not depend on either (they poll).
    */
-  taskStatusChanged(task: taskScheduler.TaskView, sessionId: string | undefined): void {
-    if (sessionId === undefined) return;
-    this.streams.send(sessionId, { jsonrpc: JSONRPC_VERSION, method: 'notifications/tasks/status', params: legacyTask(task) });
+  async taskStatusChanged(change: TaskStatusChange): Promise<void> {
+    if (change.sessionId !== undefined) {
+      this.streams.send(change.sessionId, { jsonrpc: JSONRPC_VERSION, method: 'notifications/tasks/status', params: legacyTask(change.task) });
+    }
+    if (change.era === 'modern') await this.notifyTaskListeners(change);
+  }
+
+  /**
+   * Each notification carries the task as `tasks/get` would show it (S-304): a `completed` or `failed`
+   * one with its result or error, which the event lacks, so those are read from the scheduler, as one
+   * of the listeners (each is the owner). A failed read drops the push: the client still polls.
+   */
+  private async notifyTaskListeners(change: TaskStatusChange): Promise<void> {
+    const { task } = change;
+    const owner: TaskOwner = { ...change.owner, tenant: change.tenant };
+    const reader = this.listens.taskListener(owner, task.taskId);
+    if (reader === undefined) return;
+    let state: taskScheduler.TaskState = { task };
+    if (task.status === 'completed' || task.status === 'failed') {
+      try {
+        state = await this.bus.request(taskScheduler.getTask, { taskId: task.taskId }, { context: { principal: reader } });
+      } catch (error) {
+        this.logger.warn(`no notifications/tasks for a ${task.status} task of ${change.tenant}: reading it failed: ${(error as Error).message}`);
+        return;
+      }
+    }
+    const sent = this.listens.notifyTaskStatus(owner, task.taskId, modernDetailedTask(state));
+    if (sent) this.logger.debug(`told ${sent} listener(s) of ${change.tenant} that a task is ${state.task.status}`);
   }
 
   /** The authorization server rotated its keys: the next token is verified against a fresh key set. */

@@ -21,6 +21,7 @@ import { VirtualServerAnnouncer } from './startup/virtual-server-announcer.servi
 import { SessionStreams } from './streams/session-streams.registry';
 import { StreamResumption } from './streams/stream-resumption.service';
 import { TaskMethods } from './tasks/task-methods.service';
+import { TaskResultStreams } from './tasks/task-result-streams.registry';
 import { ListenStreams } from './subscriptions/listen-streams.registry';
 import { VirtualServerCache } from './virtual-servers/virtual-server.cache';
 
@@ -58,6 +59,7 @@ export class SessionBrokerModule {
         ToolRoundTrips,
         ResourceMethods,
         TaskMethods,
+        TaskResultStreams,
         LegacyEndpoint,
         ModernEndpoint,
         McpEndpoint,

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CallToolResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, CreateTaskResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import {
   bootDistributed,
@@ -19,6 +19,7 @@ import {
   obtainToken,
   responseMessage,
   sendRaw,
+  sseMessages,
   waitUntil,
   type DistributedPlatform,
   type OAuthTestClient,
@@ -124,8 +125,15 @@ async function openModern({ url, headers }: Caller, declareTasks = true): Promis
  * A modern `tools/call` with the modern envelope, raw: SDK 2.x refuses a `resultType: "task"` answer to
  * `tools/call` (its codec knows only `complete` and `input_required`), so the test reads the wire.
  */
-function modernToolsCall({ url, headers }: Caller, tool: string, args: Record<string, unknown>, declareTasks = true, timeoutMs = 10_000): Promise<RawResponse> {
-  const capabilities = declareTasks ? { extensions: { [TASKS_EXTENSION]: {} } } : {};
+function modernToolsCall(
+  { url, headers }: Caller,
+  tool: string,
+  args: Record<string, unknown>,
+  declareTasks = true,
+  timeoutMs = 10_000,
+  otherCapabilities: Record<string, unknown> = {},
+): Promise<RawResponse> {
+  const capabilities = { ...otherCapabilities, ...(declareTasks ? { extensions: { [TASKS_EXTENSION]: {} } } : {}) };
   return sendRaw({
     url,
     headers: { ...headers, ...modernHeaders('tools/call', tool) },
@@ -140,8 +148,8 @@ function modernToolsCall({ url, headers }: Caller, tool: string, args: Record<st
 }
 
 /** A modern `tools/call` the server answers with a task: its `CreateTaskResult` (S-297), `resultType` included. */
-async function createModernTask(caller: Caller, tool: CreatedTask['tool'], args: Record<string, unknown>): Promise<ModernTask> {
-  const answer = await modernToolsCall(caller, tool, args);
+async function createModernTask(caller: Caller, tool: CreatedTask['tool'], args: Record<string, unknown>, otherCapabilities: Record<string, unknown> = {}): Promise<ModernTask> {
+  const answer = await modernToolsCall(caller, tool, args, true, 10_000, otherCapabilities);
   expect(answer.status, answer.body).toBe(200);
   const result = responseMessage(answer)?.result as Record<string, unknown> | undefined;
   expect(result?.['resultType'], answer.body).toBe('task');
@@ -165,6 +173,61 @@ function untilTerminal<T extends { status: string }>(get: () => Promise<T>, what
     },
     { timeoutMs, intervalMs: 250, description: what },
   );
+}
+
+/** `_meta` key tagging every message of a `subscriptions/listen` stream with the listen request's id (S-311). */
+const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
+
+/** A `subscriptions/listen` request asking for the status of `taskIds` (tasks extension, S-304). */
+function taskListenRequest(taskIds: readonly string[], declareTasks: boolean): { id: number; headers: Record<string, string>; body: string } {
+  const id = randomBytes(4).readUInt32BE();
+  const capabilities = declareTasks ? { extensions: { [TASKS_EXTENSION]: {} } } : {};
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method: 'subscriptions/listen',
+    params: { notifications: { taskIds }, _meta: modernMeta({ [META_KEYS.clientCapabilities]: capabilities }) },
+  });
+  return { id, headers: modernHeaders('subscriptions/listen'), body };
+}
+
+/** An open `subscriptions/listen` stream, read in the background until closed or `timeoutMs` passed. */
+interface TaskListener {
+  id: number;
+  status: number;
+  /** The JSON-RPC messages received so far. */
+  messages(): Array<{ method?: string; params?: Record<string, unknown> }>;
+  close(): void;
+}
+
+/** Opens a `subscriptions/listen` for `taskIds` with raw `fetch` (the 2.x client has no listen API); aborted after `timeoutMs` at the latest. */
+async function listenForTasks({ url, headers }: Caller, taskIds: readonly string[], timeoutMs = TASK_END_TIMEOUT_MS): Promise<TaskListener> {
+  const request = taskListenRequest(taskIds, true);
+  const abort = new AbortController();
+  const deadline = setTimeout(() => abort.abort(), timeoutMs);
+  const response = await fetch(url, { method: 'POST', headers: { ...headers, ...request.headers }, body: request.body, signal: abort.signal });
+  let text = '';
+  if (response.body) {
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    void (async () => {
+      for (;;) {
+        const chunk = await reader.read().catch(() => ({ done: true as const, value: undefined }));
+        if (chunk.done) return;
+        text += decoder.decode(chunk.value, { stream: true });
+      }
+    })();
+  }
+  return {
+    id: request.id,
+    status: response.status,
+    // Only complete events: the last one may still be arriving.
+    messages: () => sseMessages(text.slice(0, text.lastIndexOf('\n\n') + 2)) as ReturnType<TaskListener['messages']>,
+    close: () => {
+      clearTimeout(deadline);
+      abort.abort();
+    },
+  };
 }
 
 /** A result's keys besides `_meta` (which carries the server's info in the modern era). */
@@ -276,6 +339,40 @@ describe.each(modes)('MCP tasks, $name mode', (mode) => {
       expect(result).toMatchObject({ structuredContent: { rows: 500, seconds: 2 }, _meta: { [RELATED_TASK]: { taskId: task.taskId } } });
     });
 
+    it('a task asking its user is input_required; the elicitation comes on the tasks/result stream and progress on the GET stream, both with related-task; then the result (S-285, S-286)', async () => {
+      const asker = new LegacyClient({ name: 'e2e-tasks-asker', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+      const elicitations: Array<Record<string, unknown>> = [];
+      asker.setRequestHandler(ElicitRequestSchema, (request) => {
+        elicitations.push(request.params as Record<string, unknown>);
+        return { action: 'accept', content: { confirmed: true } };
+      });
+      const transport = new LegacyTransport(new URL(owner.url), { requestInit: { headers: owner.headers } });
+      await asker.connect(transport);
+      try {
+        const progress: number[] = [];
+        const messages: Array<{ type: string; task?: { taskId: string; status: string }; result?: Record<string, unknown> }> = [];
+        const stream = asker.experimental.tasks.callToolStream({ name: 'export_report', arguments: { seconds: 2, confirm: true } }, CallToolResultSchema, {
+          task: { ttl: 60_000 },
+          onprogress: (update) => void progress.push(update.progress),
+          timeout: 30_000,
+        });
+        for await (const message of stream) {
+          messages.push(message as (typeof messages)[number]);
+          expect(messages.length, 'a bounded number of polls').toBeLessThan(30);
+        }
+        const taskId = messages[0]?.task?.taskId ?? '';
+        expect(messages.map((message) => message.task?.status)).toContain('input_required');
+        expect(elicitations).toEqual([expect.objectContaining({ message: 'Export a report over 2 s?', _meta: { [RELATED_TASK]: { taskId } } })]);
+        expect(messages.at(-1)).toMatchObject({ type: 'result', result: { structuredContent: { rows: 2 * ROWS_PER_SECOND, seconds: 2 }, _meta: { [RELATED_TASK]: { taskId } } } });
+        // The progress token of the task-augmented call holds for the task's life; the last update may race the end.
+        await waitUntil(async () => progress.length >= 1 || undefined, { timeoutMs: 5_000, description: "the task's progress" });
+        expect(progress[0]).toBe(1);
+      } finally {
+        await transport.terminateSession().catch(() => undefined);
+        await asker.close();
+      }
+    });
+
     it("lists the caller's tasks, newest first (S-282)", async () => {
       const first = await createLegacyTask(client, 'long_operation', { seconds: 0.2, steps: 1 });
       const second = await createLegacyTask(client, 'long_operation', { seconds: 0.2, steps: 1 });
@@ -359,6 +456,26 @@ describe.each(modes)('MCP tasks, $name mode', (mode) => {
       expect(done.error).toBeUndefined();
     });
 
+    it('a task asking its user is input_required with its input requests; tasks/update answers them and it completes (S-300, S-301)', async () => {
+      const created = await createModernTask(owner, 'export_report', { seconds: 1, confirm: true }, { elicitation: {} });
+      const waiting = await waitUntil(
+        async () => {
+          const task = await modernGet(client, created.taskId);
+          return task.status === 'input_required' ? task : undefined;
+        },
+        { timeoutMs: 10_000, intervalMs: 100, description: 'the task to ask for input' },
+      );
+      expect(waiting['inputRequests']).toEqual({ 'input-1': { method: 'elicitation/create', params: expect.objectContaining({ message: 'Export a report over 1 s?' }) } });
+      const update = (inputResponses: Record<string, unknown>) =>
+        client.request({ method: 'tasks/update', params: { taskId: created.taskId, inputResponses } }, z.looseObject({}));
+      // An answer to a key the task does not ask is acknowledged and ignored (S-301).
+      expect(keysBesidesMeta(await update({ 'input-9': { action: 'accept' } }))).toEqual([]);
+      expect((await modernGet(client, created.taskId)).status).toBe('input_required');
+      expect(keysBesidesMeta(await update({ 'input-1': { action: 'accept', content: { confirmed: true } } }))).toEqual([]);
+      const done = await untilTerminal(() => modernGet(client, created.taskId), 'the confirmed export to end');
+      expect(done).toMatchObject({ status: 'completed', result: { structuredContent: { rows: ROWS_PER_SECOND, seconds: 1 } } });
+    });
+
     it('runs long_operation (taskSupport optional) as a task too: the server decides (S-296)', async () => {
       const created = await createModernTask(owner, 'long_operation', { seconds: 0.5, steps: 2 });
       const done = await untilTerminal(() => modernGet(client, created.taskId), 'the modern long_operation task to end');
@@ -401,6 +518,54 @@ describe.each(modes)('MCP tasks, $name mode', (mode) => {
         expect(result.structuredContent).toEqual({ seconds: 0.2, steps: 1 });
       } finally {
         await plain.close();
+      }
+    });
+
+    it("subscriptions/listen with taskIds hears notifications/tasks of the caller's task up to completed, tagged; another principal asking for it hears nothing (S-304, S-289, S-309)", async () => {
+      // spec S-304: asking for task status without declaring the extension is -32021 naming it.
+      const undeclared = taskListenRequest(['any-task-id'], false);
+      const refused = await sendRaw({ url: owner.url, headers: { ...owner.headers, ...undeclared.headers }, body: undeclared.body });
+      expect(refused.status).toBe(400);
+      expect(responseMessage(refused)?.error).toMatchObject({
+        code: ErrorCodes.MissingRequiredClientCapability,
+        data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
+      });
+
+      // The owner through another OAuth client: another principal (tasks are bound to the client).
+      const otherPrincipal: Caller = { url: owner.url, headers: (await bearer(platform, owner.url)).headers };
+      const created = await createModernTask(owner, 'export_report', { seconds: 3 });
+      // The owner listens on the other replica than the one that created the task.
+      const mine = await listenForTasks(ownerElsewhere, [created.taskId]);
+      const theirs = await listenForTasks(otherPrincipal, [created.taskId]);
+      try {
+        expect([mine.status, theirs.status]).toEqual([200, 200]);
+        for (const listener of [mine, theirs]) {
+          await waitUntil(async () => listener.messages()[0], { timeoutMs: 10_000, description: 'the listen acknowledgement' });
+          expect(listener.messages()[0]).toMatchObject({
+            method: 'notifications/subscriptions/acknowledged',
+            params: { notifications: { taskIds: [created.taskId] }, _meta: { [SUBSCRIPTION_ID]: listener.id } },
+          });
+        }
+        const taskNotifications = () => mine.messages().filter((message) => message.method === 'notifications/tasks');
+        const heard = await waitUntil(async () => (taskNotifications().some((message) => message.params?.['status'] === 'completed') ? taskNotifications() : undefined), {
+          timeoutMs: TASK_END_TIMEOUT_MS,
+          intervalMs: 100,
+          description: "the owner's listener to hear the task completed",
+        });
+        for (const notification of heard) expect(notification.params).toMatchObject({ taskId: created.taskId, _meta: { [SUBSCRIPTION_ID]: mine.id } });
+        // Statuses only move forward, and completed is the last.
+        expect(heard.map((notification) => notification.params?.['status'])).toEqual([...heard.slice(0, -1).map(() => 'working'), 'completed']);
+        const { _meta: tag, ...completed } = heard.at(-1)?.params ?? {};
+        expect(tag).toEqual({ [SUBSCRIPTION_ID]: mine.id });
+        expect(completed).toMatchObject({ status: 'completed', result: { structuredContent: { rows: 750, seconds: 3 } } });
+        // spec S-304: the task as tasks/get shows it.
+        await expect(modernGet(client, created.taskId)).resolves.toMatchObject(completed);
+        // Every replica got the event when the owner's did; a moment more for a late push that must not come.
+        await sleep(500);
+        expect(theirs.messages().filter((message) => message.method === 'notifications/tasks')).toEqual([]);
+      } finally {
+        mine.close();
+        theirs.close();
       }
     });
   });

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,7 +46,9 @@ describe.each(setups(run))('TaskSchedulerModule over $name', (setup) => {
       as(principal),
     );
   const get = (taskId: string, principal: Principal, sessionId?: string) => bus.request(taskScheduler.getTask, { taskId, ...(sessionId ? { sessionId } : {}) }, as(principal));
-  const claim = (taskId: string, attempt = 1, maxAttempts = 3) => bus.request(taskScheduler.claimTask, { taskId, attempt, maxAttempts });
+  /** A claim of a new delivery (its own token), or `claimToken`'s again. */
+  const claim = (taskId: string, attempt = 1, maxAttempts = 3, claimToken = randomBytes(9).toString('base64url')) =>
+    bus.request(taskScheduler.claimTask, { taskId, attempt, maxAttempts, claimToken });
   const finish = (taskId: string, ending: Parameters<TasksService['finish']>[1]) => bus.request(taskScheduler.finishTask, { taskId, ending });
   const jobsOf = (taskId: string) => jobs.filter((job) => job.data === taskId);
 
@@ -111,7 +114,7 @@ describe.each(setups(run))('TaskSchedulerModule over $name', (setup) => {
         expect(state.task).not.toHaveProperty('statusMessage');
         expect(Date.parse(state.task.lastUpdatedAt)).toBeGreaterThanOrEqual(Date.parse(state.task.createdAt));
         await expect.poll(() => events.length).toBeGreaterThan(0);
-        expect(events[0]).toEqual({ task: state.task, tenant: 'acme' });
+        expect(events[0]).toEqual({ task: state.task, tenant: 'acme', era: 'legacy', owner: { subject: alice.subject, clientId: alice.clientId, anonymous: false } });
       } finally {
         subscription.unsubscribe();
       }
@@ -230,6 +233,18 @@ describe.each(setups(run))('TaskSchedulerModule over $name', (setup) => {
       await finish(taskId, { outcome: { result } });
     });
 
+    it('answers the same claim again when its answer was lost, without starting another run', async () => {
+      const alice = user('alice-claims');
+      const { taskId } = await create(alice, 'effectful');
+      expect(await claim(taskId, 1, 3, 'claim-token-1')).toMatchObject({ action: 'run' });
+      expect(await claim(taskId, 1, 3, 'claim-token-1')).toMatchObject({ action: 'run' });
+      const after = await app.get(TasksRepository).find(taskId);
+      expect(after).toMatchObject({ runOpen: true, runsStarted: 1, status: 'working' });
+      // Another delivery finds the run open: the tool is not idempotent, so the task fails.
+      expect(await claim(taskId, 2)).toEqual({ action: 'skip' });
+      expect((await get(taskId, alice)).task.status).toBe('failed');
+    });
+
     it('fails a non-idempotent tool’s task whose run was cut short instead of running it again', async () => {
       const dave = user('dave');
       const { taskId } = await create(dave, 'effectful');
@@ -266,6 +281,35 @@ describe.each(setups(run))('TaskSchedulerModule over $name', (setup) => {
       await bus.request(taskScheduler.cancelTask, { taskId: second }, as(busy));
       const fourth = (await create(busy)).taskId;
       expect(await claim(fourth)).toMatchObject({ action: 'run' });
+    });
+  });
+
+  describe('legacy input (S-286)', () => {
+    it('is input_required while its run waits for the client, working again once answered, and the run still finishes it', async () => {
+      const alice = user('alice-input');
+      const { taskId } = await create(alice, 'idempotent', { sessionId: 'session-of-alice' });
+      expect(await claim(taskId)).toMatchObject({ action: 'run', sessionId: 'session-of-alice' });
+      const report = (waiting: boolean) => bus.request(taskScheduler.reportTaskInput, { taskId, waiting });
+      expect(await report(true)).toEqual({});
+      expect((await get(taskId, alice)).task).toMatchObject({ status: 'input_required', statusMessage: 'The task is waiting for its client to answer a request' });
+      expect(await report(false)).toEqual({});
+      expect((await get(taskId, alice)).task.status).toBe('working');
+      await report(true);
+      // The run may end while a request still waits (the tool gave up on it): the ending counts.
+      await finish(taskId, { outcome: { result } });
+      expect((await get(taskId, alice)).task.status).toBe('completed');
+      // A finished task's status never changes (S-278).
+      await report(false);
+      expect((await get(taskId, alice)).task.status).toBe('completed');
+    });
+
+    it('runs again a task whose worker died while it waited for input, working again (idempotent tool)', async () => {
+      const alice = user('alice-input');
+      const { taskId } = await create(alice, 'idempotent', { sessionId: 'session-of-alice' });
+      await claim(taskId);
+      await bus.request(taskScheduler.reportTaskInput, { taskId, waiting: true });
+      expect(await claim(taskId, 2)).toMatchObject({ action: 'run' });
+      expect((await get(taskId, alice)).task.status).toBe('working');
     });
   });
 

@@ -168,7 +168,7 @@ describe.each(setups)('MCP tasks in the tool executor over $name', (setup) => {
           ending: { outcome: { result: { content: [{ type: 'text', text: 'Report ready: 250 rows in 1 s' }], structuredContent: { rows: 250, seconds: 1 } } } },
         },
       ]);
-      expect(scheduler.claimsOf(taskId)).toEqual([{ taskId, attempt: 1, maxAttempts: 3 }]);
+      expect(scheduler.claimsOf(taskId)).toEqual([{ taskId, attempt: 1, maxAttempts: 3, claimToken: expect.any(String) }]);
     });
 
     it("finishes with the call's error when the run cannot happen", async () => {
@@ -204,6 +204,8 @@ describe.each(setups)('MCP tasks in the tool executor over $name', (setup) => {
       bus.emit(taskScheduler.taskStatusChanged, {
         task: { taskId, status: 'cancelled', createdAt: now, lastUpdatedAt: now, ttlMs: 60_000, pollIntervalMs: 1_000 },
         tenant: 'demo',
+        era: 'modern',
+        owner: { subject: 'alice', anonymous: false },
       });
       const [ending] = await finished(taskId);
       expect(ending?.ending).toEqual({ outcome: { error: expect.objectContaining({ code: WireErrorCode.Cancelled }) } });

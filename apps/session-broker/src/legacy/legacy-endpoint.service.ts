@@ -23,7 +23,7 @@ import { headerValue, type McpHttpRequest } from '../edge/mcp-request';
 import type { MethodOutcome } from '../methods/method-outcome';
 import { serverCapabilities, serverInfo } from '../methods/server-identity';
 import { isResourceStoreMethod, ResourceMethods } from '../methods/resource-methods.service';
-import { ToolMethods } from '../methods/tool-methods.service';
+import { readProgressToken, ToolMethods } from '../methods/tool-methods.service';
 import { SESSION_BROKER_OPTIONS, type ResolvedSessionBrokerOptions } from '../session-broker.options';
 import { LazyResponse, type ResponseTarget } from '../streams/lazy-response';
 import { SessionStreams } from '../streams/session-streams.registry';
@@ -310,6 +310,8 @@ export class LegacyEndpoint {
     if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
       return { kind: 'error', error: invalidParamsError(message.id, 'Invalid params: arguments must be an object') };
     }
+    const progressToken = readProgressToken(params);
+    if (progressToken === null) return { kind: 'error', error: invalidParamsError(message.id, 'Invalid params: _meta.progressToken must be a string or an integer') };
     return this.tasks.create({
       era: 'legacy',
       requestId: message.id,
@@ -321,6 +323,9 @@ export class LegacyEndpoint {
       protocolVersion: session.protocolVersion,
       clientCapabilities: session.clientCapabilities,
       ...(ttl === undefined ? {} : { requestedTtlMs: ttl }),
+      // The token stays valid for the task's whole life; its progress and logs go to this session.
+      ...(progressToken === undefined ? {} : { progressToken }),
+      ...(session.logLevel === undefined ? {} : { logLevel: session.logLevel }),
     });
   }
 

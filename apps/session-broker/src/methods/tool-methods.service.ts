@@ -193,7 +193,7 @@ function withoutExecution<T extends { execution?: unknown }>(tool: T): Omit<T, '
 }
 
 /** `_meta.progressToken` as sent; `undefined` when absent, `null` when malformed. */
-function readProgressToken(params: Record<string, unknown> | undefined): ProgressToken | undefined | null {
+export function readProgressToken(params: Record<string, unknown> | undefined): ProgressToken | undefined | null {
   const meta = params?.['_meta'];
   if (meta === undefined) return undefined;
   if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) return null;

@@ -104,7 +104,7 @@ export class ModernEndpoint {
       this.logger.debug(`modern request refused (${envelope.status}): ${envelope.error.error.message}`);
       return response.respond(envelope.error, envelope.status);
     }
-    if (message.method === 'subscriptions/listen') return this.listen(message, server, caller.expiresAt, response);
+    if (message.method === 'subscriptions/listen') return this.listen(message, envelope, server, caller, response);
     const outcome = await this.dispatch(message, envelope, server, principal, response);
     if (outcome.kind === 'result') {
       response.respond({ jsonrpc: '2.0', id: message.id, result: this.complete(outcome.result, server) });
@@ -221,21 +221,33 @@ export class ModernEndpoint {
    * `subscriptions/listen` (S-308): the response becomes a long-lived stream that starts with the
    * acknowledgement and carries only what the filter asked for, each notification tagged with the
    * request's id; it ends when the client closes it, or with the result when this replica shuts down
-   * or the caller's access token expires (the client listens again with a fresh one).
+   * or the caller's access token expires (the client listens again with a fresh one). Task status
+   * pushes (`taskIds`) are the tasks extension's: only for a request declaring it (S-304).
    */
-  private listen(message: Request, server: VirtualServer, expiresAt: number | undefined, response: LazyResponse): void {
+  private listen(
+    message: Request,
+    envelope: ModernEnvelope,
+    server: VirtualServer,
+    caller: { principal: Principal; expiresAt?: number },
+    response: LazyResponse,
+  ): void {
     const filter = readSubscriptionFilter(message.params);
     if ('invalid' in filter) {
       this.logger.debug(`subscriptions/listen refused: ${filter.invalid}`);
       return response.respond(invalidParamsError(message.id, `Invalid params: ${filter.invalid}`));
     }
+    if (filter.taskIds.size > 0 && !declaresTasksExtension(envelope.clientCapabilities)) {
+      // spec S-304, S-295: -32021 naming the extension, HTTP 400 like every envelope failure (S-122).
+      return response.respond(missingRequiredClientCapabilityError(message.id, TASKS_EXTENSION_NEEDED), 400);
+    }
     this.listens.open({
       id: message.id,
       tenant: server.tenant,
       server: server.name,
+      principal: caller.principal,
       filter,
       response,
-      ...(expiresAt === undefined ? {} : { endsAt: expiresAt }),
+      ...(caller.expiresAt === undefined ? {} : { endsAt: caller.expiresAt }),
       completion: () => this.complete({ _meta: { [ModernMetaKey.SubscriptionId]: message.id } }, server),
     });
   }

@@ -1,11 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Principal } from '@mcp-platform/protocol-contracts';
 import { FakeTarget } from '../../test/fake-response-target';
 import { LazyResponse } from '../streams/lazy-response';
 import { KEEP_ALIVE_MS } from '../streams/stream-expiry';
-import { ListenStreams } from './listen-streams.registry';
+import { ListenStreams, listensAsOwner, type TaskOwner } from './listen-streams.registry';
 import { readSubscriptionFilter, type HonouredFilter } from './subscription-filter';
 
 const ID_KEY = 'io.modelcontextprotocol/subscriptionId';
+
+const alice: Principal = { subject: 'alice', tenant: 'demo', clientId: 'client-1', scopes: ['mcp'], anonymous: false };
+const aliceTask: TaskOwner = { tenant: 'demo', subject: 'alice', clientId: 'client-1', anonymous: false };
+const TASK = { taskId: 'task-a', status: 'working', ttlMs: 60_000, pollIntervalMs: 1_000 };
 
 function filterOf(notifications: Record<string, unknown>): HonouredFilter {
   const filter = readSubscriptionFilter({ notifications });
@@ -18,6 +23,24 @@ function messagesOn(target: FakeTarget): unknown[] {
   return target.chunks.filter((chunk) => chunk.startsWith('event: message')).map((chunk) => JSON.parse(chunk.slice(chunk.indexOf('data: ') + 6)) as unknown);
 }
 
+describe('listensAsOwner', () => {
+  it('holds for the same tenant, subject and client only (S-289)', () => {
+    expect(listensAsOwner(alice, aliceTask)).toBe(true);
+    expect(listensAsOwner({ ...alice, clientId: undefined }, { ...aliceTask, clientId: undefined })).toBe(true);
+    expect(listensAsOwner({ ...alice, tenant: 'acme' }, aliceTask)).toBe(false);
+    expect(listensAsOwner({ ...alice, subject: 'bob' }, aliceTask)).toBe(false);
+    expect(listensAsOwner(alice, { ...aliceTask, clientId: undefined })).toBe(false);
+  });
+
+  it('never holds for an anonymous owner or listener: anonymous modern callers share one identity', () => {
+    const anonymous: Principal = { subject: 'anonymous', tenant: 'demo', scopes: [], anonymous: true };
+    const anonymousTask: TaskOwner = { tenant: 'demo', subject: 'anonymous', anonymous: true };
+    expect(listensAsOwner(anonymous, anonymousTask)).toBe(false);
+    expect(listensAsOwner(alice, { ...aliceTask, anonymous: true })).toBe(false);
+    expect(listensAsOwner({ ...alice, anonymous: true }, aliceTask)).toBe(false);
+  });
+});
+
 describe('ListenStreams', () => {
   let streams: ListenStreams;
 
@@ -29,12 +52,17 @@ describe('ListenStreams', () => {
     vi.useRealTimers();
   });
 
-  function listen(id: string | number, notifications: Record<string, unknown>, where: { tenant?: string; server?: string; endsAt?: number } = {}): FakeTarget {
+  function listen(
+    id: string | number,
+    notifications: Record<string, unknown>,
+    where: { tenant?: string; server?: string; endsAt?: number; principal?: Principal } = {},
+  ): FakeTarget {
     const target = new FakeTarget();
     streams.open({
       id,
       tenant: where.tenant ?? 'demo',
       server: where.server ?? 'default',
+      principal: where.principal ?? alice,
       filter: filterOf(notifications),
       response: new LazyResponse(target),
       ...(where.endsAt === undefined ? {} : { endsAt: where.endsAt }),
@@ -73,6 +101,62 @@ describe('ListenStreams', () => {
     expect(streams.notifyResourceUpdated('demo', 'demo://a')).toBe(1);
     expect(messagesOn(watching).slice(1)).toEqual([{ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'demo://a', _meta: { [ID_KEY]: 'w' } } }]);
     expect(messagesOn(elsewhere)).toHaveLength(1);
+  });
+
+  describe('task status (tasks extension)', () => {
+    it('acknowledges the task ids asked for (S-310)', () => {
+      const target = listen('t', { taskIds: ['task-a'] });
+      expect(messagesOn(target)).toEqual([
+        { jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: { taskIds: ['task-a'] }, _meta: { [ID_KEY]: 't' } } },
+      ]);
+    });
+
+    it('acknowledges no task ids to an anonymous listener, which never hears of a task (S-289, S-310)', () => {
+      const target = listen('anon', { toolsListChanged: true, taskIds: ['task-a'] }, { principal: { ...alice, subject: 'anonymous', clientId: undefined, anonymous: true } });
+      expect(messagesOn(target)[0]).toMatchObject({ params: { notifications: { toolsListChanged: true } } });
+      expect(messagesOn(target)[0]).not.toHaveProperty('params.notifications.taskIds');
+    });
+
+    it('sends notifications/tasks with the task, tagged with the subscription id, to the owner that asked for that task (S-304, S-311)', () => {
+      const target = listen('sub-t', { taskIds: ['task-a'] });
+      expect(streams.taskListener(aliceTask, 'task-a')).toEqual(alice);
+      expect(streams.notifyTaskStatus(aliceTask, 'task-a', TASK)).toBe(1);
+      expect(messagesOn(target).slice(1)).toEqual([{ jsonrpc: '2.0', method: 'notifications/tasks', params: { ...TASK, _meta: { [ID_KEY]: 'sub-t' } } }]);
+    });
+
+    it('sends nothing to a listener that did not ask for that task (S-309)', () => {
+      const lists = listen(1, { toolsListChanged: true, resourcesListChanged: true, promptsListChanged: true });
+      const otherTask = listen(2, { taskIds: ['task-b'] });
+      expect(streams.taskListener(aliceTask, 'task-a')).toBeUndefined();
+      expect(streams.notifyTaskStatus(aliceTask, 'task-a', TASK)).toBe(0);
+      expect(messagesOn(lists)).toHaveLength(1);
+      expect(messagesOn(otherTask)).toHaveLength(1);
+    });
+
+    it.each<[string, Partial<Principal>, Partial<TaskOwner>]>([
+      ['another subject', { subject: 'mallory' }, {}],
+      ['another OAuth client of the owner', { clientId: 'client-2' }, {}],
+      ['a listener without a client id', { clientId: undefined }, {}],
+      ['another tenant', { tenant: 'acme' }, {}],
+      ['an anonymous listener, for an anonymous owner', { subject: 'anonymous', clientId: undefined, anonymous: true }, { subject: 'anonymous', clientId: undefined, anonymous: true }],
+    ])('sends nothing to %s, though it asked for the task (S-289)', (_case, listener, owner) => {
+      const principal = { ...alice, ...listener };
+      const target = listen('x', { taskIds: ['task-a'] }, { principal, tenant: principal.tenant });
+      const taskOwner = { ...aliceTask, ...owner };
+      expect(streams.taskListener(taskOwner, 'task-a')).toBeUndefined();
+      expect(streams.notifyTaskStatus(taskOwner, 'task-a', TASK)).toBe(0);
+      expect(messagesOn(target)).toHaveLength(1);
+    });
+
+    it('sends to each of the owner’s streams that asked, and only to those', () => {
+      const first = listen('one', { taskIds: ['task-a'] });
+      const second = listen('two', { taskIds: ['task-b', 'task-a'] });
+      const stranger = listen('three', { taskIds: ['task-a'] }, { principal: { ...alice, subject: 'bob' } });
+      expect(streams.notifyTaskStatus(aliceTask, 'task-a', TASK)).toBe(2);
+      expect(messagesOn(first).slice(1)).toEqual([expect.objectContaining({ params: expect.objectContaining({ _meta: { [ID_KEY]: 'one' } }) })]);
+      expect(messagesOn(second).slice(1)).toEqual([expect.objectContaining({ params: expect.objectContaining({ _meta: { [ID_KEY]: 'two' } }) })]);
+      expect(messagesOn(stranger)).toHaveLength(1);
+    });
   });
 
   it('forgets a stream the client closed', () => {

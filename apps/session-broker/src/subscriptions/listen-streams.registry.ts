@@ -1,4 +1,5 @@
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import type { Principal } from '@mcp-platform/protocol-contracts';
 import { JSONRPC_VERSION, ModernMetaKey } from '@mcp-platform/protocol-mcp';
 import type { LazyResponse } from '../streams/lazy-response';
 import { endWhenExpired, keepAliveEvery } from '../streams/stream-expiry';
@@ -10,12 +11,37 @@ export interface ListenStream {
   id: string | number;
   tenant: string;
   server: string;
+  /** Who listens: only their own tasks' status changes reach them (S-289, S-304). */
+  principal: Principal;
   filter: HonouredFilter;
   response: LazyResponse;
   /** When the subscription ends on its own (the access token's expiry), in epoch milliseconds. */
   endsAt?: number;
   /** The `subscriptions/listen` result that ends the subscription gracefully (S-313). */
   completion: () => Record<string, unknown>;
+}
+
+/** Whose a task is, as its status event names it (S-289). */
+export interface TaskOwner {
+  tenant: string;
+  subject: string;
+  clientId?: string;
+  anonymous: boolean;
+}
+
+/**
+ * Whether `principal` may hear of a task of `owner` (S-289): the same tenant, subject and OAuth client.
+ * Never an anonymous owner's, nor an anonymous listener: anonymous modern callers share one identity,
+ * so nothing tells one's tasks from another's.
+ */
+export function listensAsOwner(principal: Principal, owner: TaskOwner): boolean {
+  return (
+    !owner.anonymous &&
+    !principal.anonymous &&
+    principal.tenant === owner.tenant &&
+    principal.subject === owner.subject &&
+    principal.clientId === owner.clientId
+  );
 }
 
 interface HeldStream extends ListenStream {
@@ -36,7 +62,9 @@ export class ListenStreams implements OnModuleDestroy {
   private readonly byTenant = new Map<string, Set<HeldStream>>();
 
   /** Opens the stream and sends the acknowledgement before anything else (S-310). */
-  open(stream: ListenStream): void {
+  open(opened: ListenStream): void {
+    // An anonymous listener never hears of a task (see `listensAsOwner`), so its acknowledgement has no task ids (S-310).
+    const stream = opened.principal.anonymous && opened.filter.taskIds.size > 0 ? { ...opened, filter: { ...opened.filter, taskIds: new Set<string>() } } : opened;
     const { response } = stream;
     response.openStream();
     response.notify(this.tagged(stream, 'notifications/subscriptions/acknowledged', { notifications: acknowledgedFilter(stream.filter) }));
@@ -79,6 +107,30 @@ export class ListenStreams implements OnModuleDestroy {
     return sent;
   }
 
+  /**
+   * The principal of a stream here that asked for `taskId` and may hear of it (S-289), to read the
+   * task as; `undefined` when no stream here would get its `notifications/tasks`.
+   */
+  taskListener(owner: TaskOwner, taskId: string): Principal | undefined {
+    for (const stream of this.byTenant.get(owner.tenant) ?? []) {
+      if (this.hearsTask(stream, owner, taskId)) return stream.principal;
+    }
+    return undefined;
+  }
+
+  /**
+   * `notifications/tasks` (S-304) with `task` (its `DetailedTask`, as `tasks/get` shows it) on every
+   * stream of the tenant that asked for its id (S-309) and whose principal owns it (S-289).
+   */
+  notifyTaskStatus(owner: TaskOwner, taskId: string, task: Record<string, unknown>): number {
+    let sent = 0;
+    for (const stream of this.byTenant.get(owner.tenant) ?? []) {
+      if (!this.hearsTask(stream, owner, taskId)) continue;
+      if (stream.response.notify(this.tagged(stream, 'notifications/tasks', task))) sent++;
+    }
+    return sent;
+  }
+
   /** Shutdown ends every subscription with its result, so clients know it was deliberate (S-313). */
   onModuleDestroy(): void {
     const streams = [...this.byTenant.values()].flatMap((held) => [...held]);
@@ -95,6 +147,10 @@ export class ListenStreams implements OnModuleDestroy {
   /** A notification carrying the subscription id in `_meta` (S-311). */
   private tagged(stream: ListenStream, method: string, params: Record<string, unknown> = {}): Record<string, unknown> {
     return { jsonrpc: JSONRPC_VERSION, method, params: { ...params, _meta: { [ModernMetaKey.SubscriptionId]: stream.id } } };
+  }
+
+  private hearsTask(stream: ListenStream, owner: TaskOwner, taskId: string): boolean {
+    return stream.filter.taskIds.has(taskId) && listensAsOwner(stream.principal, owner);
   }
 
   private release(stream: HeldStream): void {

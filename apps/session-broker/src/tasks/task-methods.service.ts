@@ -1,19 +1,18 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { taskScheduler, type Principal } from '@mcp-platform/protocol-contracts';
-import { invalidParamsError, JsonRpcErrorCode, jsonRpcError, type ProtocolEra, type RequestId } from '@mcp-platform/protocol-mcp';
+import { taskScheduler, toolExecutor, type Principal } from '@mcp-platform/protocol-contracts';
+import { invalidParamsError, JsonRpcErrorCode, jsonRpcError, RELATED_TASK_META_KEY, type LoggingLevel, type ProtocolEra, type RequestId } from '@mcp-platform/protocol-mcp';
 import { isRpcError, MessageBus, WireErrorCode } from '@mcp-platform/shared-messaging';
 import { wireErrorToJsonRpc } from '../calls/wire-error.mapper';
 import { failure, result, type MethodOutcome } from '../methods/method-outcome';
 import { platformFailureToJsonRpc } from '../methods/method-support';
 import type { LazyResponse } from '../streams/lazy-response';
 import { keepAliveEvery } from '../streams/stream-expiry';
+import { TaskResultStreams } from './task-result-streams.registry';
 import type { VirtualServer } from '../virtual-servers/virtual-server.cache';
 
 type TaskView = taskScheduler.TaskView;
 type TaskState = taskScheduler.TaskState;
 
-/** `_meta` key tying a message to its task (S-285). */
-export const RELATED_TASK_META_KEY = 'io.modelcontextprotocol/related-task';
 /** The modern era's tasks extension (S-295). */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
@@ -38,6 +37,10 @@ export interface TaskCallContext extends TaskRequestContext {
   protocolVersion: string;
   clientCapabilities: Record<string, unknown>;
   requestedTtlMs?: number;
+  /** Legacy: the request's progress token, valid for the task's whole life. */
+  progressToken?: string | number;
+  /** Legacy: the session's log level. */
+  logLevel?: LoggingLevel;
 }
 
 /**
@@ -49,7 +52,10 @@ export interface TaskCallContext extends TaskRequestContext {
 export class TaskMethods {
   private readonly logger = new Logger(TaskMethods.name);
 
-  constructor(private readonly bus: MessageBus) {}
+  constructor(
+    private readonly bus: MessageBus,
+    private readonly resultStreams: TaskResultStreams,
+  ) {}
 
   /**
    * Creates the task of a tool call (durable before this answers, S-298). Legacy: `CreateTaskResult`
@@ -70,6 +76,8 @@ export class TaskMethods {
             ...(context.arguments === undefined ? {} : { arguments: context.arguments }),
             protocolVersion: context.protocolVersion,
             clientCapabilities: context.clientCapabilities,
+            ...(context.progressToken === undefined ? {} : { progressToken: context.progressToken }),
+            ...(context.logLevel === undefined ? {} : { logLevel: context.logLevel }),
           },
           ...(context.requestedTtlMs === undefined ? {} : { requestedTtlMs: context.requestedTtlMs }),
         },
@@ -96,13 +104,19 @@ export class TaskMethods {
   /**
    * Legacy `tasks/result` (S-281): waits, on whichever replica, until the task is terminal, then answers
    * exactly what the call would have (its result with `related-task` in `_meta`, or its JSON-RPC error).
-   * A long wait becomes an SSE stream with keep-alive comments; the client leaving ends the wait.
+   * A long wait becomes an SSE stream with keep-alive comments; the client leaving ends the wait. While
+   * it waits, the task's requests for its client come on this stream (S-286): the ones its run is
+   * waiting on are sent again as it opens.
    */
   async result(context: TaskRequestContext, params: Record<string, unknown> | undefined, response: LazyResponse): Promise<MethodOutcome> {
     const taskId = readTaskId(params);
     if (taskId === undefined) return failure(invalidTaskId(context.requestId));
     const streaming = setTimeout(() => response.openStream(), STREAM_AFTER_MS);
     const keepAlive = keepAliveEvery(response);
+    const sessionId = context.sessionId;
+    const detach = sessionId === undefined ? undefined : this.resultStreams.attach(taskId, sessionId, response);
+    // Attached first: a request sent again reaches this stream.
+    if (sessionId !== undefined) this.bus.emit(toolExecutor.taskResultAwaited, { taskId, sessionId });
     try {
       for (;;) {
         const state = await this.bus.request(
@@ -116,6 +130,7 @@ export class TaskMethods {
     } catch (error) {
       return failure(platformFailureToJsonRpc(this.logger, context.requestId, 'tasks/result', error));
     } finally {
+      detach?.();
       clearTimeout(streaming);
       clearInterval(keepAlive);
     }
@@ -250,4 +265,13 @@ function taskResult(state: TaskState, requestId: RequestId): MethodOutcome {
  */
 function failedWithoutOutcome(task: TaskView): string {
   return `Task ${task.taskId} failed: ${task.statusMessage ?? 'it has no result'}`;
+}
+
+/**
+ * The modern `DetailedTask` a `notifications/tasks` carries (S-304): what `tasks/get` would show at that
+ * moment, without `resultType` (a notification is no result).
+ */
+export function modernDetailedTask(state: TaskState): Record<string, unknown> {
+  // The request id only addresses the error's JSON-RPC envelope, which is dropped here.
+  return modernTaskWithOutcome(state, 0);
 }

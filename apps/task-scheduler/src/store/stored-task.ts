@@ -39,11 +39,13 @@ export interface StoredTask {
   runOpen: boolean;
   runsStarted: number;
   attemptsSeen: number;
+  /** The claim that opened the current run (the worker's token): the same claim asking again gets the same answer. */
+  runToken: string | null;
 }
 
 /** What a locked update may change. */
 export type TaskChanges = Partial<
-  Pick<StoredTask, 'status' | 'statusMessage' | 'lastUpdatedAt' | 'outcome' | 'inputRequests' | 'inputResponses' | 'runOpen' | 'runsStarted' | 'attemptsSeen'>
+  Pick<StoredTask, 'status' | 'statusMessage' | 'lastUpdatedAt' | 'outcome' | 'inputRequests' | 'inputResponses' | 'runOpen' | 'runsStarted' | 'attemptsSeen' | 'runToken'>
 >;
 
 /** Where a page of an owner's tasks continues: after this task, newest first. */

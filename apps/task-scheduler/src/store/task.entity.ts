@@ -96,4 +96,8 @@ export class TaskEntity {
   /** The highest delivery count of the current job a claim reported. */
   @Column({ type: 'integer', default: 0 })
   attemptsSeen!: number;
+
+  /** The token of the claim that opened the current run. */
+  @Column({ type: 'text', nullable: true })
+  runToken!: string | null;
 }

@@ -18,6 +18,7 @@ const CHANGE_COLUMNS: Record<keyof TaskChanges, { name: string; json: boolean }>
   runOpen: { name: 'run_open', json: false },
   runsStarted: { name: 'runs_started', json: false },
   attemptsSeen: { name: 'attempts_seen', json: false },
+  runToken: { name: 'run_token', json: false },
 };
 
 /**
@@ -65,7 +66,8 @@ export class LockedTask {
       .select('COUNT(*)', 'count')
       .where('t.tenant = :tenant', { tenant: this.current.tenant })
       .andWhere('t.run_open')
-      .andWhere(`t.status = 'working'`)
+      // A legacy run waiting for its client's answer (input_required) still holds its slot.
+      .andWhere(`t.status IN ('working', 'input_required')`)
       .andWhere('t.expires_at > :now', { now })
       .andWhere('t.id <> :id', { id: this.current.id })
       .getRawOne<{ count: string | number }>();
@@ -159,7 +161,7 @@ export class TasksRepository {
     const entities = await this.dataSource
       .getRepository(TaskEntity)
       .createQueryBuilder('t')
-      .where(`t.status = 'working'`)
+      .where(`(t.status = 'working' OR (t.status = 'input_required' AND t.run_open))`)
       .andWhere('t.expires_at > :now', { now })
       .orderBy('t.created_at', 'ASC')
       .getMany();
@@ -204,5 +206,6 @@ function toStoredTask(entity: TaskEntity): StoredTask {
     runOpen: entity.runOpen,
     runsStarted: entity.runsStarted,
     attemptsSeen: entity.attemptsSeen,
+    runToken: entity.runToken,
   };
 }

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '@mcp-platform/protocol-contracts';
 import type { StoredTask } from '../store/stored-task';
-import { boundTtlMs, concurrencyRetryAfterMs, decideClaim, MAX_RUNS, isExpired, isOwnedBy, outstandingAnswers, ownerOf, statusOfOutcome, toTaskView } from './task-rules';
+import { boundTtlMs, concurrencyRetryAfterMs, decideClaim, MAX_RUNS, isExpired, isOwnedBy, isRunning, outstandingAnswers, ownerOf, statusOfOutcome, toTaskView } from './task-rules';
 
 const limits = { defaultTtlMs: 3_600_000, maxTtlMs: 86_400_000, minTtlMs: 10_000 };
 const alice: Principal = { subject: 'alice', tenant: 'acme', clientId: 'app', scopes: ['tools'], anonymous: false };
 const anonymous: Principal = { subject: 'anonymous', tenant: 'acme', scopes: [], anonymous: true };
 const NOW = Date.parse('2026-01-06T12:00:00.000Z');
+/** The token of a claim other than the one that opened the run. */
+const OTHER_CLAIM = 'claim-of-another-delivery';
 
 function task(overrides: Partial<StoredTask> = {}): StoredTask {
   return {
@@ -32,6 +34,7 @@ function task(overrides: Partial<StoredTask> = {}): StoredTask {
     runOpen: false,
     runsStarted: 0,
     attemptsSeen: 0,
+    runToken: null,
     ...overrides,
   };
 }
@@ -135,22 +138,22 @@ describe('statusOfOutcome', () => {
 });
 
 describe('decideClaim', () => {
-  it('skips a task that is gone, expired, terminal or waiting for input', () => {
-    expect(decideClaim(undefined, NOW, 1, 3)).toEqual({ kind: 'skip' });
-    expect(decideClaim(task({ expiresAt: new Date(NOW) }), NOW, 1, 3)).toEqual({ kind: 'skip' });
-    for (const status of ['completed', 'failed', 'cancelled', 'input_required'] as const) expect(decideClaim(task({ status }), NOW, 1, 3)).toEqual({ kind: 'skip' });
+  it('skips a task that is gone, expired, terminal or waiting for input without a run', () => {
+    expect(decideClaim(undefined, NOW, 1, 3, OTHER_CLAIM)).toEqual({ kind: 'skip' });
+    expect(decideClaim(task({ expiresAt: new Date(NOW) }), NOW, 1, 3, OTHER_CLAIM)).toEqual({ kind: 'skip' });
+    for (const status of ['completed', 'failed', 'cancelled', 'input_required'] as const) expect(decideClaim(task({ status }), NOW, 1, 3, OTHER_CLAIM)).toEqual({ kind: 'skip' });
   });
 
   it('fails a task past the queue’s attempts, naming them', () => {
-    expect(decideClaim(task({ idempotent: true }), NOW, 4, 3)).toEqual({ kind: 'fail', statusMessage: "The task's work was delivered 3 times and never finished" });
+    expect(decideClaim(task({ idempotent: true }), NOW, 4, 3, OTHER_CLAIM)).toEqual({ kind: 'fail', statusMessage: "The task's work was delivered 3 times and never finished" });
   });
 
   it('runs again an idempotent task whose run was cut short', () => {
-    expect(decideClaim(task({ runOpen: true, idempotent: true, runsStarted: 1 }), NOW, 2, 3)).toEqual({ kind: 'run' });
+    expect(decideClaim(task({ runOpen: true, idempotent: true, runsStarted: 1 }), NOW, 2, 3, OTHER_CLAIM)).toEqual({ kind: 'run' });
   });
 
   it('fails an idempotent task whose runs were cut short MAX_RUNS times, however many deliveries are left', () => {
-    const decision = decideClaim(task({ runOpen: true, idempotent: true, runsStarted: MAX_RUNS }), NOW, 5, 1_000);
+    const decision = decideClaim(task({ runOpen: true, idempotent: true, runsStarted: MAX_RUNS }), NOW, 5, 1_000, OTHER_CLAIM);
     expect(decision).toEqual({ kind: 'fail', statusMessage: `The task was started ${MAX_RUNS} times and its worker stopped before it finished each time` });
   });
 
@@ -159,12 +162,25 @@ describe('decideClaim', () => {
   });
 
   it('fails a non-idempotent task whose run was cut short, saying why', () => {
-    const decision = decideClaim(task({ runOpen: true, idempotent: false }), NOW, 2, 3);
+    const decision = decideClaim(task({ runOpen: true, idempotent: false }), NOW, 2, 3, OTHER_CLAIM);
     expect(decision).toMatchObject({ kind: 'fail', statusMessage: expect.stringContaining('not idempotent') as string });
   });
 
+  it('answers run again to the claim that opened the run, however it looks otherwise (its answer was lost)', () => {
+    const open = task({ runOpen: true, idempotent: false, runsStarted: 1, runToken: 'claim-1' });
+    expect(decideClaim(open, NOW, 1, 3, 'claim-1')).toEqual({ kind: 'run', again: true });
+    expect(decideClaim(open, NOW, 1, 3, 'claim-2')).toMatchObject({ kind: 'fail' });
+  });
+
   it('runs a working task nobody runs', () => {
-    expect(decideClaim(task(), NOW, 1, 3)).toEqual({ kind: 'run' });
+    expect(decideClaim(task(), NOW, 1, 3, OTHER_CLAIM)).toEqual({ kind: 'run' });
+  });
+
+  it('treats a legacy run that died waiting for its client (input_required, run open) as cut short (S-286)', () => {
+    expect(isRunning(task({ status: 'input_required', runOpen: true }))).toBe(true);
+    expect(isRunning(task({ status: 'input_required', runOpen: false }))).toBe(false);
+    expect(decideClaim(task({ status: 'input_required', runOpen: true, idempotent: true, runsStarted: 1 }), NOW, 2, 3, OTHER_CLAIM)).toEqual({ kind: 'run' });
+    expect(decideClaim(task({ status: 'input_required', runOpen: true, idempotent: false, runsStarted: 1 }), NOW, 2, 3, OTHER_CLAIM)).toMatchObject({ kind: 'fail' });
   });
 });
 

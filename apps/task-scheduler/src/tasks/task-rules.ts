@@ -105,18 +105,28 @@ export function concurrencyRetryAfterMs(attempt: number): number {
   return Math.min(30_000, 1_000 * Math.max(1, attempt));
 }
 
-/** What a claim does with a task, before the tenant's concurrency is counted. */
-export type ClaimDecision = { kind: 'skip' } | { kind: 'fail'; statusMessage: string } | { kind: 'run' };
+/** What a claim does with a task, before the tenant's concurrency is counted; `again`: the claim that opened the run asks again. */
+export type ClaimDecision = { kind: 'skip' } | { kind: 'fail'; statusMessage: string } | { kind: 'run'; again?: true };
+
+/**
+ * Whether the task's work is under way: `working`, or `input_required` while its run waits for the
+ * client's answer (legacy era, S-286). A modern task waiting for input has no run: the answer starts one.
+ */
+export function isRunning(task: StoredTask): boolean {
+  return task.status === 'working' || (task.status === 'input_required' && task.runOpen);
+}
 
 /**
  * A worker took the task's job (`attempt`: the job's delivery count). A task that is gone, terminal or
- * waiting for input is skipped (its job is done: an answer to its input enqueues a new one). Past the
- * queue's attempts, it fails. A run still open means the worker that claimed it died before finishing:
+ * waiting for input without a run is skipped (its job is done: an answer to its input enqueues a new one). Past the
+ * queue's attempts, it fails. The claim that opened the run asking again (`claimToken`: it never got the
+ * answer) runs it. Any other claim of an open run means the worker that claimed it died before finishing:
  * the tool runs again only if it is idempotent, and at most {@link MAX_RUNS} starts in all; otherwise the
  * task fails rather than repeat its effects.
  */
-export function decideClaim(task: StoredTask | undefined, now: number, attempt: number, maxAttempts: number): ClaimDecision {
-  if (!task || isExpired(task, now) || task.status !== 'working') return { kind: 'skip' };
+export function decideClaim(task: StoredTask | undefined, now: number, attempt: number, maxAttempts: number, claimToken: string): ClaimDecision {
+  if (!task || isExpired(task, now) || !isRunning(task)) return { kind: 'skip' };
+  if (task.runOpen && task.runToken === claimToken) return { kind: 'run', again: true };
   if (attempt > maxAttempts) return { kind: 'fail', statusMessage: `The task's work was delivered ${maxAttempts} times and never finished` };
   if (task.runOpen && !task.idempotent) {
     return { kind: 'fail', statusMessage: 'The worker running this task stopped before it finished; the tool is not idempotent, so it was not run again' };

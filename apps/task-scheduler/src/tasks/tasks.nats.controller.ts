@@ -43,12 +43,17 @@ export class TasksNatsController {
 
   @RpcHandler(taskScheduler.claimTask)
   claimTask(request: RpcRequestParsed<typeof taskScheduler.claimTask>) {
-    return this.tasks.claim(request.taskId, request.attempt, request.maxAttempts);
+    return this.tasks.claim(request.taskId, request.attempt, request.maxAttempts, request.claimToken);
   }
 
   @RpcHandler(taskScheduler.finishTask)
   finishTask(request: RpcRequestParsed<typeof taskScheduler.finishTask>) {
     return this.tasks.finish(request.taskId, request.ending);
+  }
+
+  @RpcHandler(taskScheduler.reportTaskInput)
+  reportTaskInput(request: RpcRequestParsed<typeof taskScheduler.reportTaskInput>) {
+    return this.tasks.reportInput(request.taskId, request.waiting);
   }
 
   /** Every replica hears every change (delivery `all`): waiters of another replica's task wake at once. */

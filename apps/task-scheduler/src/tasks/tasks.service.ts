@@ -7,7 +7,7 @@ import { TasksRepository } from '../store/tasks.repository';
 import { AWAIT_RECHECK_MS, TASK_PAGE_SIZE, TASK_SWEEP_INTERVAL_MS } from '../task-scheduler.constants';
 import { Clock } from './clock';
 import { decodeTaskCursor, encodeTaskCursor } from './task-cursor';
-import { boundTtlMs, concurrencyRetryAfterMs, decideClaim, isExpired, isOwnedBy, outstandingAnswers, ownerOf, statusOfOutcome, toTaskView } from './task-rules';
+import { boundTtlMs, concurrencyRetryAfterMs, decideClaim, isExpired, isOwnedBy, isRunning, outstandingAnswers, ownerOf, statusOfOutcome, toTaskView } from './task-rules';
 import { TASK_SETTINGS, type TaskSettings } from './task-settings';
 import { TaskWaiters } from './task-waiters';
 
@@ -96,6 +96,7 @@ export class TasksService implements OnApplicationBootstrap, OnModuleDestroy {
       runOpen: false,
       runsStarted: 0,
       attemptsSeen: 0,
+      runToken: null,
     };
     await this.tasks.insert(task);
     try {
@@ -209,11 +210,13 @@ export class TasksService implements OnApplicationBootstrap, OnModuleDestroy {
    * A worker took the task's job: run it (with the call, the owner's principal and the answers so far),
    * skip it, or retry later while the tenant has `tenantConcurrency` runs in progress (S-291).
    */
-  async claim(taskId: string, attempt: number, maxAttempts: number): Promise<ClaimAnswer> {
+  async claim(taskId: string, attempt: number, maxAttempts: number, claimToken: string): Promise<ClaimAnswer> {
     const now = this.clock.now();
     const { answer, changed } = await this.tasks.lockTask(taskId, async (locked): Promise<Locked<ClaimAnswer>> => {
-      const decision = decideClaim(locked?.task, now, attempt, maxAttempts);
+      const decision = decideClaim(locked?.task, now, attempt, maxAttempts, claimToken);
       if (!locked || decision.kind === 'skip') return { answer: { action: 'skip' } };
+      // The worker lost this very claim's answer (the scheduler stopped, the reply was dropped): the same answer again.
+      if (decision.kind === 'run' && decision.again) return { answer: runAnswer(locked.task) };
       const attemptsSeen = Math.max(locked.task.attemptsSeen, attempt);
       if (decision.kind === 'fail') {
         const failed = await locked.update({ status: 'failed', statusMessage: decision.statusMessage, runOpen: false, attemptsSeen, lastUpdatedAt: new Date(now) });
@@ -224,25 +227,47 @@ export class TasksService implements OnApplicationBootstrap, OnModuleDestroy {
         await locked.update({ attemptsSeen });
         return { answer: { action: 'retry', afterMs: concurrencyRetryAfterMs(attempt) } };
       }
-      const task = await locked.update({ runOpen: true, runsStarted: locked.task.runsStarted + 1, attemptsSeen });
-      return {
-        answer: {
-          action: 'run',
-          call: task.call,
-          principal: task.principal,
-          ...(Object.keys(task.inputResponses).length > 0 ? { inputResponses: task.inputResponses } : {}),
-        },
-      };
+      // A legacy run that died waiting for its client starts over: `working` again until it asks again.
+      const restarted = locked.task.status === 'input_required';
+      const task = await locked.update({
+        runOpen: true,
+        runsStarted: locked.task.runsStarted + 1,
+        runToken: claimToken,
+        attemptsSeen,
+        ...(restarted ? { status: 'working' as const, statusMessage: null, lastUpdatedAt: new Date(now) } : {}),
+      });
+      return { answer: runAnswer(task), ...(restarted ? { changed: task } : {}) };
     });
     if (changed) {
       this.announce(changed);
-      this.logger.log(`${audit('failed', changed)} reason=${JSON.stringify(changed.statusMessage)}`);
+      if (changed.status === 'failed') this.logger.log(`${audit('failed', changed)} reason=${JSON.stringify(changed.statusMessage)}`);
     }
     return answer;
   }
 
   /**
-   * A worker's run ended. A task no longer `working` (cancelled meanwhile, S-283) keeps its status and the
+   * Legacy era: the task's run waits for its client to answer a request (`input_required`, S-286), or
+   * got its answers (`working` again). Only a task whose run is under way changes; a cancelled or
+   * finished one keeps its status (S-278).
+   */
+  async reportInput(taskId: string, waiting: boolean): Promise<Record<string, never>> {
+    const { changed } = await this.tasks.lockTask(taskId, async (locked): Promise<Locked<undefined>> => {
+      if (!locked || !locked.task.runOpen || !isRunning(locked.task)) return { answer: undefined };
+      const status = waiting ? 'input_required' : 'working';
+      if (locked.task.status === status) return { answer: undefined };
+      const updated = await locked.update({
+        status,
+        statusMessage: waiting ? 'The task is waiting for its client to answer a request' : null,
+        lastUpdatedAt: new Date(this.clock.now()),
+      });
+      return { answer: undefined, changed: updated };
+    });
+    if (changed) this.announce(changed);
+    return {};
+  }
+
+  /**
+   * A worker's run ended. A task no longer running (cancelled meanwhile, S-283) keeps its status and the
    * outcome is dropped. Input requests make it `input_required` (modern era); an outcome makes it
    * `completed` or `failed` by the era's rules (S-287, S-303).
    */
@@ -251,7 +276,7 @@ export class TasksService implements OnApplicationBootstrap, OnModuleDestroy {
     const { changed } = await this.tasks.lockTask(taskId, async (locked): Promise<Locked<undefined>> => {
       if (!locked) return { answer: undefined };
       const task = locked.task;
-      if (task.status !== 'working') {
+      if (!isRunning(task)) {
         if (task.runOpen) await locked.update({ runOpen: false });
         return { answer: undefined };
       }
@@ -320,6 +345,8 @@ export class TasksService implements OnApplicationBootstrap, OnModuleDestroy {
       task: toTaskView(task),
       tenant: task.tenant,
       ...(task.originSessionId === null ? {} : { sessionId: task.originSessionId }),
+      era: task.era,
+      owner: { subject: task.owner.subject, ...(task.owner.clientId === null ? {} : { clientId: task.owner.clientId }), anonymous: task.owner.anonymous },
     });
     this.waiters.wake(task.id);
   }
@@ -341,6 +368,17 @@ function requirePrincipal(principal: Principal | undefined): Principal {
 
 function unknownTask(): RpcError {
   return new RpcError(WireErrorCode.NotFound, 'Unknown task');
+}
+
+/** A claim's answer to run the task: its call, as its owner, for its creating session, with the answers so far. */
+function runAnswer(task: StoredTask): ClaimAnswer {
+  return {
+    action: 'run',
+    call: task.call,
+    principal: task.principal,
+    ...(task.originSessionId === null ? {} : { sessionId: task.originSessionId }),
+    ...(Object.keys(task.inputResponses).length > 0 ? { inputResponses: task.inputResponses } : {}),
+  };
 }
 
 function stateOf(task: StoredTask): TaskState {

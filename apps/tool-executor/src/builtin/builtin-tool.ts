@@ -47,7 +47,7 @@ export function textResult(text: string, isError = false) {
  * `-1`, the user rejected a sampling request, S-338), the call ends with an error result starting with
  * `refusal`; any other error (the call's abort above all) is rethrown.
  */
-export async function askingClient(refusal: string, body: () => Promise<CallToolResult>): Promise<CallToolResult> {
+export async function askingClient<T extends CallToolResult | undefined>(refusal: string, body: () => Promise<T>): Promise<T | CallToolResult> {
   try {
     return await body();
   } catch (error) {

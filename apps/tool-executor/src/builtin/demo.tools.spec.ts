@@ -90,6 +90,23 @@ describe('demo tools', () => {
       expect(result).toEqual({ content: [{ type: 'text', text: 'Report ready: 500 rows in 2 s' }], structuredContent: { rows: 500, seconds: 2 } });
     });
 
+    it('with confirm, asks the user first and builds only once they confirmed', async () => {
+      const confirming = new FakeClient({ elicitation: {} }, { elicit: { action: 'accept', content: { confirmed: true } } });
+      const confirmed = fakeContext({ client: confirming });
+      await expect(tool('export_report').run({ seconds: 1, confirm: true }, confirmed.context)).resolves.toMatchObject({ structuredContent: { rows: 250, seconds: 1 } });
+      expect(confirming.sent).toEqual([{ method: 'elicitation/create', params: expect.objectContaining({ message: 'Export a report over 1 s?' }) }]);
+
+      const declining = fakeContext({ client: new FakeClient({ elicitation: {} }, { elicit: { action: 'decline' } }) });
+      await expect(tool('export_report').run({ seconds: 1, confirm: true }, declining.context)).resolves.toEqual({
+        content: [{ type: 'text', text: 'The user did not confirm the export; nothing was built' }],
+      });
+      expect(declining.progress).toEqual([]);
+
+      const unaskable = fakeContext({ client: new FakeClient({}) });
+      await expect(tool('export_report').run({ seconds: 1, confirm: true }, unaskable.context)).resolves.toMatchObject({ isError: true });
+      expect(unaskable.slept).toEqual([]);
+    });
+
     it('runs only as a task and is not idempotent', () => {
       expect(tool('export_report').definition).toMatchObject({ execution: { taskSupport: 'required' }, annotations: { idempotentHint: false, destructiveHint: false } });
       expect(tool('long_operation').definition.execution).toEqual({ taskSupport: 'optional' });

@@ -186,10 +186,14 @@ export const DEMO_TOOLS: BuiltinTool[] = [
     definition: {
       name: 'export_report',
       title: 'Export a report',
-      description: 'Builds a report over the given number of seconds (1..3600, default 10), reporting progress; runs only as a task.',
+      description:
+        'Builds a report over the given number of seconds (1..3600, default 10), reporting progress; runs only as a task. With confirm, asks the user (elicitation) before it starts.',
       inputSchema: {
         type: 'object',
-        properties: { seconds: { type: 'integer', minimum: 1, maximum: 3600, default: 10, description: 'How long building the report takes' } },
+        properties: {
+          seconds: { type: 'integer', minimum: 1, maximum: 3600, default: 10, description: 'How long building the report takes' },
+          confirm: { type: 'boolean', default: false, description: 'Ask the user to confirm the export before it starts' },
+        },
         additionalProperties: false,
       },
       outputSchema: { type: 'object', properties: { rows: { type: 'integer' }, seconds: { type: 'integer' } }, required: ['rows', 'seconds'] },
@@ -202,6 +206,17 @@ export const DEMO_TOOLS: BuiltinTool[] = [
     },
     run: async (args, context) => {
       const seconds = typeof args['seconds'] === 'number' ? args['seconds'] : 10;
+      if (args['confirm'] === true) {
+        // A task asks its client like any call: legacy on the tasks/result stream (S-286), modern by input requests (S-300).
+        const unconfirmed = await askingClient('Cannot ask the user to confirm the export', async () => {
+          const answer = await context.client.elicit({
+            message: `Export a report over ${seconds} s?`,
+            requestedSchema: { type: 'object', properties: { confirmed: { type: 'boolean', title: 'Export', default: false } }, required: ['confirmed'] },
+          });
+          return answer.action === 'accept' && answer.content?.['confirmed'] === true ? undefined : textResult('The user did not confirm the export; nothing was built');
+        });
+        if (unconfirmed) return unconfirmed;
+      }
       let rows = 0;
       for (let second = 1; second <= seconds; second += 1) {
         await context.clock.sleep(1_000, context.signal);

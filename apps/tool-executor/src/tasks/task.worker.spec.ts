@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { taskScheduler, WireErrorCode, type EventPayload, type Principal } from '@mcp-platform/protocol-contracts';
+import { sessionBroker, taskScheduler, WireErrorCode, type EventPayload, type Principal } from '@mcp-platform/protocol-contracts';
 import { RpcError, type Job, type JobOutcome, type MessageBus, type WorkerOptions, type WorkQueue } from '@mcp-platform/shared-messaging';
-import type { CallAnswer, CallsService } from '../tools/calls.service';
+import type { CallAnswer, CallsService, TaskDelivery } from '../tools/calls.service';
 import type { Clock } from '../tools/clock';
+import { TaskOutput } from './task-output';
 import { TaskWorker } from './task.worker';
 
 const TASK_ID = 'task_0123456789abcdefABCD';
@@ -21,13 +22,13 @@ function deferred<T>() {
 
 /** Records the calls the worker runs; a call answers `answer(request)`, and a hanging one fails only when cancelled. */
 class FakeCalls {
-  readonly runs: Array<{ request: Record<string, unknown>; principal: Principal | undefined }> = [];
+  readonly runs: Array<{ request: Record<string, unknown>; principal: Principal | undefined; task?: TaskDelivery }> = [];
   readonly cancelled: string[] = [];
   answer: (request: Record<string, unknown>) => Promise<CallAnswer> = async () => text('done');
   private readonly hanging = new Map<string, (error: unknown) => void>();
 
-  call(request: Record<string, unknown>, principal: Principal | undefined): Promise<CallAnswer> {
-    this.runs.push({ request, principal });
+  call(request: Record<string, unknown>, principal: Principal | undefined, _deadline?: number, task?: TaskDelivery): Promise<CallAnswer> {
+    this.runs.push({ request, principal, ...(task === undefined ? {} : { task }) });
     return this.answer(request);
   }
 
@@ -45,8 +46,11 @@ class FakeCalls {
 function setup(scheduler: { claim?: (payload: unknown) => Promise<unknown>; finish?: (payload: unknown, attempt: number) => Promise<unknown> } = {}) {
   const claims: unknown[] = [];
   const finishes: unknown[] = [];
+  const emitted: Array<{ subject: string; payload: unknown }> = [];
   const bus = {
+    emit: (contract: { subject: string }, payload: unknown) => void emitted.push({ subject: contract.subject, payload }),
     request: async (contract: { subject: string }, payload: unknown) => {
+      if (contract.subject === taskScheduler.reportTaskInput.subject) return {};
       if (contract.subject === taskScheduler.claimTask.subject) {
         claims.push(payload);
         return (scheduler.claim ?? (async () => RUN))(payload);
@@ -71,12 +75,14 @@ function setup(scheduler: { claim?: (payload: unknown) => Promise<unknown>; fini
   const calls = new FakeCalls();
   const worker = new TaskWorker(queue, bus, calls as unknown as CallsService, clock, OPTIONS);
   const job = (attempt = 1, data = TASK_ID): Job => ({ id: `job-${data}`, data, attempt });
-  return { worker, calls, claims, finishes, slept, worked, stopped: () => stopped, job };
+  return { worker, calls, claims, finishes, emitted, slept, worked, stopped: () => stopped, job };
 }
 
 const statusChanged = (status: taskScheduler.TaskStatus, taskId = TASK_ID): EventPayload<typeof taskScheduler.taskStatusChanged> => ({
   task: { taskId, status, createdAt: '2026-01-01T00:00:00.000Z', lastUpdatedAt: '2026-01-01T00:00:01.000Z', ttlMs: 60_000, pollIntervalMs: 1_000 },
   tenant: 'demo',
+  era: 'legacy',
+  owner: { subject: 'alice', anonymous: false },
 });
 const flush = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -95,14 +101,33 @@ describe(TaskWorker, () => {
     it("claims the task, runs its call as the owner in task mode with the claim's input responses, and finishes with the result", async () => {
       const { worker, calls, claims, finishes } = setup({ claim: async () => ({ ...RUN, inputResponses: { 'input-1': { action: 'accept' } } }) });
       await expect(worker.handle({ id: 'j', data: TASK_ID, attempt: 2 })).resolves.toBe('done');
-      expect(claims).toEqual([{ taskId: TASK_ID, attempt: 2, maxAttempts: 3 }]);
+      expect(claims).toEqual([{ taskId: TASK_ID, attempt: 2, maxAttempts: 3, claimToken: expect.stringMatching(/^[A-Za-z0-9_-]{16}$/) }]);
       expect(calls.runs).toEqual([
         {
-          request: { ...CALL, callId: `t-${TASK_ID}`, taskMode: 'task', inputResponses: { 'input-1': { action: 'accept' } } },
+          // A fresh call id for each run: its client requests' ids are never reused (S-3).
+          request: { ...CALL, callId: expect.stringMatching(new RegExp(`^t-${TASK_ID}-[A-Za-z0-9_-]{8}$`)), taskMode: 'task', inputResponses: { 'input-1': { action: 'accept' } } },
           principal: owner,
         },
       ]);
       expect(finishes).toEqual([{ taskId: TASK_ID, ending: { outcome: { result: text('done') } } }]);
+    });
+
+    it("runs a legacy task for the session that created it, through a TaskOutput with the task's progress token and log level", async () => {
+      const legacyCall = { ...CALL, protocolVersion: '2025-11-25', progressToken: 'p-1', logLevel: 'info' as const };
+      const { worker, calls, finishes, job } = setup({ claim: async () => ({ ...RUN, call: legacyCall, sessionId: 'session-1' }) });
+      await expect(worker.handle(job())).resolves.toBe('done');
+      const [run] = calls.runs;
+      expect(run?.request).toMatchObject({ sessionId: 'session-1', taskMode: 'task' });
+      expect(run?.task?.sink).toBeInstanceOf(TaskOutput);
+      expect(run?.task?.notify).toEqual({ progressToken: 'p-1', logLevel: 'info' });
+      expect(finishes).toHaveLength(1);
+    });
+
+    it('runs a modern task without a session or sink: it asks by input requests', async () => {
+      const { worker, calls, job } = setup({ claim: async () => ({ ...RUN, sessionId: 'session-1' }) });
+      await worker.handle(job());
+      expect(calls.runs[0]?.request).not.toHaveProperty('sessionId');
+      expect(calls.runs[0]?.task).toBeUndefined();
     });
 
     it('finishes with the wire error the call answered', async () => {
@@ -140,14 +165,45 @@ describe(TaskWorker, () => {
       expect(calls.runs).toEqual([]);
     });
 
-    it('gives the job back for 2 s when the scheduler cannot be asked', async () => {
-      const { worker, calls, job } = setup({
+    it('gives the job back for 2 s when the scheduler cannot be asked, after asking six times over about 30 s', async () => {
+      const { worker, calls, claims, slept, job } = setup({
         claim: async () => {
           throw new RpcError(WireErrorCode.Unavailable, 'no responders');
         },
       });
       await expect(worker.handle(job())).resolves.toEqual({ retryAfterMs: 2_000 });
       expect(calls.runs).toEqual([]);
+      expect(slept).toEqual([1_000, 2_000, 4_000, 8_000, 15_000]);
+      expect(claims).toHaveLength(6);
+    });
+
+    it('asks again with the same claim token when the answer was lost, and runs on the answer that comes', async () => {
+      let asked = 0;
+      const { worker, calls, claims, job } = setup({
+        claim: async () => {
+          asked += 1;
+          if (asked === 1) throw new RpcError(WireErrorCode.Timeout, 'no answer in time');
+          return RUN;
+        },
+      });
+      await expect(worker.handle(job())).resolves.toBe('done');
+      const tokens = claims.map((claim) => (claim as { claimToken: string }).claimToken);
+      expect(tokens).toHaveLength(2);
+      expect(tokens[1]).toBe(tokens[0]);
+      expect(calls.runs).toHaveLength(1);
+      // The next delivery is another claim: another token.
+      await worker.handle(job(2));
+      expect((claims[2] as { claimToken: string }).claimToken).not.toBe(tokens[0]);
+    });
+
+    it('does not ask again when the scheduler refuses the claim', async () => {
+      const { worker, claims, job } = setup({
+        claim: async () => {
+          throw new RpcError(WireErrorCode.InvalidParams, 'bad claim');
+        },
+      });
+      await expect(worker.handle(job())).resolves.toEqual({ retryAfterMs: 2_000 });
+      expect(claims).toHaveLength(1);
     });
 
     it('drops a job whose data is not a task id, asking nothing', async () => {
@@ -194,6 +250,27 @@ describe(TaskWorker, () => {
     });
   });
 
+  describe('resultAwaited', () => {
+    it("sends a legacy run's unanswered requests again when a tasks/result stream of its session opens (S-286)", async () => {
+      const legacyCall = { ...CALL, protocolVersion: '2025-11-25' };
+      const { worker, calls, emitted, job } = setup({ claim: async () => ({ ...RUN, call: legacyCall, sessionId: 'session-1' }) });
+      calls.answer = (request) => calls.hang(request);
+      const handled = worker.handle(job());
+      await flush();
+      const sink = calls.runs[0]?.task?.sink;
+      sink?.send({ jsonrpc: '2.0', id: 'r#1', method: 'roots/list' });
+      const posted = () => emitted.filter((event) => event.subject === sessionBroker.taskMessage.subject);
+      expect(posted()).toHaveLength(1);
+      worker.resultAwaited({ taskId: TASK_ID, sessionId: 'session-2' });
+      worker.resultAwaited({ taskId: 'other_0123456789abcdefABCD', sessionId: 'session-1' });
+      expect(posted()).toHaveLength(1);
+      worker.resultAwaited({ taskId: TASK_ID, sessionId: 'session-1' });
+      expect(posted()).toHaveLength(2);
+      worker.statusChanged(statusChanged('cancelled'));
+      await handled;
+    });
+  });
+
   describe('statusChanged', () => {
     it('cancels the running call of a cancelled task, which then finishes with CANCELLED', async () => {
       const { worker, calls, finishes, job } = setup();
@@ -203,7 +280,7 @@ describe(TaskWorker, () => {
       expect(calls.runs).toHaveLength(1);
       worker.statusChanged(statusChanged('cancelled'));
       await expect(handled).resolves.toBe('done');
-      expect(calls.cancelled).toEqual([`t-${TASK_ID}`]);
+      expect(calls.cancelled).toEqual([calls.runs[0]?.request['callId']]);
       expect(finishes).toEqual([{ taskId: TASK_ID, ending: { outcome: { error: { code: WireErrorCode.Cancelled, message: 'Call cancelled: task cancelled' } } } }]);
     });
 

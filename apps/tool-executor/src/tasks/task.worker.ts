@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { taskScheduler, toolExecutor, WireErrorCode, type EventPayload, type RpcRequest, type RpcResponse } from '@mcp-platform/protocol-contracts';
+import { eraOfVersion } from '@mcp-platform/protocol-mcp';
 import { MessageBus, RpcError, toWireError, WorkQueue, type Job, type JobOutcome, type Worker } from '@mcp-platform/shared-messaging';
 import type { TaskWorkerOptions } from '../tool-executor.options';
 import { CallsService } from '../tools/calls.service';
@@ -7,22 +9,25 @@ import { Clock } from '../tools/clock';
 import {
   CLAIM_FAILED_RETRY_AFTER_MS,
   FINISH_FAILED_RETRY_AFTER_MS,
-  FINISH_RETRY_PAUSES_MS,
+  SCHEDULER_RETRY_PAUSES_MS,
   TASK_WORKER_OPTIONS,
   taskCallId,
 } from './tasks.constants';
+import { TaskOutput } from './task-output';
 
 type Claim = RpcResponse<typeof taskScheduler.claimTask>;
 type RunClaim = Extract<Claim, { action: 'run' }>;
 /** How a task's run ended, as `finishTask` takes it. */
 export type TaskEnding = RpcRequest<typeof taskScheduler.finishTask>['ending'];
 
-/** One job this replica handles: whether its task was cancelled meanwhile. */
+/** One job this replica handles: whether its task was cancelled meanwhile, its run's call id and (legacy) output. */
 interface Handling {
   cancelled: boolean;
+  callId?: string;
+  output?: TaskOutput;
 }
 
-/** Errors after which `finishTask` is tried again: the scheduler may not have heard it, or failed on its side. */
+/** Errors after which a request to the scheduler is tried again: it may not have heard it, or failed on its side. */
 const TRANSIENT_ERRORS: readonly string[] = [WireErrorCode.Timeout, WireErrorCode.Unavailable, WireErrorCode.Internal];
 
 /**
@@ -30,8 +35,9 @@ const TRANSIENT_ERRORS: readonly string[] = [WireErrorCode.Timeout, WireErrorCod
  * the scheduler whether to run (`claimTask`), runs the call through {@link CallsService} like any call
  * (`taskMode: 'task'`, so a tool requiring tasks runs, S-197), and reports how it ended (`finishTask`):
  * the result, the error, or (modern era) the input requests the scheduler turns into `input_required`
- * (S-300). A task's run sends nothing to a client's stream: no progress, logs or requests, and a legacy
- * task's tool cannot ask its client (no session route, like a sessionless call). Delivery is at least
+ * (S-300). A legacy task's run reaches the session that created it through a {@link TaskOutput}: its
+ * progress and logs, and its requests, on that session's `tasks/result` streams (S-286); a modern task's
+ * run sends nothing but its input requests (S-304: no progress or logs for tasks). Delivery is at least
  * once; the scheduler's claim decides whether a job delivered again runs again.
  */
 @Injectable()
@@ -69,7 +75,7 @@ export class TaskWorker implements OnApplicationBootstrap, OnModuleDestroy {
     const handling: Handling = { cancelled: false };
     this.handling.set(taskId, handling);
     try {
-      const claim = await this.claim(taskId, job.attempt);
+      const claim = await this.claim(taskId, job.attempt, randomBytes(12).toString('base64url'));
       if (!claim) return { retryAfterMs: CLAIM_FAILED_RETRY_AFTER_MS };
       if (claim.action === 'skip') return 'done';
       if (claim.action === 'retry') return { retryAfterMs: claim.afterMs };
@@ -90,13 +96,23 @@ export class TaskWorker implements OnApplicationBootstrap, OnModuleDestroy {
     const handling = this.handling.get(payload.task.taskId);
     if (!handling) return;
     handling.cancelled = true;
-    this.calls.cancel(taskCallId(payload.task.taskId), 'task cancelled');
+    if (handling.callId !== undefined) this.calls.cancel(handling.callId, 'task cancelled');
   }
 
-  /** The scheduler's answer to the claim, or `undefined` when it could not be asked. */
-  private async claim(taskId: string, attempt: number): Promise<Claim | undefined> {
+  /** A `tasks/result` stream opened for a task this replica runs: the requests its run waits on go out again (S-286). */
+  resultAwaited(payload: EventPayload<typeof toolExecutor.taskResultAwaited>): void {
+    const output = this.handling.get(payload.taskId)?.output;
+    if (output?.sessionId === payload.sessionId) output.resend();
+  }
+
+  /**
+   * The scheduler's answer to the claim, or `undefined` when it could not be asked. While it cannot be
+   * reached the claim is asked again with the same token: one the scheduler recorded but whose answer was
+   * lost gets the same answer, instead of counting as a run cut short.
+   */
+  private async claim(taskId: string, attempt: number, claimToken: string): Promise<Claim | undefined> {
     try {
-      return await this.bus.request(taskScheduler.claimTask, { taskId, attempt, maxAttempts: this.options.maxAttempts });
+      return await this.askScheduler(taskId, 'claiming it', () => this.bus.request(taskScheduler.claimTask, { taskId, attempt, maxAttempts: this.options.maxAttempts, claimToken }));
     } catch (error) {
       this.logger.warn(`task ${taskId}: claim failed (attempt ${attempt}), trying later: ${(error as Error)?.message ?? String(error)}`);
       return undefined;
@@ -105,23 +121,37 @@ export class TaskWorker implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** Runs the task's call as its owner; never throws. */
   private async run(taskId: string, claim: RunClaim, handling: Handling): Promise<TaskEnding> {
-    const { call } = claim;
+    const { call, sessionId } = claim;
     // Checked right before the call: from there on, a cancellation finds the call running.
     if (handling.cancelled) return { outcome: { error: new RpcError(WireErrorCode.Cancelled, 'Task cancelled').toWire() } };
+    const callId = taskCallId(taskId);
+    handling.callId = callId;
+    // A legacy task reaches the session that created it; a modern one asks by input requests (S-300).
+    const output = sessionId === undefined || eraOfVersion(call.protocolVersion) === 'modern' ? undefined : new TaskOutput(taskId, sessionId, this.bus);
+    if (output) handling.output = output;
     try {
       const answer = await this.calls.call(
         {
           tenant: call.tenant,
           server: call.server,
-          callId: taskCallId(taskId),
+          callId,
           name: call.name,
           ...(call.arguments === undefined ? {} : { arguments: call.arguments }),
           protocolVersion: call.protocolVersion,
           ...(call.clientCapabilities === undefined ? {} : { clientCapabilities: call.clientCapabilities }),
+          ...(output === undefined ? {} : { sessionId }),
           ...(claim.inputResponses === undefined ? {} : { inputResponses: claim.inputResponses }),
           taskMode: 'task',
         },
         claim.principal,
+        undefined,
+        output && {
+          sink: output,
+          notify: {
+            ...(call.progressToken === undefined ? {} : { progressToken: call.progressToken }),
+            ...(call.logLevel === undefined ? {} : { logLevel: call.logLevel }),
+          },
+        },
       );
       // A task's call (taskMode 'task') answers a result or input requests, never `runAsTask`.
       return toolExecutor.isCallInputRequired(answer) ? { inputRequests: answer.inputRequired.inputRequests } : { outcome: { result: answer } };
@@ -130,26 +160,37 @@ export class TaskWorker implements OnApplicationBootstrap, OnModuleDestroy {
     }
   }
 
-  /**
-   * Reports the run's ending, trying again while the scheduler cannot be reached (six tries over about
-   * 30 s); whether it landed. An answer refusing it (say the task expired meanwhile) has landed too.
-   */
+  /** Reports the run's ending; whether it landed. An answer refusing it (say the task expired meanwhile) has landed too. */
   private async finish(taskId: string, ending: TaskEnding): Promise<boolean> {
-    for (let attempt = 0; attempt <= FINISH_RETRY_PAUSES_MS.length; attempt += 1) {
-      if (attempt > 0) await this.clock.sleep(FINISH_RETRY_PAUSES_MS[attempt - 1] ?? 0);
-      try {
-        await this.bus.request(taskScheduler.finishTask, { taskId, ending });
+    try {
+      await this.askScheduler(taskId, "reporting the run's ending", () => this.bus.request(taskScheduler.finishTask, { taskId, ending }));
+      return true;
+    } catch (error) {
+      if (!isTransient(error)) {
+        this.logger.warn(`task ${taskId}: the scheduler refused the run's ending: ${(error as RpcError).code} ${(error as Error).message}`);
         return true;
+      }
+      this.logger.error(`task ${taskId}: the run's ending never reached the scheduler; the job comes back`);
+      return false;
+    }
+  }
+
+  /** One request to the scheduler, tried again while it cannot be reached (six tries over about 30 s); rejects with the last error. */
+  private async askScheduler<T>(taskId: string, what: string, send: () => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        return await send();
       } catch (error) {
-        const message = (error as Error)?.message ?? String(error);
-        if (error instanceof RpcError && !TRANSIENT_ERRORS.includes(error.code)) {
-          this.logger.warn(`task ${taskId}: the scheduler refused the run's ending: ${error.code} ${message}`);
-          return true;
-        }
-        this.logger.warn(`task ${taskId}: reporting the run's ending failed (try ${attempt + 1}): ${message}`);
+        const pause = SCHEDULER_RETRY_PAUSES_MS[attempt];
+        if (!isTransient(error) || pause === undefined) throw error;
+        this.logger.warn(`task ${taskId}: ${what} failed (try ${attempt + 1}): ${(error as Error)?.message ?? String(error)}`);
+        await this.clock.sleep(pause);
       }
     }
-    this.logger.error(`task ${taskId}: the run's ending never reached the scheduler; the job comes back`);
-    return false;
   }
+}
+
+/** Whether the scheduler may not have heard the request, or failed on its side: worth asking again. */
+function isTransient(error: unknown): boolean {
+  return !(error instanceof RpcError) || TRANSIENT_ERRORS.includes(error.code);
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { TaskWorkerOptions } from '../tool-executor.options';
 
 /** Injection token of this replica's {@link TaskWorkerOptions}. */
@@ -9,8 +10,8 @@ export const DEFAULT_TASK_WORKER_OPTIONS: TaskWorkerOptions = { concurrency: 8, 
 /** How long a job waits before it is delivered again when the scheduler could not be asked for its claim. */
 export const CLAIM_FAILED_RETRY_AFTER_MS = 2_000;
 
-/** The pauses between the tries of `finishTask`: six tries over about 30 seconds. */
-export const FINISH_RETRY_PAUSES_MS: readonly number[] = [1_000, 2_000, 4_000, 8_000, 15_000];
+/** The pauses between the tries of a request to the scheduler (`claimTask`, `finishTask`): six tries over about 30 seconds. */
+export const SCHEDULER_RETRY_PAUSES_MS: readonly number[] = [1_000, 2_000, 4_000, 8_000, 15_000];
 
 /**
  * How long a job waits before it is delivered again when its run's ending never reached the scheduler:
@@ -18,7 +19,10 @@ export const FINISH_RETRY_PAUSES_MS: readonly number[] = [1_000, 2_000, 4_000, 8
  */
 export const FINISH_FAILED_RETRY_AFTER_MS = 5_000;
 
-/** The id of a task's call: `t-<taskId>`, so cancellation finds it (and no client request id ever names it). */
+/**
+ * The id of one run of a task's call: `t-<taskId>-<random>`. Its client requests' ids (`<callId>#<n>`)
+ * are then never reused in the session, however often the task runs (S-3).
+ */
 export function taskCallId(taskId: string): string {
-  return `t-${taskId}`;
+  return `t-${taskId}-${randomBytes(6).toString('base64url')}`;
 }

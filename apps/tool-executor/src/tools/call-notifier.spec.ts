@@ -14,7 +14,7 @@ const progressOf = (params: Record<string, unknown>) => ({ jsonrpc: '2.0', metho
 describe(CallNotifier, () => {
   describe('progress', () => {
     it('sends strictly increasing progress, each echoing the progress token (S-264)', () => {
-      const { notifier, sent } = notifierWith({ route: 'broker-1', progressToken: 'token-7' });
+      const { notifier, sent } = notifierWith({ progressToken: 'token-7' });
       notifier.progress(0, 100, 'start');
       notifier.progress(50, 100);
       notifier.progress(100, 100);
@@ -26,13 +26,13 @@ describe(CallNotifier, () => {
     });
 
     it('echoes an integer token as a number, and 0 counts as a token', () => {
-      const { notifier, sent } = notifierWith({ route: 'r', progressToken: 0 });
+      const { notifier, sent } = notifierWith({ progressToken: 0 });
       expect(notifier.progress(1)).toBe(true);
       expect(sent).toEqual([progressOf({ progressToken: 0, progress: 1 })]);
     });
 
     it('drops a value that does not increase (S-266)', () => {
-      const { notifier, sent } = notifierWith({ route: 'r', progressToken: 't' });
+      const { notifier, sent } = notifierWith({ progressToken: 't' });
       expect(notifier.progress(10)).toBe(true);
       expect(notifier.progress(10)).toBe(false);
       expect(notifier.progress(5)).toBe(false);
@@ -42,13 +42,13 @@ describe(CallNotifier, () => {
     });
 
     it('sends nothing when the request carried no progress token', () => {
-      const { notifier, sent } = notifierWith({ route: 'r', logLevel: 'debug' });
+      const { notifier, sent } = notifierWith({ logLevel: 'debug' });
       expect(notifier.progress(1)).toBe(false);
       expect(sent).toEqual([]);
     });
 
     it('sends nothing after the call completed (S-267)', () => {
-      const { notifier, sent } = notifierWith({ route: 'r', progressToken: 't' });
+      const { notifier, sent } = notifierWith({ progressToken: 't' });
       notifier.close();
       expect(notifier.progress(1)).toBe(false);
       expect(sent).toEqual([]);
@@ -57,7 +57,7 @@ describe(CallNotifier, () => {
 
   describe('log', () => {
     it('sends messages at or above the requested level only', () => {
-      const { notifier, sent } = notifierWith({ route: 'r', logLevel: 'warning' });
+      const { notifier, sent } = notifierWith({ logLevel: 'warning' });
       expect(notifier.log('info', 'too quiet')).toBe(false);
       expect(notifier.log('warning', 'heard', 'tool')).toBe(true);
       notifier.log('error', { code: 1 });
@@ -68,13 +68,13 @@ describe(CallNotifier, () => {
     });
 
     it('sends no log when the request carried no level', () => {
-      const { notifier, sent } = notifierWith({ route: 'r', progressToken: 't' });
+      const { notifier, sent } = notifierWith({ progressToken: 't' });
       expect(notifier.log('emergency', 'x')).toBe(false);
       expect(sent).toEqual([]);
     });
 
     it('sends no log after the call completed', () => {
-      const { notifier, sent } = notifierWith({ route: 'r', logLevel: 'debug' });
+      const { notifier, sent } = notifierWith({ logLevel: 'debug' });
       notifier.close();
       expect(notifier.log('error', 'late')).toBe(false);
       expect(sent).toEqual([]);

@@ -1,8 +1,9 @@
 import { isLevelAtLeast, JSONRPC_VERSION, type LoggingLevel } from '@mcp-platform/protocol-mcp';
 import type { toolExecutor } from '@mcp-platform/protocol-contracts';
-import type { CallOutput } from './call-output';
+import type { CallSink } from './call-output';
 
-type CallNotify = toolExecutor.CallNotify;
+/** Which notifications the caller asked for. */
+type CallNotify = Pick<toolExecutor.CallNotify, 'progressToken' | 'logLevel'>;
 
 /**
  * The notifications of one running call, filtered by what its caller asked for: progress only with a
@@ -15,7 +16,7 @@ export class CallNotifier {
 
   constructor(
     private readonly notify: CallNotify | undefined,
-    private readonly output: CallOutput,
+    private readonly output: CallSink,
   ) {}
 
   progress(progress: number, total?: number, message?: string): boolean {

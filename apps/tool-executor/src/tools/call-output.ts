@@ -17,6 +17,25 @@ export interface LoggedStream {
 }
 
 /**
+ * Where a running call's messages for its client go: a call's stream ({@link CallOutput}), or a task's
+ * session (the task worker's `TaskOutput`).
+ */
+export interface CallSink {
+  /** Whether anything sent can reach the client (a legacy call without one cannot ask it anything). */
+  readonly reachesClient: boolean;
+  /** Whether anything went to the broker: the reply must then wait until it has left the process. */
+  readonly sent: boolean;
+  /** Sends one message of the call. */
+  send(message: OutgoingMessage): void;
+  /** A request sent with `send` was answered, or the call stopped waiting for it. */
+  settled(inputId: string): void;
+  /** Asks the broker to close the client's connection after what was sent (S-81), where there is one. */
+  disconnect(): void;
+  /** Records the call's outcome after its messages, where they are logged; resolves once stored or given up on. */
+  end(outcome: CallOutcome): Promise<void>;
+}
+
+/**
  * Where one running call's messages for its client go, in order: to the broker replica holding the
  * call's stream (`callMessage` on its route). A legacy call with a resumable stream is that stream's
  * only writer: each message is appended to the event log at the next position before it is sent
@@ -28,7 +47,7 @@ export interface LoggedStream {
  * id: its outcome is not logged (one JetStream write saved on every fast call), with half the delay as margin
  * for the reply's trip.
  */
-export class CallOutput {
+export class CallOutput implements CallSink {
   private readonly logger = new Logger(CallOutput.name);
   private position = 0;
   /** The sends in flight, chained so the log and the wire see the call's order. */
@@ -44,9 +63,17 @@ export class CallOutput {
     private readonly log?: { eventLog: EventLog; stream: LoggedStream },
   ) {}
 
-  /** Whether anything went to the broker: the reply must then wait until it has left the process. */
+  get reachesClient(): boolean {
+    return this.route !== undefined;
+  }
+
   get sent(): boolean {
     return this.sentAny;
+  }
+
+  /** Nothing to do: the client's answer goes to the waiting request, and the stream goes on. */
+  settled(_inputId: string): void {
+    return undefined;
   }
 
   /** Sends one message of the call (nothing when the call has no route to its client). */

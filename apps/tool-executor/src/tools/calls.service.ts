@@ -5,7 +5,7 @@ import { EventLog, MessageBus, RpcError, toWireError, WireErrorCode } from '@mcp
 import { CatalogService, type PreparedTool } from '../catalog/catalog.service';
 import { HttpToolRunner } from '../http-tools/http-tool.runner';
 import { CallNotifier } from './call-notifier';
-import { CallOutput, type CallOutcome } from './call-output';
+import { CallOutput, type CallOutcome, type CallSink } from './call-output';
 import { InputRequired, PendingClientRequests, RoundTripClient, SessionClientRequests, UnreachableClient, type ClientChannel } from './client-requests';
 import { Clock } from './clock';
 import { assertMayCall, assertTenantAccess } from './tool-access';
@@ -19,6 +19,18 @@ type ToolAddress = Pick<CallRequest, 'tenant' | 'server' | 'name'>;
  * call offered as a task, of a tool that allows tasks) that it should run as a task instead.
  */
 export type CallAnswer = CallToolResult | toolExecutor.CallInputRequired | toolExecutor.CallRunAsTask;
+
+/** Which notifications a call's caller asked for: progress with its token, logs at or above a level. */
+type NotifyFilter = Pick<toolExecutor.CallNotify, 'progressToken' | 'logLevel'>;
+
+/**
+ * How a task's run reaches its client: through the worker's sink (not a call's stream), with the
+ * notifications the task's creator asked for.
+ */
+export interface TaskDelivery {
+  sink: CallSink;
+  notify?: NotifyFilter;
+}
 
 /** Why a running call was stopped from outside. */
 class CallStopped extends Error {
@@ -66,16 +78,13 @@ export class CallsService {
    * `UNSUPPORTED`; `offer`, a tool allowing them answers `{ runAsTask: true }` without running; `task`
    * (a task's run), any tool runs.
    */
-  async call(request: CallRequest, principal: Principal | undefined, deadline?: number): Promise<CallAnswer> {
-    const output = new CallOutput(
-      request.callId,
-      request.notify?.route,
-      this.bus,
-      request.stream === undefined ? undefined : { eventLog: this.eventLog, stream: request.stream },
-    );
+  async call(request: CallRequest, principal: Principal | undefined, deadline?: number, task?: TaskDelivery): Promise<CallAnswer> {
+    const output =
+      task?.sink ??
+      new CallOutput(request.callId, request.notify?.route, this.bus, request.stream === undefined ? undefined : { eventLog: this.eventLog, stream: request.stream });
     let outcome: CallOutcome | undefined;
     try {
-      const answer = await this.run(request, principal, deadline, output);
+      const answer = await this.run(request, principal, deadline, output, task?.notify ?? request.notify);
       if (!toolExecutor.isCallInputRequired(answer) && !toolExecutor.isCallRunAsTask(answer)) outcome = { result: answer };
       return answer;
     } catch (error) {
@@ -118,7 +127,13 @@ export class CallsService {
     return tool;
   }
 
-  private async run(request: CallRequest, principal: Principal | undefined, deadline: number | undefined, output: CallOutput): Promise<CallAnswer> {
+  private async run(
+    request: CallRequest,
+    principal: Principal | undefined,
+    deadline: number | undefined,
+    output: CallSink,
+    notify: NotifyFilter | undefined,
+  ): Promise<CallAnswer> {
     const tool = this.callableTool(request, principal);
     // spec S-197 (MUST): a plain call of a tool that requires a task does not run; -32601 at the edge.
     if (request.taskMode === undefined && tool.record.taskSupport === 'required') {
@@ -136,7 +151,7 @@ export class CallsService {
     const controller = new AbortController();
     const runningCall: RunningCall = { controller, ...(request.sessionId === undefined ? {} : { sessionId: request.sessionId }) };
     this.running.set(request.callId, runningCall);
-    const notifier = new CallNotifier(request.notify, output);
+    const notifier = new CallNotifier(notify, output);
     const timeoutMs = deadline === undefined ? tool.record.timeoutMs : Math.max(0, Math.min(tool.record.timeoutMs, deadline - this.clock.now()));
     const cancelTimer = this.clock.schedule(timeoutMs, () =>
       controller.abort(new CallStopped('timeout', `Tool ${request.name} timed out after ${timeoutMs} ms`)),
@@ -193,15 +208,16 @@ export class CallsService {
    * completions) on the call's own stream, logged when it is resumable (the answer comes back as
    * `callInputAnswered` from whichever broker replica the client POSTed it to).
    */
-  private clientOf(request: CallRequest, signal: AbortSignal, output: CallOutput): ClientRequests {
+  private clientOf(request: CallRequest, signal: AbortSignal, output: CallSink): ClientRequests {
     const capabilities = request.clientCapabilities ?? {};
     if (eraOfVersion(request.protocolVersion) === 'modern') return new RoundTripClient(capabilities, request.inputResponses ?? {});
-    if (request.sessionId === undefined || request.notify?.route === undefined) return new UnreachableClient(capabilities);
+    if (request.sessionId === undefined || !output.reachesClient) return new UnreachableClient(capabilities);
     const channel: ClientChannel = {
       request: ({ inputId, method, params }) => output.send({ jsonrpc: JSONRPC_VERSION, id: inputId, method, ...(params === undefined ? {} : { params }) }),
       // spec S-327: on the call's stream, where the elicitation went.
       elicitationCompleted: (elicitationId) =>
         output.send({ jsonrpc: JSONRPC_VERSION, method: 'notifications/elicitation/complete', params: { elicitationId } }),
+      settled: (inputId) => output.settled(inputId),
     };
     return new SessionClientRequests(request.callId, request.sessionId, capabilities, channel, this.clientRequests, signal);
   }
@@ -224,7 +240,7 @@ export class CallsService {
     signal: AbortSignal,
     notifier: CallNotifier,
     client: ClientRequests,
-    output: CallOutput,
+    output: CallSink,
   ): Promise<CallToolResult> {
     const context: ToolContext = {
       signal,

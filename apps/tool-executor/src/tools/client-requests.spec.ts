@@ -7,22 +7,29 @@ const SESSION = 'session-1';
 function setup(capabilities: Record<string, unknown>) {
   const sent: Array<Parameters<ClientChannel['request']>[0]> = [];
   const completed: string[] = [];
+  const settled: string[] = [];
   const pending = new PendingClientRequests();
   const abort = new AbortController();
-  const channel: ClientChannel = { request: (request) => void sent.push(request), elicitationCompleted: (elicitationId) => void completed.push(elicitationId) };
+  const channel: ClientChannel = {
+    request: (request) => void sent.push(request),
+    elicitationCompleted: (elicitationId) => void completed.push(elicitationId),
+    settled: (inputId) => void settled.push(inputId),
+  };
   const client = new SessionClientRequests('l-call', SESSION, capabilities, channel, pending, abort.signal);
   const answer = (inputId: string, outcome: { result: Record<string, unknown> } | { error: { code: number; message: string } }, sessionId = SESSION) =>
     pending.answer({ callId: 'l-call', inputId, sessionId, outcome });
-  return { client, sent, completed, pending, abort, answer };
+  return { client, sent, completed, settled, pending, abort, answer };
 }
 
 const SAMPLED = { role: 'assistant', content: { type: 'text', text: 'hi' }, model: 'test-model', stopReason: 'endTurn' };
 
 describe('SessionClientRequests', () => {
   it('sends each request with a fresh id naming the call and resolves with the validated answer', async () => {
-    const { client, sent, answer } = setup({ sampling: {}, roots: {} });
+    const { client, sent, settled, answer } = setup({ sampling: {}, roots: {} });
     const sampled = client.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'hello' } }], maxTokens: 10 });
     const roots = client.listRoots();
+    await Promise.resolve();
+    expect(settled).toEqual([]);
     expect(sent).toEqual([
       { inputId: 'l-call#1', method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'hello' } }], maxTokens: 10 } },
       { inputId: 'l-call#2', method: 'roots/list' },
@@ -31,6 +38,8 @@ describe('SessionClientRequests', () => {
     answer('l-call#1', { result: SAMPLED });
     await expect(sampled).resolves.toMatchObject({ model: 'test-model', content: { text: 'hi' } });
     await expect(roots).resolves.toEqual({ roots: [{ uri: 'file:///work', name: 'work' }] });
+    // Each request settles once answered, in the order the answers came.
+    expect(settled).toEqual(['l-call#2', 'l-call#1']);
   });
 
   it.each([
@@ -95,11 +104,12 @@ describe('SessionClientRequests', () => {
   });
 
   it('stops waiting when the call stops (cancel, timeout)', async () => {
-    const { client, pending, abort } = setup({ roots: {} });
+    const { client, pending, settled, abort } = setup({ roots: {} });
     const roots = client.listRoots();
     abort.abort(new Error('cancelled'));
     await expect(roots).rejects.toThrow('cancelled');
     expect(pending.size).toBe(0);
+    expect(settled).toEqual(['l-call#1']);
   });
 
   describe('onRootsChanged', () => {

@@ -79,6 +79,8 @@ export interface ClientChannel {
   request(request: { inputId: string; method: ClientRequestMethod; params?: Record<string, unknown> }): void;
   /** Sends `notifications/elicitation/complete` for a URL-mode elicitation of the call (S-327). */
   elicitationCompleted(elicitationId: string): void;
+  /** A request was answered, or the call stopped waiting for it. */
+  settled(inputId: string): void;
 }
 
 /** A registration that does nothing: what `onRootsChanged` returns where no roots change is ever heard. */
@@ -195,7 +197,12 @@ export class SessionClientRequests extends CapabilityGatedClient {
     this.channel.request({ inputId, method, ...(params === undefined ? {} : { params: params as Record<string, unknown> }) });
     const elicitationId = method === 'elicitation/create' ? urlElicitationId(params) : undefined;
     if (elicitationId !== undefined) this.urlElicitations.add(elicitationId);
-    const outcome = await answered;
+    let outcome: Outcome;
+    try {
+      outcome = await answered;
+    } finally {
+      this.channel.settled(inputId);
+    }
     if ('error' in outcome) throw new ClientRequestFailed(outcome.error.code, outcome.error.message, outcome.error.data);
     return parseAnswer(method, outcome.result, schema);
   }

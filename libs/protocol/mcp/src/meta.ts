@@ -5,6 +5,7 @@ import {
   CLIENT_INFO_META_KEY,
   LOG_LEVEL_META_KEY,
   PROTOCOL_VERSION_META_KEY,
+  RELATED_TASK_META_KEY,
   SERVER_INFO_META_KEY,
   SUBSCRIPTION_ID_META_KEY,
 } from '@modelcontextprotocol/core/internal';
@@ -24,6 +25,9 @@ export const ModernMetaKey = {
   /** Notification on a listen stream: the listen request's id (S-36). */
   SubscriptionId: SUBSCRIPTION_ID_META_KEY,
 } as const;
+
+/** `_meta` key tying a request, notification or result to its task: `{ taskId }` (S-29, S-285). */
+export { RELATED_TASK_META_KEY };
 
 /** `_meta.progressToken`: the request opts into progress notifications (S-28, S-264). */
 export const PROGRESS_TOKEN_META_KEY = 'progressToken';

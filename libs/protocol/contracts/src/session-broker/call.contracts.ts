@@ -34,6 +34,22 @@ export const callDisconnectRequested = defineEvent({
 });
 
 /**
+ * A request of a running legacy task for its client (sampling, elicitation, roots; S-286), with
+ * `related-task` in its `_meta` (S-285): every broker replica hears it and writes it on the `tasks/result`
+ * streams it holds for that task in the session that created it. Sent again whenever such a stream
+ * opens, until answered; a stream writes each request once.
+ */
+export const taskMessage = defineEvent({
+  subject: 'session-broker.v1.task.message-posted',
+  delivery: 'all',
+  payload: z.object({
+    taskId: z.string().min(1).max(128),
+    sessionId: z.string().min(1).max(256),
+    message: OutgoingMessageSchema,
+  }),
+});
+
+/**
  * What a legacy call's stream log holds, one entry per event: a message for the client, or, last, the
  * call's outcome (the executor's answer as the broker would have received it, with the client's
  * JSON-RPC id), from which any broker replica builds the final JSON-RPC response when it replays.

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LoggingLevelSchema } from '@mcp-platform/protocol-mcp';
 import { PrincipalSchema } from '../common/principal';
 import { WireErrorSchema } from '../common/wire-error';
 import { defineEvent, defineRpc } from '../define-contract';
@@ -65,6 +66,10 @@ export const TaskCallSchema = z.object({
   arguments: z.record(z.string(), z.unknown()).optional(),
   protocolVersion: z.string(),
   clientCapabilities: z.record(z.string(), z.unknown()).optional(),
+  /** Legacy: the request's `_meta.progressToken`, valid for the task's whole life (its progress goes to the creating session). */
+  progressToken: z.union([z.string(), z.number().int()]).optional(),
+  /** Legacy: the session's log level when the task was created; absent, the run sends no logs. */
+  logLevel: LoggingLevelSchema.optional(),
 });
 export type TaskCall = z.infer<typeof TaskCallSchema>;
 
@@ -134,9 +139,22 @@ export const updateTask = defineRpc({
  */
 export const claimTask = defineRpc({
   subject: 'task-scheduler.v1.task.claim',
-  request: z.object({ taskId: TaskIdSchema, attempt: z.number().int().positive(), maxAttempts: z.number().int().positive() }),
+  request: z.object({
+    taskId: TaskIdSchema,
+    attempt: z.number().int().positive(),
+    maxAttempts: z.number().int().positive(),
+    /** The worker's token for this delivery: asking again with it after a lost answer gets the same answer. */
+    claimToken: z.string().min(8).max(64),
+  }),
   response: z.discriminatedUnion('action', [
-    z.object({ action: z.literal('run'), call: TaskCallSchema, principal: PrincipalSchema, inputResponses: z.record(z.string(), z.unknown()).optional() }),
+    z.object({
+      action: z.literal('run'),
+      call: TaskCallSchema,
+      principal: PrincipalSchema,
+      /** Legacy: the session that created the task, where its tool's messages and requests go (S-286). */
+      sessionId: z.string().optional(),
+      inputResponses: z.record(z.string(), z.unknown()).optional(),
+    }),
     z.object({ action: z.literal('skip') }),
     z.object({ action: z.literal('retry'), afterMs: z.number().int().positive() }),
   ]),
@@ -159,12 +177,31 @@ export const finishTask = defineRpc({
 });
 
 /**
+ * Legacy era: a task's run is waiting for its client to answer a request (`input_required`, S-286), or no
+ * longer is (`working` again). Only a `working` or `input_required` task changes; anything else is ignored.
+ */
+export const reportTaskInput = defineRpc({
+  subject: 'task-scheduler.v1.task.report-input',
+  request: z.object({ taskId: TaskIdSchema, waiting: z.boolean() }),
+  response: z.object({}),
+});
+
+/**
  * A task's status changed (every replica of every subscriber hears it): brokers push
- * `notifications/tasks/status` (S-284) to the session that created it, schedulers wake their waiters,
+ * `notifications/tasks/status` (S-284) to the session that created it (and modern listeners of its owner
+ * `notifications/tasks`, S-304), schedulers wake their waiters,
  * executors stop the run of a cancelled task.
  */
 export const taskStatusChanged = defineEvent({
   subject: 'task-scheduler.v1.task.status-changed',
   delivery: 'all',
-  payload: z.object({ task: TaskViewSchema, tenant: z.string(), sessionId: z.string().optional() }),
+  payload: z.object({
+    task: TaskViewSchema,
+    tenant: z.string(),
+    /** The legacy session that created the task. */
+    sessionId: z.string().optional(),
+    era: z.enum(['legacy', 'modern']),
+    /** Whose the task is (S-289): only this caller may hear of it (a modern listener, S-304). */
+    owner: z.object({ subject: z.string(), clientId: z.string().optional(), anonymous: z.boolean() }),
+  }),
 });

@@ -175,8 +175,19 @@ export function clientRequestId(callId: string, n: number): string {
 /** The call a client request id belongs to, or `undefined` for an id the platform never issued. */
 export function callIdOfClientRequest(id: unknown): string | undefined {
   if (typeof id !== 'string' || id.length > 160) return undefined;
-  return /^([lm]-[A-Za-z0-9_-]{1,125})#[1-9][0-9]{0,8}$/.exec(id)?.[1];
+  return /^([lmt]-[A-Za-z0-9_-]{1,125})#[1-9][0-9]{0,8}$/.exec(id)?.[1];
 }
+
+/**
+ * A legacy client opened `tasks/result` for one of its tasks (S-286): the executor replica running the
+ * task sends that stream the requests its tool is still waiting on (they may have gone out while no
+ * stream was open to carry them).
+ */
+export const taskResultAwaited = defineEvent({
+  subject: 'tool-executor.v1.task.result-awaited',
+  delivery: 'all',
+  payload: z.object({ taskId: z.string().min(1).max(128), sessionId: z.string().min(1).max(256) }),
+});
 
 /** A JSON-RPC error as the client answered it. */
 export const ClientErrorSchema = z.object({ code: z.number().int(), message: z.string().max(4_096), data: z.unknown().optional() });
