@@ -17,6 +17,7 @@ async function main(): Promise<void> {
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     sessionTtlSeconds: env.SESSION_TTL_SECONDS,
     sseRetryMs: env.SSE_RETRY_MS,
+    taskOperationsPerMinute: env.TASK_OPERATIONS_PER_MINUTE,
     auth: { issuer: env.AUTH_ISSUER, anonymousTenants: env.DEV_ANONYMOUS_TENANTS },
     ...(env.REPLICA_ID ? { replicaId: env.REPLICA_ID } : {}),
     ...(env.REQUEST_STATE_KEYS.length ? { requestStateKeys: env.REQUEST_STATE_KEYS } : {}),

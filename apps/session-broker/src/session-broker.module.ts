@@ -21,6 +21,7 @@ import { VirtualServerAnnouncer } from './startup/virtual-server-announcer.servi
 import { SessionStreams } from './streams/session-streams.registry';
 import { StreamResumption } from './streams/stream-resumption.service';
 import { TaskMethods } from './tasks/task-methods.service';
+import { TaskRateLimiter } from './tasks/task-rate-limiter';
 import { TaskResultStreams } from './tasks/task-result-streams.registry';
 import { ListenStreams } from './subscriptions/listen-streams.registry';
 import { VirtualServerCache } from './virtual-servers/virtual-server.cache';
@@ -60,6 +61,11 @@ export class SessionBrokerModule {
         ResourceMethods,
         TaskMethods,
         TaskResultStreams,
+        {
+          provide: TaskRateLimiter,
+          inject: [SESSION_BROKER_OPTIONS],
+          useFactory: (brokerOptions: ResolvedSessionBrokerOptions) => new TaskRateLimiter({ operationsPerMinute: brokerOptions.taskOperationsPerMinute }),
+        },
         LegacyEndpoint,
         ModernEndpoint,
         McpEndpoint,

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { parseRequestStateKeys, type RequestStateKey } from './modern/request-state-keys';
+import { DEFAULT_TASK_OPERATIONS_PER_MINUTE } from './tasks/task-rate-limiter';
 
 /** How the session broker is configured, by its own process or by the embedded host. */
 export interface SessionBrokerOptions {
@@ -20,6 +21,12 @@ export interface SessionBrokerOptions {
    * client waits before reconnecting after the broker closed its connection (polling, shutdown).
    */
   sseRetryMs?: number;
+  /**
+   * Task operations (task-creating `tools/call`, `tasks/*`) one requester may make per minute on this
+   * replica (default 6000); bursts of a tenth of that (at least 10) pass at once, beyond it HTTP 429 with
+   * `Retry-After` (S-291). `0` turns the limit off.
+   */
+  taskOperationsPerMinute?: number;
   /** Log the MCP URL of every virtual server once the executor answers (default true). */
   announceVirtualServers?: boolean;
   /** The version reported in `serverInfo` (default the platform's). */
@@ -72,6 +79,7 @@ export function resolveSessionBrokerOptions(options: SessionBrokerOptions): Reso
     replicaId,
     sessionTtlSeconds: options.sessionTtlSeconds ?? 24 * 3600,
     sseRetryMs: options.sseRetryMs ?? 1_000,
+    taskOperationsPerMinute: options.taskOperationsPerMinute ?? DEFAULT_TASK_OPERATIONS_PER_MINUTE,
     announceVirtualServers: options.announceVirtualServers ?? true,
     serverVersion: options.serverVersion ?? PLATFORM_VERSION,
     requestStateKeys: parseRequestStateKeys(options.requestStateKeys ?? []),

@@ -17,6 +17,7 @@ async function main(): Promise<void> {
     allowedOrigins: env.ALLOWED_ORIGINS,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     sseRetryMs: env.SSE_RETRY_MS,
+    taskOperationsPerMinute: env.TASK_OPERATIONS_PER_MINUTE,
     dataDir,
     allowPrivateNetworks: env.TOOL_HTTP_ALLOW_PRIVATE_NETWORKS,
     logLevel: env.LOG_LEVEL,

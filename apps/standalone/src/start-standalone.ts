@@ -25,6 +25,8 @@ export interface StandaloneOptions {
   bodyLimitBytes?: number;
   /** The SSE `retry` delay on resumable legacy streams, in ms (default 1000). */
   sseRetryMs?: number;
+  /** Task operations one requester may make per minute (default 600; `0`: no limit), S-291. */
+  taskOperationsPerMinute?: number;
   /** PGlite data directory; absent keeps the catalog in memory (tests). */
   dataDir?: string;
   /** Let HTTP tools reach private networks (default false: the SSRF guard refuses them). */
@@ -84,6 +86,7 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
     allowedOrigins: options.allowedOrigins?.length ? options.allowedOrigins : defaults.allowedOrigins,
     bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
     ...(options.sseRetryMs === undefined ? {} : { sseRetryMs: options.sseRetryMs }),
+    ...(options.taskOperationsPerMinute === undefined ? {} : { taskOperationsPerMinute: options.taskOperationsPerMinute }),
     // The host prints the URLs itself (see main.ts), once, after everything is up.
     announceVirtualServers: false,
     auth: { issuer, anonymousTenants: options.devAnonymousTenants ?? [] },

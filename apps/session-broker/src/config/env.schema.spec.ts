@@ -14,7 +14,15 @@ describe('loadSessionBrokerEnv', () => {
       AUTH_ISSUER: 'http://127.0.0.1:3101/oauth',
       DEV_ANONYMOUS_TENANTS: [],
       REQUEST_STATE_KEYS: [],
+      TASK_OPERATIONS_PER_MINUTE: 6_000,
     });
+  });
+
+  it('reads the task operation limit, 0 turning it off, and refuses a negative or fractional one', () => {
+    expect(loadSessionBrokerEnv({ TASK_OPERATIONS_PER_MINUTE: '120' }).TASK_OPERATIONS_PER_MINUTE).toBe(120);
+    expect(loadSessionBrokerEnv({ TASK_OPERATIONS_PER_MINUTE: '0' }).TASK_OPERATIONS_PER_MINUTE).toBe(0);
+    expect(() => loadSessionBrokerEnv({ TASK_OPERATIONS_PER_MINUTE: '-1' })).toThrow(/TASK_OPERATIONS_PER_MINUTE/);
+    expect(() => loadSessionBrokerEnv({ TASK_OPERATIONS_PER_MINUTE: '1.5' })).toThrow(/TASK_OPERATIONS_PER_MINUTE/);
   });
 
   it('reads the request state keys, first one first', () => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { commaList, httpEnv, loadEnv, logEnv, natsEnv } from '@mcp-platform/shared-config';
 import { parseRequestStateKeys } from '../modern/request-state-keys';
+import { DEFAULT_TASK_OPERATIONS_PER_MINUTE } from '../tasks/task-rate-limiter';
 
 /** The MCP edge's keys, shared with the embedded host (`apps/standalone`), which serves the same edge. */
 export const mcpEdgeEnv = {
@@ -14,6 +15,11 @@ export const mcpEdgeEnv = {
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(4 * 1024 * 1024),
   /** The SSE `retry` delay (ms) on resumable legacy streams: how long clients wait before reconnecting after the broker closed their connection. */
   SSE_RETRY_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
+  /**
+   * Task operations (task-creating `tools/call`, `tasks/*`) one requester may make per minute on each
+   * replica, in bursts of a tenth of that (at least 10); beyond it HTTP 429 with `Retry-After`. `0`: no limit.
+   */
+  TASK_OPERATIONS_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(DEFAULT_TASK_OPERATIONS_PER_MINUTE),
   /** The OAuth issuer whose access tokens the MCP endpoints accept (exactly the tokens' `iss`, no trailing slash). */
   AUTH_ISSUER: z.string().url().default('http://127.0.0.1:3101/oauth'),
   /**

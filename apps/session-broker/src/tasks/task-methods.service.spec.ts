@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { Logger } from '@nestjs/common';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { taskScheduler, toolExecutor, WireErrorCode, type EventContract, type Principal, type RpcContract } from '@mcp-platform/protocol-contracts';
 import { RELATED_TASK_META_KEY } from '@mcp-platform/protocol-mcp';
 import { RpcError, type MessageBus } from '@mcp-platform/shared-messaging';
@@ -6,6 +7,7 @@ import { FakeTarget } from '../../test/fake-response-target';
 import { LazyResponse } from '../streams/lazy-response';
 import type { VirtualServer } from '../virtual-servers/virtual-server.cache';
 import { TaskMethods, type TaskRequestContext } from './task-methods.service';
+import { TaskRateLimiter } from './task-rate-limiter';
 import { TaskResultStreams } from './task-result-streams.registry';
 
 const principal: Principal = { subject: 'alice', tenant: 'demo', scopes: ['mcp'], anonymous: false };
@@ -36,13 +38,16 @@ function fakeBus(answers: Record<string, Array<unknown | Error | (() => unknown)
 const legacy: TaskRequestContext = { era: 'legacy', requestId: 7, virtualServer: server, principal, sessionId: 'session-1' };
 const modern: TaskRequestContext = { era: 'modern', requestId: 7, virtualServer: server, principal };
 
+/** The limit off: the tests of what the methods answer. */
+const unlimited = () => new TaskRateLimiter({ operationsPerMinute: 0 });
+
 describe(TaskMethods, () => {
   describe('create', () => {
     const call = { name: 'export_report', arguments: { seconds: 1 }, protocolVersion: '2025-11-25', clientCapabilities: {}, requestedTtlMs: 60_000 };
 
     it('answers a legacy CreateTaskResult with ttl and pollInterval (S-276, S-277), passing the session and the requested TTL', async () => {
       const { bus, asked } = fakeBus({ [taskScheduler.createTask.subject]: [view('working')] });
-      const outcome = await new TaskMethods(bus, new TaskResultStreams()).create({ ...legacy, ...call });
+      const outcome = await new TaskMethods(bus, new TaskResultStreams(), unlimited()).create({ ...legacy, ...call });
       expect(outcome).toEqual({
         kind: 'result',
         result: { task: { taskId: TASK_ID, status: 'working', createdAt: '2026-11-30T10:00:00.000Z', lastUpdatedAt: '2026-11-30T10:00:01.000Z', ttl: 3_600_000, pollInterval: 1_000 } },
@@ -57,13 +62,13 @@ describe(TaskMethods, () => {
 
     it('answers a modern task outcome with ttlMs and pollIntervalMs (S-297, S-307)', async () => {
       const { bus } = fakeBus({ [taskScheduler.createTask.subject]: [view('working')] });
-      const outcome = await new TaskMethods(bus, new TaskResultStreams()).create({ ...modern, ...call });
+      const outcome = await new TaskMethods(bus, new TaskResultStreams(), unlimited()).create({ ...modern, ...call });
       expect(outcome).toEqual({ kind: 'task', task: expect.objectContaining({ taskId: TASK_ID, ttlMs: 3_600_000, pollIntervalMs: 1_000 }) });
     });
 
     it('maps a tool that forbids tasks to -32601 (S-197)', async () => {
       const { bus } = fakeBus({ [taskScheduler.createTask.subject]: [new RpcError(WireErrorCode.Unsupported, 'Tool calculate does not support tasks')] });
-      const outcome = await new TaskMethods(bus, new TaskResultStreams()).create({ ...legacy, ...call });
+      const outcome = await new TaskMethods(bus, new TaskResultStreams(), unlimited()).create({ ...legacy, ...call });
       expect(outcome).toMatchObject({ kind: 'error', error: { id: 7, error: { code: -32601 } } });
     });
   });
@@ -71,13 +76,13 @@ describe(TaskMethods, () => {
   describe('get', () => {
     it('refuses a missing task id with -32602 (S-288) without asking the scheduler', async () => {
       const { bus, asked } = fakeBus({});
-      await expect(new TaskMethods(bus, new TaskResultStreams()).get(legacy, {})).resolves.toMatchObject({ kind: 'error', error: { error: { code: -32602 } } });
+      await expect(new TaskMethods(bus, new TaskResultStreams(), unlimited()).get(legacy, {})).resolves.toMatchObject({ kind: 'error', error: { error: { code: -32602 } } });
       expect(asked).toEqual([]);
     });
 
     it('answers an unknown task with -32602 (S-288)', async () => {
       const { bus } = fakeBus({ [taskScheduler.getTask.subject]: [new RpcError(WireErrorCode.NotFound, 'Unknown task')] });
-      await expect(new TaskMethods(bus, new TaskResultStreams()).get(legacy, { taskId: TASK_ID })).resolves.toMatchObject({ kind: 'error', error: { error: { code: -32602 } } });
+      await expect(new TaskMethods(bus, new TaskResultStreams(), unlimited()).get(legacy, { taskId: TASK_ID })).resolves.toMatchObject({ kind: 'error', error: { error: { code: -32602 } } });
     });
 
     it('gives a modern completed task its result, a failed one its JSON-RPC error, an input_required one its requests (S-300)', async () => {
@@ -90,7 +95,7 @@ describe(TaskMethods, () => {
           { task: view('input_required', { inputRequests }) },
         ],
       });
-      const methods = new TaskMethods(bus, new TaskResultStreams());
+      const methods = new TaskMethods(bus, new TaskResultStreams(), unlimited());
       await expect(methods.get(modern, { taskId: TASK_ID })).resolves.toMatchObject({ kind: 'result', result: { status: 'completed', result } });
       await expect(methods.get(modern, { taskId: TASK_ID })).resolves.toMatchObject({
         kind: 'result',
@@ -102,7 +107,7 @@ describe(TaskMethods, () => {
     it('gives a modern task the scheduler failed without an outcome (its worker died) an error with the status message (S-300)', async () => {
       const statusMessage = 'The worker running this task stopped before it finished; the tool is not idempotent, so it was not run again';
       const { bus } = fakeBus({ [taskScheduler.getTask.subject]: [{ task: view('failed', { statusMessage }) }] });
-      await expect(new TaskMethods(bus, new TaskResultStreams()).get(modern, { taskId: TASK_ID })).resolves.toMatchObject({
+      await expect(new TaskMethods(bus, new TaskResultStreams(), unlimited()).get(modern, { taskId: TASK_ID })).resolves.toMatchObject({
         kind: 'result',
         result: { status: 'failed', error: { code: -32603, message: `Task ${TASK_ID} failed: ${statusMessage}` } },
       });
@@ -126,7 +131,7 @@ describe(TaskMethods, () => {
           { task: view('completed'), outcome: { result: { content: [] } } },
         ],
       });
-      await new TaskMethods(bus, streams).result(legacy, { taskId: TASK_ID }, new LazyResponse(target));
+      await new TaskMethods(bus, streams, unlimited()).result(legacy, { taskId: TASK_ID }, new LazyResponse(target));
       expect(emitted).toEqual([{ subject: toolExecutor.taskResultAwaited.subject, payload: { taskId: TASK_ID, sessionId: 'session-1' } }]);
       const written = target.chunks.join('');
       expect(written.split('elicitation/create')).toHaveLength(2);
@@ -138,27 +143,27 @@ describe(TaskMethods, () => {
     it('waits until the task is terminal, then answers its result with related-task in _meta (S-281, S-285)', async () => {
       const result = { content: [{ type: 'text', text: 'done' }], _meta: { mine: 1 } };
       const { bus, asked } = fakeBus({ [taskScheduler.awaitTask.subject]: [{ task: view('working') }, { task: view('completed'), outcome: { result } }] });
-      const outcome = await new TaskMethods(bus, new TaskResultStreams()).result(legacy, { taskId: TASK_ID }, new LazyResponse(new FakeTarget()));
+      const outcome = await new TaskMethods(bus, new TaskResultStreams(), unlimited()).result(legacy, { taskId: TASK_ID }, new LazyResponse(new FakeTarget()));
       expect(outcome).toEqual({ kind: 'result', result: { ...result, _meta: { mine: 1, [RELATED_TASK_META_KEY]: { taskId: TASK_ID } } } });
       expect(asked).toHaveLength(2);
     });
 
     it('answers the JSON-RPC error the call would have answered', async () => {
       const { bus } = fakeBus({ [taskScheduler.awaitTask.subject]: [{ task: view('failed'), outcome: { error: { code: 'INVALID_PARAMS', message: 'Unknown tool: x' } } }] });
-      const outcome = await new TaskMethods(bus, new TaskResultStreams()).result(legacy, { taskId: TASK_ID }, new LazyResponse(new FakeTarget()));
+      const outcome = await new TaskMethods(bus, new TaskResultStreams(), unlimited()).result(legacy, { taskId: TASK_ID }, new LazyResponse(new FakeTarget()));
       expect(outcome).toMatchObject({ kind: 'error', error: { id: 7, error: { code: -32602, message: 'Unknown tool: x' } } });
     });
 
     it('answers an error naming the task for a cancelled task, which has no result', async () => {
       const { bus } = fakeBus({ [taskScheduler.awaitTask.subject]: [{ task: view('cancelled') }] });
-      const outcome = await new TaskMethods(bus, new TaskResultStreams()).result(legacy, { taskId: TASK_ID }, new LazyResponse(new FakeTarget()));
+      const outcome = await new TaskMethods(bus, new TaskResultStreams(), unlimited()).result(legacy, { taskId: TASK_ID }, new LazyResponse(new FakeTarget()));
       expect(outcome).toMatchObject({ kind: 'error', error: { error: { code: -32602, data: { [RELATED_TASK_META_KEY]: { taskId: TASK_ID } } } } });
     });
 
     it('answers at once, with the status message, for a task the scheduler failed without an outcome', async () => {
       const statusMessage = 'The worker running this task stopped before it finished; the tool is not idempotent, so it was not run again';
       const { bus, asked } = fakeBus({ [taskScheduler.awaitTask.subject]: [{ task: view('failed', { statusMessage }) }] });
-      const outcome = await new TaskMethods(bus, new TaskResultStreams()).result(legacy, { taskId: TASK_ID }, new LazyResponse(new FakeTarget()));
+      const outcome = await new TaskMethods(bus, new TaskResultStreams(), unlimited()).result(legacy, { taskId: TASK_ID }, new LazyResponse(new FakeTarget()));
       expect(outcome).toMatchObject({
         kind: 'error',
         error: { error: { code: -32603, message: `Task ${TASK_ID} failed: ${statusMessage}`, data: { [RELATED_TASK_META_KEY]: { taskId: TASK_ID } } } },
@@ -170,7 +175,7 @@ describe(TaskMethods, () => {
       const target = new FakeTarget();
       const response = new LazyResponse(target);
       const { bus, asked } = fakeBus({ [taskScheduler.awaitTask.subject]: [{ task: view('working') }, { task: view('working') }] });
-      const waiting = new TaskMethods(bus, new TaskResultStreams()).result(legacy, { taskId: TASK_ID }, response);
+      const waiting = new TaskMethods(bus, new TaskResultStreams(), unlimited()).result(legacy, { taskId: TASK_ID }, response);
       target.dropConnection();
       await expect(waiting).resolves.toEqual({ kind: 'none' });
       expect(asked).toHaveLength(1);
@@ -180,7 +185,7 @@ describe(TaskMethods, () => {
   describe('cancel', () => {
     it('answers the cancelled task in the legacy era and an empty result in the modern one (S-283, S-302)', async () => {
       const { bus } = fakeBus({ [taskScheduler.cancelTask.subject]: [view('cancelled'), view('cancelled')] });
-      const methods = new TaskMethods(bus, new TaskResultStreams());
+      const methods = new TaskMethods(bus, new TaskResultStreams(), unlimited());
       await expect(methods.cancel(legacy, { taskId: TASK_ID })).resolves.toMatchObject({ kind: 'result', result: { taskId: TASK_ID, status: 'cancelled' } });
       await expect(methods.cancel(modern, { taskId: TASK_ID })).resolves.toEqual({ kind: 'result', result: {} });
     });
@@ -188,21 +193,21 @@ describe(TaskMethods, () => {
     it('refuses a terminal task with -32602 in the legacy era and acknowledges it in the modern one', async () => {
       const terminal = () => new RpcError(WireErrorCode.InvalidParams, 'Task is already completed');
       const { bus } = fakeBus({ [taskScheduler.cancelTask.subject]: [terminal(), terminal()] });
-      const methods = new TaskMethods(bus, new TaskResultStreams());
+      const methods = new TaskMethods(bus, new TaskResultStreams(), unlimited());
       await expect(methods.cancel(legacy, { taskId: TASK_ID })).resolves.toMatchObject({ kind: 'error', error: { error: { code: -32602 } } });
       await expect(methods.cancel(modern, { taskId: TASK_ID })).resolves.toEqual({ kind: 'result', result: {} });
     });
 
     it('still refuses an unknown task in the modern era', async () => {
       const { bus } = fakeBus({ [taskScheduler.cancelTask.subject]: [new RpcError(WireErrorCode.NotFound, 'Unknown task')] });
-      await expect(new TaskMethods(bus, new TaskResultStreams()).cancel(modern, { taskId: TASK_ID })).resolves.toMatchObject({ kind: 'error', error: { error: { code: -32602 } } });
+      await expect(new TaskMethods(bus, new TaskResultStreams(), unlimited()).cancel(modern, { taskId: TASK_ID })).resolves.toMatchObject({ kind: 'error', error: { error: { code: -32602 } } });
     });
   });
 
   describe('list and update', () => {
     it('lists the caller’s tasks in legacy words with the next cursor, and refuses a non-string cursor', async () => {
       const { bus, asked } = fakeBus({ [taskScheduler.listTasks.subject]: [{ tasks: [view('working')], nextCursor: 'next' }] });
-      const methods = new TaskMethods(bus, new TaskResultStreams());
+      const methods = new TaskMethods(bus, new TaskResultStreams(), unlimited());
       await expect(methods.list(legacy, { cursor: 'c1' })).resolves.toMatchObject({ kind: 'result', result: { tasks: [{ taskId: TASK_ID, ttl: 3_600_000 }], nextCursor: 'next' } });
       expect(asked[0]?.request).toEqual({ tenant: 'demo', cursor: 'c1', sessionId: 'session-1' });
       await expect(methods.list(legacy, { cursor: 5 })).resolves.toMatchObject({ kind: 'error', error: { error: { code: -32602 } } });
@@ -210,10 +215,115 @@ describe(TaskMethods, () => {
 
     it('forwards modern input responses and acknowledges with an empty result (S-301)', async () => {
       const { bus, asked } = fakeBus({ [taskScheduler.updateTask.subject]: [{}] });
-      const methods = new TaskMethods(bus, new TaskResultStreams());
+      const methods = new TaskMethods(bus, new TaskResultStreams(), unlimited());
       await expect(methods.update(modern, { taskId: TASK_ID, inputResponses: { 'input-1': { action: 'accept' } } })).resolves.toEqual({ kind: 'result', result: {} });
       expect(asked[0]?.request).toEqual({ taskId: TASK_ID, inputResponses: { 'input-1': { action: 'accept' } } });
       await expect(methods.update(modern, { taskId: TASK_ID, inputResponses: [] })).resolves.toMatchObject({ kind: 'error', error: { error: { code: -32602 } } });
+    });
+  });
+
+  describe('rate limit (S-291, S-292)', () => {
+    /** 6 a minute: a burst of 10, then one token every 10 s. */
+    function limited() {
+      let now = 1_000_000;
+      return { limiter: new TaskRateLimiter({ operationsPerMinute: 6, now: () => now }), advance: (ms: number) => (now += ms) };
+    }
+    const refusal = (retryAfterSeconds: number) => ({
+      kind: 'error',
+      status: 429,
+      headers: { 'retry-after': String(retryAfterSeconds) },
+      error: { jsonrpc: '2.0', id: 7, error: { code: -32000, message: `Too many task requests: retry after ${retryAfterSeconds} s` } },
+    });
+
+    afterEach(() => {
+      vi.restoreAllMocks();
+    });
+
+    it('refuses every task operation over the limit with 429 and Retry-After, without asking the scheduler', async () => {
+      vi.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+      const { limiter, advance } = limited();
+      const { bus, asked, emitted } = fakeBus({ [taskScheduler.getTask.subject]: Array.from({ length: 10 }, () => ({ task: view('working') })) });
+      const methods = new TaskMethods(bus, new TaskResultStreams(), limiter);
+      for (let index = 0; index < 10; index += 1) await expect(methods.get(legacy, { taskId: TASK_ID })).resolves.toMatchObject({ kind: 'result' });
+      expect(asked).toHaveLength(10);
+
+      const call = { name: 'export_report', protocolVersion: '2025-11-25', clientCapabilities: {} };
+      const target = new FakeTarget();
+      await expect(methods.create({ ...legacy, ...call })).resolves.toEqual(refusal(10));
+      await expect(methods.get(legacy, { taskId: TASK_ID })).resolves.toEqual(refusal(10));
+      await expect(methods.result(legacy, { taskId: TASK_ID }, new LazyResponse(target))).resolves.toEqual(refusal(10));
+      await expect(methods.list(legacy, {})).resolves.toEqual(refusal(10));
+      advance(4_001);
+      await expect(methods.cancel(modern, { taskId: TASK_ID })).resolves.toEqual(refusal(6));
+      await expect(methods.update(modern, { taskId: TASK_ID, inputResponses: {} })).resolves.toEqual(refusal(6));
+      // Even a request the broker would refuse as invalid costs a token (enumeration, S-292).
+      await expect(methods.get(legacy, {})).resolves.toEqual(refusal(6));
+      expect(asked).toHaveLength(10);
+      // A refused tasks/result neither waits nor tells the executor it is awaited.
+      expect(emitted).toEqual([]);
+      expect(target.headersSent).toBe(false);
+    });
+
+    it('lets the requester go on once a token is back', async () => {
+      const { limiter, advance } = limited();
+      const { bus, asked } = fakeBus({ [taskScheduler.listTasks.subject]: Array.from({ length: 11 }, () => ({ tasks: [] })) });
+      const methods = new TaskMethods(bus, new TaskResultStreams(), limiter);
+      for (let index = 0; index < 10; index += 1) await methods.list(legacy, {});
+      vi.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+      await expect(methods.list(legacy, {})).resolves.toMatchObject({ kind: 'error', status: 429 });
+      advance(10_000);
+      await expect(methods.list(legacy, {})).resolves.toEqual({ kind: 'result', result: { tasks: [] } });
+      expect(asked).toHaveLength(11);
+    });
+
+    it('counts tasks/result once, however many rounds it waits', async () => {
+      const { limiter } = limited();
+      const { bus, asked } = fakeBus({
+        [taskScheduler.awaitTask.subject]: [{ task: view('working') }, { task: view('working') }, { task: view('completed'), outcome: { result: { content: [] } } }],
+        [taskScheduler.getTask.subject]: Array.from({ length: 9 }, () => ({ task: view('completed') })),
+      });
+      const methods = new TaskMethods(bus, new TaskResultStreams(), limiter);
+      await expect(methods.result(legacy, { taskId: TASK_ID }, new LazyResponse(new FakeTarget()))).resolves.toMatchObject({ kind: 'result' });
+      expect(asked).toHaveLength(3);
+      // Nine of the burst of ten are left.
+      for (let index = 0; index < 9; index += 1) await expect(methods.get(legacy, { taskId: TASK_ID })).resolves.toMatchObject({ kind: 'result' });
+      vi.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+      await expect(methods.get(legacy, { taskId: TASK_ID })).resolves.toMatchObject({ kind: 'error', status: 429 });
+    });
+
+    it('counts an anonymous caller by its legacy session', async () => {
+      vi.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+      const { limiter } = limited();
+      const { bus } = fakeBus({ [taskScheduler.listTasks.subject]: Array.from({ length: 11 }, () => ({ tasks: [] })) });
+      const methods = new TaskMethods(bus, new TaskResultStreams(), limiter);
+      const anonymous: Principal = { subject: 'anonymous', tenant: 'demo', scopes: [], anonymous: true };
+      const first = { ...legacy, principal: anonymous, sessionId: 'session-1' };
+      for (let index = 0; index < 10; index += 1) await methods.list(first, {});
+      await expect(methods.list(first, {})).resolves.toMatchObject({ kind: 'error', status: 429 });
+      await expect(methods.list({ ...first, sessionId: 'session-2' }, {})).resolves.toMatchObject({ kind: 'result' });
+    });
+
+    it('warns once a minute per requester, naming it but not its session', async () => {
+      const warn = vi.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+      const { limiter, advance } = limited();
+      // Ten for alice, ten for bob, six for alice a minute on.
+      const { bus, asked } = fakeBus({ [taskScheduler.listTasks.subject]: Array.from({ length: 26 }, () => ({ tasks: [] })) });
+      const methods = new TaskMethods(bus, new TaskResultStreams(), limiter);
+      const withClient = { ...legacy, principal: { ...principal, clientId: 'client-1' } };
+      for (let index = 0; index < 10; index += 1) await methods.list(withClient, {});
+      for (let index = 0; index < 5; index += 1) await methods.list(withClient, {});
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(warn.mock.calls[0]?.[0]).toBe('tasks/list: subject alice of tenant demo (client client-1) exceeds 6 task operations per minute: refused with 429 (1 refused since the last warning)');
+      expect(String(warn.mock.calls[0]?.[0])).not.toContain('session-1');
+      // Another requester gets its own warning.
+      for (let index = 0; index < 11; index += 1) await methods.list({ ...withClient, principal: { ...principal, subject: 'bob' } }, {});
+      expect(warn).toHaveBeenCalledTimes(2);
+      // A minute on, the first one is worth a warning again, with the refusals in between.
+      advance(60_000);
+      for (let index = 0; index < 7; index += 1) await methods.list(withClient, {});
+      expect(warn).toHaveBeenCalledTimes(3);
+      expect(asked).toHaveLength(26);
+      expect(warn.mock.calls[2]?.[0]).toMatch(/subject alice .* \(5 refused since the last warning\)$/);
     });
   });
 });

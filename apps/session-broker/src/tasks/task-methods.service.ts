@@ -1,12 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { taskScheduler, toolExecutor, type Principal } from '@mcp-platform/protocol-contracts';
-import { invalidParamsError, JsonRpcErrorCode, jsonRpcError, RELATED_TASK_META_KEY, type LoggingLevel, type ProtocolEra, type RequestId } from '@mcp-platform/protocol-mcp';
+import { invalidParamsError, JsonRpcErrorCode, jsonRpcError, RELATED_TASK_META_KEY, ServerErrorCode, type LoggingLevel, type ProtocolEra, type RequestId } from '@mcp-platform/protocol-mcp';
 import { isRpcError, MessageBus, WireErrorCode } from '@mcp-platform/shared-messaging';
 import { wireErrorToJsonRpc } from '../calls/wire-error.mapper';
 import { failure, result, type MethodOutcome } from '../methods/method-outcome';
 import { platformFailureToJsonRpc } from '../methods/method-support';
 import type { LazyResponse } from '../streams/lazy-response';
 import { keepAliveEvery } from '../streams/stream-expiry';
+import { TaskRateLimiter } from './task-rate-limiter';
 import { TaskResultStreams } from './task-result-streams.registry';
 import type { VirtualServer } from '../virtual-servers/virtual-server.cache';
 
@@ -55,6 +56,7 @@ export class TaskMethods {
   constructor(
     private readonly bus: MessageBus,
     private readonly resultStreams: TaskResultStreams,
+    private readonly rateLimiter: TaskRateLimiter,
   ) {}
 
   /**
@@ -63,6 +65,8 @@ export class TaskMethods {
    * with `resultType: "task"` (S-297).
    */
   async create(context: TaskCallContext): Promise<MethodOutcome> {
+    const refused = this.overLimit(context, 'tools/call (task)');
+    if (refused) return refused;
     try {
       const task = await this.bus.request(
         taskScheduler.createTask,
@@ -91,6 +95,8 @@ export class TaskMethods {
 
   /** `tasks/get` (S-280, S-300). */
   async get(context: TaskRequestContext, params: Record<string, unknown> | undefined): Promise<MethodOutcome> {
+    const refused = this.overLimit(context, 'tasks/get');
+    if (refused) return refused;
     const taskId = readTaskId(params);
     if (taskId === undefined) return failure(invalidTaskId(context.requestId));
     try {
@@ -109,6 +115,9 @@ export class TaskMethods {
    * waiting on are sent again as it opens.
    */
   async result(context: TaskRequestContext, params: Record<string, unknown> | undefined, response: LazyResponse): Promise<MethodOutcome> {
+    // One token per call, however many rounds it waits.
+    const refused = this.overLimit(context, 'tasks/result');
+    if (refused) return refused;
     const taskId = readTaskId(params);
     if (taskId === undefined) return failure(invalidTaskId(context.requestId));
     const streaming = setTimeout(() => response.openStream(), STREAM_AFTER_MS);
@@ -138,6 +147,8 @@ export class TaskMethods {
 
   /** Legacy `tasks/list` (S-282): only the caller's tasks, newest first. */
   async list(context: TaskRequestContext, params: Record<string, unknown> | undefined): Promise<MethodOutcome> {
+    const refused = this.overLimit(context, 'tasks/list');
+    if (refused) return refused;
     const cursor = params?.['cursor'];
     if (cursor !== undefined && typeof cursor !== 'string') return failure(invalidParamsError(context.requestId, 'Invalid params: cursor must be a string'));
     try {
@@ -157,6 +168,8 @@ export class TaskMethods {
    * a terminal one; modern: an empty acknowledgement whatever happens to the work (S-302).
    */
   async cancel(context: TaskRequestContext, params: Record<string, unknown> | undefined): Promise<MethodOutcome> {
+    const refused = this.overLimit(context, 'tasks/cancel');
+    if (refused) return refused;
     const taskId = readTaskId(params);
     if (taskId === undefined) return failure(invalidTaskId(context.requestId));
     try {
@@ -171,6 +184,8 @@ export class TaskMethods {
 
   /** Modern `tasks/update` (S-301): the client's answers to the task's input requests; an empty acknowledgement. */
   async update(context: TaskRequestContext, params: Record<string, unknown> | undefined): Promise<MethodOutcome> {
+    const refused = this.overLimit(context, 'tasks/update');
+    if (refused) return refused;
     const taskId = readTaskId(params);
     if (taskId === undefined) return failure(invalidTaskId(context.requestId));
     const inputResponses = params?.['inputResponses'];
@@ -188,6 +203,34 @@ export class TaskMethods {
       return failure(platformFailureToJsonRpc(this.logger, context.requestId, 'tasks/update', error));
     }
   }
+
+  /**
+   * Takes the requester's token for one task operation (S-291), before anything is asked of the
+   * scheduler; without one, the 429 outcome. Excess polling is logged, once a minute per requester at
+   * most (S-292).
+   */
+  private overLimit(context: TaskRequestContext, method: string): MethodOutcome | undefined {
+    const decision = this.rateLimiter.take(TaskRateLimiter.requesterKey(context.principal, context.sessionId));
+    if (decision.allowed) return undefined;
+    const { retryAfterSeconds } = decision;
+    if (decision.report) {
+      this.logger.warn(
+        `${method}: ${requesterOf(context)} exceeds ${this.rateLimiter.operationsPerMinute} task operations per minute: ` +
+          `refused with 429 (${decision.refusedSinceReport} refused since the last warning)`,
+      );
+    }
+    return failure(
+      jsonRpcError(context.requestId, ServerErrorCode.TooManyRequests, `Too many task requests: retry after ${retryAfterSeconds} s`),
+      429,
+      { 'retry-after': String(retryAfterSeconds) },
+    );
+  }
+}
+
+/** The requester as the log names it; a legacy session id is a credential of sorts, so never logged. */
+function requesterOf({ principal, sessionId }: TaskRequestContext): string {
+  if (principal.anonymous) return `an anonymous caller of tenant ${principal.tenant}${sessionId === undefined ? '' : ' (legacy session)'}`;
+  return `subject ${principal.subject} of tenant ${principal.tenant}${principal.clientId === undefined ? '' : ` (client ${principal.clientId})`}`;
 }
 
 function owned(context: TaskRequestContext): { sessionId?: string } {

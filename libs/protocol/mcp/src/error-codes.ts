@@ -25,3 +25,13 @@ export const JsonRpcErrorCode = {
   UnsupportedProtocolVersion: -32022,
 } as const;
 export type JsonRpcErrorCode = (typeof JsonRpcErrorCode)[keyof typeof JsonRpcErrorCode];
+
+/**
+ * The platform's own server errors, in the range JSON-RPC 2.0 leaves to implementations
+ * (-32000..-32099); neither JSON-RPC's nor MCP's, so kept apart from `JsonRpcErrorCode`.
+ */
+export const ServerErrorCode = {
+  /** The caller sent more requests than it may (task operations, S-291); HTTP 429 with `Retry-After`. */
+  TooManyRequests: -32000,
+} as const;
+export type ServerErrorCode = (typeof ServerErrorCode)[keyof typeof ServerErrorCode];
