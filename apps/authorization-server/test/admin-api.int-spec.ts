@@ -4,7 +4,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createPrivateKey, randomUUID, type KeyObject } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resourceStore, toolExecutor, WireErrorCode, type RpcRequestParsed } from '@mcp-platform/protocol-contracts';
+import { resourceStore, taskScheduler, toolExecutor, WireErrorCode, type RpcRequestParsed } from '@mcp-platform/protocol-contracts';
 import { RpcError, RpcHandler } from '@mcp-platform/shared-messaging';
 import {
   bootService,
@@ -316,6 +316,61 @@ function fakeResourceStore(log: ResourceLog) {
   return FakeResourceStore;
 }
 
+/** What the fake task scheduler was asked, and the tasks it keeps in memory (by id). */
+class TaskLog {
+  readonly requests: Array<{ subject: string; payload: unknown }> = [];
+  readonly tasks = new Map<string, { tenant: string; view: taskScheduler.AdminTaskView }>();
+
+  record(subject: string, payload: unknown): void {
+    this.requests.push({ subject, payload });
+  }
+
+  /** Stores a task of `tenant` in `status`; its view. */
+  add(tenant: string, taskId: string, status: taskScheduler.TaskStatus): taskScheduler.AdminTaskView {
+    const view: taskScheduler.AdminTaskView = {
+      taskId,
+      status,
+      createdAt: new Date().toISOString(),
+      lastUpdatedAt: new Date().toISOString(),
+      ttlMs: 60_000,
+      pollIntervalMs: 1_000,
+      server: 'main',
+      tool: 'long_operation',
+      era: 'legacy',
+      owner: { subject: 'alice', clientId: 'app', anonymous: false },
+      runsStarted: 1,
+      idempotent: true,
+    };
+    this.tasks.set(taskId, { tenant, view });
+    return view;
+  }
+}
+
+/** A stand-in for the task scheduler's administration RPCs (the owner's cancel rules), over the real bus. */
+function fakeTaskScheduler(log: TaskLog) {
+  @Controller()
+  class FakeTaskScheduler {
+    @RpcHandler(taskScheduler.listTenantTasks)
+    listTasks(request: RpcRequestParsed<typeof taskScheduler.listTenantTasks>) {
+      log.record(taskScheduler.listTenantTasks.subject, request);
+      if (request.cursor !== undefined && request.cursor !== 'page-2') throw new RpcError(WireErrorCode.InvalidParams, 'Invalid cursor');
+      const tasks = [...log.tasks.values()].filter((task) => task.tenant === request.tenant && (request.status === undefined || task.view.status === request.status));
+      return { tasks: tasks.map((task) => task.view) };
+    }
+
+    @RpcHandler(taskScheduler.cancelTenantTask)
+    cancelTask(request: RpcRequestParsed<typeof taskScheduler.cancelTenantTask>) {
+      log.record(taskScheduler.cancelTenantTask.subject, request);
+      const task = log.tasks.get(request.taskId);
+      if (!task || task.tenant !== request.tenant) throw new RpcError(WireErrorCode.NotFound, 'Unknown task');
+      if (taskScheduler.isTerminalTaskStatus(task.view.status)) throw new RpcError(WireErrorCode.InvalidParams, `Task is already ${task.view.status}`);
+      task.view = { ...task.view, status: 'cancelled', statusMessage: 'The task was cancelled by an administrator' };
+      return task.view;
+    }
+  }
+  return FakeTaskScheduler;
+}
+
 interface Answer {
   status: number;
   headers: Record<string, string | string[] | number | undefined>;
@@ -328,6 +383,7 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
   const run = uniqueRunId();
   const log = new CatalogLog();
   const resourceLog = new ResourceLog();
+  const taskLog = new TaskLog();
   let database: ThrowawayDatabase;
   let app: NestFastifyApplication;
   let platformAdminId: string;
@@ -346,7 +402,7 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
         bootstrapAdmin: { username: ADMIN_USERNAME, password: 'a platform admin password' },
         adminUploadLimitBytes: UPLOAD_LIMIT_BYTES,
       }),
-      { controllers: [fakeCatalogExecutor(log), fakeResourceStore(resourceLog)], configure: configureAdminOpenApi },
+      { controllers: [fakeCatalogExecutor(log), fakeResourceStore(resourceLog), fakeTaskScheduler(taskLog)], configure: configureAdminOpenApi },
     );
     await app.getHttpAdapter().getInstance().ready();
     const [admin] = await app.get(UsersService).list(null);
@@ -526,6 +582,8 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
         ['PUT', '/admin/v1/tenants/globex/resources/by-uri?uri=globex%3A%2F%2Fx'],
         ['DELETE', '/admin/v1/tenants/globex/resource-templates/notes'],
         ['GET', '/admin/v1/tenants/globex/prompts/greet'],
+        ['GET', '/admin/v1/tenants/globex/tasks'],
+        ['POST', '/admin/v1/tenants/globex/tasks/AAAAAAAAAAAAAAAAAAAAAA/cancel'],
         ['GET', '/admin/v1/tenants'],
         ['GET', '/admin/v1/tenants/acme'],
         ['DELETE', '/admin/v1/tenants/acme'],
@@ -873,6 +931,68 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
     });
   });
 
+  describe('tasks', () => {
+    const WORKING = 'WorkingTaskOfAcme00000a';
+    const DONE = 'CompletedTaskOfAcme000a';
+    const GLOBEX = 'WorkingTaskOfGlobex000a';
+
+    beforeAll(() => {
+      taskLog.add('acme', WORKING, 'working');
+      taskLog.add('acme', DONE, 'completed');
+      taskLog.add('globex', GLOBEX, 'working');
+    });
+
+    it("lists the tenant's tasks to its admin, passing the status and the cursor on", async () => {
+      const all = await call('GET', '/admin/v1/tenants/acme/tasks', { token: acmeAdminToken });
+      expect(all.status).toBe(200);
+      expect(all.body.tasks.map((task: { taskId: string }) => task.taskId)).toEqual([WORKING, DONE]);
+      expect(all.body.tasks[0]).toMatchObject({ status: 'working', tool: 'long_operation', owner: { subject: 'alice' } });
+      const filtered = await call('GET', '/admin/v1/tenants/acme/tasks?status=completed&cursor=page-2', { token: acmeAdminToken });
+      expect(filtered.body.tasks.map((task: { taskId: string }) => task.taskId)).toEqual([DONE]);
+      expect(taskLog.requests.filter((request) => request.subject === taskScheduler.listTenantTasks.subject).map((request) => request.payload)).toEqual([
+        { tenant: 'acme' },
+        { tenant: 'acme', status: 'completed', cursor: 'page-2' },
+      ]);
+    });
+
+    it('refuses an unknown status or a malformed cursor before asking the scheduler, and a cursor it refuses with 400', async () => {
+      const before = taskLog.requests.length;
+      for (const query of ['status=running', 'cursor=not%20a%20cursor']) {
+        const answer = await call('GET', `/admin/v1/tenants/acme/tasks?${query}`, { token: acmeAdminToken });
+        expect({ query, status: answer.status, code: answer.body?.error?.code }).toEqual({ query, status: 400, code: 'INVALID_REQUEST' });
+      }
+      expect(taskLog.requests.length).toBe(before);
+      const refused = await call('GET', '/admin/v1/tenants/acme/tasks?cursor=stale', { token: acmeAdminToken });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toEqual({ code: 'INVALID_REQUEST', message: 'Invalid cursor' });
+    });
+
+    it('cancels a task as its admin, naming the admin to the scheduler', async () => {
+      const wile = (await call('GET', '/admin/v1/tenants/acme/users', { token: acmeAdminToken })).body.users.find((user: { username: string }) => user.username === 'wile');
+      const cancelled = await call('POST', `/admin/v1/tenants/acme/tasks/${WORKING}/cancel`, { token: acmeAdminToken });
+      expect(cancelled.status).toBe(200);
+      expect(cancelled.body).toMatchObject({ taskId: WORKING, status: 'cancelled', statusMessage: 'The task was cancelled by an administrator' });
+      expect(taskLog.requests.at(-1)).toEqual({ subject: taskScheduler.cancelTenantTask.subject, payload: { tenant: 'acme', taskId: WORKING, actor: { subject: wile.id } } });
+    });
+
+    it('answers 400 for a finished task, 404 for an unknown one or one of another tenant, 400 for a malformed id', async () => {
+      const token = acmeAdminToken;
+      const finished = await call('POST', `/admin/v1/tenants/acme/tasks/${DONE}/cancel`, { token });
+      expect(finished.status).toBe(400);
+      expect(finished.body.error).toEqual({ code: 'INVALID_REQUEST', message: 'Task is already completed' });
+      expect((await call('POST', `/admin/v1/tenants/acme/tasks/${WORKING}/cancel`, { token })).body.error.message).toBe('Task is already cancelled');
+      for (const taskId of ['UnknownTaskOfAcme00000a', GLOBEX]) {
+        const answer = await call('POST', `/admin/v1/tenants/acme/tasks/${taskId}/cancel`, { token });
+        expect({ taskId, status: answer.status, code: answer.body?.error?.code }).toEqual({ taskId, status: 404, code: 'NOT_FOUND' });
+      }
+      const before = taskLog.requests.length;
+      expect((await call('POST', '/admin/v1/tenants/acme/tasks/short/cancel', { token })).status).toBe(400);
+      expect(taskLog.requests.length).toBe(before);
+      // The platform admin may cancel in any tenant.
+      expect((await call('POST', `/admin/v1/tenants/globex/tasks/${GLOBEX}/cancel`, { token: await platformAdmin() })).body.status).toBe('cancelled');
+    });
+  });
+
   describe('OpenAPI document', () => {
     const EXPECTED_OPERATIONS = [
       'GET /admin/v1/tenants listTenants',
@@ -917,6 +1037,8 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
       'GET /admin/v1/tenants/{tenant}/prompts/{name} getPrompt',
       'PUT /admin/v1/tenants/{tenant}/prompts/{name} putPrompt',
       'DELETE /admin/v1/tenants/{tenant}/prompts/{name} deletePrompt',
+      'GET /admin/v1/tenants/{tenant}/tasks listTasks',
+      'POST /admin/v1/tenants/{tenant}/tasks/{taskId}/cancel cancelTask',
     ];
 
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an OpenAPI document, walked generically
@@ -952,7 +1074,7 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
           if (method === 'put' && path.endsWith('/content')) {
             // The raw upload: the body is the content itself, of any media type.
             expect(operation.requestBody?.content?.['*/*']?.schema, `${where} body`).toEqual({ type: 'string', format: 'binary' });
-          } else if (['put', 'patch'].includes(method) || (method === 'post' && !path.endsWith('able'))) {
+          } else if (['put', 'patch'].includes(method) || (method === 'post' && !path.endsWith('able') && !path.endsWith('/cancel'))) {
             expect(operation.requestBody?.content?.['application/json']?.schema, `${where} body`).toBeDefined();
           } else {
             expect(operation.requestBody, `${where} body`).toBeUndefined();
@@ -986,6 +1108,16 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
       expect(upload.responses['200'].content['application/json'].schema.properties.resource.properties).not.toHaveProperty('blob');
       expect(upload.responses['413']).toBeDefined();
       expect(document.paths['/admin/v1/tenants/{tenant}/resources/by-uri/content'].get.responses['200'].content['*/*'].schema).toEqual({ type: 'string', format: 'binary' });
+      const tasks = document.paths['/admin/v1/tenants/{tenant}/tasks'].get;
+      expect(tasks.parameters.filter((parameter: { in: string }) => parameter.in === 'query')).toEqual([
+        expect.objectContaining({ name: 'status', required: false, schema: expect.objectContaining({ enum: ['working', 'input_required', 'completed', 'failed', 'cancelled'] }) }),
+        expect.objectContaining({ name: 'cursor', required: false }),
+      ]);
+      const task = tasks.responses['200'].content['application/json'].schema.properties.tasks.items;
+      expect(Object.keys(task.properties)).toEqual(expect.arrayContaining(['taskId', 'status', 'server', 'tool', 'era', 'owner', 'runsStarted', 'idempotent']));
+      expect(Object.keys(task.properties).filter((key) => ['arguments', 'outcome', 'result', 'principal', 'scopes'].includes(key))).toEqual([]);
+      const cancel = document.paths['/admin/v1/tenants/{tenant}/tasks/{taskId}/cancel'].post;
+      expect(Object.keys(cancel.responses).sort()).toEqual(['200', '400', '401', '403', '404', '500', '503']);
       const user = document.paths['/admin/v1/tenants/{tenant}/users'].post.requestBody.content['application/json'].schema;
       expect(user.required.sort()).toEqual(['password', 'username']);
       expect(Object.keys(user.properties)).not.toContain('platformAdmin');

@@ -1,10 +1,11 @@
+import { Client as PgClient } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CreateTaskResultSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { OAuthBrowser, OAuthBrowserError, OAuthTestClient, bearerChallenge, mcpUrl, obtainToken, waitUntil, type TestUser } from '@mcp-platform/shared-testing';
 import { AdminApi, adminApiUrl, calculatorTool, uniqueTenant, uuidTool } from './admin-api';
 import { legacyClient, recordingFetch } from './oauth-flows';
-import { adminUserOf, distributedMode, embeddedMode, type Platform, type PlatformMode } from './platforms';
+import { adminUserOf, distributedMode, embeddedMode, seededUrls, type Platform, type PlatformMode } from './platforms';
 
 const modes: PlatformMode[] = [embeddedMode(), distributedMode(1)];
 
@@ -19,7 +20,33 @@ const DOCUMENTED_ROUTES: [string, string][] = [
   ['put', '/admin/v1/tenants/{tenant}/virtual-servers/{name}'],
   ['put', '/admin/v1/tenants/{tenant}/tools/{name}'],
   ['post', '/admin/v1/tenants/{tenant}/tools/{name}/disable'],
+  ['get', '/admin/v1/tenants/{tenant}/tasks'],
+  ['post', '/admin/v1/tenants/{tenant}/tasks/{taskId}/cancel'],
 ];
+
+/** A task as the admin API lists it (the fields this file reads). */
+interface AdminTask {
+  taskId: string;
+  status: string;
+  statusMessage?: string;
+  server: string;
+  tool: string;
+  era: string;
+  owner: { subject: string; clientId?: string; anonymous: boolean };
+  runsStarted: number;
+}
+
+/** Distributed mode: whether the task's run is still open, read from the scheduler's table. */
+async function runOpen(databaseUrl: string, taskId: string): Promise<boolean | undefined> {
+  const client = new PgClient({ connectionString: databaseUrl, connectionTimeoutMillis: 5_000 });
+  await client.connect();
+  try {
+    const found = await client.query<{ run_open: boolean }>('SELECT run_open FROM task_scheduler.tasks WHERE id = $1', [taskId]);
+    return found.rows[0]?.run_open;
+  } finally {
+    await client.end();
+  }
+}
 
 describe.each(modes)('admin API, $name mode', (mode) => {
   let platform: Platform;
@@ -142,6 +169,68 @@ describe.each(modes)('admin API, $name mode', (mode) => {
     expect(demoTools.tools.map((tool) => tool.name)).not.toContain('intruder');
     const demoServer = (await platformAdmin.expect(200, 'GET', '/tenants/demo/virtual-servers/default')).body as { tools: string[] };
     expect(demoServer.tools.length).toBeGreaterThan(0);
+  });
+
+  it("lets the demo tenant's admin see and cancel a user's running task, stopping it; another tenant's admin is refused", async () => {
+    const platformAdmin = await AdminApi.signIn(platform, adminUserOf(platform));
+    const demoAdmin: TestUser = { username: `${tenant}-demo-admin`, password: `pw-demo-${tenant}-0123456789` };
+    await platformAdmin.expect(201, 'POST', '/tenants/demo/users', { ...demoAdmin, roles: ['tenant-admin'] });
+    const demoAdminApi = await AdminApi.signIn(platform, demoAdmin);
+
+    const demoUrl = seededUrls(platform.baseUrl).demo;
+    const token = await obtainToken({ issuer: platform.issuer, resource: demoUrl, scope: 'mcp', user: platform.demoUser });
+    const client = legacyClient();
+    const transport = new LegacyTransport(new URL(demoUrl), { requestInit: { headers: { authorization: `Bearer ${token.access_token}` } } });
+    await client.connect(transport);
+    try {
+      const created = await client.request({ method: 'tools/call', params: { name: 'long_operation', arguments: { seconds: 30 } } }, CreateTaskResultSchema, { task: { ttl: 120_000 } });
+      const taskId = created.task.taskId;
+      const listedTask = async (status?: string) => {
+        const answer = await demoAdminApi.expect(200, 'GET', `/tenants/demo/tasks${status ? `?status=${status}` : ''}`);
+        return (answer.body as { tasks: AdminTask[] }).tasks.find((task) => task.taskId === taskId);
+      };
+      // Running: an executor's worker claimed it.
+      const running = await waitUntil(
+        async () => {
+          const task = await listedTask('working');
+          return task !== undefined && task.runsStarted > 0 ? task : undefined;
+        },
+        { timeoutMs: 15_000, description: 'the task to run' },
+      );
+      expect(running).toMatchObject({ status: 'working', server: 'default', tool: 'long_operation', era: 'legacy', owner: { anonymous: false }, runsStarted: 1 });
+      // The arguments are the owner's: never shown to an administrator.
+      expect(JSON.stringify(running)).not.toContain('seconds');
+
+      // Another tenant's admin sees none of it and cancels nothing.
+      const otherAdmin = await AdminApi.signIn(platform, tenantAdmin);
+      for (const [method, path] of [
+        ['GET', '/tenants/demo/tasks'],
+        ['POST', `/tenants/demo/tasks/${taskId}/cancel`],
+      ] as const) {
+        const answer = await otherAdmin.request(method, path);
+        expect(answer.status, `${method} ${path}: ${JSON.stringify(answer.body)}`).toBe(403);
+      }
+      const own = (await otherAdmin.expect(200, 'GET', `/tenants/${tenant}/tasks`)).body as { tasks: AdminTask[] };
+      expect(own.tasks.map((task) => task.taskId)).not.toContain(taskId);
+      expect((await listedTask())?.status).toBe('working');
+
+      const cancelled = await demoAdminApi.request('POST', `/tenants/demo/tasks/${taskId}/cancel`);
+      expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+      expect(cancelled.body).toMatchObject({ taskId, status: 'cancelled', statusMessage: 'The task was cancelled by an administrator' });
+      expect(await listedTask('cancelled')).toMatchObject({ status: 'cancelled' });
+      expect(await listedTask('working')).toBeUndefined();
+      // Its owner sees it cancelled too, and a second cancellation is refused (terminal, S-283).
+      await expect(client.experimental.tasks.getTask(taskId)).resolves.toMatchObject({ status: 'cancelled', statusMessage: 'The task was cancelled by an administrator' });
+      expect((await demoAdminApi.request('POST', `/tenants/demo/tasks/${taskId}/cancel`)).status).toBe(400);
+      if (platform.mode === 'distributed') {
+        // The run stopped well before its 30 seconds: the executor heard the cancellation.
+        const database = platform.database.url;
+        await waitUntil(async () => (await runOpen(database, taskId)) === false, { timeoutMs: 10_000, description: 'the cancelled run to stop' });
+      }
+    } finally {
+      await transport.terminateSession().catch(() => undefined);
+      await client.close();
+    }
   });
 
   it('gives a member without an admin role no access to the admin API', async () => {

@@ -15,8 +15,8 @@ export interface MappedAdminError {
 /**
  * Turns anything a route threw into the admin API's error (STYLE.md §5: one mapper per transport,
  * an exhaustive switch per source). Sources: the API's own refusals, identity rules (tenants, users,
- * roles), OAuth client rules, wire errors of the tool executor and the resource store, and Nest's own
- * HTTP exceptions.
+ * roles), OAuth client rules, wire errors of the tool executor, the resource store and the task
+ * scheduler, and Nest's own HTTP exceptions.
  * Anything else is internal: a fresh error id goes to the caller and, with the cause, to the log.
  */
 export function mapAdminError(error: unknown, newErrorId: () => string = randomUUID): MappedAdminError {
@@ -27,7 +27,7 @@ export function mapAdminError(error: unknown, newErrorId: () => string = randomU
     if (isSizeRefusal(error.code, error.data)) return { error: new AdminApiError(AdminErrorCode.PayloadTooLarge, error.message) };
     const code = fromWireCode(error.code);
     if (code !== AdminErrorCode.Internal) return { error: new AdminApiError(code, wireMessage(error.code, error.message)) };
-    // The service (tool executor, resource store) logged its own cause under its own id; keep that id so the two logs meet.
+    // The service (tool executor, resource store, task scheduler) logged its own cause under its own id; keep that id so the two logs meet.
     const errorId = error.errorId ?? newErrorId();
     return { error: new AdminApiError(code, `internal error in a service behind the admin API (id ${errorId})`, { errorId }), cause: error };
   }
@@ -57,7 +57,7 @@ export function fromIdentityCode(code: IdentityErrorCode): AdminErrorCode {
   }
 }
 
-/** Wire errors of the catalog administration RPCs (the tool executor, the resource store). */
+/** Wire errors of the administration RPCs (the tool executor, the resource store, the task scheduler). */
 export function fromWireCode(code: WireErrorCode): AdminErrorCode {
   switch (code) {
     case WireErrorCode.NotFound:

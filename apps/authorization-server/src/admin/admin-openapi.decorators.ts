@@ -52,7 +52,7 @@ const ERROR_DESCRIPTIONS: Record<DocumentedError, string> = {
   409: 'CONFLICT: it exists already, or the change conflicts with the current state',
   413: 'QUOTA_EXCEEDED: the content would take the tenant over its resource storage quota; PAYLOAD_TOO_LARGE: the body or the resource is over its size limit',
   500: 'INTERNAL: unexpected failure; the body carries the logged `errorId`',
-  503: 'UNAVAILABLE: the service behind the route (tool executor, resource store) did not answer',
+  503: 'UNAVAILABLE: the service behind the route (tool executor, resource store, task scheduler) did not answer',
 };
 
 /** What one route does, answers and may refuse, for the OpenAPI document. */

@@ -6,7 +6,7 @@ import { ADMIN_API_SETTINGS, ADMIN_DOCS_PATH, ADMIN_OPENAPI_JSON_PATH, type Admi
 import { AdminModule } from './admin.module';
 
 const DESCRIPTION = [
-  "Administers the platform: tenants, their users, roles and OAuth clients, their tool catalog and the virtual servers that expose it.",
+  "Administers the platform: tenants, their users, roles and OAuth clients, their tool catalog and the virtual servers that expose it, their resources and prompts, and their MCP tasks.",
   '',
   `Every route needs \`Authorization: Bearer <access token>\`: a JWT issued by this authorization server for the resource (audience) \`<this origin>/admin/v1\` with the \`${ADMIN_SCOPE}\` scope.`,
   'A platform administrator (role `platform-admin`) may do everything; a tenant administrator (role `tenant-admin`) only what is under `/admin/v1/tenants/{its tenant}`.',

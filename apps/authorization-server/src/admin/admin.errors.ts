@@ -2,8 +2,9 @@ import { z } from 'zod';
 
 /**
  * The admin API's error codes, the `error.code` of every error body. Each has exactly one HTTP status
- * (`adminErrorStatus`); errors of the services behind the API (identity, clients, the tool executor and the resource store
- * over the bus) are mapped onto these in `admin-error.mapper.ts`.
+ * (`adminErrorStatus`); errors of the services behind the API (identity, clients, and over the bus
+ * the tool executor, the resource store and the task scheduler) are mapped onto these in
+ * `admin-error.mapper.ts`.
  */
 export const AdminErrorCode = {
   /** The body, a path parameter or the requested change is invalid. */
@@ -25,7 +26,7 @@ export const AdminErrorCode = {
    * content over the resource store's per-resource limit (`RESOURCE_STORE_MAX_RESOURCE_BYTES`).
    */
   PayloadTooLarge: 'PAYLOAD_TOO_LARGE',
-  /** A service behind the API (the tool executor, the resource store) did not answer in time or is not running. */
+  /** A service behind the API (the tool executor, the resource store, the task scheduler) did not answer in time or is not running. */
   Unavailable: 'UNAVAILABLE',
   /** Anything unexpected; the body carries an `errorId` that was logged with the cause. */
   Internal: 'INTERNAL',

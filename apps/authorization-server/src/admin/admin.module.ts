@@ -25,6 +25,8 @@ import { ResourceAdminService } from './resource-admin.service';
 import { ResourceTemplatesHttpController } from './resource-templates.http.controller';
 import { ResourcesHttpController } from './resources.http.controller';
 import { RolesHttpController } from './roles.http.controller';
+import { TaskAdminService } from './task-admin.service';
+import { TasksHttpController } from './tasks.http.controller';
 import { TenantsHttpController } from './tenants.http.controller';
 import { ToolsHttpController } from './tools.http.controller';
 import { UsersHttpController } from './users.http.controller';
@@ -53,8 +55,8 @@ class VerifierKeyInvalidation implements OnModuleDestroy {
 /**
  * The admin REST API under `/admin/v1` (issue 3 §4): tenants, users, roles and OAuth clients of the
  * authorization server, each tenant's tool catalog and virtual servers through the tool executor's
- * catalog administration RPCs, and its resources, resource templates and prompts through the resource
- * store's. Every route needs an admin access token (`AdminAuthGuard`);
+ * catalog administration RPCs, its resources, resource templates and prompts through the resource
+ * store's, and its MCP tasks through the task scheduler's. Every route needs an admin access token (`AdminAuthGuard`);
  * the OpenAPI document is served by `configureAdminOpenApi`.
  */
 @Module({
@@ -69,6 +71,7 @@ class VerifierKeyInvalidation implements OnModuleDestroy {
     ResourcesHttpController,
     ResourceTemplatesHttpController,
     PromptsHttpController,
+    TasksHttpController,
     AdminResourceMetadataHttpController,
   ],
   providers: [
@@ -93,6 +96,7 @@ class VerifierKeyInvalidation implements OnModuleDestroy {
     AdminRawUploadParsing,
     CatalogAdminService,
     ResourceAdminService,
+    TaskAdminService,
     IdentityAdminService,
     ClientsAdminService,
   ],

@@ -10,6 +10,7 @@ export type TaskEra = 'legacy' | 'modern';
  */
 @Entity({ name: 'tasks' })
 @Index('ix_tasks_owner_created', ['tenant', 'ownerSubject', 'ownerAnonymous', 'ownerClientId', 'sessionId', 'createdAt', 'id'])
+@Index('ix_tasks_tenant_created', ['tenant', 'createdAt', 'id'])
 @Index('ix_tasks_expires_at', ['expiresAt'])
 export class TaskEntity {
   /** 128 random bits, base64url (S-290, S-306). */

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource, type EntityManager, type SelectQueryBuilder } from 'typeorm';
+import type { taskScheduler } from '@mcp-platform/protocol-contracts';
 import { TASK_SCHEDULER_CONNECTION, TASK_SCHEDULER_SCHEMA } from '../task-scheduler.constants';
 import type { StoredTask, TaskChanges, TaskListPosition, TaskOwner } from './stored-task';
 import { TaskEntity } from './task.entity';
@@ -75,7 +76,7 @@ export class LockedTask {
   }
 }
 
-/** The tasks table: tasks by id, an owner's tasks by recency, and the expiry sweep. */
+/** The tasks table: tasks by id, an owner's or a tenant's tasks by recency, and the expiry sweep. */
 @Injectable()
 export class TasksRepository {
   constructor(@InjectDataSource(TASK_SCHEDULER_CONNECTION) private readonly dataSource: DataSource) {}
@@ -151,9 +152,21 @@ export class TasksRepository {
     else query.andWhere('t.owner_client_id = :clientId', { clientId: owner.clientId });
     if (owner.sessionId === null) query.andWhere('t.session_id IS NULL');
     else query.andWhere('t.session_id = :sessionId', { sessionId: owner.sessionId });
-    if (after) query.andWhere('(t.created_at, t.id) < (:afterCreatedAt, :afterId)', { afterCreatedAt: after.createdAt, afterId: after.id });
-    const entities = await query.orderBy('t.created_at', 'DESC').addOrderBy('t.id', 'DESC').limit(limit).getMany();
-    return entities.map(toStoredTask);
+    return pageOf(query, after, limit);
+  }
+
+  /**
+   * Every owner's unexpired tasks of `tenant` (only those in `status`, if given), newest first, after
+   * `after`; at most `limit`. Served by `ix_tasks_tenant_created`, the status filtered along the way.
+   */
+  async listOfTenant(tenant: string, status: taskScheduler.TaskStatus | undefined, now: Date, after: TaskListPosition | undefined, limit: number): Promise<StoredTask[]> {
+    const query = this.dataSource
+      .getRepository(TaskEntity)
+      .createQueryBuilder('t')
+      .where('t.tenant = :tenant', { tenant })
+      .andWhere('t.expires_at > :now', { now });
+    if (status !== undefined) query.andWhere('t.status = :status', { status });
+    return pageOf(query, after, limit);
   }
 
   /** The unexpired `working` tasks, oldest first (their jobs, when the queue lost them). */
@@ -173,6 +186,13 @@ export class TasksRepository {
     const result = await this.dataSource.getRepository(TaskEntity).createQueryBuilder().delete().where('expires_at <= :now', { now }).returning('id').execute();
     return ((result.raw ?? []) as unknown[]).length;
   }
+}
+
+/** A page of `query`'s tasks, newest first, after the `(created_at, id)` keyset position `after`. */
+async function pageOf(query: SelectQueryBuilder<TaskEntity>, after: TaskListPosition | undefined, limit: number): Promise<StoredTask[]> {
+  if (after) query.andWhere('(t.created_at, t.id) < (:afterCreatedAt, :afterId)', { afterCreatedAt: after.createdAt, afterId: after.id });
+  const entities = await query.orderBy('t.created_at', 'DESC').addOrderBy('t.id', 'DESC').limit(limit).getMany();
+  return entities.map(toStoredTask);
 }
 
 function toStoredTask(entity: TaskEntity): StoredTask {

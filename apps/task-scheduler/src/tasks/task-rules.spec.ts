@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '@mcp-platform/protocol-contracts';
 import type { StoredTask } from '../store/stored-task';
-import { boundTtlMs, concurrencyRetryAfterMs, decideClaim, MAX_RUNS, isExpired, isOwnedBy, isRunning, outstandingAnswers, ownerOf, statusOfOutcome, toTaskView } from './task-rules';
+import { boundTtlMs, concurrencyRetryAfterMs, decideClaim, MAX_RUNS, isExpired, isOwnedBy, isRunning, outstandingAnswers, ownerOf, statusOfOutcome, toAdminTaskView, toTaskView } from './task-rules';
 
 const limits = { defaultTtlMs: 3_600_000, maxTtlMs: 86_400_000, minTtlMs: 10_000 };
 const alice: Principal = { subject: 'alice', tenant: 'acme', clientId: 'app', scopes: ['tools'], anonymous: false };
@@ -109,6 +109,34 @@ describe('toTaskView', () => {
       inputRequests,
     });
     expect(toTaskView(task({ status: 'cancelled', inputRequests }))).not.toHaveProperty('inputRequests');
+  });
+});
+
+describe('toAdminTaskView', () => {
+  it('adds the tool, the era, the owner and the run count to the view', () => {
+    expect(toAdminTaskView(task({ runsStarted: 2, idempotent: true }))).toEqual({
+      ...toTaskView(task()),
+      server: 'main',
+      tool: 'slow',
+      era: 'legacy',
+      owner: { subject: 'alice', clientId: 'app', anonymous: false },
+      runsStarted: 2,
+      idempotent: true,
+    });
+    expect(toAdminTaskView(task({ owner: ownerOf(anonymous, 'session-1') })).owner).toEqual({ subject: 'anonymous', anonymous: true });
+  });
+
+  it("never shows the call's arguments, the outcome or the owner's principal", () => {
+    const secret = 'sk-secret-token';
+    const view = toAdminTaskView(
+      task({
+        call: { tenant: 'acme', server: 'main', name: 'slow', arguments: { apiKey: secret }, protocolVersion: '2025-11-25' },
+        principal: { ...alice, scopes: [secret] },
+        status: 'completed',
+        outcome: { result: { content: [{ type: 'text', text: secret }] } },
+      }),
+    );
+    expect(JSON.stringify(view)).not.toContain(secret);
   });
 });
 

@@ -63,6 +63,27 @@ export function toTaskView(task: StoredTask): taskScheduler.TaskView {
   };
 }
 
+/** Whose a task is, as events and administrators show it (the session of an anonymous owner left out). */
+export function ownerViewOf(owner: TaskOwner): { subject: string; clientId?: string; anonymous: boolean } {
+  return { subject: owner.subject, ...(owner.clientId === null ? {} : { clientId: owner.clientId }), anonymous: owner.anonymous };
+}
+
+/**
+ * The task as a tenant's administrators see it (`listTenantTasks`): its view, the tool and whose it is.
+ * Never the call's arguments, the outcome or the owner's principal: they may hold the owner's secrets.
+ */
+export function toAdminTaskView(task: StoredTask): taskScheduler.AdminTaskView {
+  return {
+    ...toTaskView(task),
+    server: task.server,
+    tool: task.call.name,
+    era: task.era,
+    owner: ownerViewOf(task.owner),
+    runsStarted: task.runsStarted,
+    idempotent: task.idempotent,
+  };
+}
+
 /** Longest status message taken from a tool's error text. */
 const MAX_STATUS_MESSAGE_LENGTH = 500;
 

@@ -5,7 +5,8 @@ import { TasksService } from './tasks.service';
 
 /**
  * The task contracts on the bus: one call into the service each. Owner operations read the caller
- * from the principal header; claims and finishes come from the tool executors' workers.
+ * from the principal header; tenant operations come from the admin API; claims and finishes come from
+ * the tool executors' workers.
  */
 @Controller()
 export class TasksNatsController {
@@ -34,6 +35,17 @@ export class TasksNatsController {
   @RpcHandler(taskScheduler.cancelTask)
   cancelTask(request: RpcRequestParsed<typeof taskScheduler.cancelTask>, context: CallContext) {
     return this.tasks.cancel(request.taskId, context.principal, request.sessionId);
+  }
+
+  /** The admin API checked that its caller administers `tenant`; the bus carries no principal for it. */
+  @RpcHandler(taskScheduler.listTenantTasks)
+  listTenantTasks(request: RpcRequestParsed<typeof taskScheduler.listTenantTasks>) {
+    return this.tasks.listForTenant(request.tenant, request.status, request.cursor);
+  }
+
+  @RpcHandler(taskScheduler.cancelTenantTask)
+  cancelTenantTask(request: RpcRequestParsed<typeof taskScheduler.cancelTenantTask>) {
+    return this.tasks.cancelForTenant(request.tenant, request.taskId, request.actor);
   }
 
   @RpcHandler(taskScheduler.updateTask)

@@ -7,12 +7,26 @@ import { TasksRepository } from '../store/tasks.repository';
 import { AWAIT_RECHECK_MS, TASK_PAGE_SIZE, TASK_SWEEP_INTERVAL_MS } from '../task-scheduler.constants';
 import { Clock } from './clock';
 import { decodeTaskCursor, encodeTaskCursor } from './task-cursor';
-import { boundTtlMs, concurrencyRetryAfterMs, decideClaim, isExpired, isOwnedBy, isRunning, outstandingAnswers, ownerOf, statusOfOutcome, toTaskView } from './task-rules';
+import {
+  boundTtlMs,
+  concurrencyRetryAfterMs,
+  decideClaim,
+  isExpired,
+  isOwnedBy,
+  isRunning,
+  outstandingAnswers,
+  ownerOf,
+  ownerViewOf,
+  statusOfOutcome,
+  toAdminTaskView,
+  toTaskView,
+} from './task-rules';
 import { TASK_SETTINGS, type TaskSettings } from './task-settings';
 import { TaskWaiters } from './task-waiters';
 
 type TaskState = taskScheduler.TaskState;
 type TaskView = taskScheduler.TaskView;
+type AdminTaskView = taskScheduler.AdminTaskView;
 type CreateRequest = RpcRequestParsed<typeof taskScheduler.createTask>;
 type FinishEnding = RpcRequestParsed<typeof taskScheduler.finishTask>['ending'];
 type ClaimAnswer = RpcResponse<typeof taskScheduler.claimTask>;
@@ -26,9 +40,10 @@ interface Locked<T> {
 /**
  * MCP tasks of both eras (S-272..S-307): created for a tool call and queued for the tool executors,
  * read, awaited, listed, cancelled and answered by their owner (anyone else is told the task does not
- * exist, S-289), claimed and finished by the executors' workers. Every status change is written under
- * the task's row lock before it is answered or announced (`taskStatusChanged`), so a cancellation is
- * never overwritten by a finish (S-283). Expired tasks are unknown at once and deleted by a sweep.
+ * exist, S-289), listed and cancelled by the tenant's administrators (through the admin API), claimed
+ * and finished by the executors' workers. Every status change is written under the task's row lock
+ * before it is answered or announced (`taskStatusChanged`), so a cancellation is never overwritten by a
+ * finish (S-283). Expired tasks are unknown at once and deleted by a sweep.
  */
 @Injectable()
 export class TasksService implements OnApplicationBootstrap, OnModuleDestroy {
@@ -148,33 +163,38 @@ export class TasksService implements OnApplicationBootstrap, OnModuleDestroy {
     // spec S-290: without a session, anonymous callers share one identity; listing would show everyone's tasks.
     if (owner.anonymous && owner.sessionId === null) throw new RpcError(WireErrorCode.Forbidden, 'Anonymous callers list tasks only within a session');
     const after = cursor === undefined ? undefined : decodeTaskCursor(cursor);
-    const rows = await this.tasks.listOwned(owner, new Date(this.clock.now()), after, TASK_PAGE_SIZE + 1);
-    const page = rows.slice(0, TASK_PAGE_SIZE);
-    const last = page.at(-1);
-    return {
-      tasks: page.map(toTaskView),
-      ...(rows.length > TASK_PAGE_SIZE && last ? { nextCursor: encodeTaskCursor({ createdAt: last.createdAt, id: last.id }) } : {}),
-    };
+    return pageOf(await this.tasks.listOwned(owner, new Date(this.clock.now()), after, TASK_PAGE_SIZE + 1), toTaskView);
   }
 
   /** Cancels the caller's task: `cancelled` is stored before the answer (S-283); a terminal task is `INVALID_PARAMS`. */
   async cancel(taskId: string, principal: Principal | undefined, sessionId: string | undefined): Promise<TaskView> {
     const owner = ownerOf(requirePrincipal(principal), sessionId);
-    const { answer, changed } = await this.tasks.lockTask(taskId, async (locked): Promise<Locked<StoredTask>> => {
-      if (!locked) throw unknownTask();
-      const task = this.ownedOrUnknown(locked.task, owner);
-      if (taskScheduler.isTerminalTaskStatus(task.status)) throw new RpcError(WireErrorCode.InvalidParams, `Task is already ${task.status}`);
-      const cancelled = await locked.update({
-        status: 'cancelled',
-        statusMessage: 'The task was cancelled by its requester',
-        inputRequests: null,
-        lastUpdatedAt: new Date(this.clock.now()),
-      });
-      return { answer: cancelled, changed: cancelled };
-    });
-    if (changed) this.announce(changed);
-    this.logger.log(audit('cancelled', answer));
-    return toTaskView(answer);
+    const cancelled = await this.cancelVisible(taskId, (task) => this.ownedOrUnknown(task, owner), 'The task was cancelled by its requester', '');
+    return toTaskView(cancelled);
+  }
+
+  /**
+   * Every owner's unexpired tasks of `tenant` (only those in `status`, if given), newest first,
+   * `TASK_PAGE_SIZE` at a time, for its administrators; the admin API checked who asks.
+   */
+  async listForTenant(tenant: string, status: taskScheduler.TaskStatus | undefined, cursor: string | undefined): Promise<{ tasks: AdminTaskView[]; nextCursor?: string }> {
+    const after = cursor === undefined ? undefined : decodeTaskCursor(cursor);
+    return pageOf(await this.tasks.listOfTenant(tenant, status, new Date(this.clock.now()), after, TASK_PAGE_SIZE + 1), toAdminTaskView);
+  }
+
+  /**
+   * An administrator cancels a task of `tenant`, by the owner's rules (S-283): `cancelled` before the
+   * answer, announced so its run stops; a terminal task is `INVALID_PARAMS`, a task of another tenant
+   * is unknown. The audit line names the administrator.
+   */
+  async cancelForTenant(tenant: string, taskId: string, actor: { subject: string }): Promise<AdminTaskView> {
+    const cancelled = await this.cancelVisible(
+      taskId,
+      (task) => this.inTenantOrUnknown(task, tenant),
+      'The task was cancelled by an administrator',
+      ` by-admin=${JSON.stringify(actor.subject)}`,
+    );
+    return toAdminTaskView(cancelled);
   }
 
   /**
@@ -326,6 +346,29 @@ export class TasksService implements OnApplicationBootstrap, OnModuleDestroy {
     return task;
   }
 
+  /** The task if it is `tenant`'s and unexpired; otherwise unknown, as to its owner. */
+  private inTenantOrUnknown(task: StoredTask, tenant: string): StoredTask {
+    if (task.tenant !== tenant || isExpired(task, this.clock.now())) throw unknownTask();
+    return task;
+  }
+
+  /**
+   * Cancels the task if `visible` shows it to the caller (it throws otherwise): `cancelled` is written
+   * under the task's row lock before the answer, so a finish cannot overwrite it (S-283), then announced
+   * (the executor stops the run, brokers tell the owner) and audited with `auditDetail` appended.
+   */
+  private async cancelVisible(taskId: string, visible: (task: StoredTask) => StoredTask, statusMessage: string, auditDetail: string): Promise<StoredTask> {
+    const cancelled = await this.tasks.lockTask(taskId, async (locked) => {
+      if (!locked) throw unknownTask();
+      const task = visible(locked.task);
+      if (taskScheduler.isTerminalTaskStatus(task.status)) throw new RpcError(WireErrorCode.InvalidParams, `Task is already ${task.status}`);
+      return locked.update({ status: 'cancelled', statusMessage, inputRequests: null, lastUpdatedAt: new Date(this.clock.now()) });
+    });
+    this.announce(cancelled);
+    this.logger.log(`${audit('cancelled', cancelled)}${auditDetail}`);
+    return cancelled;
+  }
+
   /**
    * Queues a further run of a task. Its job id is new each time: the queue ignores an id it saw in the
    * last two minutes, and the first job (id = task id) may be that recent.
@@ -346,7 +389,7 @@ export class TasksService implements OnApplicationBootstrap, OnModuleDestroy {
       tenant: task.tenant,
       ...(task.originSessionId === null ? {} : { sessionId: task.originSessionId }),
       era: task.era,
-      owner: { subject: task.owner.subject, ...(task.owner.clientId === null ? {} : { clientId: task.owner.clientId }), anonymous: task.owner.anonymous },
+      owner: ownerViewOf(task.owner),
     });
     this.waiters.wake(task.id);
   }
@@ -378,6 +421,16 @@ function runAnswer(task: StoredTask): ClaimAnswer {
     principal: task.principal,
     ...(task.originSessionId === null ? {} : { sessionId: task.originSessionId }),
     ...(Object.keys(task.inputResponses).length > 0 ? { inputResponses: task.inputResponses } : {}),
+  };
+}
+
+/** A page of a list: the first `TASK_PAGE_SIZE` of `rows` (one more was read), and a cursor after the last when more follow (S-240). */
+function pageOf<T>(rows: StoredTask[], view: (task: StoredTask) => T): { tasks: T[]; nextCursor?: string } {
+  const page = rows.slice(0, TASK_PAGE_SIZE);
+  const last = page.at(-1);
+  return {
+    tasks: page.map(view),
+    ...(rows.length > TASK_PAGE_SIZE && last ? { nextCursor: encodeTaskCursor({ createdAt: last.createdAt, id: last.id }) } : {}),
   };
 }
 

@@ -1,1 +1,2 @@
 export * from './task.contracts';
+export * from './task-admin.contracts';
