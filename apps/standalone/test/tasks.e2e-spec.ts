@@ -443,16 +443,25 @@ describe.each(modes)('MCP tasks, $name mode', (mode) => {
       await client?.close();
     });
 
-    it('tools/call of export_report answers resultType task, at once readable; tasks/get shows it working, then completed with its result (S-297, S-298, S-300)', async () => {
-      const created = await createModernTask(owner, 'export_report', { seconds: 2 });
+    it('tools/call of export_report answers resultType task, at once readable; tasks/get shows it working, its progress as status message, then completed with its result (S-297, S-298, S-300)', async () => {
+      const created = await createModernTask(owner, 'export_report', { seconds: 3 });
       expect(created).toMatchObject({ resultType: 'task', status: 'working', ttlMs: expect.any(Number), pollIntervalMs: expect.any(Number) });
       // spec S-307: the modern words are ttlMs and pollIntervalMs.
       expect(created).not.toHaveProperty('ttl');
       expect(created).not.toHaveProperty('pollInterval');
       // spec S-298: durable before the answer.
       await expect(modernGet(client, created.taskId)).resolves.toMatchObject({ taskId: created.taskId, status: 'working' });
+      // No progress notifications for a modern task (S-304): a poller reads how far it got in its status message.
+      const progressed = await waitUntil(
+        async () => {
+          const task = await modernGet(client, created.taskId);
+          return task.status === 'working' && task.statusMessage !== undefined ? task : undefined;
+        },
+        { timeoutMs: 10_000, intervalMs: 200, description: 'the task to show its progress' },
+      );
+      expect(progressed.statusMessage).toBe(`${ROWS_PER_SECOND} rows`);
       const done = await untilTerminal(() => modernGet(client, created.taskId), 'the modern export_report task to end');
-      expect(done).toMatchObject({ status: 'completed', result: { structuredContent: { rows: 500, seconds: 2 } } });
+      expect(done).toMatchObject({ status: 'completed', result: { structuredContent: { rows: 3 * ROWS_PER_SECOND, seconds: 3 } } });
       expect(done.error).toBeUndefined();
     });
 

@@ -303,6 +303,26 @@ describe.each(setups(run))('TaskSchedulerModule over $name', (setup) => {
       expect((await get(taskId, alice)).task.status).toBe('completed');
     });
 
+    it("shows a working run's progress as its status message, and only while it works", async () => {
+      const alice = user('alice-input');
+      const { taskId } = await create(alice, 'idempotent', { sessionId: 'session-of-alice' });
+      const progress = (statusMessage: string) => bus.request(taskScheduler.reportTaskProgress, { taskId, statusMessage });
+      // Before any run, nothing changes.
+      await progress('too early');
+      expect((await get(taskId, alice)).task).not.toHaveProperty('statusMessage');
+      await claim(taskId);
+      await progress('Step 2 of 5');
+      const working = (await get(taskId, alice)).task;
+      expect(working).toMatchObject({ status: 'working', statusMessage: 'Step 2 of 5' });
+      await bus.request(taskScheduler.reportTaskInput, { taskId, waiting: true });
+      await progress('Step 3 of 5');
+      expect((await get(taskId, alice)).task).toMatchObject({ status: 'input_required', statusMessage: 'The task is waiting for its client to answer a request' });
+      await finish(taskId, { outcome: { result } });
+      await progress('Step 5 of 5');
+      expect((await get(taskId, alice)).task).toMatchObject({ status: 'completed' });
+      expect((await get(taskId, alice)).task).not.toHaveProperty('statusMessage');
+    });
+
     it('runs again a task whose worker died while it waited for input, working again (idempotent tool)', async () => {
       const alice = user('alice-input');
       const { taskId } = await create(alice, 'idempotent', { sessionId: 'session-of-alice' });

@@ -68,6 +68,11 @@ export class TasksNatsController {
     return this.tasks.reportInput(request.taskId, request.waiting);
   }
 
+  @RpcHandler(taskScheduler.reportTaskProgress)
+  reportTaskProgress(request: RpcRequestParsed<typeof taskScheduler.reportTaskProgress>) {
+    return this.tasks.reportProgress(request.taskId, request.statusMessage);
+  }
+
   /** Every replica hears every change (delivery `all`): waiters of another replica's task wake at once. */
   @EventHandler(taskScheduler.taskStatusChanged)
   taskStatusChanged(payload: EventPayload<typeof taskScheduler.taskStatusChanged>): void {

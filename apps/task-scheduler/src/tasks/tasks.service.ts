@@ -287,6 +287,18 @@ export class TasksService implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /**
+   * The run's latest progress, in words, as the status message of a `working` task (what a client polling
+   * `tasks/get` reads). Not a status change: nothing is announced. Anything else is ignored.
+   */
+  async reportProgress(taskId: string, statusMessage: string): Promise<Record<string, never>> {
+    await this.tasks.lockTask(taskId, async (locked): Promise<Locked<undefined>> => {
+      if (locked?.task.runOpen && locked.task.status === 'working') await locked.update({ statusMessage, lastUpdatedAt: new Date(this.clock.now()) });
+      return { answer: undefined };
+    });
+    return {};
+  }
+
+  /**
    * A worker's run ended. A task no longer running (cancelled meanwhile, S-283) keeps its status and the
    * outcome is dropped. Input requests make it `input_required` (modern era); an outcome makes it
    * `completed` or `failed` by the era's rules (S-287, S-303).

@@ -47,10 +47,16 @@ function setup(scheduler: { claim?: (payload: unknown) => Promise<unknown>; fini
   const claims: unknown[] = [];
   const finishes: unknown[] = [];
   const emitted: Array<{ subject: string; payload: unknown }> = [];
+  const handlers = new Map<string, (payload: unknown) => void>();
   const bus = {
     emit: (contract: { subject: string }, payload: unknown) => void emitted.push({ subject: contract.subject, payload }),
+    /** The test's own handler of a subject the worker sends besides claims and finishes. */
+    onRequest: (subject: string, handler: (payload: unknown) => void) => void handlers.set(subject, handler),
     request: async (contract: { subject: string }, payload: unknown) => {
-      if (contract.subject === taskScheduler.reportTaskInput.subject) return {};
+      if (contract.subject === taskScheduler.reportTaskInput.subject || contract.subject === taskScheduler.reportTaskProgress.subject) {
+        handlers.get(contract.subject)?.(payload);
+        return {};
+      }
       if (contract.subject === taskScheduler.claimTask.subject) {
         claims.push(payload);
         return (scheduler.claim ?? (async () => RUN))(payload);
@@ -61,7 +67,7 @@ function setup(scheduler: { claim?: (payload: unknown) => Promise<unknown>; fini
       }
       throw new Error(`unexpected request ${contract.subject}`);
     },
-  } as unknown as MessageBus;
+  };
   const worked: Array<{ queue: string; options: WorkerOptions; handler: (job: Job) => Promise<JobOutcome> }> = [];
   let stopped = 0;
   const queue = {
@@ -73,9 +79,9 @@ function setup(scheduler: { claim?: (payload: unknown) => Promise<unknown>; fini
   const slept: number[] = [];
   const clock = { sleep: async (ms: number) => void slept.push(ms) } as unknown as Clock;
   const calls = new FakeCalls();
-  const worker = new TaskWorker(queue, bus, calls as unknown as CallsService, clock, OPTIONS);
+  const worker = new TaskWorker(queue, bus as unknown as MessageBus, calls as unknown as CallsService, clock, OPTIONS);
   const job = (attempt = 1, data = TASK_ID): Job => ({ id: `job-${data}`, data, attempt });
-  return { worker, calls, claims, finishes, emitted, slept, worked, stopped: () => stopped, job };
+  return { worker, calls, claims, finishes, emitted, bus, slept, worked, stopped: () => stopped, job };
 }
 
 const statusChanged = (status: taskScheduler.TaskStatus, taskId = TASK_ID): EventPayload<typeof taskScheduler.taskStatusChanged> => ({
@@ -107,6 +113,7 @@ describe(TaskWorker, () => {
           // A fresh call id for each run: its client requests' ids are never reused (S-3).
           request: { ...CALL, callId: expect.stringMatching(new RegExp(`^t-${TASK_ID}-[A-Za-z0-9_-]{8}$`)), taskMode: 'task', inputResponses: { 'input-1': { action: 'accept' } } },
           principal: owner,
+          task: { onProgress: expect.any(Function) },
         },
       ]);
       expect(finishes).toEqual([{ taskId: TASK_ID, ending: { outcome: { result: text('done') } } }]);
@@ -127,7 +134,23 @@ describe(TaskWorker, () => {
       const { worker, calls, job } = setup({ claim: async () => ({ ...RUN, sessionId: 'session-1' }) });
       await worker.handle(job());
       expect(calls.runs[0]?.request).not.toHaveProperty('sessionId');
-      expect(calls.runs[0]?.task).toBeUndefined();
+      expect(calls.runs[0]?.task).toEqual({ onProgress: expect.any(Function) });
+    });
+
+    it("reports the run's first progress as the task's status message at once (S-304: modern tasks have no progress notifications)", async () => {
+      const reported: unknown[] = [];
+      const { worker, calls, job, bus } = setup();
+      bus.onRequest(taskScheduler.reportTaskProgress.subject, (payload) => void reported.push(payload));
+      const answer = deferred<CallAnswer>();
+      calls.answer = () => answer.promise;
+      const handled = worker.handle(job());
+      await flush();
+      calls.runs[0]?.task?.onProgress?.(1, 4, 'Step 1 of 4');
+      // Within the interval: held back, then dropped when the run ends.
+      calls.runs[0]?.task?.onProgress?.(2, 4, 'Step 2 of 4');
+      answer.resolve(text('done'));
+      await handled;
+      expect(reported).toEqual([{ taskId: TASK_ID, statusMessage: 'Step 1 of 4' }]);
     });
 
     it('finishes with the wire error the call answered', async () => {

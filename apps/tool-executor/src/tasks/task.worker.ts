@@ -14,6 +14,7 @@ import {
   taskCallId,
 } from './tasks.constants';
 import { TaskOutput } from './task-output';
+import { TaskProgress } from './task-progress';
 
 type Claim = RpcResponse<typeof taskScheduler.claimTask>;
 type RunClaim = Extract<Claim, { action: 'run' }>;
@@ -37,7 +38,8 @@ const TRANSIENT_ERRORS: readonly string[] = [WireErrorCode.Timeout, WireErrorCod
  * the result, the error, or (modern era) the input requests the scheduler turns into `input_required`
  * (S-300). A legacy task's run reaches the session that created it through a {@link TaskOutput}: its
  * progress and logs, and its requests, on that session's `tasks/result` streams (S-286); a modern task's
- * run sends nothing but its input requests (S-304: no progress or logs for tasks). Delivery is at least
+ * run sends nothing but its input requests (S-304: no progress or logs for tasks). In both eras the tool's
+ * progress becomes the task's status message ({@link TaskProgress}). Delivery is at least
  * once; the scheduler's claim decides whether a job delivered again runs again.
  */
 @Injectable()
@@ -129,6 +131,7 @@ export class TaskWorker implements OnApplicationBootstrap, OnModuleDestroy {
     // A legacy task reaches the session that created it; a modern one asks by input requests (S-300).
     const output = sessionId === undefined || eraOfVersion(call.protocolVersion) === 'modern' ? undefined : new TaskOutput(taskId, sessionId, this.bus);
     if (output) handling.output = output;
+    const progress = new TaskProgress(taskId, this.bus);
     try {
       const answer = await this.calls.call(
         {
@@ -145,18 +148,23 @@ export class TaskWorker implements OnApplicationBootstrap, OnModuleDestroy {
         },
         claim.principal,
         undefined,
-        output && {
-          sink: output,
-          notify: {
-            ...(call.progressToken === undefined ? {} : { progressToken: call.progressToken }),
-            ...(call.logLevel === undefined ? {} : { logLevel: call.logLevel }),
-          },
+        {
+          onProgress: (done, total, message) => progress.update(done, total, message),
+          ...(output && {
+            sink: output,
+            notify: {
+              ...(call.progressToken === undefined ? {} : { progressToken: call.progressToken }),
+              ...(call.logLevel === undefined ? {} : { logLevel: call.logLevel }),
+            },
+          }),
         },
       );
       // A task's call (taskMode 'task') answers a result or input requests, never `runAsTask`.
       return toolExecutor.isCallInputRequired(answer) ? { inputRequests: answer.inputRequired.inputRequests } : { outcome: { result: answer } };
     } catch (error) {
       return { outcome: { error: toWireError(toolExecutor.callTool.subject, error) } };
+    } finally {
+      progress.stop();
     }
   }
 

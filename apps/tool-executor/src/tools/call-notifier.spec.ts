@@ -1,18 +1,33 @@
 import { describe, expect, it } from 'vitest';
 import { CallNotifier } from './call-notifier';
-import type { CallOutput, OutgoingMessage } from './call-output';
+import type { CallSink, OutgoingMessage } from './call-output';
 
 /** A notifier whose output records the messages it was given, in order. */
-function notifierWith(notify: ConstructorParameters<typeof CallNotifier>[0]) {
+function notifierWith(notify: ConstructorParameters<typeof CallNotifier>[0], onProgress?: ConstructorParameters<typeof CallNotifier>[2]) {
   const sent: OutgoingMessage[] = [];
-  const output = { send: (message: OutgoingMessage) => void sent.push(message) } as unknown as CallOutput;
-  return { notifier: new CallNotifier(notify, output), sent };
+  const output = { send: (message: OutgoingMessage) => void sent.push(message) } as unknown as CallSink;
+  return { notifier: new CallNotifier(notify, output, onProgress), sent };
 }
 
 const progressOf = (params: Record<string, unknown>) => ({ jsonrpc: '2.0', method: 'notifications/progress', params });
 
 describe(CallNotifier, () => {
   describe('progress', () => {
+    it("hands a task's progress to onProgress with or without a token, increasing only, none after close", () => {
+      const heard: Array<[number, number | undefined, string | undefined]> = [];
+      const { notifier, sent } = notifierWith({}, (progress, total, message) => void heard.push([progress, total, message]));
+      expect(notifier.progress(1, 3, 'one')).toBe(false);
+      notifier.progress(1, 3);
+      notifier.progress(2);
+      notifier.close();
+      notifier.progress(3, 3);
+      expect(heard).toEqual([
+        [1, 3, 'one'],
+        [2, undefined, undefined],
+      ]);
+      expect(sent).toEqual([]);
+    });
+
     it('sends strictly increasing progress, each echoing the progress token (S-264)', () => {
       const { notifier, sent } = notifierWith({ progressToken: 'token-7' });
       notifier.progress(0, 100, 'start');

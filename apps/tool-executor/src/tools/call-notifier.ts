@@ -9,6 +9,8 @@ type CallNotify = Pick<toolExecutor.CallNotify, 'progressToken' | 'logLevel'>;
  * The notifications of one running call, filtered by what its caller asked for: progress only with a
  * progress token, which every one echoes (S-264), logs only at or above the requested level (none
  * without one: S-34, S-235), progress strictly increasing (S-266), nothing after `close()` (S-267).
+ * A task's run also hands every progress update that passes to `onProgress` (its status message), with
+ * or without a token.
  */
 export class CallNotifier {
   private lastProgress = Number.NEGATIVE_INFINITY;
@@ -17,13 +19,16 @@ export class CallNotifier {
   constructor(
     private readonly notify: CallNotify | undefined,
     private readonly output: CallSink,
+    private readonly onProgress?: (progress: number, total?: number, message?: string) => void,
   ) {}
 
   progress(progress: number, total?: number, message?: string): boolean {
     const progressToken = this.notify?.progressToken;
-    if (this.closed || progressToken === undefined || !Number.isFinite(progress)) return false;
-    if (progress <= this.lastProgress) return false;
+    if (this.closed || !Number.isFinite(progress) || progress <= this.lastProgress) return false;
+    if (progressToken === undefined && !this.onProgress) return false;
     this.lastProgress = progress;
+    this.onProgress?.(progress, total, message);
+    if (progressToken === undefined) return false;
     this.output.send({
       jsonrpc: JSONRPC_VERSION,
       method: 'notifications/progress',

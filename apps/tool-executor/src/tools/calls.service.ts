@@ -24,12 +24,14 @@ export type CallAnswer = CallToolResult | toolExecutor.CallInputRequired | toolE
 type NotifyFilter = Pick<toolExecutor.CallNotify, 'progressToken' | 'logLevel'>;
 
 /**
- * How a task's run reaches its client: through the worker's sink (not a call's stream), with the
- * notifications the task's creator asked for.
+ * How a task's run reaches its client: through the worker's sink (legacy: not a call's stream), with the
+ * notifications the task's creator asked for; and where its tool's progress goes besides (the task's
+ * status message, which pollers of `tasks/get` read).
  */
 export interface TaskDelivery {
-  sink: CallSink;
+  sink?: CallSink;
   notify?: NotifyFilter;
+  onProgress?: (progress: number, total?: number, message?: string) => void;
 }
 
 /** Why a running call was stopped from outside. */
@@ -84,7 +86,7 @@ export class CallsService {
       new CallOutput(request.callId, request.notify?.route, this.bus, request.stream === undefined ? undefined : { eventLog: this.eventLog, stream: request.stream });
     let outcome: CallOutcome | undefined;
     try {
-      const answer = await this.run(request, principal, deadline, output, task?.notify ?? request.notify);
+      const answer = await this.run(request, principal, deadline, output, task ?? { ...(request.notify === undefined ? {} : { notify: request.notify }) });
       if (!toolExecutor.isCallInputRequired(answer) && !toolExecutor.isCallRunAsTask(answer)) outcome = { result: answer };
       return answer;
     } catch (error) {
@@ -132,7 +134,7 @@ export class CallsService {
     principal: Principal | undefined,
     deadline: number | undefined,
     output: CallSink,
-    notify: NotifyFilter | undefined,
+    delivery: TaskDelivery,
   ): Promise<CallAnswer> {
     const tool = this.callableTool(request, principal);
     // spec S-197 (MUST): a plain call of a tool that requires a task does not run; -32601 at the edge.
@@ -151,7 +153,7 @@ export class CallsService {
     const controller = new AbortController();
     const runningCall: RunningCall = { controller, ...(request.sessionId === undefined ? {} : { sessionId: request.sessionId }) };
     this.running.set(request.callId, runningCall);
-    const notifier = new CallNotifier(notify, output);
+    const notifier = new CallNotifier(delivery.notify, output, delivery.onProgress);
     const timeoutMs = deadline === undefined ? tool.record.timeoutMs : Math.max(0, Math.min(tool.record.timeoutMs, deadline - this.clock.now()));
     const cancelTimer = this.clock.schedule(timeoutMs, () =>
       controller.abort(new CallStopped('timeout', `Tool ${request.name} timed out after ${timeoutMs} ms`)),

@@ -187,6 +187,17 @@ export const reportTaskInput = defineRpc({
 });
 
 /**
+ * A running task's latest progress, in words: its status message while `working`, so a client polling
+ * `tasks/get` sees how far it got (the executor sends it at most every few seconds). Ignored unless the
+ * task's run is open and it is `working`; not a status change (nothing is announced).
+ */
+export const reportTaskProgress = defineRpc({
+  subject: 'task-scheduler.v1.task.report-progress',
+  request: z.object({ taskId: TaskIdSchema, statusMessage: z.string().min(1).max(500) }),
+  response: z.object({}),
+});
+
+/**
  * A task's status changed (every replica of every subscriber hears it): brokers push
  * `notifications/tasks/status` (S-284) to the session that created it (and modern listeners of its owner
  * `notifications/tasks`, S-304), schedulers wake their waiters,
