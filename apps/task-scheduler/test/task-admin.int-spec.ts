@@ -1,12 +1,11 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { Logger, type INestApplication } from '@nestjs/common';
-import type { NatsConnection } from 'nats';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { taskScheduler, type EventPayload, type Principal } from '@mcp-platform/protocol-contracts';
-import { MessageBus, NATS_CONNECTION, WorkQueue, type MessagingOptions, type Worker } from '@mcp-platform/shared-messaging';
+import { MessageBus, WorkQueue, type MessagingOptions, type Worker } from '@mcp-platform/shared-messaging';
 import { errorOf } from '@mcp-platform/shared-testing';
-import { bootScheduler, setups, TestClock } from './task-scheduler.setups';
+import { bootScheduler, setups, stopScheduler, TestClock } from './task-scheduler.setups';
 
 const run = `ta${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 
@@ -66,18 +65,7 @@ describe.each(setups(run))('TaskSchedulerModule tenant administration over $name
     worker = app.get(WorkQueue).work(taskScheduler.TOOL_TASKS_QUEUE, async () => 'done', { concurrency: 8, maxAttempts: 3 });
   });
 
-  afterAll(async () => {
-    try {
-      await worker?.stop();
-      if (setup.name === 'NATS + PostgreSQL' && app) {
-        const jsm = await app.get<NatsConnection>(NATS_CONNECTION).jetstreamManager();
-        await jsm.streams.delete(`${run}-MCP_WORK`).catch(() => false);
-      }
-      await app?.close();
-    } finally {
-      await drop?.();
-    }
-  });
+  afterAll(() => stopScheduler(run, setup, app, worker, drop));
 
   afterEach(() => {
     vi.restoreAllMocks();

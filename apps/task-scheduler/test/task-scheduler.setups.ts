@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { Controller, type INestApplication } from '@nestjs/common';
 import { toolExecutor, type RpcRequestParsed } from '@mcp-platform/protocol-contracts';
-import { MemoryWorkQueue, RpcError, RpcHandler, WireErrorCode, type CallContext, type MessagingOptions } from '@mcp-platform/shared-messaging';
+import type { NatsConnection } from 'nats';
+import { MemoryWorkQueue, NATS_CONNECTION, RpcError, RpcHandler, WireErrorCode, type CallContext, type MessagingOptions, type Worker } from '@mcp-platform/shared-messaging';
 import type { DatabaseOptions } from '@mcp-platform/shared-persistence';
 import { bootService, serviceSetups, type ServiceSetup } from '@mcp-platform/shared-testing';
 import { TaskSchedulerModule } from '../src';
@@ -64,4 +65,21 @@ export function bootScheduler(messaging: MessagingOptions, database: DatabaseOpt
   return bootService(messaging, TaskSchedulerModule.register({ database, clock: options.clock, tenantConcurrency: options.tenantConcurrency }), {
     controllers: [FakeToolExecutorController],
   });
+}
+
+/**
+ * Ends a suite: its worker, then (over NATS) the run's work stream, the app, and its throwaway database
+ * whatever failed before.
+ */
+export async function stopScheduler(run: string, setup: ServiceSetup, app: INestApplication | undefined, worker: Worker | undefined, drop: (() => Promise<void>) | undefined): Promise<void> {
+  try {
+    await worker?.stop();
+    if (setup.name === 'NATS + PostgreSQL' && app) {
+      const jsm = await app.get<NatsConnection>(NATS_CONNECTION).jetstreamManager();
+      await jsm.streams.delete(`${run}-MCP_WORK`).catch(() => false);
+    }
+    await app?.close();
+  } finally {
+    await drop?.();
+  }
 }

@@ -1,16 +1,15 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
-import type { NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { taskScheduler, type EventPayload, type Principal } from '@mcp-platform/protocol-contracts';
-import { MessageBus, NATS_CONNECTION, WorkQueue, type Job, type MessagingOptions, type Worker } from '@mcp-platform/shared-messaging';
+import { MessageBus, WorkQueue, type Job, type MessagingOptions, type Worker } from '@mcp-platform/shared-messaging';
 import type { DatabaseOptions } from '@mcp-platform/shared-persistence';
 import { errorOf } from '@mcp-platform/shared-testing';
 import { TasksRepository } from '../src/store/tasks.repository';
 import { TASK_SETTINGS, type TaskSettings } from '../src/tasks/task-settings';
 import { TasksService } from '../src/tasks/tasks.service';
-import { bootScheduler, setups, TestClock, type FlakyWorkQueue } from './task-scheduler.setups';
+import { bootScheduler, setups, stopScheduler, TestClock, type FlakyWorkQueue } from './task-scheduler.setups';
 
 const run = `ts${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 
@@ -62,18 +61,7 @@ describe.each(setups(run))('TaskSchedulerModule over $name', (setup) => {
     worker = app.get(WorkQueue).work(taskScheduler.TOOL_TASKS_QUEUE, async (job) => (jobs.push(job), 'done'), { concurrency: 8, maxAttempts: 3 });
   });
 
-  afterAll(async () => {
-    try {
-      await worker?.stop();
-      if (setup.name === 'NATS + PostgreSQL' && app) {
-        const jsm = await app.get<NatsConnection>(NATS_CONNECTION).jetstreamManager();
-        await jsm.streams.delete(`${run}-MCP_WORK`).catch(() => false);
-      }
-      await app?.close();
-    } finally {
-      await drop?.();
-    }
-  });
+  afterAll(() => stopScheduler(run, setup, app, worker, drop));
 
   describe('createTask', () => {
     it('stores a working task with bounded TTLs and queues its run under the task id', async () => {
