@@ -40,7 +40,7 @@ export class BrokerEventsNatsController {
   /** A running task's request for its client: on the `tasks/result` streams this replica holds for it (S-286). */
   @EventHandler(sessionBroker.taskMessage)
   taskMessage(payload: EventPayload<typeof sessionBroker.taskMessage>): void {
-    this.taskStreams.deliver(payload.taskId, payload.sessionId, payload.message);
+    this.taskStreams.deliver(payload.taskId, payload.message);
   }
 
   @EventHandler(taskScheduler.taskStatusChanged)

@@ -373,6 +373,38 @@ describe.each(modes)('MCP tasks, $name mode', (mode) => {
       }
     });
 
+    it('a task outlives the session that created it: its owner, reconnected in a new session, answers its question on tasks/result and gets the result (S-286, S-289)', async () => {
+      const elicitations: Array<Record<string, unknown>> = [];
+      const openAsker = async (caller: Caller) => {
+        const asker = new LegacyClient({ name: 'e2e-tasks-asker', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+        asker.setRequestHandler(ElicitRequestSchema, (request) => {
+          elicitations.push(request.params as Record<string, unknown>);
+          return { action: 'accept', content: { confirmed: true } };
+        });
+        const transport = new LegacyTransport(new URL(caller.url), { requestInit: { headers: caller.headers } });
+        await asker.connect(transport);
+        return { client: asker, close: async () => (await transport.terminateSession().catch(() => undefined), await asker.close()) };
+      };
+      const first = await openAsker(owner);
+      const task = await createLegacyTask(first.client, 'export_report', { seconds: 1, confirm: true });
+      // The question is asked while nobody listens: the task waits for input.
+      await waitUntil(async () => ((await first.client.experimental.tasks.getTask(task.taskId)).status === 'input_required' ? true : undefined), {
+        timeoutMs: 10_000,
+        intervalMs: 100,
+        description: 'the task to wait for input',
+      });
+      await first.close();
+      // The same user, a new session (on the other broker replica in distributed mode).
+      const second = await openAsker(ownerElsewhere);
+      try {
+        const result = await second.client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema, { timeout: 30_000 });
+        expect(result).toMatchObject({ structuredContent: { rows: ROWS_PER_SECOND, seconds: 1 }, _meta: { [RELATED_TASK]: { taskId: task.taskId } } });
+        expect(elicitations).toEqual([expect.objectContaining({ message: 'Export a report over 1 s?', _meta: { [RELATED_TASK]: { taskId: task.taskId } } })]);
+      } finally {
+        await second.close();
+      }
+    });
+
     it("lists the caller's tasks, newest first (S-282)", async () => {
       const first = await createLegacyTask(client, 'long_operation', { seconds: 0.2, steps: 1 });
       const second = await createLegacyTask(client, 'long_operation', { seconds: 0.2, steps: 1 });

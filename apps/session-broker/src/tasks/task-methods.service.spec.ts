@@ -115,17 +115,18 @@ describe(TaskMethods, () => {
   });
 
   describe('result (legacy)', () => {
-    it("carries the task's requests for its session while it waits, asking the executor to send the outstanding ones again (S-286)", async () => {
+    it("carries the caller's task's requests while it waits, asking the executor to send the outstanding ones again (S-286)", async () => {
       const streams = new TaskResultStreams();
       const target = new FakeTarget();
       const elicit = { jsonrpc: '2.0', id: `t-${TASK_ID}-abc#1`, method: 'elicitation/create', params: { message: 'Go on?' } };
       const { bus, emitted } = fakeBus({
+        [taskScheduler.getTask.subject]: [{ task: view('input_required') }],
         [taskScheduler.awaitTask.subject]: [
           () => {
-            // While the first round waits: the request, sent twice, and a request for another session.
-            streams.deliver(TASK_ID, 'session-1', elicit);
-            streams.deliver(TASK_ID, 'session-1', elicit);
-            streams.deliver(TASK_ID, 'session-2', { ...elicit, id: 'other#1' });
+            // While the first round waits: the request, sent twice, and a request of another task.
+            streams.deliver(TASK_ID, elicit);
+            streams.deliver(TASK_ID, elicit);
+            streams.deliver('BBBBBBBBBBBBBBBBBBBBBB', { ...elicit, id: 'other#1' });
             return { task: view('input_required') };
           },
           { task: view('completed'), outcome: { result: { content: [] } } },
@@ -140,29 +141,41 @@ describe(TaskMethods, () => {
       expect(streams.size).toBe(0);
     });
 
+    it('holds no stream and tells no executor for a task the caller does not own (S-289)', async () => {
+      const streams = new TaskResultStreams();
+      const { bus, emitted } = fakeBus({ [taskScheduler.getTask.subject]: [new RpcError(WireErrorCode.NotFound, 'Unknown task')] });
+      const outcome = await new TaskMethods(bus, streams, unlimited()).result(legacy, { taskId: TASK_ID }, new LazyResponse(new FakeTarget()));
+      expect(outcome).toMatchObject({ kind: 'error', error: { error: { code: -32602 } } });
+      expect(emitted).toEqual([]);
+      expect(streams.size).toBe(0);
+    });
+
     it('waits until the task is terminal, then answers its result with related-task in _meta (S-281, S-285)', async () => {
       const result = { content: [{ type: 'text', text: 'done' }], _meta: { mine: 1 } };
-      const { bus, asked } = fakeBus({ [taskScheduler.awaitTask.subject]: [{ task: view('working') }, { task: view('completed'), outcome: { result } }] });
+      const { bus, asked } = fakeBus({
+        [taskScheduler.getTask.subject]: [{ task: view('working') }],
+        [taskScheduler.awaitTask.subject]: [{ task: view('working') }, { task: view('completed'), outcome: { result } }],
+      });
       const outcome = await new TaskMethods(bus, new TaskResultStreams(), unlimited()).result(legacy, { taskId: TASK_ID }, new LazyResponse(new FakeTarget()));
       expect(outcome).toEqual({ kind: 'result', result: { ...result, _meta: { mine: 1, [RELATED_TASK_META_KEY]: { taskId: TASK_ID } } } });
-      expect(asked).toHaveLength(2);
+      expect(asked.map(({ subject }) => subject)).toEqual([taskScheduler.getTask.subject, taskScheduler.awaitTask.subject, taskScheduler.awaitTask.subject]);
     });
 
     it('answers the JSON-RPC error the call would have answered', async () => {
-      const { bus } = fakeBus({ [taskScheduler.awaitTask.subject]: [{ task: view('failed'), outcome: { error: { code: 'INVALID_PARAMS', message: 'Unknown tool: x' } } }] });
+      const { bus } = fakeBus({ [taskScheduler.getTask.subject]: [{ task: view('failed'), outcome: { error: { code: 'INVALID_PARAMS', message: 'Unknown tool: x' } } }] });
       const outcome = await new TaskMethods(bus, new TaskResultStreams(), unlimited()).result(legacy, { taskId: TASK_ID }, new LazyResponse(new FakeTarget()));
       expect(outcome).toMatchObject({ kind: 'error', error: { id: 7, error: { code: -32602, message: 'Unknown tool: x' } } });
     });
 
     it('answers an error naming the task for a cancelled task, which has no result', async () => {
-      const { bus } = fakeBus({ [taskScheduler.awaitTask.subject]: [{ task: view('cancelled') }] });
+      const { bus } = fakeBus({ [taskScheduler.getTask.subject]: [{ task: view('cancelled') }] });
       const outcome = await new TaskMethods(bus, new TaskResultStreams(), unlimited()).result(legacy, { taskId: TASK_ID }, new LazyResponse(new FakeTarget()));
       expect(outcome).toMatchObject({ kind: 'error', error: { error: { code: -32602, data: { [RELATED_TASK_META_KEY]: { taskId: TASK_ID } } } } });
     });
 
     it('answers at once, with the status message, for a task the scheduler failed without an outcome', async () => {
       const statusMessage = 'The worker running this task stopped before it finished; the tool is not idempotent, so it was not run again';
-      const { bus, asked } = fakeBus({ [taskScheduler.awaitTask.subject]: [{ task: view('failed', { statusMessage }) }] });
+      const { bus, asked } = fakeBus({ [taskScheduler.getTask.subject]: [{ task: view('failed', { statusMessage }) }] });
       const outcome = await new TaskMethods(bus, new TaskResultStreams(), unlimited()).result(legacy, { taskId: TASK_ID }, new LazyResponse(new FakeTarget()));
       expect(outcome).toMatchObject({
         kind: 'error',
@@ -174,11 +187,11 @@ describe(TaskMethods, () => {
     it('stops waiting once the client went away', async () => {
       const target = new FakeTarget();
       const response = new LazyResponse(target);
-      const { bus, asked } = fakeBus({ [taskScheduler.awaitTask.subject]: [{ task: view('working') }, { task: view('working') }] });
+      const { bus, asked } = fakeBus({ [taskScheduler.getTask.subject]: [{ task: view('working') }], [taskScheduler.awaitTask.subject]: [{ task: view('working') }, { task: view('working') }] });
       const waiting = new TaskMethods(bus, new TaskResultStreams(), unlimited()).result(legacy, { taskId: TASK_ID }, response);
       target.dropConnection();
       await expect(waiting).resolves.toEqual({ kind: 'none' });
-      expect(asked).toHaveLength(1);
+      expect(asked).toHaveLength(2);
     });
   });
 
@@ -279,8 +292,8 @@ describe(TaskMethods, () => {
     it('counts tasks/result once, however many rounds it waits', async () => {
       const { limiter } = limited();
       const { bus, asked } = fakeBus({
-        [taskScheduler.awaitTask.subject]: [{ task: view('working') }, { task: view('working') }, { task: view('completed'), outcome: { result: { content: [] } } }],
-        [taskScheduler.getTask.subject]: Array.from({ length: 9 }, () => ({ task: view('completed') })),
+        [taskScheduler.awaitTask.subject]: [{ task: view('working') }, { task: view('completed'), outcome: { result: { content: [] } } }],
+        [taskScheduler.getTask.subject]: [{ task: view('working') }, ...Array.from({ length: 9 }, () => ({ task: view('completed') }))],
       });
       const methods = new TaskMethods(bus, new TaskResultStreams(), limiter);
       await expect(methods.result(legacy, { taskId: TASK_ID }, new LazyResponse(new FakeTarget()))).resolves.toMatchObject({ kind: 'result' });

@@ -111,8 +111,9 @@ export class TaskMethods {
    * Legacy `tasks/result` (S-281): waits, on whichever replica, until the task is terminal, then answers
    * exactly what the call would have (its result with `related-task` in `_meta`, or its JSON-RPC error).
    * A long wait becomes an SSE stream with keep-alive comments; the client leaving ends the wait. While
-   * it waits, the task's requests for its client come on this stream (S-286): the ones its run is
-   * waiting on are sent again as it opens.
+   * it waits, the task's requests for its client come on this stream (S-286), whichever of its owner's
+   * sessions it is in (a reconnected client answers its task): the ones its run is waiting on are sent
+   * again as it opens.
    */
   async result(context: TaskRequestContext, params: Record<string, unknown> | undefined, response: LazyResponse): Promise<MethodOutcome> {
     // One token per call, however many rounds it waits.
@@ -122,11 +123,17 @@ export class TaskMethods {
     if (taskId === undefined) return failure(invalidTaskId(context.requestId));
     const streaming = setTimeout(() => response.openStream(), STREAM_AFTER_MS);
     const keepAlive = keepAliveEvery(response);
-    const sessionId = context.sessionId;
-    const detach = sessionId === undefined ? undefined : this.resultStreams.attach(taskId, sessionId, response);
-    // Attached first: a request sent again reaches this stream.
-    if (sessionId !== undefined) this.bus.emit(toolExecutor.taskResultAwaited, { taskId, sessionId });
+    let detach: (() => void) | undefined;
     try {
+      // The caller's task, read first: only its owner's stream carries its requests (S-289), in any session.
+      const first = await this.bus.request(taskScheduler.getTask, { taskId, ...owned(context) }, { context: { principal: context.principal } });
+      if (first.outcome !== undefined || taskScheduler.isTerminalTaskStatus(first.task.status)) return taskResult(first, context.requestId);
+      const sessionId = context.sessionId;
+      if (sessionId !== undefined) {
+        detach = this.resultStreams.attach(taskId, response);
+        // Attached first: a request sent again reaches this stream.
+        this.bus.emit(toolExecutor.taskResultAwaited, { taskId, sessionId });
+      }
       for (;;) {
         const state = await this.bus.request(
           taskScheduler.awaitTask,

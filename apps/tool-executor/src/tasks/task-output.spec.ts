@@ -50,10 +50,10 @@ describe(TaskOutput, () => {
     output.send({ jsonrpc: '2.0', id: 'r#1', method: 'roots/list' });
     output.send({ jsonrpc: '2.0', id: 'r#2', method: 'elicitation/create', params: { message: 'Go on?' } });
     expect(emitted).toEqual([
-      { subject: sessionBroker.taskMessage.subject, payload: { taskId: TASK_ID, sessionId: 'session-1', message: { jsonrpc: '2.0', id: 'r#1', method: 'roots/list', params: { _meta: related } } } },
+      { subject: sessionBroker.taskMessage.subject, payload: { taskId: TASK_ID, message: { jsonrpc: '2.0', id: 'r#1', method: 'roots/list', params: { _meta: related } } } },
       {
         subject: sessionBroker.taskMessage.subject,
-        payload: { taskId: TASK_ID, sessionId: 'session-1', message: { jsonrpc: '2.0', id: 'r#2', method: 'elicitation/create', params: { message: 'Go on?', _meta: related } } },
+        payload: { taskId: TASK_ID, message: { jsonrpc: '2.0', id: 'r#2', method: 'elicitation/create', params: { message: 'Go on?', _meta: related } } },
       },
     ]);
     output.settled('r#1');
@@ -69,14 +69,17 @@ describe(TaskOutput, () => {
     await output.end({ result: {} });
   });
 
-  it('sends the unanswered requests again, and only those', () => {
+  it('sends the unanswered requests again, and only those, when its owner awaits it; that session may answer then', () => {
     const { output, emitted } = setup();
     output.send({ jsonrpc: '2.0', id: 'r#1', method: 'roots/list' });
     output.send({ jsonrpc: '2.0', id: 'r#2', method: 'roots/list' });
     output.settled('r#1');
     emitted.length = 0;
-    output.resend();
+    expect(output.alsoAnsweredBy('session-2')).toBe(false);
+    output.awaitedBy('session-2');
     expect(emitted.map((event) => (event.payload['message'] as { id: string }).id)).toEqual(['r#2']);
+    expect(output.alsoAnsweredBy('session-2')).toBe(true);
+    expect(output.alsoAnsweredBy('session-3')).toBe(false);
   });
 
   it('ends only once the scheduler heard every report, even a failed one', async () => {

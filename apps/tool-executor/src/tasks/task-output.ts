@@ -8,10 +8,12 @@ import type { CallOutcome, CallSink, OutgoingMessage } from '../tools/call-outpu
  * Where a legacy task's run sends its messages for the client, each tied to the task by `related-task`
  * in its `_meta` (S-285). The task outlives the `tools/call` that created it, so nothing goes to a call's
  * stream: progress and logs go to the GET stream of the session that created the task (S-98), requests
- * (sampling, elicitation, roots) to that session's `tasks/result` streams (S-286), sent again whenever
- * one opens ({@link resend}) until answered. While any request waits, the task is `input_required`, and
- * `working` again once every one is answered (S-286); the scheduler hears it in order, and before the
- * run's ending ({@link end}).
+ * (sampling, elicitation, roots) to the task's `tasks/result` streams (S-286), sent again whenever one
+ * opens ({@link awaitedBy}) until answered. Those streams are its owner's, in whichever session (the
+ * broker checks before it holds one): a client that reconnected with a new session still answers its
+ * task, and answers from those sessions count (S-325: they were asked). While any request waits, the
+ * task is `input_required`, and `working` again once every one is answered (S-286); the scheduler hears
+ * it in order, and before the run's ending ({@link end}).
  */
 export class TaskOutput implements CallSink {
   readonly reachesClient = true;
@@ -19,6 +21,8 @@ export class TaskOutput implements CallSink {
   private sentAny = false;
   /** The requests sent and not yet answered, by JSON-RPC id. */
   private readonly outstanding = new Map<string, OutgoingMessage>();
+  /** The sessions besides the creating one that await the task on a `tasks/result` stream: their answers count. */
+  private readonly awaitingSessions = new Set<string>();
   /** What the scheduler was last told: whether the run waits for its client. */
   private waitingReported = false;
   /** The reports in flight, chained so the scheduler hears them in order. */
@@ -51,9 +55,14 @@ export class TaskOutput implements CallSink {
     if (this.outstanding.delete(inputId)) this.reportWaiting();
   }
 
-  /** A `tasks/result` stream opened: the requests still waiting for an answer go out again. */
-  resend(): void {
+  /** A `tasks/result` stream of the owner opened in `sessionId`: its answers count, and the requests still waiting go out again. */
+  awaitedBy(sessionId: string): void {
+    if (sessionId !== this.sessionId) this.awaitingSessions.add(sessionId);
     for (const message of this.outstanding.values()) this.post(message);
+  }
+
+  alsoAnsweredBy(sessionId: string): boolean {
+    return this.awaitingSessions.has(sessionId);
   }
 
   /** A task's run has no connection of its own to close. */
@@ -67,7 +76,7 @@ export class TaskOutput implements CallSink {
   }
 
   private post(message: OutgoingMessage): void {
-    this.bus.emit(sessionBroker.taskMessage, { taskId: this.taskId, sessionId: this.sessionId, message });
+    this.bus.emit(sessionBroker.taskMessage, { taskId: this.taskId, message });
   }
 
   /** Tells the scheduler when the run starts or stops waiting for its client; a failed report is logged (the status is advisory). */

@@ -274,7 +274,7 @@ describe(TaskWorker, () => {
   });
 
   describe('resultAwaited', () => {
-    it("sends a legacy run's unanswered requests again when a tasks/result stream of its session opens (S-286)", async () => {
+    it("sends a legacy run's unanswered requests again when its owner opens a tasks/result stream, in any session, whose answers then count (S-286)", async () => {
       const legacyCall = { ...CALL, protocolVersion: '2025-11-25' };
       const { worker, calls, emitted, job } = setup({ claim: async () => ({ ...RUN, call: legacyCall, sessionId: 'session-1' }) });
       calls.answer = (request) => calls.hang(request);
@@ -284,11 +284,14 @@ describe(TaskWorker, () => {
       sink?.send({ jsonrpc: '2.0', id: 'r#1', method: 'roots/list' });
       const posted = () => emitted.filter((event) => event.subject === sessionBroker.taskMessage.subject);
       expect(posted()).toHaveLength(1);
-      worker.resultAwaited({ taskId: TASK_ID, sessionId: 'session-2' });
       worker.resultAwaited({ taskId: 'other_0123456789abcdefABCD', sessionId: 'session-1' });
       expect(posted()).toHaveLength(1);
       worker.resultAwaited({ taskId: TASK_ID, sessionId: 'session-1' });
       expect(posted()).toHaveLength(2);
+      expect(sink?.alsoAnsweredBy('session-2')).toBe(false);
+      worker.resultAwaited({ taskId: TASK_ID, sessionId: 'session-2' });
+      expect(posted()).toHaveLength(3);
+      expect(sink?.alsoAnsweredBy('session-2')).toBe(true);
       worker.statusChanged(statusChanged('cancelled'));
       await handled;
     });

@@ -101,10 +101,12 @@ export class TaskWorker implements OnApplicationBootstrap, OnModuleDestroy {
     if (handling.callId !== undefined) this.calls.cancel(handling.callId, 'task cancelled');
   }
 
-  /** A `tasks/result` stream opened for a task this replica runs: the requests its run waits on go out again (S-286). */
+  /**
+   * Its owner opened a `tasks/result` stream for a task this replica runs (in any session): the requests its
+   * run waits on go out again, and that session's answers count (S-286).
+   */
   resultAwaited(payload: EventPayload<typeof toolExecutor.taskResultAwaited>): void {
-    const output = this.handling.get(payload.taskId)?.output;
-    if (output?.sessionId === payload.sessionId) output.resend();
+    this.handling.get(payload.taskId)?.output?.awaitedBy(payload.sessionId);
   }
 
   /**

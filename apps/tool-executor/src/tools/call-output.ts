@@ -29,6 +29,8 @@ export interface CallSink {
   send(message: OutgoingMessage): void;
   /** A request sent with `send` was answered, or the call stopped waiting for it. */
   settled(inputId: string): void;
+  /** Whether a session other than the call's own was sent its requests too, so its answers count (S-325). */
+  alsoAnsweredBy(sessionId: string): boolean;
   /** Asks the broker to close the client's connection after what was sent (S-81), where there is one. */
   disconnect(): void;
   /** Records the call's outcome after its messages, where they are logged; resolves once stored or given up on. */
@@ -74,6 +76,11 @@ export class CallOutput implements CallSink {
   /** Nothing to do: the client's answer goes to the waiting request, and the stream goes on. */
   settled(_inputId: string): void {
     return undefined;
+  }
+
+  /** A call's stream belongs to its session alone. */
+  alsoAnsweredBy(_sessionId: string): boolean {
+    return false;
   }
 
   /** Sends one message of the call (nothing when the call has no route to its client). */

@@ -220,6 +220,7 @@ export class CallsService {
       elicitationCompleted: (elicitationId) =>
         output.send({ jsonrpc: JSONRPC_VERSION, method: 'notifications/elicitation/complete', params: { elicitationId } }),
       settled: (inputId) => output.settled(inputId),
+      alsoAnsweredBy: (sessionId) => output.alsoAnsweredBy(sessionId),
     };
     return new SessionClientRequests(request.callId, request.sessionId, capabilities, channel, this.clientRequests, signal);
   }

@@ -3,6 +3,8 @@ import { ClientCapabilityMissing, ClientRequestFailed, UnknownElicitation } from
 import { InputRequired, PendingClientRequests, RoundTripClient, SessionClientRequests, UnreachableClient, type ClientChannel } from './client-requests';
 
 const SESSION = 'session-1';
+/** Another session the channel says was asked too (a task's owner awaiting it there). */
+const AWAITING_SESSION = 'session-2';
 
 function setup(capabilities: Record<string, unknown>) {
   const sent: Array<Parameters<ClientChannel['request']>[0]> = [];
@@ -14,6 +16,7 @@ function setup(capabilities: Record<string, unknown>) {
     request: (request) => void sent.push(request),
     elicitationCompleted: (elicitationId) => void completed.push(elicitationId),
     settled: (inputId) => void settled.push(inputId),
+    alsoAnsweredBy: (sessionId) => sessionId === AWAITING_SESSION,
   };
   const client = new SessionClientRequests('l-call', SESSION, capabilities, channel, pending, abort.signal);
   const answer = (inputId: string, outcome: { result: Record<string, unknown> } | { error: { code: number; message: string } }, sessionId = SESSION) =>
@@ -101,6 +104,13 @@ describe('SessionClientRequests', () => {
     answer('l-call#1', { result: { roots: [] } });
     await expect(roots).resolves.toEqual({ roots: [] });
     expect(pending.size).toBe(0);
+  });
+
+  it('also takes an answer from a session the channel says was asked too (a task awaited elsewhere by its owner)', async () => {
+    const { client, answer } = setup({ roots: {} });
+    const roots = client.listRoots();
+    answer('l-call#1', { result: { roots: [{ uri: 'file:///x' }] } }, AWAITING_SESSION);
+    await expect(roots).resolves.toEqual({ roots: [{ uri: 'file:///x' }] });
   });
 
   it('stops waiting when the call stops (cancel, timeout)', async () => {

@@ -23,21 +23,23 @@ type Outcome = Answer['outcome'];
 const INVALID_PARAMS = -32602;
 
 interface Waiting {
-  sessionId: string | undefined;
+  /** Whether an answer POSTed in this session counts: the client that was asked. */
+  answeredBy(sessionId: string | undefined): boolean;
   resolve(outcome: Outcome): void;
 }
 
 /**
  * The requests running calls of this replica have sent their clients, by input id, until the answer
  * comes back (from whichever broker replica the client POSTed it to: every executor hears every
- * answer, §3.2.3). An answer is taken only from the call's own session.
+ * answer, §3.2.3). An answer is taken only from a session that was asked (S-325): the call's own, and
+ * for a task's run also the sessions of its owner that await it.
  */
 export class PendingClientRequests {
   private readonly logger = new Logger(PendingClientRequests.name);
   private readonly waiting = new Map<string, Waiting>();
 
   /** Waits for the answer to `inputId`; rejects with the signal's reason when the call stops first. */
-  wait(inputId: string, sessionId: string | undefined, signal: AbortSignal): Promise<Outcome> {
+  wait(inputId: string, answeredBy: (sessionId: string | undefined) => boolean, signal: AbortSignal): Promise<Outcome> {
     return new Promise<Outcome>((resolve, reject) => {
       const onAbort = (): void => {
         this.waiting.delete(inputId);
@@ -46,7 +48,7 @@ export class PendingClientRequests {
       if (signal.aborted) return onAbort();
       signal.addEventListener('abort', onAbort, { once: true });
       this.waiting.set(inputId, {
-        sessionId,
+        answeredBy,
         resolve: (outcome) => {
           signal.removeEventListener('abort', onAbort);
           resolve(outcome);
@@ -55,11 +57,11 @@ export class PendingClientRequests {
     });
   }
 
-  /** Completes the request the answer is for, if this replica waits for it and the session matches. */
+  /** Completes the request the answer is for, if this replica waits for it and the session was asked. */
   answer(answer: Answer): void {
     const waiting = this.waiting.get(answer.inputId);
     if (!waiting) return;
-    if (waiting.sessionId !== answer.sessionId) {
+    if (!waiting.answeredBy(answer.sessionId)) {
       // spec S-325: an answer from anyone but the client that was asked completes nothing.
       this.logger.warn(`ignored an answer to ${answer.inputId} from another session`);
       return;
@@ -81,6 +83,8 @@ export interface ClientChannel {
   elicitationCompleted(elicitationId: string): void;
   /** A request was answered, or the call stopped waiting for it. */
   settled(inputId: string): void;
+  /** Whether answers from `sessionId`, not the call's own session, count too (a task's other sessions of its owner). */
+  alsoAnsweredBy(sessionId: string): boolean;
 }
 
 /** A registration that does nothing: what `onRootsChanged` returns where no roots change is ever heard. */
@@ -193,7 +197,11 @@ export class SessionClientRequests extends CapabilityGatedClient {
     this.sent += 1;
     const inputId = toolExecutor.clientRequestId(this.callId, this.sent);
     // Waiting first: an answer can never arrive before anyone listens for it.
-    const answered = this.pending.wait(inputId, this.sessionId, this.signal);
+    const answered = this.pending.wait(
+      inputId,
+      (sessionId) => sessionId === this.sessionId || (sessionId !== undefined && this.channel.alsoAnsweredBy(sessionId)),
+      this.signal,
+    );
     this.channel.request({ inputId, method, ...(params === undefined ? {} : { params: params as Record<string, unknown> }) });
     const elicitationId = method === 'elicitation/create' ? urlElicitationId(params) : undefined;
     if (elicitationId !== undefined) this.urlElicitations.add(elicitationId);

@@ -36,15 +36,14 @@ export const callDisconnectRequested = defineEvent({
 /**
  * A request of a running legacy task for its client (sampling, elicitation, roots; S-286), with
  * `related-task` in its `_meta` (S-285): every broker replica hears it and writes it on the `tasks/result`
- * streams it holds for that task in the session that created it. Sent again whenever such a stream
- * opens, until answered; a stream writes each request once.
+ * streams it holds for that task (its owner's, in any session). Sent again whenever such a stream opens,
+ * until answered; a stream writes each request once.
  */
 export const taskMessage = defineEvent({
   subject: 'session-broker.v1.task.message-posted',
   delivery: 'all',
   payload: z.object({
     taskId: z.string().min(1).max(128),
-    sessionId: z.string().min(1).max(256),
     message: OutgoingMessageSchema,
   }),
 });

@@ -179,9 +179,10 @@ export function callIdOfClientRequest(id: unknown): string | undefined {
 }
 
 /**
- * A legacy client opened `tasks/result` for one of its tasks (S-286): the executor replica running the
- * task sends that stream the requests its tool is still waiting on (they may have gone out while no
- * stream was open to carry them).
+ * A legacy client opened `tasks/result` for one of its tasks (S-286), in `sessionId` (the broker checked
+ * first that the task is the caller's): the executor replica running the task sends the requests its tool
+ * is still waiting on again (they may have gone out while no stream was open to carry them), and takes
+ * answers from that session too.
  */
 export const taskResultAwaited = defineEvent({
   subject: 'tool-executor.v1.task.result-awaited',
