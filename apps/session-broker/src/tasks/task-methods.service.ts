@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { taskScheduler, toolExecutor, type Principal } from '@mcp-platform/protocol-contracts';
+import { taskScheduler, toolExecutor, type Principal, type RpcContract, type RpcRequest, type RpcResponse } from '@mcp-platform/protocol-contracts';
 import { invalidParamsError, JsonRpcErrorCode, jsonRpcError, RELATED_TASK_META_KEY, ServerErrorCode, type LoggingLevel, type ProtocolEra, type RequestId } from '@mcp-platform/protocol-mcp';
 import { isRpcError, MessageBus, WireErrorCode } from '@mcp-platform/shared-messaging';
 import { wireErrorToJsonRpc } from '../calls/wire-error.mapper';
@@ -64,47 +64,35 @@ export class TaskMethods {
    * `{ task }` (S-276); modern: a `task` outcome, the task's fields, which the modern endpoint answers
    * with `resultType: "task"` (S-297).
    */
-  async create(context: TaskCallContext): Promise<MethodOutcome> {
-    const refused = this.overLimit(context, 'tools/call (task)');
-    if (refused) return refused;
-    try {
-      const task = await this.bus.request(
-        taskScheduler.createTask,
-        {
-          era: context.era,
-          ...(context.sessionId === undefined ? {} : { sessionId: context.sessionId }),
-          call: {
-            tenant: context.virtualServer.tenant,
-            server: context.virtualServer.name,
-            name: context.name,
-            ...(context.arguments === undefined ? {} : { arguments: context.arguments }),
-            protocolVersion: context.protocolVersion,
-            clientCapabilities: context.clientCapabilities,
-            ...(context.progressToken === undefined ? {} : { progressToken: context.progressToken }),
-            ...(context.logLevel === undefined ? {} : { logLevel: context.logLevel }),
-          },
-          ...(context.requestedTtlMs === undefined ? {} : { requestedTtlMs: context.requestedTtlMs }),
+  create(context: TaskCallContext): Promise<MethodOutcome> {
+    return this.operation(context, 'tools/call (task)', async () => {
+      const task = await this.ask(context, taskScheduler.createTask, {
+        era: context.era,
+        ...(context.sessionId === undefined ? {} : { sessionId: context.sessionId }),
+        call: {
+          tenant: context.virtualServer.tenant,
+          server: context.virtualServer.name,
+          name: context.name,
+          ...(context.arguments === undefined ? {} : { arguments: context.arguments }),
+          protocolVersion: context.protocolVersion,
+          clientCapabilities: context.clientCapabilities,
+          ...(context.progressToken === undefined ? {} : { progressToken: context.progressToken }),
+          ...(context.logLevel === undefined ? {} : { logLevel: context.logLevel }),
         },
-        { context: { principal: context.principal } },
-      );
+        ...(context.requestedTtlMs === undefined ? {} : { requestedTtlMs: context.requestedTtlMs }),
+      });
       return context.era === 'legacy' ? result({ task: legacyTask(task) }) : { kind: 'task', task: modernTask(task) };
-    } catch (error) {
-      return failure(platformFailureToJsonRpc(this.logger, context.requestId, 'tools/call (task)', error));
-    }
+    });
   }
 
   /** `tasks/get` (S-280, S-300). */
-  async get(context: TaskRequestContext, params: Record<string, unknown> | undefined): Promise<MethodOutcome> {
-    const refused = this.overLimit(context, 'tasks/get');
-    if (refused) return refused;
-    const taskId = readTaskId(params);
-    if (taskId === undefined) return failure(invalidTaskId(context.requestId));
-    try {
-      const state = await this.bus.request(taskScheduler.getTask, { taskId, ...owned(context) }, { context: { principal: context.principal } });
+  get(context: TaskRequestContext, params: Record<string, unknown> | undefined): Promise<MethodOutcome> {
+    return this.operation(context, 'tasks/get', async () => {
+      const taskId = readTaskId(params);
+      if (taskId === undefined) return failure(invalidTaskId(context.requestId));
+      const state = await this.ask(context, taskScheduler.getTask, { taskId, ...owned(context) });
       return result(context.era === 'legacy' ? legacyTask(state.task) : modernTaskWithOutcome(state, context.requestId));
-    } catch (error) {
-      return failure(platformFailureToJsonRpc(this.logger, context.requestId, 'tasks/get', error));
-    }
+    });
   }
 
   /**
@@ -113,102 +101,98 @@ export class TaskMethods {
    * A long wait becomes an SSE stream with keep-alive comments; the client leaving ends the wait. While
    * it waits, the task's requests for its client come on this stream (S-286), whichever of its owner's
    * sessions it is in (a reconnected client answers its task): the ones its run is waiting on are sent
-   * again as it opens.
+   * again as it opens. One token of the rate limit however many rounds it waits.
    */
-  async result(context: TaskRequestContext, params: Record<string, unknown> | undefined, response: LazyResponse): Promise<MethodOutcome> {
-    // One token per call, however many rounds it waits.
-    const refused = this.overLimit(context, 'tasks/result');
-    if (refused) return refused;
-    const taskId = readTaskId(params);
-    if (taskId === undefined) return failure(invalidTaskId(context.requestId));
-    const streaming = setTimeout(() => response.openStream(), STREAM_AFTER_MS);
-    const keepAlive = keepAliveEvery(response);
-    let detach: (() => void) | undefined;
-    try {
-      // The caller's task, read first: only its owner's stream carries its requests (S-289), in any session.
-      const first = await this.bus.request(taskScheduler.getTask, { taskId, ...owned(context) }, { context: { principal: context.principal } });
-      if (first.outcome !== undefined || taskScheduler.isTerminalTaskStatus(first.task.status)) return taskResult(first, context.requestId);
-      const sessionId = context.sessionId;
-      if (sessionId !== undefined) {
-        detach = this.resultStreams.attach(taskId, response);
-        // Attached first: a request sent again reaches this stream.
-        this.bus.emit(toolExecutor.taskResultAwaited, { taskId, sessionId });
+  result(context: TaskRequestContext, params: Record<string, unknown> | undefined, response: LazyResponse): Promise<MethodOutcome> {
+    return this.operation(context, 'tasks/result', async () => {
+      const taskId = readTaskId(params);
+      if (taskId === undefined) return failure(invalidTaskId(context.requestId));
+      const streaming = setTimeout(() => response.openStream(), STREAM_AFTER_MS);
+      const keepAlive = keepAliveEvery(response);
+      let detach: (() => void) | undefined;
+      try {
+        // The caller's task, read first: only its owner's stream carries its requests (S-289), in any session.
+        const first = await this.ask(context, taskScheduler.getTask, { taskId, ...owned(context) });
+        if (first.outcome !== undefined || taskScheduler.isTerminalTaskStatus(first.task.status)) return taskResult(first, context.requestId);
+        const sessionId = context.sessionId;
+        if (sessionId !== undefined) {
+          detach = this.resultStreams.attach(taskId, response);
+          // Attached first: a request sent again reaches this stream.
+          this.bus.emit(toolExecutor.taskResultAwaited, { taskId, sessionId });
+        }
+        for (;;) {
+          const state = await this.ask(context, taskScheduler.awaitTask, { taskId, waitMs: AWAIT_ROUND_MS, ...owned(context) });
+          if (state.outcome !== undefined || taskScheduler.isTerminalTaskStatus(state.task.status)) return taskResult(state, context.requestId);
+          if (!response.open) return { kind: 'none' };
+        }
+      } finally {
+        detach?.();
+        clearTimeout(streaming);
+        clearInterval(keepAlive);
       }
-      for (;;) {
-        const state = await this.bus.request(
-          taskScheduler.awaitTask,
-          { taskId, waitMs: AWAIT_ROUND_MS, ...owned(context) },
-          { context: { principal: context.principal } },
-        );
-        if (state.outcome !== undefined || taskScheduler.isTerminalTaskStatus(state.task.status)) return taskResult(state, context.requestId);
-        if (!response.open) return { kind: 'none' };
-      }
-    } catch (error) {
-      return failure(platformFailureToJsonRpc(this.logger, context.requestId, 'tasks/result', error));
-    } finally {
-      detach?.();
-      clearTimeout(streaming);
-      clearInterval(keepAlive);
-    }
+    });
   }
 
   /** Legacy `tasks/list` (S-282): only the caller's tasks, newest first. */
-  async list(context: TaskRequestContext, params: Record<string, unknown> | undefined): Promise<MethodOutcome> {
-    const refused = this.overLimit(context, 'tasks/list');
-    if (refused) return refused;
-    const cursor = params?.['cursor'];
-    if (cursor !== undefined && typeof cursor !== 'string') return failure(invalidParamsError(context.requestId, 'Invalid params: cursor must be a string'));
-    try {
-      const page = await this.bus.request(
-        taskScheduler.listTasks,
-        { tenant: context.virtualServer.tenant, ...(cursor === undefined ? {} : { cursor }), ...owned(context) },
-        { context: { principal: context.principal } },
-      );
+  list(context: TaskRequestContext, params: Record<string, unknown> | undefined): Promise<MethodOutcome> {
+    return this.operation(context, 'tasks/list', async () => {
+      const cursor = params?.['cursor'];
+      if (cursor !== undefined && typeof cursor !== 'string') return failure(invalidParamsError(context.requestId, 'Invalid params: cursor must be a string'));
+      const page = await this.ask(context, taskScheduler.listTasks, { tenant: context.virtualServer.tenant, ...(cursor === undefined ? {} : { cursor }), ...owned(context) });
       return result({ tasks: page.tasks.map(legacyTask), ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }) });
-    } catch (error) {
-      return failure(platformFailureToJsonRpc(this.logger, context.requestId, 'tasks/list', error));
-    }
+    });
   }
 
   /**
    * `tasks/cancel`: the task is `cancelled` before the answer (S-283). Legacy: the task, and `-32602` for
    * a terminal one; modern: an empty acknowledgement whatever happens to the work (S-302).
    */
-  async cancel(context: TaskRequestContext, params: Record<string, unknown> | undefined): Promise<MethodOutcome> {
-    const refused = this.overLimit(context, 'tasks/cancel');
-    if (refused) return refused;
-    const taskId = readTaskId(params);
-    if (taskId === undefined) return failure(invalidTaskId(context.requestId));
-    try {
-      const task = await this.bus.request(taskScheduler.cancelTask, { taskId, ...owned(context) }, { context: { principal: context.principal } });
-      return result(context.era === 'legacy' ? legacyTask(task) : {});
-    } catch (error) {
-      // A terminal task cannot be cancelled; the modern era acknowledges anyway (cooperative, S-302).
-      if (context.era === 'modern' && isRpcError(error) && error.code === WireErrorCode.InvalidParams) return result({});
-      return failure(platformFailureToJsonRpc(this.logger, context.requestId, 'tasks/cancel', error));
-    }
+  cancel(context: TaskRequestContext, params: Record<string, unknown> | undefined): Promise<MethodOutcome> {
+    return this.operation(context, 'tasks/cancel', async () => {
+      const taskId = readTaskId(params);
+      if (taskId === undefined) return failure(invalidTaskId(context.requestId));
+      try {
+        const task = await this.ask(context, taskScheduler.cancelTask, { taskId, ...owned(context) });
+        return result(context.era === 'legacy' ? legacyTask(task) : {});
+      } catch (error) {
+        // A terminal task cannot be cancelled; the modern era acknowledges anyway (cooperative, S-302).
+        if (context.era === 'modern' && isRpcError(error) && error.code === WireErrorCode.InvalidParams) return result({});
+        throw error;
+      }
+    });
   }
 
   /** Modern `tasks/update` (S-301): the client's answers to the task's input requests; an empty acknowledgement. */
-  async update(context: TaskRequestContext, params: Record<string, unknown> | undefined): Promise<MethodOutcome> {
-    const refused = this.overLimit(context, 'tasks/update');
-    if (refused) return refused;
-    const taskId = readTaskId(params);
-    if (taskId === undefined) return failure(invalidTaskId(context.requestId));
-    const inputResponses = params?.['inputResponses'];
-    if (typeof inputResponses !== 'object' || inputResponses === null || Array.isArray(inputResponses)) {
-      return failure(invalidParamsError(context.requestId, 'Invalid params: inputResponses must be an object'));
-    }
-    try {
-      await this.bus.request(
-        taskScheduler.updateTask,
-        { taskId, inputResponses: inputResponses as Record<string, unknown>, ...owned(context) },
-        { context: { principal: context.principal } },
-      );
+  update(context: TaskRequestContext, params: Record<string, unknown> | undefined): Promise<MethodOutcome> {
+    return this.operation(context, 'tasks/update', async () => {
+      const taskId = readTaskId(params);
+      if (taskId === undefined) return failure(invalidTaskId(context.requestId));
+      const inputResponses = params?.['inputResponses'];
+      if (typeof inputResponses !== 'object' || inputResponses === null || Array.isArray(inputResponses)) {
+        return failure(invalidParamsError(context.requestId, 'Invalid params: inputResponses must be an object'));
+      }
+      await this.ask(context, taskScheduler.updateTask, { taskId, inputResponses: inputResponses as Record<string, unknown>, ...owned(context) });
       return result({});
+    });
+  }
+
+  /**
+   * One task operation: the requester's token first (S-291), then `work`; a failure of the platform
+   * (the scheduler's refusal, a timeout) becomes the JSON-RPC error the client gets.
+   */
+  private async operation(context: TaskRequestContext, method: string, work: () => Promise<MethodOutcome>): Promise<MethodOutcome> {
+    const refused = this.overLimit(context, method);
+    if (refused) return refused;
+    try {
+      return await work();
     } catch (error) {
-      return failure(platformFailureToJsonRpc(this.logger, context.requestId, 'tasks/update', error));
+      return failure(platformFailureToJsonRpc(this.logger, context.requestId, method, error));
     }
+  }
+
+  /** A request to the task scheduler as the caller. */
+  private ask<C extends RpcContract>(context: TaskRequestContext, contract: C, request: RpcRequest<C>): Promise<RpcResponse<C>> {
+    return this.bus.request(contract, request, { context: { principal: context.principal } });
   }
 
   /**
