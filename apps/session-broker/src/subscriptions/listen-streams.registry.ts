@@ -1,5 +1,5 @@
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
-import type { Principal } from '@mcp-platform/protocol-contracts';
+import type { EventPayload, Principal, taskScheduler } from '@mcp-platform/protocol-contracts';
 import { JSONRPC_VERSION, ModernMetaKey } from '@mcp-platform/protocol-mcp';
 import type { LazyResponse } from '../streams/lazy-response';
 import { endWhenExpired, keepAliveEvery } from '../streams/stream-expiry';
@@ -21,13 +21,8 @@ export interface ListenStream {
   completion: () => Record<string, unknown>;
 }
 
-/** Whose a task is, as its status event names it (S-289). */
-export interface TaskOwner {
-  tenant: string;
-  subject: string;
-  clientId?: string;
-  anonymous: boolean;
-}
+/** Whose a task is, as its status event names it, with the event's tenant (S-289). */
+export type TaskOwner = EventPayload<typeof taskScheduler.taskStatusChanged>['owner'] & { tenant: string };
 
 /**
  * Whether `principal` may hear of a task of `owner` (S-289): the same tenant, subject and OAuth client.

@@ -91,7 +91,7 @@ export class TaskMethods {
       const taskId = readTaskId(params);
       if (taskId === undefined) return failure(invalidTaskId(context.requestId));
       const state = await this.ask(context, taskScheduler.getTask, { taskId, ...owned(context) });
-      return result(context.era === 'legacy' ? legacyTask(state.task) : modernTaskWithOutcome(state, context.requestId));
+      return result(context.era === 'legacy' ? legacyTask(state.task) : modernDetailedTask(state));
     });
   }
 
@@ -264,8 +264,11 @@ function modernTask(task: TaskView): Record<string, unknown> {
   };
 }
 
-/** Modern `tasks/get`: the task with its status-specific fields (S-300): input requests, result or error. */
-function modernTaskWithOutcome(state: TaskState, requestId: RequestId): Record<string, unknown> {
+/**
+ * The modern `DetailedTask`: the task with its status-specific fields (S-300), input requests, result or
+ * error; what `tasks/get` answers and a `notifications/tasks` carries (S-304).
+ */
+export function modernDetailedTask(state: TaskState): Record<string, unknown> {
   const fields = modernTask(state.task);
   if (state.task.status === 'input_required' && state.task.inputRequests) return { ...fields, inputRequests: state.task.inputRequests };
   if (state.outcome === undefined) {
@@ -273,7 +276,7 @@ function modernTaskWithOutcome(state: TaskState, requestId: RequestId): Record<s
     return state.task.status === 'failed' ? { ...fields, error: { code: JsonRpcErrorCode.InternalError, message: failedWithoutOutcome(state.task) } } : fields;
   }
   if ('result' in state.outcome) return { ...fields, result: state.outcome.result };
-  return { ...fields, error: wireErrorToJsonRpc(requestId, state.outcome.error).error };
+  return { ...fields, error: wireErrorToJsonRpc(undefined, state.outcome.error).error };
 }
 
 /** What legacy `tasks/result` answers for a terminal task (S-281, S-285). */
@@ -299,13 +302,4 @@ function taskResult(state: TaskState, requestId: RequestId): MethodOutcome {
  */
 function failedWithoutOutcome(task: TaskView): string {
   return `Task ${task.taskId} failed: ${task.statusMessage ?? 'it has no result'}`;
-}
-
-/**
- * The modern `DetailedTask` a `notifications/tasks` carries (S-304): what `tasks/get` would show at that
- * moment, without `resultType` (a notification is no result).
- */
-export function modernDetailedTask(state: TaskState): Record<string, unknown> {
-  // The request id only addresses the error's JSON-RPC envelope, which is dropped here.
-  return modernTaskWithOutcome(state, 0);
 }
