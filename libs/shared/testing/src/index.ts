@@ -55,6 +55,7 @@ export {
   type LegacySession,
 } from './mcp/mcp-protocol';
 export { SeededRandom } from './hostile/seeded-random';
+export { CHROMIUM_ARGS, DEFAULT_CHROMIUM_PATH, launchChromium } from './browser/chromium';
 export {
   HOSTILE_CATEGORIES,
   checkHostileAnswer,
