@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { httpServerSettings } from '@mcp-platform/shared-config';
 import { runService } from '@mcp-platform/shared-observability';
 import { natsMessaging } from '@mcp-platform/shared-messaging';
 import { AppModule } from './app.module';
@@ -28,6 +29,7 @@ async function main(): Promise<void> {
     },
     // The sign-in throttle counts per client address: behind a trusted proxy, the forwarded one.
     fastify: { trustProxy: env.TRUST_PROXY },
+    ...httpServerSettings(env),
   });
 }
 

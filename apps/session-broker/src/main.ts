@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { httpServerSettings } from '@mcp-platform/shared-config';
 import { runService } from '@mcp-platform/shared-observability';
 import { natsMessaging } from '@mcp-platform/shared-messaging';
 import { AppModule } from './app.module';
@@ -16,6 +17,7 @@ async function main(): Promise<void> {
     allowedOrigins: env.ALLOWED_ORIGINS.length ? env.ALLOWED_ORIGINS : defaults.allowedOrigins,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     sessionTtlSeconds: env.SESSION_TTL_SECONDS,
+    legacySessionLimits: { perCaller: env.LEGACY_SESSIONS_PER_CALLER, perTenant: env.LEGACY_SESSIONS_PER_TENANT, total: env.LEGACY_SESSIONS_MAX },
     sseRetryMs: env.SSE_RETRY_MS,
     taskOperationsPerMinute: env.TASK_OPERATIONS_PER_MINUTE,
     auth: { issuer: env.AUTH_ISSUER, anonymousTenants: env.DEV_ANONYMOUS_TENANTS },
@@ -29,6 +31,9 @@ async function main(): Promise<void> {
     host: env.HOST,
     port: env.PORT,
     configure: (app) => configureSessionBrokerHttp(app, broker),
+    // Anonymous callers are counted by their address: behind a trusted proxy, the forwarded one.
+    fastify: { trustProxy: env.TRUST_PROXY },
+    ...httpServerSettings(env),
   });
 }
 

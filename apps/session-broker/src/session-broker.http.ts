@@ -3,6 +3,7 @@ import { internalError, jsonRpcError, JsonRpcErrorCode, parseError, type JsonRpc
 import { METADATA_PREFLIGHT_HEADERS, ProtectedResourceMetadataEndpoint } from './auth/protected-resource-metadata.endpoint';
 import { PROTECTED_RESOURCE_METADATA_PREFIX } from './auth/protected-resources';
 import { McpEndpoint } from './edge/mcp-endpoint.service';
+import { corsHeaders, preflightHeaders } from './edge/cors';
 import { UNPARSEABLE_BODY } from './edge/mcp-request';
 import type { SessionBrokerOptions } from './session-broker.options';
 
@@ -16,7 +17,9 @@ export const PROTECTED_RESOURCE_METADATA_ROUTE = `${PROTECTED_RESOURCE_METADATA_
  * Mounts the MCP endpoint on the host's Fastify instance, in its own encapsulated plugin so its body
  * handling does not leak into other apps of the embedded host: the body is read as text and parsed
  * exactly once here (a parse failure becomes `-32700`, not Fastify's error), the body limit answers
- * 413, and every edge refusal carries a JSON-RPC error body. Call it before `app.init()`.
+ * 413, and every edge refusal carries a JSON-RPC error body. Browser clients of an allowed origin get
+ * CORS on everything the route answers (see `edge/cors.ts`), and nothing outside it does. Call it
+ * before `app.init()`.
  */
 export function configureSessionBrokerHttp(app: NestFastifyApplication, options: Pick<SessionBrokerOptions, 'bodyLimitBytes'>): void {
   const endpoint = app.get(McpEndpoint);
@@ -33,6 +36,12 @@ export function configureSessionBrokerHttp(app: NestFastifyApplication, options:
 
     scope.addHook('onRequest', async (request, reply) => {
       const headers = request.headers;
+      // Set on the raw response, so they go out whoever answers: this hook, Fastify, or the endpoint's
+      // hijacked writes (a browser must read a 401's WWW-Authenticate to start OAuth).
+      const origin = typeof headers.origin === 'string' ? headers.origin : undefined;
+      for (const [name, value] of Object.entries(corsHeaders(origin !== undefined && endpoint.allowsOrigin(origin) ? origin : undefined))) {
+        reply.raw.setHeader(name, value);
+      }
       const rejection = endpoint.rejectEarly(request.method, {
         ...(headers.host === undefined ? {} : { host: headers.host }),
         ...(typeof headers.origin === 'string' ? { origin: headers.origin } : {}),
@@ -46,6 +55,16 @@ export function configureSessionBrokerHttp(app: NestFastifyApplication, options:
     scope.setErrorHandler(async (error: { code?: string; statusCode?: number }, _request, reply) => {
       const [status, body] = errorAnswer(error);
       await reply.code(status).header('content-type', 'application/json').send(JSON.stringify(body));
+    });
+
+    // CORS preflight (the Host and Origin checks above ran: an origin not allowed got 403).
+    scope.route({
+      method: 'OPTIONS',
+      url: MCP_ROUTE,
+      handler: async (request, reply) => {
+        const requested = request.headers['access-control-request-headers'];
+        return reply.code(204).headers(preflightHeaders(typeof request.headers.origin === 'string', typeof requested === 'string' ? requested : undefined)).send();
+      },
     });
 
     scope.route({
@@ -63,6 +82,7 @@ export function configureSessionBrokerHttp(app: NestFastifyApplication, options:
             headers: request.headers,
             query: (request.query ?? {}) as Record<string, unknown>,
             body: request.body,
+            clientAddress: request.ip,
           },
           reply.raw,
         );

@@ -9,6 +9,7 @@ import { BrokerEvents } from './broker-events.service';
 import { CallRegistry } from './calls/call-registry.service';
 import { McpEndpoint } from './edge/mcp-endpoint.service';
 import { LegacyEndpoint } from './legacy/legacy-endpoint.service';
+import { SessionAdmission } from './legacy/session-admission.service';
 import { SessionStore } from './legacy/session.store';
 import { ResourceMethods } from './methods/resource-methods.service';
 import { ToolMethods } from './methods/tool-methods.service';
@@ -44,8 +45,13 @@ export class SessionBrokerModule {
           provide: SessionStore,
           inject: [KeyValueFactory, SESSION_BROKER_OPTIONS],
           useFactory: (keyValue: KeyValueFactory, brokerOptions: ResolvedSessionBrokerOptions) =>
-            SessionStore.open(keyValue, { ttlMs: brokerOptions.sessionTtlSeconds * 1_000 }),
+            SessionStore.open(keyValue, {
+              ttlMs: brokerOptions.sessionTtlSeconds * 1_000,
+              // The platform's cap, with room for replicas admitting at the same instant.
+              maxMirrored: Math.ceil(brokerOptions.legacySessionLimits.total * 1.25),
+            }),
         },
+        SessionAdmission,
         VirtualServerCache,
         accessTokenVerifierProvider,
         ProtectedResources,

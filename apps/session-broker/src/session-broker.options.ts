@@ -16,6 +16,8 @@ export interface SessionBrokerOptions {
   replicaId?: string;
   /** Idle lifetime of a legacy session in seconds (default one day). */
   sessionTtlSeconds?: number;
+  /** How many legacy sessions are let in: per caller, per tenant, in all (defaults: {@link DEFAULT_LEGACY_SESSION_LIMITS}). */
+  legacySessionLimits?: Partial<LegacySessionLimits>;
   /**
    * The SSE `retry` delay sent on resumable streams (S-81), in milliseconds (default 1000): how long a
    * client waits before reconnecting after the broker closed its connection (polling, shutdown).
@@ -27,6 +29,13 @@ export interface SessionBrokerOptions {
    * `Retry-After` (S-291). `0` turns the limit off.
    */
   taskOperationsPerMinute?: number;
+  /**
+   * At shutdown, hand calls whose clients can resume their streams to the other replicas at once (close
+   * them with `retry`; the executor finishes the call and any replica replays it, S-90), rather than
+   * wait for them (default true: the distributed mode). The embedded host sets it false: its executor
+   * stops with it and no other replica exists, so its calls finish within the grace or end with an error.
+   */
+  drainHandsOff?: boolean;
   /** Log the MCP URL of every virtual server once the executor answers (default true). */
   announceVirtualServers?: boolean;
   /** The version reported in `serverInfo` (default the platform's). */
@@ -40,6 +49,30 @@ export interface SessionBrokerOptions {
   /** The broker as an OAuth resource server. */
   auth: SessionBrokerAuthOptions;
 }
+
+/**
+ * Caps on the legacy sessions the platform keeps (each lives in the shared bucket and in every broker
+ * replica's mirror for the session TTL), counted cluster-wide from the mirror.
+ */
+export interface LegacySessionLimits {
+  /**
+   * Per caller (a principal: tenant, subject, OAuth client; an anonymous caller: its network). A new
+   * session beyond it ends the caller's least recently used one, so a client that never sends DELETE
+   * is not locked out; it only ever ends the caller's own sessions.
+   */
+  perCaller: number;
+  /** Per tenant: a new session beyond it is refused (HTTP 429), so no tenant's callers fill the platform. */
+  perTenant: number;
+  /** In all: a new session beyond it is refused (HTTP 503); it also bounds each replica's mirror. */
+  total: number;
+}
+
+/**
+ * Room for a person's IDE windows and agents, and for clients that open a session per connection and
+ * never end it (the oldest go); a tenant's worth of those; and what a replica's mirror holds in a few
+ * tens of megabytes (a kept session is well under a kilobyte).
+ */
+export const DEFAULT_LEGACY_SESSION_LIMITS: LegacySessionLimits = { perCaller: 100, perTenant: 10_000, total: 50_000 };
 
 /** Who issues the tokens the broker accepts, and the development escape hatch. */
 export interface SessionBrokerAuthOptions {
@@ -56,8 +89,9 @@ export interface SessionBrokerAuthOptions {
 }
 
 /** Options with every default applied. */
-export interface ResolvedSessionBrokerOptions extends Required<Omit<SessionBrokerOptions, 'replicaId' | 'auth' | 'requestStateKeys'>> {
+export interface ResolvedSessionBrokerOptions extends Required<Omit<SessionBrokerOptions, 'replicaId' | 'auth' | 'requestStateKeys' | 'legacySessionLimits'>> {
   replicaId: string;
+  legacySessionLimits: LegacySessionLimits;
   /** Parsed; empty when none were configured. */
   requestStateKeys: RequestStateKey[];
   auth: Required<SessionBrokerAuthOptions>;
@@ -71,6 +105,10 @@ export function resolveSessionBrokerOptions(options: SessionBrokerOptions): Reso
   const replicaId = options.replicaId ?? `broker-${randomBytes(6).toString('hex')}`;
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(replicaId)) throw new Error(`invalid replicaId: ${replicaId}`);
   if (!URL.canParse(options.auth.issuer)) throw new Error(`invalid auth.issuer: ${options.auth.issuer}`);
+  const legacySessionLimits = { ...DEFAULT_LEGACY_SESSION_LIMITS, ...options.legacySessionLimits };
+  for (const [name, value] of Object.entries(legacySessionLimits)) {
+    if (!Number.isSafeInteger(value) || value < 1) throw new Error(`invalid legacySessionLimits.${name}: ${value}`);
+  }
   return {
     publicUrl: options.publicUrl.replace(/\/+$/, ''),
     allowedHosts: options.allowedHosts,
@@ -78,8 +116,10 @@ export function resolveSessionBrokerOptions(options: SessionBrokerOptions): Reso
     bodyLimitBytes: options.bodyLimitBytes,
     replicaId,
     sessionTtlSeconds: options.sessionTtlSeconds ?? 24 * 3600,
+    legacySessionLimits,
     sseRetryMs: options.sseRetryMs ?? 1_000,
     taskOperationsPerMinute: options.taskOperationsPerMinute ?? DEFAULT_TASK_OPERATIONS_PER_MINUTE,
+    drainHandsOff: options.drainHandsOff ?? true,
     announceVirtualServers: options.announceVirtualServers ?? true,
     serverVersion: options.serverVersion ?? PLATFORM_VERSION,
     requestStateKeys: parseRequestStateKeys(options.requestStateKeys ?? []),

@@ -627,6 +627,39 @@ describe.each(transports)('SessionBroker over %s', (_transport, messaging) => {
       expect(badOrigin.status).toBe(403);
     });
 
+    it('answers a CORS preflight of an allowed origin with the methods and headers a browser client needs, and refuses another origin (403)', async () => {
+      const preflight = await fetch(broker.mcpUrl, {
+        method: 'OPTIONS',
+        headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, mcp-param-region' },
+      });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+      expect(preflight.headers.get('vary')).toBe('Origin');
+      expect(preflight.headers.get('access-control-allow-methods')).toBe('POST, GET, DELETE');
+      expect(preflight.headers.get('access-control-allow-headers')).toContain('mcp-session-id');
+      expect(preflight.headers.get('access-control-allow-headers')).toContain('mcp-param-region');
+      expect(Number(preflight.headers.get('access-control-max-age'))).toBeGreaterThan(0);
+      const foreign = await fetch(broker.mcpUrl, { method: 'OPTIONS', headers: { origin: 'http://evil.example.com', 'access-control-request-method': 'POST' } });
+      expect(foreign.status).toBe(403);
+      expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+      const plain = await fetch(broker.mcpUrl, { method: 'OPTIONS' });
+      expect(plain.status).toBe(204);
+      expect(plain.headers.get('allow')).toBe('POST, GET, DELETE, OPTIONS');
+    });
+
+    it('lets an allowed origin read every answer, the edge refusals included, with the headers a client needs exposed', async () => {
+      const origin = 'http://localhost:5173';
+      const initialized = await post(broker.mcpUrl, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'browser', version: '1' } } }, { origin });
+      const missing = await post(`${broker.url}/demo/missing/mcp`, { jsonrpc: '2.0', id: 1, method: 'ping' }, { origin });
+      const notAcceptable = await post(broker.mcpUrl, { jsonrpc: '2.0', id: 1, method: 'ping' }, { origin, accept: 'application/json' });
+      const noSession = await fetch(broker.mcpUrl, { method: 'GET', headers: { origin, accept: 'text/event-stream' } });
+      for (const [answer, status] of [[initialized, 200], [missing, 404], [notAcceptable, 406], [noSession, 405]] as const) {
+        expect(answer.status).toBe(status);
+        expect(answer.headers.get('access-control-allow-origin'), String(status)).toBe(origin);
+        expect(answer.headers.get('access-control-expose-headers'), String(status)).toBe('mcp-session-id, www-authenticate, mcp-protocol-version, last-event-id');
+      }
+    });
+
     it('refuses a POST that does not accept both response modes with 406', async () => {
       const answer = await post(broker.mcpUrl, { jsonrpc: '2.0', id: 1, method: 'ping' }, { accept: 'application/json' });
       expect(answer.status).toBe(406);

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { httpServerSettings } from '@mcp-platform/shared-config';
 import { IN_MEMORY_DATA_DIR, loadStandaloneEnv } from './config/env.schema';
 import { readyBanner } from './ready-banner';
 import { startStandalone } from './start-standalone';
@@ -18,6 +19,9 @@ async function main(): Promise<void> {
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     sseRetryMs: env.SSE_RETRY_MS,
     taskOperationsPerMinute: env.TASK_OPERATIONS_PER_MINUTE,
+    legacySessionLimits: { perCaller: env.LEGACY_SESSIONS_PER_CALLER, perTenant: env.LEGACY_SESSIONS_PER_TENANT, total: env.LEGACY_SESSIONS_MAX },
+    trustProxy: env.TRUST_PROXY,
+    ...httpServerSettings(env),
     dataDir,
     allowPrivateNetworks: env.TOOL_HTTP_ALLOW_PRIVATE_NETWORKS,
     logLevel: env.LOG_LEVEL,

@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { configureAdminOpenApi, configureAuthorizationServerHttp, DEMO_USERNAME } from '@mcp-platform/authorization-server';
 import type { DatabaseOptions } from '@mcp-platform/shared-persistence';
-import { configureSessionBrokerHttp, defaultAllowLists, generateRequestStateKey, type SessionBrokerOptions } from '@mcp-platform/session-broker';
+import { configureSessionBrokerHttp, defaultAllowLists, generateRequestStateKey, type LegacySessionLimits, type SessionBrokerOptions } from '@mcp-platform/session-broker';
 import { toolExecutor } from '@mcp-platform/protocol-contracts';
 import { inProcessMessaging, MessageBus } from '@mcp-platform/shared-messaging';
-import { runService, type LoggingOptions } from '@mcp-platform/shared-observability';
+import { runService, type HttpTimeouts, type LoggingOptions } from '@mcp-platform/shared-observability';
 import { AppModule } from './app.module';
 import { virtualServerUrl, type VirtualServerEndpoint } from './ready-banner';
 
@@ -27,6 +27,14 @@ export interface StandaloneOptions {
   sseRetryMs?: number;
   /** Task operations one requester may make per minute (default 600; `0`: no limit), S-291. */
   taskOperationsPerMinute?: number;
+  /** Caps on legacy sessions: per caller, per tenant, in all (defaults: the broker's). */
+  legacySessionLimits?: Partial<LegacySessionLimits>;
+  /** Whose `X-Forwarded-For` is believed for the client's address (Fastify's `trustProxy`; default nobody). */
+  trustProxy?: boolean | string[];
+  /** The HTTP server's header, request and keep-alive timeouts (defaults: `runService`'s). */
+  httpTimeouts?: Partial<HttpTimeouts>;
+  /** How long calls in flight get to finish at shutdown, in milliseconds (default: `runService`'s, 10 s). */
+  shutdownGraceMs?: number;
   /** PGlite data directory; absent keeps the catalog in memory (tests). */
   dataDir?: string;
   /** Let HTTP tools reach private networks (default false: the SSRF guard refuses them). */
@@ -87,6 +95,10 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
     bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
     ...(options.sseRetryMs === undefined ? {} : { sseRetryMs: options.sseRetryMs }),
     ...(options.taskOperationsPerMinute === undefined ? {} : { taskOperationsPerMinute: options.taskOperationsPerMinute }),
+    ...(options.legacySessionLimits === undefined ? {} : { legacySessionLimits: options.legacySessionLimits }),
+    // No other replica to hand a call's stream to, and the executor stops with this process: at shutdown
+    // calls finish within the grace or end with an error.
+    drainHandsOff: false,
     // The host prints the URLs itself (see main.ts), once, after everything is up.
     announceVirtualServers: false,
     auth: { issuer, anonymousTenants: options.devAnonymousTenants ?? [] },
@@ -125,6 +137,9 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
       configureAuthorizationServerHttp(nest);
       configureAdminOpenApi(nest);
     },
+    ...(options.trustProxy === undefined ? {} : { fastify: { trustProxy: options.trustProxy } }),
+    ...(options.httpTimeouts === undefined ? {} : { httpTimeouts: options.httpTimeouts }),
+    ...(options.shutdownGraceMs === undefined ? {} : { shutdownGraceMs: options.shutdownGraceMs }),
   });
 
   let closing: Promise<void> | undefined;

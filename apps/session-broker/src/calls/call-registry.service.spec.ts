@@ -45,7 +45,7 @@ describe(CallRegistry, () => {
     it('writes a message on its call’s stream as the executor shaped it, with the event id <streamKey>:<position>', () => {
       const { calls, emitted } = setup();
       const { target, response } = callStream();
-      calls.open('l-a', { response, sessionId: 's-1', streamKey: KEY });
+      calls.open('l-a', { requestId: 1, response, sessionId: 's-1', streamKey: KEY });
       calls.deliver({ callId: 'l-a', position: 3, message: progress });
       expect(target.chunks).toEqual([`id: ${KEY}:3\nevent: message\ndata: ${JSON.stringify(progress)}\n\n`]);
       expect(emitted).toEqual([]);
@@ -55,8 +55,8 @@ describe(CallRegistry, () => {
       const { calls } = setup();
       const modern = callStream();
       const unlogged = callStream();
-      calls.open('m-a', { response: modern.response });
-      calls.open('l-b', { response: unlogged.response, sessionId: 's-1', streamKey: KEY });
+      calls.open('m-a', { requestId: 1, response: modern.response });
+      calls.open('l-b', { requestId: 1, response: unlogged.response, sessionId: 's-1', streamKey: KEY });
       calls.deliver({ callId: 'm-a', position: 1, message: progress });
       calls.deliver({ callId: 'l-b', message: progress });
       expect(modern.target.chunks).toEqual([`event: message\ndata: ${JSON.stringify(progress)}\n\n`]);
@@ -72,7 +72,7 @@ describe(CallRegistry, () => {
     it("sends a request or an elicitation completion to the session's GET stream, wherever it is, when the client left before it got any event id (S-85: the call goes on)", () => {
       const { calls, emitted } = setup();
       const { target, response } = callStream(`${KEY}:0`);
-      calls.open('l-a', { response, sessionId: 's-1', streamKey: KEY });
+      calls.open('l-a', { requestId: 1, response, sessionId: 's-1', streamKey: KEY });
       target.dropConnection();
       calls.deliver({ callId: 'l-a', position: 1, message: rootsRequest });
       calls.deliver({ callId: 'l-a', position: 2, message: completion });
@@ -82,7 +82,7 @@ describe(CallRegistry, () => {
     it('keeps everything on the call’s stream once the client holds an event id: it reads it when it resumes', () => {
       const { calls, emitted } = setup();
       const { target, response } = callStream(`${KEY}:0`);
-      calls.open('l-a', { response, sessionId: 's-1', streamKey: KEY });
+      calls.open('l-a', { requestId: 1, response, sessionId: 's-1', streamKey: KEY });
       response.openStream();
       target.dropConnection();
       calls.deliver({ callId: 'l-a', position: 1, message: rootsRequest });
@@ -94,8 +94,8 @@ describe(CallRegistry, () => {
       const { calls, emitted } = setup();
       const legacy = callStream();
       const sessionless = callStream();
-      calls.open('l-a', { response: legacy.response, sessionId: 's-1', streamKey: KEY });
-      calls.open('l-b', { response: sessionless.response });
+      calls.open('l-a', { requestId: 1, response: legacy.response, sessionId: 's-1', streamKey: KEY });
+      calls.open('l-b', { requestId: 1, response: sessionless.response });
       legacy.target.dropConnection();
       sessionless.target.dropConnection();
       calls.deliver({ callId: 'l-a', position: 1, message: progress });
@@ -111,8 +111,8 @@ describe(CallRegistry, () => {
       calls.onModuleInit();
       const named = callStream(`${KEY}:0`);
       const other = callStream(`${KEY}:0`);
-      calls.open('l-a', { response: named.response, sessionId: 's-1', streamKey: KEY });
-      calls.open('l-b', { response: other.response, sessionId: 's-1', streamKey: KEY });
+      calls.open('l-a', { requestId: 1, response: named.response, sessionId: 's-1', streamKey: KEY });
+      calls.open('l-b', { requestId: 1, response: other.response, sessionId: 's-1', streamKey: KEY });
       handlers.get(sessionBroker.callDisconnectRequested.subject)?.({ callId: 'l-a' });
       expect(named.target.chunks).toEqual([`id: ${KEY}:0\nretry: 1000\ndata: \n\n`, 'retry: 1000\n\n']);
       expect(named.target.writableEnded).toBe(true);
@@ -126,8 +126,8 @@ describe(CallRegistry, () => {
       calls.onModuleInit();
       const first = callStream(`${KEY}:0`);
       const second = callStream(`${KEY}:0`);
-      calls.open('l-a', { response: first.response, sessionId: 's-1', streamKey: KEY });
-      calls.open('l-b', { response: second.response, sessionId: 's-2', streamKey: KEY });
+      calls.open('l-a', { requestId: 1, response: first.response, sessionId: 's-1', streamKey: KEY });
+      calls.open('l-b', { requestId: 1, response: second.response, sessionId: 's-2', streamKey: KEY });
       second.response.notify(progress, `${KEY}:1`);
       calls.onModuleDestroy();
       expect(unsubscribed.sort()).toEqual([sessionBroker.callDisconnectRequested.subject, sessionBroker.callMessage.subject].sort());
@@ -141,11 +141,54 @@ describe(CallRegistry, () => {
   describe('closeSession', () => {
     it('closes and returns the calls of one session', () => {
       const { calls } = setup();
-      calls.open('a', { response: callStream().response, sessionId: 's1' });
-      calls.open('b', { response: callStream().response, sessionId: 's2' });
+      calls.open('a', { requestId: 1, response: callStream().response, sessionId: 's1' });
+      calls.open('b', { requestId: 1, response: callStream().response, sessionId: 's2' });
       expect(calls.closeSession('s1')).toEqual(['a']);
       expect(calls.has('a')).toBe(false);
       expect(calls.has('b')).toBe(true);
+    });
+  });
+
+  describe('handOffResumable', () => {
+    it('closes with retry the calls whose clients hold an event id, and leaves the others to answer here', () => {
+      const { calls } = setup();
+      const primed = callStream(`${KEY}:0`);
+      primed.response.openStream();
+      const pending = callStream(`${KEY}:0`);
+      calls.open('l-a', { requestId: 1, response: primed.response, sessionId: 's-1', streamKey: KEY });
+      calls.open('l-b', { requestId: 2, response: pending.response, sessionId: 's-1', streamKey: KEY });
+      expect(calls.handOffResumable()).toBe(1);
+      expect(primed.target.chunks.at(-1)).toBe('retry: 1000\n\n');
+      expect(primed.target.writableEnded).toBe(true);
+      expect(pending.target.writableEnded).toBe(false);
+    });
+  });
+
+  describe('endOpen', () => {
+    it('answers every open call with a JSON-RPC error its client reads (503 and Retry-After in JSON, an event on a stream) and stops its work', () => {
+      const { calls, emitted } = setup();
+      const pending = callStream(`${KEY}:0`);
+      const streaming = callStream();
+      calls.open('l-a', { requestId: 'a-1', response: pending.response, sessionId: 's-1', streamKey: KEY });
+      calls.open('m-b', { requestId: 9, response: streaming.response });
+      streaming.response.notify(progress);
+      expect(calls.endOpen(false)).toBe(2);
+      const error = { code: -32603, message: 'Service Unavailable: the server shut down before the request finished; retry it' };
+      expect(pending.target.status).toBe(503);
+      expect(pending.target.headers).toMatchObject({ 'retry-after': '1' });
+      expect(JSON.parse(pending.target.chunks.join(''))).toEqual({ jsonrpc: '2.0', id: 'a-1', error });
+      expect(streaming.target.chunks.at(-1)).toBe(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 9, error })}\n\n`);
+      expect(emitted.map(({ payload }) => (payload as { callId: string }).callId)).toEqual(['l-a', 'm-b']);
+    });
+
+    it('with hand-off, closes a resumable call with retry instead and lets its work go on', () => {
+      const { calls, emitted } = setup();
+      const primed = callStream(`${KEY}:0`);
+      primed.response.openStream();
+      calls.open('l-a', { requestId: 1, response: primed.response, sessionId: 's-1', streamKey: KEY });
+      expect(calls.endOpen(true)).toBe(1);
+      expect(primed.target.chunks.at(-1)).toBe('retry: 1000\n\n');
+      expect(emitted).toEqual([]);
     });
   });
 });

@@ -1,6 +1,8 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { sessionBroker, type EventPayload } from '@mcp-platform/protocol-contracts';
+import { sessionBroker, toolExecutor, type EventPayload } from '@mcp-platform/protocol-contracts';
+import type { RequestId } from '@mcp-platform/protocol-mcp';
 import { MessageBus, type BusSubscription } from '@mcp-platform/shared-messaging';
+import { shutdownError, SHUTDOWN_RETRY_AFTER } from '../edge/shutdown-answers';
 import type { LazyResponse } from '../streams/lazy-response';
 import { eventId } from '../streams/stream-ids';
 import { SESSION_BROKER_OPTIONS, type ResolvedSessionBrokerOptions } from '../session-broker.options';
@@ -11,6 +13,8 @@ export type ProgressToken = string | number;
 /** A call in flight on this replica, waiting for its result and receiving its messages. */
 export interface OpenCall {
   response: LazyResponse;
+  /** The client's JSON-RPC id of the `tools/call`: what an answer the broker makes up itself (at shutdown) carries. */
+  requestId: RequestId;
   /** The legacy session the call belongs to. */
   sessionId?: string;
   /** The key of the call's stream log (legacy): a message's SSE id is `<streamKey>:<position>`. */
@@ -51,6 +55,44 @@ export class CallRegistry implements OnModuleInit, OnModuleDestroy {
   onModuleDestroy(): void {
     for (const subscription of this.subscriptions.splice(0)) subscription.unsubscribe();
     for (const call of this.calls.values()) call.response.disconnect();
+  }
+
+  /**
+   * At shutdown, where other replicas can take over: closes the connection of every call whose client
+   * holds an event id of its stream, with `retry` (S-81); the client resumes on another replica with
+   * `Last-Event-ID` and reads the rest, the result included, from the log the executor keeps writing
+   * (S-90). A call not resumable yet (no event id sent) stays: it answers here, or gets its priming event
+   * at the priming delay and goes at the next look.
+   */
+  handOffResumable(): number {
+    let handed = 0;
+    for (const call of this.calls.values()) {
+      if (!call.response.open || !call.response.resumable) continue;
+      call.response.disconnect();
+      handed += 1;
+    }
+    return handed;
+  }
+
+  /**
+   * At the end of the shutdown grace: every call still open ends so its client is told, never left to
+   * time out. With `handOff`, a resumable one closes with `retry` as above; any other gets a JSON-RPC error
+   * (HTTP 503 with `Retry-After` while still plain JSON, the last event of its stream otherwise), and the
+   * executor is told to stop it, since nobody will read its result. Returns how many ended.
+   */
+  endOpen(handOff: boolean): number {
+    let ended = 0;
+    for (const [callId, call] of this.calls) {
+      if (!call.response.open) continue;
+      ended += 1;
+      if (handOff && call.response.resumable) {
+        call.response.disconnect();
+        continue;
+      }
+      call.response.respond(shutdownError(call.requestId), 503, { 'retry-after': SHUTDOWN_RETRY_AFTER });
+      this.bus.emit(toolExecutor.callCancelled, { callId, reason: 'the server shut down before the call finished' });
+    }
+    return ended;
   }
 
   /** The route token services send this replica's call messages to. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { commaList, httpEnv, loadEnv, logEnv, natsEnv } from '@mcp-platform/shared-config';
+import { commaList, httpEnv, loadEnv, logEnv, natsEnv, trustProxyEnv } from '@mcp-platform/shared-config';
 import { parseRequestStateKeys } from '../modern/request-state-keys';
+import { DEFAULT_LEGACY_SESSION_LIMITS } from '../session-broker.options';
 import { DEFAULT_TASK_OPERATIONS_PER_MINUTE } from '../tasks/task-rate-limiter';
 
 /** The MCP edge's keys, shared with the embedded host (`apps/standalone`), which serves the same edge. */
@@ -20,6 +21,20 @@ export const mcpEdgeEnv = {
    * replica, in bursts of a tenth of that (at least 10); beyond it HTTP 429 with `Retry-After`. `0`: no limit.
    */
   TASK_OPERATIONS_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(DEFAULT_TASK_OPERATIONS_PER_MINUTE),
+  /**
+   * Legacy sessions one caller (a principal; an anonymous caller's IPv4 address or IPv6 /64) keeps: a new
+   * one beyond it ends the caller's least recently used session.
+   */
+  LEGACY_SESSIONS_PER_CALLER: z.coerce.number().int().min(1).max(1_000_000).default(DEFAULT_LEGACY_SESSION_LIMITS.perCaller),
+  /** Legacy sessions one tenant keeps: a new one beyond it is refused (HTTP 429, `Retry-After`). */
+  LEGACY_SESSIONS_PER_TENANT: z.coerce.number().int().min(1).max(10_000_000).default(DEFAULT_LEGACY_SESSION_LIMITS.perTenant),
+  /** Legacy sessions the platform keeps in all (each broker replica mirrors them): a new one beyond it is refused (HTTP 503). */
+  LEGACY_SESSIONS_MAX: z.coerce.number().int().min(1).max(10_000_000).default(DEFAULT_LEGACY_SESSION_LIMITS.total),
+  /**
+   * Whose `X-Forwarded-For` is believed for the client's address (what anonymous callers are counted
+   * by): `false` (default), a hop count, proxy addresses/CIDRs, or `true` (every hop).
+   */
+  TRUST_PROXY: trustProxyEnv,
   /** The OAuth issuer whose access tokens the MCP endpoints accept (exactly the tokens' `iss`, no trailing slash). */
   AUTH_ISSUER: z.string().url().default('http://127.0.0.1:3101/oauth'),
   /**

@@ -11,34 +11,59 @@ import {
   JsonRpcErrorCode,
   McpHttpHeader,
   parseError,
+  type RequestId,
 } from '@mcp-platform/protocol-mcp';
+import { drainUntil, type OnDrain } from '@mcp-platform/shared-observability';
 import { EdgeAuthenticator } from '../auth/edge-authenticator.service';
+import { CallRegistry } from '../calls/call-registry.service';
 import { LegacyEndpoint } from '../legacy/legacy-endpoint.service';
 import { ModernEndpoint } from '../modern/modern-endpoint.service';
 import { SESSION_BROKER_OPTIONS, type ResolvedSessionBrokerOptions } from '../session-broker.options';
 import { LazyResponse, type ResponseTarget } from '../streams/lazy-response';
+import { StreamResumption } from '../streams/stream-resumption.service';
 import { VirtualServerCache } from '../virtual-servers/virtual-server.cache';
 import { EdgePolicy, type EdgeRejection } from './edge-policy';
 import { headerValue, UNPARSEABLE_BODY, type McpHttpRequest } from './mcp-request';
+import { endAtShutdown, SHUTDOWN_RETRY_AFTER, shuttingDownError } from './shutdown-answers';
+
+/** A request being served: its JSON-RPC id once the body was read (what a made-up answer at shutdown carries). */
+interface InFlight {
+  id?: RequestId;
+}
 
 /**
  * The MCP endpoint of every virtual server, `/:tenant/:server/mcp`, both eras on one URL (S-56).
  * The edge checks run on headers alone, before the body is read (`rejectEarly`); `handle` resolves
  * the virtual server, authenticates the caller, classifies the message, picks the era and hands over.
+ *
+ * At shutdown it drains (`onDrain`): new work is refused with 503 and `Retry-After` (a client's answers
+ * and notifications still pass: they finish work in flight), requests in flight get the grace to finish,
+ * and whatever is still open then ends so its client knows (see `CallRegistry.endOpen`). With
+ * `drainHandsOff` (the distributed mode) resumable call streams go to the other replicas at once.
  */
 @Injectable()
-export class McpEndpoint {
+export class McpEndpoint implements OnDrain {
   private readonly logger = new Logger(McpEndpoint.name);
   private readonly policy: EdgePolicy;
+  /** The requests being served, by their response. */
+  private readonly inFlight = new Map<ResponseTarget, InFlight>();
+  private draining = false;
 
   constructor(
     private readonly servers: VirtualServerCache,
     private readonly authenticator: EdgeAuthenticator,
     private readonly legacy: LegacyEndpoint,
     private readonly modern: ModernEndpoint,
-    @Inject(SESSION_BROKER_OPTIONS) options: ResolvedSessionBrokerOptions,
+    private readonly calls: CallRegistry,
+    private readonly resumption: StreamResumption,
+    @Inject(SESSION_BROKER_OPTIONS) private readonly options: ResolvedSessionBrokerOptions,
   ) {
     this.policy = new EdgePolicy(options.allowedHosts, options.allowedOrigins);
+  }
+
+  /** Whether a browser page of `origin` may call the endpoint (S-72: the same allow-list that answers 403). */
+  allowsOrigin(origin: string): boolean {
+    return this.policy.isOriginAllowed(origin);
   }
 
   /** Host/Origin (403, S-72) and Accept (406, S-76) from the headers, before any body is read. */
@@ -49,17 +74,46 @@ export class McpEndpoint {
   }
 
   async handle(request: McpHttpRequest, target: ResponseTarget): Promise<void> {
+    const entry: InFlight = {};
+    this.inFlight.set(target, entry);
     try {
-      await this.serve(request, target);
+      await this.serve(request, target, entry);
     } catch (error) {
       // Nothing a client sends may crash the edge; a bug answers -32603 and is logged.
       this.logger.error(`unexpected failure serving ${request.method}: ${(error as Error)?.stack ?? String(error)}`);
       if (!target.headersSent) new LazyResponse(target).respond(internalError(undefined, 'Internal error'), 500);
       else if (!target.writableEnded) target.end();
+    } finally {
+      this.inFlight.delete(target);
     }
   }
 
-  private async serve(request: McpHttpRequest, target: ResponseTarget): Promise<void> {
+  /**
+   * The process stops. Readiness already failed (the health controller drains too); from now on new
+   * work is refused. Requests in flight get until `deadline`; with `drainHandsOff`, calls whose clients
+   * can resume elsewhere go at once, and the others as they become resumable. Whatever is open at the
+   * deadline ends with a JSON-RPC error or, handed off, a close with `retry`: no client is left to wait
+   * for its own timeout (the GET and listen streams close afterwards, as the app closes).
+   */
+  async onDrain(deadline: number): Promise<void> {
+    this.draining = true;
+    const handOff = this.options.drainHandsOff;
+    const open = (): number => [...this.inFlight.keys()].filter((target) => !target.writableEnded).length;
+    if (await drainUntil(deadline, () => open() === 0, handOff ? () => this.calls.handOffResumable() : undefined)) return;
+    this.logger.warn(`${open()} request(s) still open after the shutdown grace: ending them`);
+    this.calls.endOpen(handOff);
+    // A resumed call's stream is resumable by construction: closed with `retry`, its client comes back (elsewhere).
+    this.resumption.disconnectAll();
+    for (const [target, entry] of this.inFlight) endAtShutdown(target, entry.id);
+  }
+
+  private async serve(request: McpHttpRequest, target: ResponseTarget, entry: InFlight): Promise<void> {
+    if (this.draining) {
+      const refused = refusedWhileDraining(request);
+      if (refused) {
+        return new LazyResponse(target).respond(shuttingDownError(refused.id), 503, { 'retry-after': SHUTDOWN_RETRY_AFTER });
+      }
+    }
     const lookup = await this.servers.resolve(request.tenant, request.server);
     if (!lookup.found) {
       const response = new LazyResponse(target);
@@ -94,6 +148,7 @@ export class McpEndpoint {
       return new LazyResponse(target).respond(parseError(), 400);
     }
     const message = classifyMessage(request.body);
+    if (message.kind === 'request') entry.id = message.id;
     if (message.kind === 'invalid') {
       this.logger.debug(`refused an invalid JSON-RPC message: ${message.reason}`);
       return new LazyResponse(target).respond(invalidRequestError(message.id, `Invalid Request: ${message.reason}`), 400);
@@ -113,6 +168,18 @@ export class McpEndpoint {
     if (era === 'modern') return this.modern.post(request, message, server, { principal, ...(auth.expiresAt === undefined ? {} : { expiresAt: auth.expiresAt }) }, target);
     return this.legacy.post(request, message, server, principal, target);
   }
+}
+
+/**
+ * What a stopping replica refuses: anything that starts work (a request, a GET stream or its resumption),
+ * with the request's id. A client's answers and notifications (cancellations) and DELETE pass: they
+ * finish or end work in flight; a malformed body gets its usual 400.
+ */
+function refusedWhileDraining(request: McpHttpRequest): { id?: RequestId } | undefined {
+  if (request.method === 'GET') return {};
+  if (request.method !== 'POST') return undefined;
+  const message = classifyMessage(request.body);
+  return message.kind === 'request' ? { id: message.id } : undefined;
 }
 
 function withVersionHeader(value: string | undefined): { protocolVersionHeader?: string } {

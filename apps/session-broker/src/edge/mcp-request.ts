@@ -13,6 +13,8 @@ export interface McpHttpRequest {
   query?: Readonly<Record<string, unknown>>;
   /** The parsed JSON body, `UNPARSEABLE_BODY`, or `undefined` when there was none. */
   body?: unknown;
+  /** The client's address as the HTTP server sees it (behind a trusted proxy, the forwarded one; see `TRUST_PROXY`). */
+  clientAddress?: string;
 }
 
 /** A header's single value (a repeated header yields its first value). */

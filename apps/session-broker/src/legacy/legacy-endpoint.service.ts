@@ -14,11 +14,13 @@ import {
   McpHttpHeader,
   methodNotFoundError,
   negotiateLegacyVersion,
+  ServerErrorCode,
   type IncomingMessage,
   type RequestId,
 } from '@mcp-platform/protocol-mcp';
 import { legacyCallId } from '../calls/call-id';
 import { CallRegistry } from '../calls/call-registry.service';
+import { clientNetwork } from '../edge/client-network';
 import { headerValue, type McpHttpRequest } from '../edge/mcp-request';
 import type { MethodOutcome } from '../methods/method-outcome';
 import { serverCapabilities, serverInfo } from '../methods/server-identity';
@@ -32,6 +34,8 @@ import { StreamResumption } from '../streams/stream-resumption.service';
 import type { VirtualServer } from '../virtual-servers/virtual-server.cache';
 import { MAX_SUBSCRIPTION_CHARACTERS, MAX_SUBSCRIPTION_URI_LENGTH, MAX_SUBSCRIPTIONS_PER_SESSION, subscriptionUri, withoutSubscription, withSubscription } from '../subscriptions/resource-subscriptions';
 import { TaskMethods } from '../tasks/task-methods.service';
+import { clientDescriptionProblem, describeProblem, initializeParamsBytes, MAX_INITIALIZE_PARAMS_BYTES, storedClientCapabilities, storedClientInfo } from './client-description';
+import { SessionAdmission, type Admission } from './session-admission.service';
 import { SessionStore, type LegacySession } from './session.store';
 
 type Request = Extract<IncomingMessage, { kind: 'request' }>;
@@ -53,6 +57,9 @@ function sendsPrimingEvents(protocolVersion: string): boolean {
   return protocolVersion >= '2025-11-25';
 }
 
+/** When a client refused at a session cap may try again: sessions end by DELETE, eviction or expiry, so a minute is a fair guess. */
+const SESSION_CAP_RETRY_AFTER_SECONDS = 60;
+
 /**
  * The legacy era (2025-03-26 / 2025-06-18 / 2025-11-25): the `initialize` handshake, sessions in the
  * shared store, the GET stream, `DELETE`, and the methods those revisions define (S-42..S-48, S-71..S-97).
@@ -63,6 +70,7 @@ export class LegacyEndpoint {
 
   constructor(
     private readonly sessions: SessionStore,
+    private readonly admission: SessionAdmission,
     private readonly streams: SessionStreams,
     private readonly resumption: StreamResumption,
     private readonly calls: CallRegistry,
@@ -81,7 +89,7 @@ export class LegacyEndpoint {
     target: ResponseTarget,
   ): Promise<void> {
     const id = message.kind === 'notification' ? undefined : message.id;
-    if (message.kind === 'request' && message.method === 'initialize') return this.initialize(message, server, principal, target);
+    if (message.kind === 'request' && message.method === 'initialize') return this.initialize(request, message, server, principal, target);
 
     const resolved = await this.sessionFor(request, server, principal, id, target);
     if (!resolved) return;
@@ -185,34 +193,54 @@ export class LegacyEndpoint {
     }
   }
 
-  private async initialize(message: Request, server: VirtualServer, principal: Principal, target: ResponseTarget): Promise<void> {
-    const parsed = InitializeRequestParamsSchema.safeParse(message.params ?? {});
-    if (!parsed.success) {
+  private async initialize(request: McpHttpRequest, message: Request, server: VirtualServer, principal: Principal, target: ResponseTarget): Promise<void> {
+    // Measured before anything else is done with them: a huge description is refused, not parsed and projected.
+    const bytes = initializeParamsBytes(message.params);
+    const parsed = bytes > MAX_INITIALIZE_PARAMS_BYTES ? undefined : InitializeRequestParamsSchema.safeParse(message.params ?? {});
+    if (parsed && !parsed.success) {
       this.logger.debug(`initialize refused: ${parsed.error.message}`);
       return new LazyResponse(target).respond(invalidParamsError(message.id, 'Invalid params: initialize needs protocolVersion, capabilities and clientInfo'));
     }
+    const problem = clientDescriptionProblem(bytes, parsed?.data.clientInfo ?? { name: '', version: '' });
+    if (problem || !parsed) {
+      const text = describeProblem(problem ?? { tooLarge: bytes });
+      this.logger.debug(`initialize refused: ${text}`);
+      return new LazyResponse(target).respond(invalidParamsError(message.id, text), 400);
+    }
     // spec S-44: echo a version we serve, otherwise offer our latest.
     const protocolVersion = negotiateLegacyVersion(parsed.data.protocolVersion);
-    let sessionId: string;
+    let admission: Admission;
     try {
-      ({ id: sessionId } = await this.sessions.create({
+      admission = await this.admission.open({
         tenant: server.tenant,
         server: server.name,
         // spec S-97: the session belongs to this caller; another subject presenting its id gets 404.
         subject: principal.subject,
         ...(principal.clientId === undefined ? {} : { clientId: principal.clientId }),
         anonymous: principal.anonymous,
+        // Anonymous callers are counted by their network (the session caps); a principal by itself.
+        ...(principal.anonymous ? { clientAddress: clientNetwork(request.clientAddress) } : {}),
         protocolVersion,
-        clientCapabilities: parsed.data.capabilities as Record<string, unknown>,
-        clientInfo: parsed.data.clientInfo,
-      }));
+        // Only what the platform reads of them: a session's size does not depend on what the client sends.
+        clientCapabilities: storedClientCapabilities(parsed.data.capabilities),
+        clientInfo: storedClientInfo(parsed.data.clientInfo),
+      });
     } catch (error) {
       const errorId = randomUUID();
       this.logger.error(`could not store a new session (error id ${errorId}): ${(error as Error).message}`);
       return new LazyResponse(target).respond(internalError(message.id, `Internal error (id ${errorId})`, { errorId }), 503);
     }
+    if (!admission.admitted) {
+      const text =
+        admission.limit === 'tenant'
+          ? `Too Many Requests: this tenant already holds its ${admission.max} legacy sessions; end the sessions you no longer use (HTTP DELETE) or retry later`
+          : `Service Unavailable: the platform already holds its ${admission.max} legacy sessions; retry later`;
+      return new LazyResponse(target).respond(jsonRpcError(message.id, ServerErrorCode.TooManyRequests, text), admission.limit === 'tenant' ? 429 : 503, {
+        'retry-after': String(SESSION_CAP_RETRY_AFTER_SECONDS),
+      });
+    }
     // spec S-91: the session id goes out on the response that carries InitializeResult.
-    new LazyResponse(target, { [McpHttpHeader.SessionId]: sessionId }).respond({
+    new LazyResponse(target, { [McpHttpHeader.SessionId]: admission.id }).respond({
       jsonrpc: '2.0',
       id: message.id,
       result: {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { KeyValueFactory, KeyValueStore, MemoryKeyValueFactory, type KeyValueChange, type KeyValueEntry } from '@mcp-platform/shared-messaging';
-import { SessionStore } from './session.store';
+import { callerOf, SessionStore } from './session.store';
 
 const fields = {
   tenant: 'demo',
@@ -60,8 +60,8 @@ class LateEchoKeyValue extends KeyValueFactory {
 
 describe('SessionStore', () => {
   const stores: SessionStore[] = [];
-  const open = async (keyValue: KeyValueFactory, now: () => number = Date.now): Promise<SessionStore> => {
-    const store = await SessionStore.open(keyValue, { ttlMs: 60_000, now });
+  const open = async (keyValue: KeyValueFactory, now: () => number = Date.now, maxMirrored?: number): Promise<SessionStore> => {
+    const store = await SessionStore.open(keyValue, { ttlMs: 60_000, now, ...(maxMirrored === undefined ? {} : { maxMirrored }) });
     stores.push(store);
     return store;
   };
@@ -216,6 +216,60 @@ describe('SessionStore', () => {
       await settle();
       await expect(first.get(id)).resolves.toBeUndefined();
       await expect(second.get(id)).resolves.toBeUndefined();
+    });
+  });
+
+  describe('count', () => {
+    const ALICE = callerOf(fields);
+
+    it('counts every replica’s sessions by caller and tenant once the watch delivered them, and forgets ended ones', async () => {
+      const keyValue = new MemoryKeyValueFactory();
+      const first = await open(keyValue);
+      const second = await open(keyValue);
+      const { id } = await first.create(fields);
+      await first.create(fields);
+      await first.create({ ...fields, tenant: 'other' });
+      const { clientId: _none, ...anonymousFields } = fields;
+      await first.create({ ...anonymousFields, subject: 'anonymous', anonymous: true, clientAddress: '203.0.113.7' });
+      await settle();
+      expect(second.count('demo', ALICE)).toEqual({ caller: 2, tenant: 3, total: 4 });
+      await first.delete(id);
+      await settle();
+      expect(second.count('demo', ALICE)).toEqual({ caller: 1, tenant: 2, total: 3 });
+      expect(second.count('demo', callerOf({ ...fields, anonymous: true, clientAddress: '203.0.113.7' }))).toMatchObject({ caller: 1 });
+    });
+
+    it('holds no more sessions in the mirror than it may, and still serves the others from the bucket', async () => {
+      const keyValue = new MemoryKeyValueFactory();
+      const writer = await open(keyValue);
+      const bounded = await open(keyValue, Date.now, 2);
+      const ids: string[] = [];
+      for (let index = 0; index < 4; index += 1) ids.push((await writer.create(fields)).id);
+      await settle();
+      expect(bounded.count('demo', ALICE).total).toBe(2);
+      for (const id of ids) await expect(bounded.get(id)).resolves.toMatchObject({ tenant: 'demo' });
+      expect(bounded.count('demo', ALICE).total).toBe(2);
+    });
+  });
+
+  describe('sessionsOf', () => {
+    it('lists a caller’s sessions least recently used first, a session in use rewritten now and then (here every half TTL, 30 s)', async () => {
+      let time = 1_000_000;
+      const store = await open(new MemoryKeyValueFactory(), () => time);
+      const { id: older } = await store.create(fields);
+      time += 1_000;
+      const { id: newer } = await store.create(fields);
+      expect(store.sessionsOf(callerOf(fields)).map((use) => use.id)).toEqual([older, newer]);
+      time += 20_000;
+      await store.get(older);
+      await settle();
+      // Used, but within 30 s of its last write: not rewritten yet.
+      expect(store.sessionsOf(callerOf(fields)).map((use) => use.id)).toEqual([older, newer]);
+      time += 15_000;
+      await store.get(older);
+      await settle();
+      await settle();
+      expect(store.sessionsOf(callerOf(fields)).map((use) => use.id)).toEqual([newer, older]);
     });
   });
 });

@@ -3,6 +3,7 @@ import { Logger } from '@nestjs/common';
 import { z } from 'zod';
 import type { KeyValueFactory, KeyValueStore } from '@mcp-platform/shared-messaging';
 import { LoggingLevelSchema } from '@mcp-platform/protocol-mcp';
+import type { StoredClientCapabilities, StoredClientInfo } from './client-description';
 
 /** What a legacy session remembers between requests (§3.2.1), shared by every broker replica. */
 export const LegacySessionSchema = z.object({
@@ -14,9 +15,19 @@ export const LegacySessionSchema = z.object({
   clientId: z.string().optional(),
   /** Whether it was opened without a token, so no token's `sub` can ever pass for the anonymous caller. */
   anonymous: z.boolean(),
+  /**
+   * An anonymous caller's network (an IPv4 address, an IPv6 /64; see `clientNetwork`): anonymous callers
+   * are told apart by it alone, so it is who the session counts against (`callerOf`). Absent with a token.
+   */
+  clientAddress: z.string().max(64).optional(),
   /** The version negotiated in `initialize`. */
   protocolVersion: z.string(),
+  /**
+   * What the client declared, as far as the platform reads it (`storedClientCapabilities`). Read
+   * leniently: a session written before the projection (a rolling upgrade) still works until it expires.
+   */
   clientCapabilities: z.record(z.string(), z.unknown()),
+  /** Who the client says it is (`storedClientInfo`: name, version, title). */
   clientInfo: z.looseObject({ name: z.string(), version: z.string() }),
   /** Set by `logging/setLevel`; absent means no `notifications/message` (S-233). */
   logLevel: LoggingLevelSchema.optional(),
@@ -35,6 +46,35 @@ export type LegacySession = z.infer<typeof LegacySessionSchema>;
 
 /** What {@link SessionStore.update} may change in a session. */
 export type SessionChange = Partial<Pick<LegacySession, 'logLevel' | 'initialized' | 'subscriptions'>>;
+
+/** What {@link SessionStore.create} is given: the session minus what the store sets itself. */
+export type NewSession = Omit<LegacySession, 'createdAt' | 'touchedAt' | 'initialized'> & {
+  clientCapabilities: StoredClientCapabilities;
+  clientInfo: StoredClientInfo;
+};
+
+/**
+ * Who a session counts against for the session caps: the principal (tenant, subject, OAuth client), or
+ * for an anonymous caller its network, within the tenant (anonymous callers share one subject).
+ */
+export function callerOf(session: Pick<LegacySession, 'tenant' | 'subject' | 'clientId' | 'anonymous' | 'clientAddress'>): string {
+  return session.anonymous
+    ? JSON.stringify(['anonymous', session.tenant, session.clientAddress ?? 'unknown'])
+    : JSON.stringify(['principal', session.tenant, session.subject, session.clientId ?? null]);
+}
+
+/** A session as the caps see it: its id and when it was last used. */
+export interface SessionUse {
+  id: string;
+  touchedAt: number;
+}
+
+/** How many sessions the mirror holds: of one caller, of one tenant, and in all. */
+export interface SessionCount {
+  caller: number;
+  tenant: number;
+  total: number;
+}
 
 /**
  * How many times an update computes and compare-and-sets before giving up: each retry means another
@@ -57,8 +97,17 @@ interface MirrorEntry {
   expiresAt: number;
 }
 
+/** A session in use is rewritten (its `touchedAt` moved) at most this often, so the caps can tell which was used least recently. */
+export const TOUCH_INTERVAL_MS = 60_000;
+
 export interface SessionStoreOptions {
   ttlMs: number;
+  /**
+   * The most sessions this replica's mirror holds (default: no limit). Beyond it, sessions the watch
+   * announces are not mirrored (a request for one reads the bucket): the mirror stays bounded even when
+   * the bucket holds more than the caps let in (replicas racing, or configured differently).
+   */
+  maxMirrored?: number;
   now?: () => number;
   newId?: () => string;
 }
@@ -74,6 +123,12 @@ export interface SessionStoreOptions {
 export class SessionStore {
   private readonly logger = new Logger(SessionStore.name);
   private readonly mirror = new Map<string, MirrorEntry>();
+  /** The mirror's sessions by caller (`callerOf`), and their number by tenant: the census the caps read. */
+  private readonly byCaller = new Map<string, Set<string>>();
+  private readonly perTenant = new Map<string, number>();
+  private readonly maxMirrored: number;
+  /** A session in use is rewritten once this long after its last write. */
+  private readonly touchIntervalMs: number;
   /** The end of the latest update queued per session on this replica. */
   private readonly writing = new Map<string, Promise<void>>();
   private readonly now: () => number;
@@ -88,6 +143,8 @@ export class SessionStore {
     this.now = options.now ?? Date.now;
     // spec S-91/S-97: 192 bits from a secure RNG, visible ASCII only (base64url).
     this.newId = options.newId ?? (() => randomBytes(24).toString('base64url'));
+    this.maxMirrored = options.maxMirrored ?? Number.POSITIVE_INFINITY;
+    this.touchIntervalMs = Math.min(TOUCH_INTERVAL_MS, options.ttlMs / 2);
   }
 
   static async open(keyValue: KeyValueFactory, options: SessionStoreOptions): Promise<SessionStore> {
@@ -100,7 +157,7 @@ export class SessionStore {
   }
 
   /** Creates a session and returns its new id. */
-  async create(fields: Omit<LegacySession, 'createdAt' | 'touchedAt' | 'initialized'>): Promise<{ id: string; session: LegacySession }> {
+  async create(fields: NewSession): Promise<{ id: string; session: LegacySession }> {
     const now = this.now();
     const session: LegacySession = { ...fields, initialized: false, createdAt: now, touchedAt: now };
     for (let attempt = 0; attempt < 3; attempt++) {
@@ -120,7 +177,9 @@ export class SessionStore {
     const entry = this.mirror.get(id);
     const now = this.now();
     if (entry && entry.expiresAt > now) {
-      if (now - entry.session.touchedAt > this.options.ttlMs / 2) {
+      // Rewritten now and then while in use: the bucket keeps it (its TTL counts from the last write), and
+      // `touchedAt` tells the caps which of a caller's sessions was used least recently.
+      if (now - entry.session.touchedAt > this.touchIntervalMs) {
         this.update(id, {}).catch((error: unknown) => this.logger.warn(`could not refresh session ${id.slice(0, 8)}…: ${(error as Error).message}`));
       }
       return entry.session;
@@ -182,13 +241,31 @@ export class SessionStore {
 
   /** Ends a session everywhere: every replica's watch drops it from its mirror. */
   async delete(id: string): Promise<void> {
-    this.mirror.delete(id);
+    this.drop(id);
     await this.bucket.delete(id);
   }
 
   /** Drops a session from this replica's mirror (a `sessionClosed` event arrived before the watch did). */
   forget(id: string): void {
-    this.mirror.delete(id);
+    this.drop(id);
+  }
+
+  /**
+   * The live sessions of `caller` and of `tenant`, and all of them, as this replica's mirror knows them:
+   * every replica's, once the watch delivered them (cluster-wide, a few milliseconds late).
+   */
+  count(tenant: string, caller: string): SessionCount {
+    return { caller: this.byCaller.get(caller)?.size ?? 0, tenant: this.perTenant.get(tenant) ?? 0, total: this.mirror.size };
+  }
+
+  /** The live sessions of `caller`, least recently used first. */
+  sessionsOf(caller: string): SessionUse[] {
+    const uses: SessionUse[] = [];
+    for (const id of this.byCaller.get(caller) ?? []) {
+      const entry = this.liveEntry(id);
+      if (entry) uses.push({ id, touchedAt: entry.session.touchedAt });
+    }
+    return uses.sort((a, b) => a.touchedAt - b.touchedAt);
   }
 
   close(): void {
@@ -211,24 +288,55 @@ export class SessionStore {
     const stored = await this.bucket.get(id);
     const session = stored === undefined ? undefined : parseSession(stored.value);
     if (!stored || !session) {
-      this.mirror.delete(id);
+      this.drop(id);
       return undefined;
     }
     return this.remember(id, session, stored.revision);
   }
 
-  /** Keeps the copy unless the mirror already holds a newer revision; returns what the mirror holds. */
+  /**
+   * Keeps the copy unless the mirror already holds a newer revision; returns what the mirror holds. A
+   * full mirror takes no new session (the copy is returned, not kept).
+   */
   private remember(id: string, session: LegacySession, revision: number): MirrorEntry {
     const held = this.mirror.get(id);
     if (held && held.revision > revision) return held;
     const entry = { session, revision, expiresAt: session.touchedAt + this.options.ttlMs };
+    if (held) this.unindex(id, held.session);
+    else if (this.mirror.size >= this.maxMirrored) return entry;
     this.mirror.set(id, entry);
+    this.index(id, session);
     return entry;
+  }
+
+  private drop(id: string): void {
+    const held = this.mirror.get(id);
+    if (!held) return;
+    this.mirror.delete(id);
+    this.unindex(id, held.session);
+  }
+
+  private index(id: string, session: LegacySession): void {
+    const caller = callerOf(session);
+    let ids = this.byCaller.get(caller);
+    if (!ids) this.byCaller.set(caller, (ids = new Set()));
+    ids.add(id);
+    this.perTenant.set(session.tenant, (this.perTenant.get(session.tenant) ?? 0) + 1);
+  }
+
+  private unindex(id: string, session: LegacySession): void {
+    const caller = callerOf(session);
+    const ids = this.byCaller.get(caller);
+    ids?.delete(id);
+    if (ids?.size === 0) this.byCaller.delete(caller);
+    const left = (this.perTenant.get(session.tenant) ?? 1) - 1;
+    if (left > 0) this.perTenant.set(session.tenant, left);
+    else this.perTenant.delete(session.tenant);
   }
 
   private onChange(id: string, value: string | undefined, revision: number): void {
     if (value === undefined) {
-      this.mirror.delete(id);
+      this.drop(id);
       return;
     }
     const session = parseSession(value);
@@ -237,7 +345,7 @@ export class SessionStore {
 
   private sweep(): void {
     const now = this.now();
-    for (const [id, entry] of this.mirror) if (entry.expiresAt <= now) this.mirror.delete(id);
+    for (const [id, entry] of this.mirror) if (entry.expiresAt <= now) this.drop(id);
   }
 }
 

@@ -104,6 +104,7 @@ export class ToolMethods {
     const stream = context.stream;
     this.calls.open(context.callId, {
       response: context.response,
+      requestId,
       ...(context.sessionId === undefined ? {} : { sessionId: context.sessionId }),
       ...(stream === undefined ? {} : { streamKey: stream.key }),
     });

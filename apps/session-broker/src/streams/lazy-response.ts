@@ -65,9 +65,9 @@ export class LazyResponse {
     return this.current;
   }
 
-  /** True while something can still be written. */
+  /** True while something can still be written (also false once the exchange was ended behind this object's back, at shutdown). */
   get open(): boolean {
-    return this.current !== 'ended' && !this.clientGone;
+    return this.current !== 'ended' && !this.clientGone && !this.target.writableEnded;
   }
 
   /** Called once if the client closes the connection before the response ended. */

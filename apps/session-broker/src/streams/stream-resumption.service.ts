@@ -102,6 +102,11 @@ export class StreamResumption implements OnModuleDestroy {
 
   /** At shutdown resumed call streams close with `retry` (S-81): their clients resume elsewhere again. */
   onModuleDestroy(): void {
+    this.disconnectAll();
+  }
+
+  /** Closes every resumed call stream with `retry`, so its client resumes again (elsewhere). */
+  disconnectAll(): void {
     for (const [response, call] of [...this.resumedCalls]) {
       call.stop.abort();
       response.disconnect();

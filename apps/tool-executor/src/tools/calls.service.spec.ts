@@ -595,4 +595,57 @@ describe(CallsService, () => {
       expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringMatching(/malformed/) }] });
     });
   });
+
+  describe('onDrain', () => {
+    /** A tool that runs until its call is stopped, or until `finish` is called. */
+    function held() {
+      let finish = (): void => undefined;
+      const implementation: ToolImplementation = (_args, context) =>
+        new Promise<CallToolResult>((resolve, reject) => {
+          finish = () => resolve(text('finished'));
+          context.signal.addEventListener('abort', () => reject(context.signal.reason));
+        });
+      return { implementation, finish: () => finish() };
+    }
+
+    it('resolves at once with nothing in flight', async () => {
+      const { service } = setup([]);
+      const started = Date.now();
+      await service.onDrain(started + 5_000);
+      expect(Date.now() - started).toBeLessThan(1_000);
+    });
+
+    it('lets a call in flight finish within the grace: its client gets the result', async () => {
+      const { implementation, finish } = held();
+      const { service, call } = setup([tool('slow', implementation, { timeoutMs: 60_000 })]);
+      const answer = call('slow', {});
+      await flush();
+      const drained = service.onDrain(Date.now() + 5_000);
+      setTimeout(finish, 100);
+      await expect(answer).resolves.toEqual(text('finished'));
+      await drained;
+    });
+
+    it('stops a call still running at the end of the grace with UNAVAILABLE, logged on its stream, and leaves task runs alone', async () => {
+      const slow = held();
+      const taskRun = held();
+      const { service, eventLog } = setup([tool('slow', slow.implementation, { timeoutMs: 60_000 }), tool('task_slow', taskRun.implementation, { timeoutMs: 60_000 })]);
+      const answer = service.call(
+        { tenant: 't', server: 's', callId: 'call-1', name: 'slow', protocolVersion: '2025-11-25', arguments: {}, notify: { route: 'r' }, stream: { key: 'k-1', requestId: 7, primeAfterMs: 100 } },
+        member,
+      );
+      // As the task worker runs a task: with its own delivery.
+      const run = service.call({ tenant: 't', server: 's', callId: 'task-1', name: 'task_slow', protocolVersion: '2026-07-28', arguments: {}, taskMode: 'task' }, member, undefined, {});
+      await flush();
+      const started = Date.now();
+      await service.onDrain(started + 150);
+      await expect(answer).rejects.toMatchObject({ code: WireErrorCode.Unavailable, message: 'The tool executor stopped before the call finished; call the tool again' });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+      const logged: string[] = [];
+      await eventLog.read('k-1', 0, (event) => void logged.push(event.data), AbortSignal.timeout(100)).catch(() => undefined);
+      expect(logged.map((data) => JSON.parse(data) as unknown)).toEqual([{ requestId: 7, outcome: { error: expect.objectContaining({ code: WireErrorCode.Unavailable }) } }]);
+      taskRun.finish();
+      await expect(run).resolves.toEqual(text('finished'));
+    });
+  });
 });

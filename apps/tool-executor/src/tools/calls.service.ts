@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { toolExecutor, type EventPayload, type Principal, type RpcRequestParsed, type RpcResponse } from '@mcp-platform/protocol-contracts';
 import { CallToolResultSchema, eraOfVersion, JSONRPC_VERSION, type CallToolResult } from '@mcp-platform/protocol-mcp';
 import { EventLog, MessageBus, RpcError, toWireError, WireErrorCode } from '@mcp-platform/shared-messaging';
+import { drainUntil, type OnDrain } from '@mcp-platform/shared-observability';
 import { CatalogService, type PreparedTool } from '../catalog/catalog.service';
 import { HttpToolRunner } from '../http-tools/http-tool.runner';
 import { CallNotifier } from './call-notifier';
@@ -34,9 +35,9 @@ export interface TaskDelivery {
   onProgress?: (progress: number, total?: number, message?: string) => void;
 }
 
-/** Why a running call was stopped from outside. */
+/** Why a running call was stopped from outside: its caller cancelled it, its tool timed out, or the executor stops. */
 class CallStopped extends Error {
-  constructor(readonly kind: 'cancelled' | 'timeout', message: string) {
+  constructor(readonly kind: 'cancelled' | 'timeout' | 'shutdown', message: string) {
     super(message);
     this.name = 'CallStopped';
   }
@@ -44,9 +45,14 @@ class CallStopped extends Error {
 
 const errorResult = (text: string): CallToolResult => ({ content: [{ type: 'text', text }], isError: true });
 
+/** After the calls still running at the end of the shutdown grace were stopped: how long their error answers get to leave. */
+const SHUTDOWN_ANSWER_MS = 2_000;
+
 /** A call running on this replica: how to stop it, and (legacy era) its session and its client. */
 interface RunningCall {
   controller: AbortController;
+  /** A task's run (the task worker's): at shutdown the work queue gives it to another worker, so the drain leaves it alone. */
+  forTask: boolean;
   sessionId?: string;
   client?: ClientRequests;
 }
@@ -54,11 +60,18 @@ interface RunningCall {
 /**
  * Runs tools/call against the catalog snapshot: resolves the tool, validates arguments and output,
  * enforces the tool's timeout, honours cancellation, and relays progress and logs to the caller.
+ *
+ * At shutdown it drains: the calls in flight (not task runs) get the grace to finish; the ones still
+ * running then stop, answered `UNAVAILABLE` (their stream's log records it too), so their clients get an
+ * error rather than a wait for their own timeout. No new call arrives meanwhile on NATS (the app's
+ * request handlers stop taking requests at the start of the drain).
  */
 @Injectable()
-export class CallsService {
+export class CallsService implements OnDrain {
   private readonly logger = new Logger(CallsService.name);
   private readonly running = new Map<string, RunningCall>();
+  /** Calls from the bus (not task runs) between their request and their answer. */
+  private answering = 0;
   /** Requests running calls sent their clients, waiting for the answers. */
   private readonly clientRequests = new PendingClientRequests();
 
@@ -81,6 +94,29 @@ export class CallsService {
    * (a task's run), any tool runs.
    */
   async call(request: CallRequest, principal: Principal | undefined, deadline?: number, task?: TaskDelivery): Promise<CallAnswer> {
+    if (task === undefined) this.answering += 1;
+    try {
+      return await this.answer(request, principal, deadline, task);
+    } finally {
+      if (task === undefined) this.answering -= 1;
+    }
+  }
+
+  /**
+   * The process stops: the bus's calls in flight get until `deadline`; those still running then stop
+   * with `UNAVAILABLE` (the client is told to retry), and their answers get a moment to leave.
+   */
+  async onDrain(deadline: number): Promise<void> {
+    const idle = (): boolean => this.answering === 0;
+    if (await drainUntil(deadline, idle)) return;
+    this.logger.warn(`${this.answering} call(s) still running after the shutdown grace: stopping them`);
+    for (const call of this.running.values()) {
+      if (!call.forTask) call.controller.abort(new CallStopped('shutdown', 'The tool executor stopped before the call finished; call the tool again'));
+    }
+    await drainUntil(Date.now() + SHUTDOWN_ANSWER_MS, idle);
+  }
+
+  private async answer(request: CallRequest, principal: Principal | undefined, deadline: number | undefined, task: TaskDelivery | undefined): Promise<CallAnswer> {
     const output =
       task?.sink ??
       new CallOutput(request.callId, request.notify?.route, this.bus, request.stream === undefined ? undefined : { eventLog: this.eventLog, stream: request.stream });
@@ -151,7 +187,7 @@ export class CallsService {
     if (this.running.has(request.callId)) throw new RpcError(WireErrorCode.InvalidRequest, `Call ${request.callId} is already running`);
 
     const controller = new AbortController();
-    const runningCall: RunningCall = { controller, ...(request.sessionId === undefined ? {} : { sessionId: request.sessionId }) };
+    const runningCall: RunningCall = { controller, forTask: request.taskMode === 'task', ...(request.sessionId === undefined ? {} : { sessionId: request.sessionId }) };
     this.running.set(request.callId, runningCall);
     const notifier = new CallNotifier(delivery.notify, output, delivery.onProgress);
     const timeoutMs = deadline === undefined ? tool.record.timeoutMs : Math.max(0, Math.min(tool.record.timeoutMs, deadline - this.clock.now()));
@@ -166,6 +202,7 @@ export class CallsService {
     } catch (error) {
       const stopped = error instanceof CallStopped ? error : controller.signal.reason instanceof CallStopped ? controller.signal.reason : undefined;
       if (stopped?.kind === 'cancelled') throw new RpcError(WireErrorCode.Cancelled, stopped.message);
+      if (stopped?.kind === 'shutdown') throw new RpcError(WireErrorCode.Unavailable, stopped.message);
       const inputRequired = this.inputRequiredOf(client, controller);
       if (inputRequired) return inputRequired;
       if (stopped?.kind === 'timeout') return errorResult(stopped.message);

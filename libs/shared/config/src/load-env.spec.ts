@@ -1,9 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, httpEnv, loadEnv, natsEnv } from './index';
+import { z } from 'zod';
+import { ConfigError, httpEnv, httpServerSettings, loadEnv, natsEnv, trustProxyEnv } from './index';
 
 describe('loadEnv', () => {
   it('fills defaults for absent keys', () => {
-    expect(loadEnv({ ...natsEnv, ...httpEnv(3000) }, {})).toEqual({ NATS_URL: 'nats://127.0.0.1:4222', NATS_BUCKET_PREFIX: '', NATS_SUBJECT_PREFIX: '', EVENT_LOG_RETENTION_SECONDS: 900, HOST: '127.0.0.1', PORT: 3000 });
+    expect(loadEnv({ ...natsEnv, ...httpEnv(3000) }, {})).toEqual({
+      NATS_URL: 'nats://127.0.0.1:4222',
+      NATS_BUCKET_PREFIX: '',
+      NATS_SUBJECT_PREFIX: '',
+      EVENT_LOG_RETENTION_SECONDS: 900,
+      HOST: '127.0.0.1',
+      PORT: 3000,
+      HTTP_HEADERS_TIMEOUT_SECONDS: 10,
+      HTTP_REQUEST_TIMEOUT_SECONDS: 30,
+      HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: 65,
+      SHUTDOWN_GRACE_SECONDS: 10,
+    });
   });
 
   it('lists every invalid key at once', () => {
@@ -24,5 +36,35 @@ describe('loadEnv', () => {
     for (const bad of ['a.b', '>', '*', 'with space']) {
       expect(() => loadEnv(natsEnv, { NATS_SUBJECT_PREFIX: bad }), bad).toThrow(/NATS_SUBJECT_PREFIX/);
     }
+  });
+});
+
+describe('httpServerSettings', () => {
+  it('turns the seconds into the milliseconds runService takes', () => {
+    expect(httpServerSettings(loadEnv(httpEnv(3000), { HTTP_HEADERS_TIMEOUT_SECONDS: '2', SHUTDOWN_GRACE_SECONDS: '0' }))).toEqual({
+      httpTimeouts: { headersTimeoutMs: 2_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 65_000 },
+      shutdownGraceMs: 0,
+    });
+  });
+
+  it('refuses a header timeout longer than the request timeout, naming both keys', () => {
+    expect(() => httpServerSettings(loadEnv(httpEnv(3000), { HTTP_HEADERS_TIMEOUT_SECONDS: '40' }))).toThrow(/HTTP_HEADERS_TIMEOUT_SECONDS: 40 exceeds HTTP_REQUEST_TIMEOUT_SECONDS \(30\)/);
+  });
+});
+
+describe('trustProxyEnv', () => {
+  const parse = (value?: string) => loadEnv({ TRUST_PROXY: trustProxyEnv }, value === undefined ? {} : { TRUST_PROXY: value }).TRUST_PROXY;
+
+  it('trusts nobody by default, and takes a boolean or a list of proxies', () => {
+    expect(parse()).toBe(false);
+    expect(parse('false')).toBe(false);
+    expect(parse('true')).toBe(true);
+    expect(parse('1')).toBe(true);
+    expect(parse('10.0.0.0/8, 192.0.2.7,::1')).toEqual(['10.0.0.0/8', '192.0.2.7', '::1']);
+  });
+
+  it('refuses what is neither a boolean nor addresses or ranges (no hop counts: a direct client could forge enough hops)', () => {
+    expect(() => parse('yes please')).toThrow(/TRUST_PROXY: not an address or CIDR range: yes please/);
+    expect(z.object({ TRUST_PROXY: trustProxyEnv }).safeParse({ TRUST_PROXY: 'proxy.example.com' }).success).toBe(false);
   });
 });

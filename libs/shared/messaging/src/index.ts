@@ -13,4 +13,4 @@ export { NatsWorkQueue, type NatsWorkQueueOptions } from './work-queue/nats.work
 export { InProcessHub } from './transports/in-process.hub';
 export { InProcessServer, InProcessContext } from './transports/in-process.server';
 export { SubjectNaming, SUBJECT_PREFIX_PATTERN } from './transports/subject-naming';
-export { MessagingModule, microserviceOptions, inProcessMessaging, natsMessaging, NATS_CONNECTION, type MessagingOptions } from './messaging.module';
+export { MessagingModule, microserviceOptions, stopTakingRequests, inProcessMessaging, natsMessaging, NATS_CONNECTION, type MessagingOptions } from './messaging.module';

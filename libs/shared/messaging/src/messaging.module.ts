@@ -78,6 +78,17 @@ export function microserviceOptions(options: MessagingOptions): MicroserviceOpti
   };
 }
 
+/**
+ * The start of a drain (`runService`): on NATS, the app's request handlers stop taking requests, which
+ * go to the app's other replicas; its event handlers and its connection stay until the app closes. The
+ * in-process server keeps serving: in one process the other apps' work in flight may still ask it,
+ * and the HTTP edge already refuses new work.
+ */
+export async function stopTakingRequests(microservice: MicroserviceOptions): Promise<void> {
+  const strategy = (microservice as { strategy?: unknown }).strategy;
+  if (strategy instanceof NatsServer) await strategy.stopTakingRequests();
+}
+
 @Injectable()
 class NatsConnectionCloser implements OnApplicationShutdown {
   constructor(@Inject(NATS_CONNECTION) private readonly connection: NatsConnection | null) {}

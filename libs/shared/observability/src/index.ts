@@ -2,4 +2,5 @@
 export { LoggingModule, type LoggingOptions } from './logging.module';
 export { HealthModule } from './health.module';
 export { HEALTH_CHECKS, type ReadinessCheck } from './health.constants';
-export { runService, type RunServiceOptions } from './run-service';
+export { DEFAULT_HTTP_TIMEOUTS, DEFAULT_SHUTDOWN_GRACE_MS, runService, type HttpTimeouts, type RunServiceOptions } from './run-service';
+export { drainUntil, isDrainable, type OnDrain } from './drain';

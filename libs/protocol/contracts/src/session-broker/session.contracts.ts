@@ -1,11 +1,15 @@
 import { z } from 'zod';
 import { defineEvent } from '../define-contract';
 
-/** A legacy session ended (DELETE or expiry); every broker replica closes its streams for it (S-93). */
+/**
+ * A legacy session ended (DELETE, expiry, or `evicted`: its caller opened more sessions than the
+ * per-caller cap lets it keep, and this was its least recently used); every broker replica closes its
+ * streams for it (S-93).
+ */
 export const sessionClosed = defineEvent({
   subject: 'session-broker.v1.session.closed',
   delivery: 'all',
-  payload: z.object({ sessionId: z.string().min(1), reason: z.enum(['deleted', 'expired']) }),
+  payload: z.object({ sessionId: z.string().min(1), reason: z.enum(['deleted', 'expired', 'evicted']) }),
 });
 
 /**

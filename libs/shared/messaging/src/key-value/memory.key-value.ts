@@ -20,8 +20,13 @@ class MemoryKeyValueStore extends KeyValueStore {
   }
 
   async put(key: string, value: string): Promise<number> {
+    const now = Date.now();
+    this.expireOldest(now);
     const revision = ++this.revision;
-    this.entries.set(key, { value, revision, expiresAt: this.ttlMs ? Date.now() + this.ttlMs : Number.POSITIVE_INFINITY });
+    // Re-inserted, so the map stays in order of last write: with one TTL for the bucket, the entries
+    // that expire first are at its front.
+    this.entries.delete(key);
+    this.entries.set(key, { value, revision, expiresAt: this.ttlMs ? now + this.ttlMs : Number.POSITIVE_INFINITY });
     this.notify({ key, value, revision });
     return revision;
   }
@@ -44,6 +49,18 @@ class MemoryKeyValueStore extends KeyValueStore {
   async watch(listener: (change: KeyValueChange) => void): Promise<{ stop(): void }> {
     this.listeners.add(listener);
     return { stop: () => this.listeners.delete(listener) };
+  }
+
+  /**
+   * Drops the expired entries at the front (announced like deletes), so a bucket written often but read
+   * rarely (sessions nobody comes back to) does not keep what expired until the process ends.
+   */
+  private expireOldest(now: number): void {
+    for (const [key, entry] of this.entries) {
+      if (entry.expiresAt > now) return;
+      this.entries.delete(key);
+      this.notify({ key, revision: ++this.revision });
+    }
   }
 
   /** The entry, unless it expired (an expiry is announced like a delete). */

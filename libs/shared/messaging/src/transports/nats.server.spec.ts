@@ -66,4 +66,22 @@ describe(NatsServer, () => {
       expect(received).toEqual([['tool-executor.v1.catalog.changed', { n: 1 }]]);
     });
   });
+
+  describe('stopTakingRequests', () => {
+    it('drains the request handlers’ subscriptions and keeps the event handlers’', async () => {
+      const server = new NatsServer({ servers: ['nats://127.0.0.1:1'] });
+      server.addHandler('tool-executor.v1.tool.call', async () => undefined, false, { queue: 'tool-executor' });
+      server.addHandler('tool-executor.v1.call.cancelled', async () => undefined, true);
+      const drained: string[] = [];
+      const client = {
+        subscribe: (subject: string) => ({ unsubscribe: () => undefined, drain: async () => void drained.push(subject) }),
+      } as unknown as NatsConnection;
+      server.bindEvents(client);
+      await server.stopTakingRequests();
+      expect(drained).toEqual(['tool-executor.v1.tool.call']);
+      // Once is enough: a second call finds nothing left to drain.
+      await server.stopTakingRequests();
+      expect(drained).toEqual(['tool-executor.v1.tool.call']);
+    });
+  });
 });

@@ -1,5 +1,5 @@
 import { ServerNats } from '@nestjs/microservices';
-import type { NatsConnection, SubscriptionOptions } from 'nats';
+import type { NatsConnection, Subscription, SubscriptionOptions } from 'nats';
 import { Outbox } from './outbox';
 import { SubjectNaming } from './subject-naming';
 
@@ -18,6 +18,8 @@ type NatsServerOptions = ConstructorParameters<typeof ServerNats>[0];
 export class NatsServer extends ServerNats {
   // The connection closed under a finished call: its caller times out, as on any lost reply.
   private readonly outbox = new Outbox((error) => this.logger.warn(`a reply could not be sent: ${(error as Error)?.message ?? String(error)}`));
+  /** The subscriptions of the request handlers (not the event handlers): what stops at the start of a drain. */
+  private readonly requestSubscriptions: Subscription[] = [];
 
   constructor(
     options: NatsServerOptions,
@@ -36,13 +38,27 @@ export class NatsServer extends ServerNats {
    * subject and the queue group keeps Nest's bookkeeping (its subscriptions, drained on close).
    */
   override bindEvents(client: NatsConnection): void {
-    if (!this.naming.prefix) return super.bindEvents(client);
     const naming = this.naming;
+    const handlers = this.messageHandlers;
+    const requests = this.requestSubscriptions;
     const prefixing: Pick<NatsConnection, 'subscribe'> = {
-      subscribe: (subject: string, options?: SubscriptionOptions) =>
-        client.subscribe(naming.subject(subject), { ...options, ...(options?.queue ? { queue: naming.queue(options.queue) } : {}) }),
+      subscribe: (subject: string, options?: SubscriptionOptions) => {
+        const subscription = client.subscribe(naming.subject(subject), { ...options, ...(options?.queue ? { queue: naming.queue(options.queue) } : {}) });
+        if (handlers.get(subject)?.isEventHandler !== true) requests.push(subscription);
+        return subscription;
+      },
     };
     super.bindEvents(prefixing);
+  }
+
+  /**
+   * The start of a drain: the request handlers' queue-group subscriptions are drained (what NATS already
+   * delivered is still handled), so new requests go to the other replicas of the app; the event handlers
+   * keep listening (a call in flight still hears its cancellation or its client's answer) and the
+   * connection stays for the replies of what is in flight.
+   */
+  async stopTakingRequests(): Promise<void> {
+    await Promise.all(this.requestSubscriptions.splice(0).map((subscription) => subscription.drain().catch(() => undefined)));
   }
 
   override getPublisher(...args: Parameters<ServerNats['getPublisher']>): Publisher {
