@@ -1,14 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Agent } from 'node:http';
+import { connect } from 'nats';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   HOSTILE_CATEGORIES,
+  POST_HEADERS,
+  SeededRandom,
+  bloatedInitialize,
   checkHostileAnswer,
   deleteLegacySession,
   generateHostileCases,
   keepAliveAgent,
   openLegacySession,
+  ownRssAfterGc,
+  processRssBytes,
   sendRaw,
   type HostileCase,
   type LegacySession,
@@ -17,15 +23,37 @@ import { distributedMode, embeddedMode, seededUrls, type Platform } from './plat
 
 /** Same seed, same requests; `HOSTILE_SEED=<n>` replays another sequence. */
 const SEED = Number(process.env['HOSTILE_SEED'] ?? 20_261_130);
-const COUNT = Number(process.env['HOSTILE_COUNT'] ?? 1_200);
+const COUNT = Number(process.env['HOSTILE_COUNT'] ?? 10_000);
+/** Initializes of the exhaustion flood, all from one caller. */
+const FLOOD_COUNT = Number(process.env['HOSTILE_INITIALIZE_COUNT'] ?? 10_000);
 /** Matches the platform's default `BODY_LIMIT_BYTES` (both modes boot with the default). */
 const BODY_LIMIT_BYTES = 4 * 1024 * 1024;
+/** The platform's default `LEGACY_SESSIONS_PER_CALLER`: what one caller keeps, however many it opens. */
+const SESSIONS_PER_CALLER = 100;
+/**
+ * How much the broker's resident memory may grow over the whole suite (10,000 hostile requests, then
+ * 10,000 initializes of 8 to 60 KiB each). Before sessions were bounded, the flood alone kept about
+ * 34 KiB per session, twice (bucket and mirror): some 700 MiB. What remains is the heap's and the
+ * allocator's own growth under load, which does not come back at once; in the embedded mode the
+ * broker is this process, and its RSS also holds the suite's own requests and answers, hence the wider
+ * bound there (its V8 heap after a GC is printed too).
+ */
+const RSS_GROWTH_BOUND_BYTES = { embedded: 300 * 1024 * 1024, distributed: 160 * 1024 * 1024 };
+/** How many sessions beyond the flooder's cap the bucket may hold: the suite's own, and replicas racing. */
+const BUCKET_SLACK = 40;
 /**
  * The suite attacks the broker's HTTP and JSON-RPC handling, not authorization (oauth-attacks does),
  * so it runs against the public conformance server; its tool with one string argument takes the
  * oversized and sentinel arguments.
  */
 const TEXT_TOOL = { name: 'json_schema_2020_12_tool', argument: 'name' };
+/**
+ * Other loopback addresses are other clients to the broker: the hostile mix's initializes and the flood
+ * each come from their own, so the per-caller cap they run into ends only their own sessions, never the
+ * live session the rest of the suite goes through (anonymous callers are counted by address).
+ */
+const ATTACKER_ADDRESS = '127.0.0.2';
+const FLOODER_ADDRESS = '127.0.0.3';
 
 interface Failure {
   index: number;
@@ -67,17 +95,76 @@ function summary(failures: readonly Failure[]): string {
   return `${failures.length} answer(s) off spec (${head}); seed ${SEED}\n${lines.join('\n')}`;
 }
 
+/** `count` initializes from `localAddress`, `concurrency` at a time; the session ids granted, and what else came back. */
+async function flood(url: string, agent: Agent, count: number, localAddress: string): Promise<{ sessionIds: string[]; other: string[] }> {
+  const random = new SeededRandom(SEED + 1);
+  const sessionIds: string[] = [];
+  const other: string[] = [];
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    for (let index = next++; index < count; index = next++) {
+      const body = bloatedInitialize(index, random.int(8 * 1024, 60 * 1024), random);
+      const answer = await sendRaw({ url, headers: { ...POST_HEADERS }, body, localAddress, timeoutMs: 20_000 }, agent);
+      const sessionId = answer.headers['mcp-session-id'];
+      if (answer.status === 200 && typeof sessionId === 'string') sessionIds.push(sessionId);
+      else if (other.length < 20) other.push(`${answer.status} ${answer.body.slice(0, 160)}`);
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+  return { sessionIds, other };
+}
+
+/** How many of `sessionIds` still answer a ping (the others ended: 404). */
+async function liveSessions(url: string, agent: Agent, sessionIds: readonly string[]): Promise<string[]> {
+  const live: string[] = [];
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    for (let index = next++; index < sessionIds.length; index = next++) {
+      const sessionId = sessionIds[index] ?? '';
+      const answer = await sendRaw({ url, headers: { ...POST_HEADERS, 'mcp-session-id': sessionId }, body: JSON.stringify({ jsonrpc: '2.0', id: index, method: 'ping' }) }, agent);
+      if (answer.status === 200) live.push(sessionId);
+      else expect(answer.status).toBe(404);
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+  return live;
+}
+
+/** Live keys of the run's session bucket on the real NATS (distributed mode). */
+async function sessionBucketKeys(platform: Extract<Platform, { mode: 'distributed' }>): Promise<number> {
+  const connection = await connect({ servers: platform.natsUrl.split(','), name: 'e2e-hostile-bucket' });
+  try {
+    const bucket = await connection.jetstream().views.kv(`${platform.bucketPrefix}mcp-sessions`);
+    let keys = 0;
+    for await (const _key of await bucket.keys()) keys += 1;
+    return keys;
+  } finally {
+    await connection.close();
+  }
+}
+
+/** The broker's resident memory: this process's after a GC, with its heap (embedded), the broker process's (distributed). */
+async function brokerMemory(platform: Platform): Promise<{ rss: number; heap?: number }> {
+  if (platform.mode === 'distributed') return { rss: await processRssBytes(platform.pidOf('session-broker')) };
+  const own = ownRssAfterGc();
+  return { rss: own.rssBytes, ...(own.collected ? { heap: own.heapUsedBytes } : {}) };
+}
+
+const mib = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+
 describe.each([embeddedMode(), distributedMode(1)])('session broker under hostile input, $name mode', (mode) => {
   let platform: Platform;
   let url: string;
   let agent: Agent;
   let session: LegacySession;
+  let before: { rss: number; heap?: number };
 
   beforeAll(async () => {
     platform = await mode.boot();
     url = seededUrls(platform.baseUrl).conformance;
     agent = keepAliveAgent();
     session = await openLegacySession(url, agent);
+    before = await brokerMemory(platform);
   });
 
   afterAll(async () => {
@@ -89,16 +176,31 @@ describe.each([embeddedMode(), distributedMode(1)])('session broker under hostil
     const ended = await openLegacySession(url, agent);
     expect(await deleteLegacySession(url, ended, agent)).toBe(200);
     const cases = generateHostileCases(
-      { url, session, endedSessionId: ended.sessionId, bodyLimitBytes: BODY_LIMIT_BYTES, textTool: TEXT_TOOL },
+      { url, session, endedSessionId: ended.sessionId, bodyLimitBytes: BODY_LIMIT_BYTES, textTool: TEXT_TOOL, attackerAddress: ATTACKER_ADDRESS },
       { seed: SEED, count: COUNT },
     );
-    expect(cases.length).toBeGreaterThanOrEqual(1_000);
+    expect(cases.length).toBeGreaterThanOrEqual(Math.min(COUNT, 10_000));
     expect(new Set(cases.map((hostile) => hostile.category)).size).toBe(HOSTILE_CATEGORIES.length);
 
     const failures = await attack(cases, agent);
     expect(failures.length, summary(failures)).toBe(0);
     // Nothing in the arguments may reach Object.prototype (embedded mode shares this process).
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+
+  it(`keeps at most ${SESSIONS_PER_CALLER} sessions of a caller that sends ${FLOOD_COUNT} initializes of 8 to 60 KiB, ending its oldest`, async () => {
+    const { sessionIds, other } = await flood(url, agent, FLOOD_COUNT, FLOODER_ADDRESS);
+    // Every initialize is answered: the caller's own oldest sessions end instead (no lock-out).
+    expect(other).toEqual([]);
+    expect(sessionIds).toHaveLength(FLOOD_COUNT);
+    const live = await liveSessions(url, agent, sessionIds);
+    expect(live.length).toBeGreaterThanOrEqual(SESSIONS_PER_CALLER - 10);
+    expect(live.length).toBeLessThanOrEqual(SESSIONS_PER_CALLER + 10);
+    if (platform.mode === 'distributed') {
+      const keys = await sessionBucketKeys(platform);
+      console.log(`distributed: the session bucket holds ${keys} sessions after ${FLOOD_COUNT} initializes from one caller`);
+      expect(keys).toBeLessThanOrEqual(2 * SESSIONS_PER_CALLER + BUCKET_SLACK);
+    }
   });
 
   it('still serves the session it was attacked through, and a fresh SDK client, afterwards', async () => {
@@ -116,5 +218,12 @@ describe.each([embeddedMode(), distributedMode(1)])('session broker under hostil
       await transport.terminateSession().catch(() => undefined);
       await client.close();
     }
+  });
+
+  it(`grows the broker's resident memory by less than ${mib(RSS_GROWTH_BOUND_BYTES[mode.name])} over the whole attack`, async () => {
+    const after = await brokerMemory(platform);
+    const heap = before.heap !== undefined && after.heap !== undefined ? `; V8 heap after GC ${mib(before.heap)} to ${mib(after.heap)}` : '';
+    console.log(`${mode.name}: the broker's RSS went from ${mib(before.rss)} to ${mib(after.rss)} (${mib(after.rss - before.rss)} more) over the attack${heap}`);
+    expect(after.rss - before.rss).toBeLessThan(RSS_GROWTH_BOUND_BYTES[mode.name]);
   });
 });

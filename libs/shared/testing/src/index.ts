@@ -55,9 +55,13 @@ export {
   type LegacySession,
 } from './mcp/mcp-protocol';
 export { SeededRandom } from './hostile/seeded-random';
+export { ownRssAfterGc, processRssBytes } from './processes/process-memory';
 export { CHROMIUM_ARGS, DEFAULT_CHROMIUM_PATH, launchChromium } from './browser/chromium';
 export {
+  CLIENT_INFO_FIELD_LIMIT,
   HOSTILE_CATEGORIES,
+  INITIALIZE_PARAMS_LIMIT_BYTES,
+  bloatedInitialize,
   checkHostileAnswer,
   generateHostileCases,
   type Expectation,

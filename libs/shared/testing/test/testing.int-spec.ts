@@ -154,7 +154,7 @@ describe('bootDistributed', () => {
     const envs: Array<Record<string, string>> = [];
     const startCluster: StartCluster = async ({ env }) => {
       envs.push(env);
-      return { brokerUrls: [brokerUrl], publicUrl: brokerUrl, authUrl: brokerUrl, issuer: `${brokerUrl}/oauth`, demoUser: { username: 'demo', password: 'x' }, signalBroker: async () => ({ code: 0, signal: null }), signalProcess: async () => ({ code: 0, signal: null }), restartProcess: async () => undefined, stop: async () => undefined };
+      return { brokerUrls: [brokerUrl], publicUrl: brokerUrl, authUrl: brokerUrl, issuer: `${brokerUrl}/oauth`, demoUser: { username: 'demo', password: 'x' }, signalBroker: async () => ({ code: 0, signal: null }), signalProcess: async () => ({ code: 0, signal: null }), restartProcess: async () => undefined, processes: [], stop: async () => undefined };
     };
     const first = await bootDistributed(startCluster, { infrastructure, databasePrefix: 'mcp_testing' });
     const second = await bootDistributed(startCluster, { infrastructure, databasePrefix: 'mcp_testing' });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RawResponse } from '../mcp/raw-http';
-import { HOSTILE_CATEGORIES, checkHostileAnswer, generateHostileCases, type HostileTarget } from './hostile-requests';
+import { HOSTILE_CATEGORIES, INITIALIZE_PARAMS_LIMIT_BYTES, checkHostileAnswer, generateHostileCases, type HostileTarget } from './hostile-requests';
 
 const target: HostileTarget = {
   url: 'http://127.0.0.1:4000/demo/default/mcp',
@@ -27,6 +27,18 @@ describe('generateHostileCases', () => {
     expect(cases).toHaveLength(1_000);
     expect(new Set(cases.map((hostile) => hostile.category))).toEqual(new Set(HOSTILE_CATEGORIES));
     expect(cases.filter((hostile) => hostile.category === 'body-over-limit')).toHaveLength(6);
+  });
+
+  it('makes initializes whose params straddle the platform’s limit: the accepted ones under it, the oversized ones over it, from the attacker’s address', () => {
+    const cases = generateHostileCases({ ...target, bodyLimitBytes: 4 * 1024 * 1024, attackerAddress: '127.0.0.2' }, { seed: 9, count: 2_000 });
+    const paramsBytes = (body: string | Buffer | undefined) => Buffer.byteLength(JSON.stringify((JSON.parse(String(body)) as { params: unknown }).params));
+    const accepted = cases.filter((hostile) => hostile.category === 'initialize-exhaustion' && hostile.expect.status.includes(200));
+    const oversized = cases.filter((hostile) => hostile.category === 'initialize-oversized');
+    expect(accepted.length).toBeGreaterThan(50);
+    expect(oversized).toHaveLength(30);
+    for (const hostile of accepted) expect(paramsBytes(hostile.request.body)).toBeLessThanOrEqual(INITIALIZE_PARAMS_LIMIT_BYTES);
+    for (const hostile of oversized) expect(paramsBytes(hostile.request.body)).toBeGreaterThan(INITIALIZE_PARAMS_LIMIT_BYTES);
+    for (const hostile of [...accepted, ...oversized]) expect(hostile.request.localAddress).toBe('127.0.0.2');
   });
 
   it('keeps every body but the over-limit ones within the body limit', () => {

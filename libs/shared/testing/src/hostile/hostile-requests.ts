@@ -14,6 +14,37 @@ export interface HostileTarget {
   bodyLimitBytes: number;
   /** A tool that takes one string argument, and that argument's name (e.g. `hash_text`, `text`). */
   textTool: { name: string; argument: string };
+  /**
+   * Where the exhaustion cases (initializes with large or oversized client descriptions) come from:
+   * another loopback address than the live session's, so the per-caller session cap they run into ends
+   * only their own sessions. Absent: the default address.
+   */
+  attackerAddress?: string;
+}
+
+/** What the platform accepts of `initialize` params (bytes of JSON), and of each `clientInfo` string. */
+export const INITIALIZE_PARAMS_LIMIT_BYTES = 64 * 1024;
+export const CLIENT_INFO_FIELD_LIMIT = 256;
+
+/**
+ * An `initialize` whose client describes itself at length: `experimental` capabilities and `clientInfo`
+ * extras of about `bytes` in all (what the platform never reads), beside the capabilities it does read.
+ */
+export function bloatedInitialize(id: number, bytes: number, random: SeededRandom, clientInfo: Record<string, unknown> = {}): string {
+  const half = Math.max(1, Math.floor(bytes / 2));
+  // A short random unit repeated: distinct per case, cheap to make by the ten thousand.
+  const unit = random.string(64);
+  const filler = (length: number): string => unit.repeat(Math.ceil(length / unit.length)).slice(0, length);
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method: 'initialize',
+    params: {
+      protocolVersion: random.pick(LEGACY_PROTOCOL_VERSIONS),
+      capabilities: { sampling: { tools: {} }, elicitation: { form: {}, url: {} }, roots: { listChanged: true }, experimental: { bloat: { blob: filler(half) } } },
+      clientInfo: { name: 'hostile', version: '1.0.0', description: filler(Math.max(0, bytes - half)), ...clientInfo },
+    },
+  });
 }
 
 /** What a correct server answers to one case. */
@@ -657,6 +688,46 @@ const CATEGORIES = [
           body: json({ jsonrpc: '2.0', id: nextId(), method: 'initialize', params: { protocolVersion: target.session.protocolVersion, capabilities: {}, clientInfo: { name: 'x', version: '1' } } }),
         },
         expect: { status: [200, 400] },
+      };
+    },
+  },
+  {
+    name: 'initialize-exhaustion',
+    build: ({ random, target, nextId }: Builder): CaseDraft => {
+      const from = target.attackerAddress === undefined ? {} : { localAddress: target.attackerAddress };
+      if (random.next() < 0.8) {
+        const bytes = random.int(4 * 1024, INITIALIZE_PARAMS_LIMIT_BYTES - 4 * 1024);
+        return {
+          description: `initialize describing the client in ${bytes} bytes the platform does not read`,
+          request: { url: target.url, headers: { ...POST_HEADERS }, body: bloatedInitialize(nextId(), bytes, random), ...from },
+          // Accepted: the session keeps only what the platform reads; beyond the caller's cap its oldest sessions end.
+          expect: { status: [200], resultOn200: true },
+        };
+      }
+      const field = random.pick(['name', 'version', 'title']);
+      const length = random.int(CLIENT_INFO_FIELD_LIMIT + 1, 4 * CLIENT_INFO_FIELD_LIMIT);
+      return {
+        description: `initialize with a ${length}-character clientInfo.${field}`,
+        request: { url: target.url, headers: { ...POST_HEADERS }, body: bloatedInitialize(nextId(), 1_024, random, { [field]: random.string(length) }), ...from },
+        expect: { status: [400], codes: [ErrorCodes.InvalidParams] },
+      };
+    },
+  },
+  {
+    name: 'initialize-oversized',
+    max: 30,
+    build: ({ random, target, nextId }: Builder): CaseDraft => {
+      const bytes = random.int(INITIALIZE_PARAMS_LIMIT_BYTES + 1, Math.min(1024 * 1024, target.bodyLimitBytes - 4 * 1024));
+      return {
+        description: `initialize of ${bytes} bytes, over the platform's ${INITIALIZE_PARAMS_LIMIT_BYTES}`,
+        request: {
+          url: target.url,
+          headers: { ...POST_HEADERS },
+          body: bloatedInitialize(nextId(), bytes, random),
+          ...(target.attackerAddress === undefined ? {} : { localAddress: target.attackerAddress }),
+        },
+        // A clear client error, never a 503 (a megabyte once exceeded the NATS message size on its way to the store).
+        expect: { status: [400], codes: [ErrorCodes.InvalidParams] },
       };
     },
   },

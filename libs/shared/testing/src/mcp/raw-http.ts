@@ -9,6 +9,8 @@ export interface RawRequest {
   body?: string | Buffer;
   /** An answer that takes longer than this counts as a hang (default 10 s). */
   timeoutMs?: number;
+  /** The local address to send from (another loopback address, e.g. `127.0.0.2`, is another client to the server). */
+  localAddress?: string;
 }
 
 /** The complete answer, with the JSON-RPC messages found in a JSON or SSE body. */
@@ -62,6 +64,7 @@ export async function sendRaw(raw: RawRequest, agent?: Agent): Promise<RawRespon
         method: raw.method ?? 'POST',
         headers,
         agent: agent ?? false,
+        ...(raw.localAddress === undefined ? {} : { localAddress: raw.localAddress }),
         setHost: !Object.keys(headers).some((name) => name.toLowerCase() === 'host'),
       },
       (incoming) => {

@@ -23,6 +23,8 @@ export interface ClusterHandle {
   signalProcess(name: string, signal: NodeJS.Signals): Promise<ProcessExit>;
   /** Starts the process `name` again (same port and environment) after it exited; resolves once it is ready. */
   restartProcess(name: string): Promise<void>;
+  /** The processes as they run now (a restarted one has a new pid). */
+  readonly processes: ReadonlyArray<{ name: string; app: string; port: number; pid: number | undefined }>;
   stop(): Promise<void>;
 }
 
@@ -73,6 +75,8 @@ export interface DistributedPlatform extends PlatformAuth {
   signalProcess(name: string, signal: NodeJS.Signals): Promise<ProcessExit>;
   /** Starts that process again, on its port with its environment, as an orchestrator would; resolves once it is ready. */
   restartProcess(name: string): Promise<void>;
+  /** The pid of the process now running under `name` (`session-broker`, `session-broker-2`, `tool-executor`...): to read its memory. */
+  pidOf(name: string): number;
   /** Stops the processes, drops the database and deletes the run's JetStream buckets. */
   stop(): Promise<void>;
 }
@@ -142,6 +146,11 @@ export async function bootDistributed(startCluster: StartCluster, options: BootD
       signalBroker: cluster.signalBroker.bind(cluster),
       signalProcess: cluster.signalProcess.bind(cluster),
       restartProcess: cluster.restartProcess.bind(cluster),
+      pidOf(name) {
+        const pid = cluster?.processes.find((entry) => entry.name === name)?.pid;
+        if (pid === undefined) throw new Error(`no running process named ${name}`);
+        return pid;
+      },
       async stop() {
         if (stopped) return;
         stopped = true;
