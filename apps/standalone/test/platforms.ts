@@ -27,6 +27,10 @@ export interface BootOptions {
   cimd?: { allowedHosts: string[]; caPem: string; caFile: string };
   /** Access token lifetime in seconds (the authorization server accepts 60 and more; default 600). */
   accessTokenTtlSeconds?: number;
+  /** The HTTP servers' header and request timeouts, in seconds (defaults 10 and 30). */
+  httpTimeouts?: { headersSeconds: number; requestSeconds: number };
+  /** How long calls in flight get at shutdown, in seconds (default 10). */
+  shutdownGraceSeconds?: number;
 }
 
 /** One mode of the e2e tier: its name and how to boot it (once per file). */
@@ -49,6 +53,10 @@ export function embeddedMode(): PlatformMode {
         adminUser: { username: `admin-${randomBytes(4).toString('hex')}`, password: randomBytes(18).toString('base64url') },
         ...(options.cimd ? { cimd: { allowedHosts: options.cimd.allowedHosts, caPem: options.cimd.caPem } } : {}),
         ...(options.accessTokenTtlSeconds === undefined ? {} : { accessTokenTtlSeconds: options.accessTokenTtlSeconds }),
+        ...(options.httpTimeouts
+          ? { httpTimeouts: { headersTimeoutMs: options.httpTimeouts.headersSeconds * 1_000, requestTimeoutMs: options.httpTimeouts.requestSeconds * 1_000 } }
+          : {}),
+        ...(options.shutdownGraceSeconds === undefined ? {} : { shutdownGraceMs: options.shutdownGraceSeconds * 1_000 }),
       };
       return bootEmbedded(startStandalone, embedded);
     },
@@ -67,6 +75,11 @@ export function distributedMode(brokerReplicas = 1): PlatformMode {
         env['CIMD_CA_FILE'] = options.cimd.caFile;
       }
       if (options.accessTokenTtlSeconds !== undefined) env['ACCESS_TOKEN_TTL_SECONDS'] = String(options.accessTokenTtlSeconds);
+      if (options.httpTimeouts) {
+        env['HTTP_HEADERS_TIMEOUT_SECONDS'] = String(options.httpTimeouts.headersSeconds);
+        env['HTTP_REQUEST_TIMEOUT_SECONDS'] = String(options.httpTimeouts.requestSeconds);
+      }
+      if (options.shutdownGraceSeconds !== undefined) env['SHUTDOWN_GRACE_SECONDS'] = String(options.shutdownGraceSeconds);
       return bootDistributed(startCluster, { brokerReplicas, env });
     },
   };
