@@ -31,6 +31,8 @@ export interface BootOptions {
   httpTimeouts?: { headersSeconds: number; requestSeconds: number };
   /** How long calls in flight get at shutdown, in seconds (default 10). */
   shutdownGraceSeconds?: number;
+  /** The `Origin` allow-list of the MCP endpoints (default: the platform's own origin and the loopback ones at its port). */
+  allowedOrigins?: string[];
 }
 
 /** One mode of the e2e tier: its name and how to boot it (once per file). */
@@ -57,6 +59,7 @@ export function embeddedMode(): PlatformMode {
           ? { httpTimeouts: { headersTimeoutMs: options.httpTimeouts.headersSeconds * 1_000, requestTimeoutMs: options.httpTimeouts.requestSeconds * 1_000 } }
           : {}),
         ...(options.shutdownGraceSeconds === undefined ? {} : { shutdownGraceMs: options.shutdownGraceSeconds * 1_000 }),
+        ...(options.allowedOrigins === undefined ? {} : { allowedOrigins: options.allowedOrigins }),
       };
       return bootEmbedded(startStandalone, embedded);
     },
@@ -80,6 +83,7 @@ export function distributedMode(brokerReplicas = 1): PlatformMode {
         env['HTTP_REQUEST_TIMEOUT_SECONDS'] = String(options.httpTimeouts.requestSeconds);
       }
       if (options.shutdownGraceSeconds !== undefined) env['SHUTDOWN_GRACE_SECONDS'] = String(options.shutdownGraceSeconds);
+      if (options.allowedOrigins !== undefined) env['ALLOWED_ORIGINS'] = options.allowedOrigins.join(',');
       return bootDistributed(startCluster, { brokerReplicas, env });
     },
   };
