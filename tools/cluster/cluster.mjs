@@ -27,8 +27,11 @@ export const APP_PORTS = Object.freeze({
 
 /** Lines of each process's output kept to explain a failure. */
 const LOG_TAIL_LINES = 40;
-/** How long a process gets to drain after SIGTERM before SIGKILL. */
-const STOP_GRACE_MS = 10_000;
+/**
+ * How long a process gets to drain after SIGTERM before SIGKILL: its own grace for calls in flight
+ * (`SHUTDOWN_GRACE_SECONDS`, 10 s by default) and the time to close after it.
+ */
+const STOP_GRACE_MS = 20_000;
 
 /**
  * The processes to start: the four single apps, then the broker replicas. Brokers use 3000+i on

@@ -1,5 +1,5 @@
 import type { DynamicModule, Type } from '@nestjs/common';
-import { DiscoveryService, ModulesContainer, NestFactory } from '@nestjs/core';
+import { DiscoveryService, ModulesContainer, NestApplication, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
 import { microserviceOptions, stopTakingRequests, type MessagingOptions } from '@mcp-platform/shared-messaging';
@@ -88,13 +88,15 @@ export async function runService(options: RunServiceOptions): Promise<NestFastif
   await app.startAllMicroservices();
 
   const graceMs = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
-  const closeNest = app.close.bind(app);
+  // Nest's own close, from its class: the application is a proxy that looks `close` up at each call, so a
+  // reference taken from it would call the drain below again.
+  const closeNest = (): Promise<void> => NestApplication.prototype.close.call(app);
   let closing: Promise<void> | undefined;
   const onSignal = (signal: NodeJS.Signals): void => {
     void app.close().finally(() => process.kill(process.pid, signal));
   };
   const listeners = STOP_SIGNALS.map((signal) => [signal, () => onSignal(signal)] as const);
-  app.close = () => {
+  const drainThenClose = (): Promise<void> => {
     closing ??= (async () => {
       // A second signal while draining takes the default way out: the process ends at once.
       for (const [signal, listener] of listeners) process.removeListener(signal, listener);
@@ -107,6 +109,8 @@ export async function runService(options: RunServiceOptions): Promise<NestFastif
     })();
     return closing;
   };
+  // Defined, not assigned: Nest's application is a proxy whose `set` ignores assignments.
+  Object.defineProperty(app, 'close', { value: drainThenClose, configurable: true, writable: true });
   for (const [signal, listener] of listeners) process.once(signal, listener);
   await app.listen(options.port, options.host);
   return app;
