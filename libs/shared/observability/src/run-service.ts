@@ -35,8 +35,8 @@ export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
  */
 const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
 
-/** The signals that stop a service: an orchestrator's SIGTERM, a terminal's Ctrl+C. */
-const STOP_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
+/** The signals that stop a service: an orchestrator's SIGTERM, a terminal's Ctrl+C, or the terminal closing. */
+const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
 
 export interface RunServiceOptions {
   /** The root module (it imports LoggingModule, MessagingModule and the app's feature modules). */
@@ -58,7 +58,7 @@ export interface RunServiceOptions {
  * Boots one app the same way everywhere (STYLE.md §17): Fastify, pino, the microservice on the
  * configured bus, HTTP listening last. Resolves once the app serves.
  *
- * Stopping (SIGTERM, SIGINT, or `app.close()`) drains first: every provider and controller that
+ * Stopping (SIGTERM, SIGINT, SIGHUP, or `app.close()`) drains first: every provider and controller that
  * implements {@link OnDrain} is told at once, with a deadline `shutdownGraceMs` away, while the HTTP
  * server and the bus still work (readiness turns unhealthy, the MCP edge refuses new work, calls in
  * flight finish or are ended so their clients know); on NATS the app's request handlers stop taking
