@@ -717,7 +717,8 @@ const CATEGORIES = [
     name: 'initialize-oversized',
     max: 30,
     build: ({ random, target, nextId }: Builder): CaseDraft => {
-      const bytes = random.int(INITIALIZE_PARAMS_LIMIT_BYTES + 1, Math.min(1024 * 1024, target.bodyLimitBytes - 4 * 1024));
+      // Up to half again the NATS message size (1 MiB), which a stored session once had to fit in.
+      const bytes = random.int(INITIALIZE_PARAMS_LIMIT_BYTES + 1, Math.min(1.5 * 1024 * 1024, target.bodyLimitBytes - 4 * 1024));
       return {
         description: `initialize of ${bytes} bytes, over the platform's ${INITIALIZE_PARAMS_LIMIT_BYTES}`,
         request: {
