@@ -382,7 +382,13 @@ try {
   const distributed = {};
   if (needsCluster) {
     const startCluster = await importClusterModule(findClusterModule(root));
-    const env = { LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', ACCESS_TOKEN_TTL_SECONDS: String(tokenTtlSeconds) };
+    const env = {
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+      ACCESS_TOKEN_TTL_SECONDS: String(tokenTtlSeconds),
+      // Every connection holds a legacy session of one caller (this machine): more than the default cap
+      // of 100 would end the oldest ones mid-run.
+      LEGACY_SESSIONS_PER_CALLER: String(Math.max(100, 2 * Math.max(...config.concurrency))),
+    };
     const platform = await bootDistributed(startCluster, { brokerReplicas: 1, env });
     cleanups.push(() => platform.stop());
     distributed.url = `${platform.baseUrl}/conformance/everything/mcp`;

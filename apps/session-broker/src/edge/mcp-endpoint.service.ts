@@ -99,10 +99,14 @@ export class McpEndpoint implements OnDrain {
     this.draining = true;
     const handOff = this.options.drainHandsOff;
     const open = (): number => [...this.inFlight.keys()].filter((target) => !target.writableEnded).length;
-    if (await drainUntil(deadline, () => open() === 0, handOff ? () => this.calls.handOffResumable() : undefined)) return;
+    // A resumed call's stream is resumable by construction: closed with `retry`, its client comes back elsewhere.
+    const handOver = (): void => {
+      this.calls.handOffResumable();
+      this.resumption.disconnectAll();
+    };
+    if (await drainUntil(deadline, () => open() === 0, handOff ? handOver : undefined)) return;
     this.logger.warn(`${open()} request(s) still open after the shutdown grace: ending them`);
     this.calls.endOpen(handOff);
-    // A resumed call's stream is resumable by construction: closed with `retry`, its client comes back (elsewhere).
     this.resumption.disconnectAll();
     for (const [target, entry] of this.inFlight) endAtShutdown(target, entry.id);
   }
