@@ -13,6 +13,7 @@ import { resourceStore, toolExecutor } from '@mcp-platform/protocol-contracts';
 import { inProcessMessaging, MessageBus, type MessagingOptions } from '@mcp-platform/shared-messaging';
 import { isolatedNatsMessaging } from '@mcp-platform/shared-testing';
 import { legacyCallId } from '../src/calls/call-id';
+import { McpEndpoint } from '../src/edge/mcp-endpoint.service';
 import { VirtualServerAnnouncer } from '../src/startup/virtual-server-announcer.service';
 import { ListenStreams } from '../src/subscriptions/listen-streams.registry';
 import { LARGE_CONTENT, LARGE_TEXT, REWRITTEN_CONTENT, ResourceStoreLog } from './fake-resource-store';
@@ -734,6 +735,32 @@ describe.each(transports)('SessionBroker over %s', (_transport, messaging) => {
   });
 
   describe('shutdown', () => {
+    it('drains: refuses new work with 503, takes a client’s notifications, and ends a call still running at the deadline with a JSON-RPC error, cancelling it', async () => {
+      const executor = new ExecutorLog();
+      const own = await bootBroker(messaging(), { executor });
+      try {
+        // 2025-06-18: no priming event, so the call's answer stays plain JSON and nothing can resume it.
+        const sessionId = await initializeRaw(own.mcpUrl, '2025-06-18');
+        const session = { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' };
+        const call = post(own.mcpUrl, { jsonrpc: '2.0', id: 'slow', method: 'tools/call', params: { name: 'wait_for_cancel' } }, session);
+        await eventually(() => (executor.calls.some((request) => request.name === 'wait_for_cancel') ? true : undefined));
+        const drained = own.app.get(McpEndpoint).onDrain(Date.now() + 400);
+        const refused = await post(own.mcpUrl, { jsonrpc: '2.0', id: 'late', method: 'ping' }, session);
+        expect(refused.status).toBe(503);
+        expect(refused.headers.get('retry-after')).toBe('1');
+        expect(refused.messages[0]).toEqual({ jsonrpc: '2.0', id: 'late', error: { code: -32603, message: 'Service Unavailable: this server is shutting down; retry the request' } });
+        const notified = await post(own.mcpUrl, { jsonrpc: '2.0', method: 'notifications/roots/list_changed' }, session);
+        expect(notified.status).toBe(202);
+        await drained;
+        const ended = await call;
+        expect(ended.status).toBe(503);
+        expect(ended.messages[0]).toEqual({ jsonrpc: '2.0', id: 'slow', error: { code: -32603, message: 'Service Unavailable: the server shut down before the request finished; retry it' } });
+        await eventually(() => (executor.cancelled.includes(legacyCallId(sessionId, 'slow')) ? true : undefined));
+      } finally {
+        await own.close();
+      }
+    });
+
     it('ends every listen subscription with its result, so clients see a graceful end (S-313)', async () => {
       const own = await bootBroker(messaging(), { executor: new ExecutorLog() });
       const client = new ModernClient({ name: 'shutdown-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: MODERN } } });
