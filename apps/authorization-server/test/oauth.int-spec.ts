@@ -289,6 +289,23 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
       const afterReuse = await client(publicClient).refresh(second);
       expect(afterReuse.body).toMatchObject({ error: 'invalid_grant' });
     });
+
+    it('refuses a refresh naming a resource outside the grant with invalid_target, and the refresh token still works', async () => {
+      const { tokens } = await signInAndExchange(publicClient);
+      const refreshToken = tokens.body['refresh_token'] as string;
+      for (const resource of [CONFORMANCE_RESOURCE, `${MCP_PUBLIC_URL}/demo/nope/mcp`, `${origin}/admin/v1`]) {
+        const refused = await client(publicClient).refresh(refreshToken, { resource });
+        expect(refused.status, resource).toBe(400);
+        expect(refused.body['error'], resource).toBe('invalid_target');
+      }
+      // The refused requests consumed nothing: the legitimate refresh is no reuse, and the grant lives on.
+      const legitimate = await client(publicClient).refresh(refreshToken, { resource: DEMO_RESOURCE });
+      expect(legitimate.status, JSON.stringify(legitimate.body)).toBe(200);
+      const next = await client(publicClient).refresh(legitimate.body['refresh_token'] as string);
+      expect(next.status, JSON.stringify(next.body)).toBe(200);
+      // A real reuse is still caught.
+      expect((await client(publicClient).refresh(refreshToken)).body['error']).toBe('invalid_grant');
+    });
   });
 
   describe('tenants and roles', () => {

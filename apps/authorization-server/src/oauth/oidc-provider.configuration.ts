@@ -90,6 +90,19 @@ export function buildOidcConfiguration(deps: OidcConfigurationDeps): Oidc.Config
     };
   };
 
+  /** `invalid_target` for a refresh naming a resource outside its grant, or one that no longer exists (nothing consumed yet). */
+  const checkRefreshTarget = async (ctx: Oidc.KoaContextWithOIDC): Promise<void> => {
+    const requested: unknown = ctx.oidc.params?.['resource'];
+    const granted = [ctx.oidc.entities.RefreshToken?.resource ?? []].flat();
+    if (requested !== undefined && (typeof requested !== 'string' || !granted.includes(requested))) {
+      throw new errors.InvalidTarget('the refresh token was not issued for this resource: refresh it for the resource it was granted for');
+    }
+    const resource = typeof requested === 'string' ? requested : granted.length === 1 ? granted[0] : undefined;
+    if (resource !== undefined && !(await resources.describe(resource))) {
+      throw new errors.InvalidTarget(`${resource} is not a resource of this authorization server any more`);
+    }
+  };
+
   return {
     adapter: deps.adapter,
     jwks: { keys: deps.jwks },
@@ -196,7 +209,14 @@ export function buildOidcConfiguration(deps: OidcConfigurationDeps): Oidc.Config
     // Refresh tokens outlive the browser session at the authorization server.
     expiresWithSession: () => false,
     // spec S-174: a new refresh token on every use; the provider revokes the grant when a used one comes back.
-    rotateRefreshToken: true,
+    // The provider asks this after every other check of the refresh request and before it consumes the
+    // token, but checks the requested resource only after consuming it: a refresh refused for its
+    // resource would leave the client a used token whose next, legitimate use looks like a reuse and
+    // revokes the grant. So the resource is checked here, first.
+    rotateRefreshToken: async (ctx) => {
+      await checkRefreshTarget(ctx);
+      return true;
+    },
     interactions: { url: (_ctx, interaction) => `${basePath}/interaction/${interaction.uid}` },
     // Outbound fetches of the provider itself (a client's jwks_uri) pass the same SSRF guard as CIMD:
     // IP literals are judged here (they skip the DNS lookup), host names in the lookup.
