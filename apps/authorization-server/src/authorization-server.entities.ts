@@ -4,6 +4,7 @@ import { CreateIdentity1767312000000 } from './identity/migrations/1767312000000
 import { CreateOAuthRecords1767398400000 } from './oauth/migrations/1767398400000-CreateOAuthRecords';
 import { OAuthSecretEntity } from './oauth/oauth-secret.entity';
 import { OidcRecordEntity } from './oauth/oidc-record.entity';
+import { AddRoleScopeDescriptions1767571200000 } from './roles/migrations/1767571200000-AddRoleScopeDescriptions';
 import { RoleEntity } from './roles/role.entity';
 import { SigningKeyEntity } from './signing-keys/signing-key.entity';
 import { TenantEntity } from './tenants/tenant.entity';
@@ -17,4 +18,9 @@ import { UserEntity } from './users/user.entity';
 export const AUTHORIZATION_SERVER_ENTITIES = [TenantEntity, UserEntity, RoleEntity, UserRoleEntity, SigningKeyEntity, OidcRecordEntity, OAuthSecretEntity, OAuthClientEntity];
 
 /** The committed migrations of every feature, in timestamp order. */
-export const AUTHORIZATION_SERVER_MIGRATIONS = [CreateIdentity1767312000000, CreateOAuthRecords1767398400000, CreateOAuthClients1767398400001];
+export const AUTHORIZATION_SERVER_MIGRATIONS = [
+  CreateIdentity1767312000000,
+  CreateOAuthRecords1767398400000,
+  CreateOAuthClients1767398400001,
+  AddRoleScopeDescriptions1767571200000,
+];

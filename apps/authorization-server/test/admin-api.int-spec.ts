@@ -525,6 +525,10 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
       const role = await call('PUT', '/admin/v1/tenants/acme/roles/auditor', { token, body: { description: 'Reads', scopes: ['mcp', 'demo'] } });
       expect(role.status).toBe(200);
       expect(role.body).toEqual({ created: true, role: { name: 'auditor', description: 'Reads', scopes: ['mcp', 'demo'], builtIn: false } });
+      // A role may say what the scopes it allows let an application do (the consent page shows it), and only those.
+      const described = await call('PUT', '/admin/v1/tenants/acme/roles/hasher', { token, body: { scopes: ['demo'], scopeDescriptions: { 'demo:crypto': 'Hash text.' } } });
+      expect(described.body).toEqual({ created: true, role: { name: 'hasher', scopes: ['demo'], scopeDescriptions: { 'demo:crypto': 'Hash text.' }, builtIn: false } });
+      expect((await call('PUT', '/admin/v1/tenants/acme/roles/hasher', { token, body: { scopes: ['mcp'], scopeDescriptions: { 'demo:crypto': 'Hash text.' } } })).status).toBe(400);
 
       const user = await call('POST', '/admin/v1/tenants/acme/users', { token, body: { username: 'wile', password: 'a long enough password', roles: ['tenant-admin'] } });
       expect(user.status).toBe(201);

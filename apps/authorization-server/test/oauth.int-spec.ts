@@ -218,6 +218,29 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
       expect(consent.body).toContain(DEMO_RESOURCE);
     });
 
+    it('names the server by its title and its tenant on both pages, and says what each scope allows (not raw names)', async () => {
+      const { signIn, consent } = await authorizeStepByStep(publicClient, { scope: 'mcp demo:crypto' });
+      const text = (page: BrowserPage) => page.body.replace(/<style>[\s\S]*<\/style>/, '').replace(/<[^>]+>/g, ' ');
+      // The fake executor's demo/default is titled "Demo"; the seeded tenant demo is named "Demo".
+      expect(text(signIn)).toContain('Public &#60;Test&#62; Client  wants to use “Demo”, an MCP server of Demo');
+      expect(text(signIn)).not.toContain('&#34;default&#34;');
+      expect(text(consent)).toContain('wants to use “Demo”, an MCP server of Demo');
+      expect(text(consent)).toContain('Connect to this MCP server');
+      // The seeded member role describes demo:crypto.
+      expect(text(consent)).toContain('Compute cryptographic hashes of text you give it');
+    });
+
+    it('shows an unknown client a page saying what happened and what to do, not a bare invalid_client', async () => {
+      const page = await authorizationPage(new OAuthBrowser(), {}, 'registered-before-a-reset');
+      expect(page.status).toBe(400);
+      expect(page.location).toBeUndefined();
+      const text = page.body.replace(/<[^>]+>/g, ' ');
+      expect(text).toContain('This application is not registered here');
+      expect(text).toContain('registered-before-a-reset');
+      expect(text).toMatch(/remove the saved sign-in or registration for this server, then connect again/);
+      expect(page.headers.get('x-frame-options')).toBe('DENY');
+    });
+
     it('grants only what the roles allow and the server knows', async () => {
       const { tokens } = await signInAndExchange(publicClient, { scope: 'mcp demo:crypto admin other' });
       expect(tokens.body['scope']).toBe('mcp demo:crypto');

@@ -26,6 +26,11 @@ export interface Role {
   description?: string;
   /** Scopes this role lets its users obtain; `*` means every scope. */
   scopes: string[];
+  /**
+   * What some of those scopes let an application do, in the administrator's words (shown on the consent
+   * page); keys are scopes the role allows.
+   */
+  scopeDescriptions?: Record<string, string>;
   /** `tenant-admin` and `member` exist in every tenant and cannot be deleted. */
   builtIn: boolean;
 }

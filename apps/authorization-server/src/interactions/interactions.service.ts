@@ -9,8 +9,11 @@ import { AuthorizationPolicy } from '../oauth/authorization-policy.service';
 import { OAuthProviderService, type OidcProvider } from '../oauth/oauth-provider.service';
 import { OAuthSecretsService, csrfTokenFor, isValidCsrfToken } from '../oauth/oauth-secrets.service';
 import { ResourceServersService, type ResourceTarget } from '../oauth/resource-servers.service';
+import { describeScopes } from '../oauth/scope-descriptions';
+import { RolesService } from '../roles/roles.service';
+import { TenantsService } from '../tenants/tenants.service';
 import { UsersService } from '../users/users.service';
-import { renderConsentPage, renderMessagePage, renderSignInPage } from './interaction-pages';
+import { renderAuthorizationErrorPage, renderConsentPage, renderMessagePage, renderSignInPage } from './interaction-pages';
 import { PasswordSignIn } from './password-sign-in';
 import { SignInThrottle } from './sign-in.throttle';
 
@@ -46,6 +49,8 @@ interface LoadedInteraction {
   client: Client;
   resource: string;
   target: ResourceTarget;
+  /** The resource in people's words (its title and its tenant's name), for both pages. */
+  label: string;
 }
 
 /**
@@ -68,6 +73,8 @@ export class InteractionsService {
     private readonly signIn: PasswordSignIn,
     private readonly documents: ClientMetadataService,
     private readonly clients: ClientsService,
+    private readonly roles: RolesService,
+    private readonly tenants: TenantsService,
   ) {}
 
   /** GET: the sign-in page, or the consent page once signed in. */
@@ -174,8 +181,21 @@ export class InteractionsService {
     } catch {
       client = undefined;
     }
-    if (!client) return message(400, 'Cannot continue', 'The application is not known (any more).');
-    return { provider, details, client, resource, target };
+    if (!client) {
+      const clientId = String(details.params['client_id']);
+      return { kind: 'page', status: 400, html: renderAuthorizationErrorPage({ error: 'invalid_client', description: 'client not found', unknownClientId: clientId }) };
+    }
+    return { provider, details, client, resource, target, label: await this.label(target) };
+  }
+
+  /**
+   * `“Demo tools”, an MCP server of Demo`: the virtual server's title (its name when it has none) and
+   * its tenant's name, the same words on the sign-in and the consent page.
+   */
+  private async label(target: ResourceTarget): Promise<string> {
+    if (target.kind === 'admin') return 'the administration API of this platform';
+    const [description, tenant] = await Promise.all([this.resources.describe(target.audience), this.tenants.find(target.tenant)]);
+    return `“${description?.title ?? target.server}”, an MCP server of ${tenant?.name ?? target.tenant}`;
   }
 
   private async signInPage(loaded: LoadedInteraction, status: number, extra: { username?: string; error?: string } = {}): Promise<InteractionOutcome> {
@@ -188,7 +208,7 @@ export class InteractionsService {
         abortAction: `${base}/abort`,
         csrf: csrfTokenFor((await this.secrets.secrets()).csrfKey, loaded.details.uid),
         clientName: clientName(loaded.client),
-        resourceLabel: resourceLabel(loaded.target),
+        resourceLabel: loaded.label,
         ...extra,
       }),
     };
@@ -217,10 +237,10 @@ export class InteractionsService {
         redirectHost: hostOf(redirectUri),
         // spec S-165: a URL-named client that can only receive answers on localhost could be anyone on this machine.
         localhostOnlyWarning: this.documents.isDocumentUrl(client.clientId) && redirectUris.length > 0 && redirectUris.every(isLoopbackUri),
-        resourceLabel: resourceLabel(loaded.target, decision.resource.title),
+        resourceLabel: loaded.label,
         resourceUrl: resource,
         username: user.username,
-        granted: decision.granted,
+        granted: describeScopes(decision.granted, loaded.target.kind === 'mcp' ? await this.roles.scopeDescriptions(loaded.target.tenant) : undefined),
         refused: decision.refused,
       }),
     };
@@ -265,11 +285,6 @@ function clientName(client: Client): string {
   return typeof client.clientName === 'string' && client.clientName ? client.clientName : client.clientId;
 }
 
-
-function resourceLabel(target: ResourceTarget, title?: string): string {
-  if (target.kind === 'admin') return 'the administration API';
-  return `the MCP server "${title ?? target.server}" of tenant "${target.tenant}"`;
-}
 
 function hostOf(uri: string): string {
   try {

@@ -7,7 +7,7 @@ import { redirectUriProblem } from '../clients/redirect-uri.policy';
 import { isScopeAllowed } from '../roles/role-scopes';
 import type { UsersService } from '../users/users.service';
 import type { AuthorizationPolicy } from './authorization-policy.service';
-import { renderMessagePage, PAGE_HEADERS } from '../interactions/interaction-pages';
+import { PAGE_HEADERS, renderAuthorizationErrorPage } from '../interactions/interaction-pages';
 import type { ResourceServersService } from './resource-servers.service';
 import { ScopeVocabulary } from './scope-vocabulary';
 
@@ -226,10 +226,18 @@ export function buildOidcConfiguration(deps: OidcConfigurationDeps): Oidc.Config
     },
     // Browser-based clients may call the token endpoint from the origin of one of their redirect URIs.
     clientBasedCORS: (_ctx, origin, client) => (client.redirectUris ?? []).some((uri) => originOf(uri) === origin),
-    renderError: (ctx, out) => {
+    renderError: (ctx, out, error) => {
       ctx.set(PAGE_HEADERS);
       ctx.type = 'html';
-      ctx.body = renderMessagePage('Sign-in failed', `${out.error}${out.error_description ? `: ${out.error_description}` : ''}`);
+      // An unknown client id at the authorization endpoint: a desktop client holding a registration from
+      // before this server was reset. The page tells the user how to make it register again.
+      const clientId = ctx.oidc?.params?.['client_id'];
+      const unknownClient = out.error === 'invalid_client' && (error as { error_detail?: string }).error_detail === 'client not found' && typeof clientId === 'string';
+      ctx.body = renderAuthorizationErrorPage({
+        error: String(out.error),
+        ...(typeof out.error_description === 'string' ? { description: out.error_description } : {}),
+        ...(unknownClient ? { unknownClientId: clientId } : {}),
+      });
     },
   };
 }

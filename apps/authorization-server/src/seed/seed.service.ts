@@ -11,10 +11,16 @@ import { assertPasswordPolicy, assertUsername, normalizeUsername } from '../user
 import { UsersRepository } from '../users/users.repository';
 
 /** The tenants every fresh install starts with, matching the tool executor's seed catalog. */
-export const SEED_TENANTS = [
-  { slug: 'demo', name: 'Demo', memberScopes: [BASELINE_SCOPE, 'demo'] },
+export const SEED_TENANTS: ReadonlyArray<{ slug: string; name: string; memberScopes: string[]; memberScopeDescriptions?: Record<string, string> }> = [
+  {
+    slug: 'demo',
+    name: 'Demo',
+    memberScopes: [BASELINE_SCOPE, 'demo'],
+    // What the demo server's step-up scope unlocks, in words the consent page shows.
+    memberScopeDescriptions: { 'demo:crypto': 'Compute cryptographic hashes of text you give it (the hash_text tool).' },
+  },
   { slug: 'conformance', name: 'Conformance', memberScopes: [BASELINE_SCOPE] },
-] as const;
+];
 
 /** The seeded user of tenant `demo`, with role `member`. */
 export const DEMO_USERNAME = 'demo';
@@ -45,7 +51,7 @@ export class SeedService implements OnModuleInit {
     const { seed, bootstrapAdmin } = this.options;
     if (seed) {
       for (const tenant of SEED_TENANTS) {
-        if (await this.tenants.insertWithRoles({ slug: tenant.slug, name: tenant.name }, builtInRoles([...tenant.memberScopes]))) {
+        if (await this.tenants.insertWithRoles({ slug: tenant.slug, name: tenant.name }, builtInRoles(tenant.memberScopes, tenant.memberScopeDescriptions))) {
           this.logger.log(`seeded tenant ${tenant.slug}`);
         }
       }

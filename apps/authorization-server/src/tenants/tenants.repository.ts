@@ -11,6 +11,7 @@ export interface InitialRole {
   name: string;
   description: string;
   scopes: string[];
+  scopeDescriptions?: Record<string, string>;
 }
 
 interface TenantRow {
@@ -48,10 +49,10 @@ export class TenantsRepository {
       );
       for (const role of roles) {
         await manager.query(
-          `INSERT INTO ${table('roles')} (id, tenant_id, name, description, scopes)
-           SELECT $1, t.id, $3, $4, $5::jsonb FROM ${table('tenants')} t WHERE t.slug = $2
+          `INSERT INTO ${table('roles')} (id, tenant_id, name, description, scopes, scope_descriptions)
+           SELECT $1, t.id, $3, $4, $5::jsonb, $6::jsonb FROM ${table('tenants')} t WHERE t.slug = $2
            ON CONFLICT (tenant_id, name) DO NOTHING`,
-          [randomUUID(), tenant.slug, role.name, role.description, JSON.stringify(role.scopes)],
+          [randomUUID(), tenant.slug, role.name, role.description, JSON.stringify(role.scopes), JSON.stringify(role.scopeDescriptions ?? {})],
         );
       }
       return inserted.length > 0;

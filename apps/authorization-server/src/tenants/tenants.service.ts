@@ -28,6 +28,11 @@ export class TenantsService {
     return this.repository.list();
   }
 
+  /** The tenant, or `undefined` when it does not exist. */
+  find(slug: string): Promise<Tenant | undefined> {
+    return this.repository.find(slug);
+  }
+
   /** The tenant; `NotFound` when it does not exist. */
   async get(slug: string): Promise<Tenant> {
     const tenant = await this.repository.find(slug);

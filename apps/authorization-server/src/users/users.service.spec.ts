@@ -68,8 +68,8 @@ class FakeUsers {
 const TENANTS: Record<string, Tenant> = { demo: { slug: 'demo', name: 'Demo', disabled: false, createdAt: new Date(0) } };
 const fakeTenants = { find: async (slug: string) => TENANTS[slug] } as unknown as TenantsRepository;
 const ROLES: StoredRole[] = [
-  { name: 'member', description: null, scopes: ['mcp'] },
-  { name: 'tenant-admin', description: null, scopes: ['*'] },
+  { name: 'member', description: null, scopes: ['mcp'], scopeDescriptions: {} },
+  { name: 'tenant-admin', description: null, scopes: ['*'], scopeDescriptions: {} },
 ];
 const fakeRoles = {
   findByNames: async (tenant: string, names: readonly string[]) => (tenant === 'demo' ? ROLES.filter((role) => names.includes(role.name)) : []),
