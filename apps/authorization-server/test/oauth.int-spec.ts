@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomUUID, type KeyObject } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { inProcessMessaging } from '@mcp-platform/shared-messaging';
 import {
   bootService,
@@ -30,6 +30,8 @@ import {
 import { configureAuthorizationServerHttp } from '../src/authorization-server.http';
 import { AuthorizationServerModule } from '../src/authorization-server.module';
 import { ClientsService } from '../src/clients/clients.service';
+import { ACCOUNT_FREE_ATTEMPTS, FREE_ATTEMPTS, SignInThrottle } from '../src/interactions/sign-in.throttle';
+import { PasswordHasher } from '../src/users/password-hasher';
 import { SigningKeysService } from '../src/signing-keys/signing-keys.service';
 import { UsersService } from '../src/users/users.service';
 import { FakeToolExecutorController } from './fake-tool-executor';
@@ -402,6 +404,78 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
       const wrong = pageOf(await browser.submit(signIn, 'login', { fields: { username: 'demo', password: 'wrong' }, follow: false }));
       expect(wrong.status).toBe(200);
       expect(wrong.body).toContain('Wrong username or password.');
+    });
+  });
+
+  describe('sign-in throttle (cluster-wide, in the database)', () => {
+    /** A member of tenant demo of its own, so the throttle's counts of one test touch no other. */
+    async function member(username: string): Promise<{ username: string; password: string }> {
+      const user = { username, password: `${username}-right-password` };
+      await app.get(UsersService).create('demo', { ...user, roles: ['member'] });
+      return user;
+    }
+
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    /** Stops the clock (`Date` only): no pause may end while a test runs, so the counts are exact. */
+    function stopTheClock(): void {
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    }
+
+    it('checks at most the free attempts of 100 wrong passwords sent at once (the attempt is counted before the hash)', async () => {
+      const racer = await member(`racer-${randomUUID().slice(0, 8)}`);
+      const browser = new OAuthBrowser();
+      const signIn = await authorizationPage(browser);
+      const hasher = app.get(PasswordHasher);
+      const verify = vi.spyOn(hasher, 'verify');
+      stopTheClock();
+      try {
+        const answers = await Promise.all(
+          Array.from({ length: 100 }, async () => pageOf(await browser.submit(signIn, 'login', { fields: { username: racer.username, password: 'wrong password' }, follow: false })).status),
+        );
+        expect(verify).toHaveBeenCalledTimes(FREE_ATTEMPTS);
+        expect(answers.filter((status) => status === 200)).toHaveLength(FREE_ATTEMPTS);
+        expect(answers.filter((status) => status === 429)).toHaveLength(100 - FREE_ATTEMPTS);
+      } finally {
+        verify.mockRestore();
+      }
+      // Blocked for the right password too, until the pause is over.
+      const blocked = pageOf(await browser.submit(signIn, 'login', { fields: racer, follow: false }));
+      expect(blocked.status).toBe(429);
+      expect(blocked.body).toContain('Too many failed attempts');
+    });
+
+    it('keeps a blocked user blocked after 10,050 failures under other names (nothing is evicted)', async () => {
+      const throttle = app.get(SignInThrottle);
+      const victim = `victim-${randomUUID().slice(0, 8)}`;
+      stopTheClock();
+      for (let attempt = 0; attempt < FREE_ATTEMPTS; attempt += 1) expect((await throttle.reserve(victim, '10.9.9.9', { knownBrowser: false })).ok).toBe(true);
+      expect((await throttle.reserve(victim, '10.9.9.9', { knownBrowser: false })).ok).toBe(false);
+      for (let batch = 0; batch < 10_050; batch += 150) {
+        await Promise.all(Array.from({ length: Math.min(150, 10_050 - batch) }, (_, index) => throttle.reserve(`filler-${batch + index}`, '10.9.9.9', { knownBrowser: true })));
+      }
+      expect(await throttle.reserve(victim, '10.9.9.9', { knownBrowser: false })).toMatchObject({ ok: false, retryAfterMs: expect.any(Number) });
+    }, 120_000);
+
+    it('pauses an account guessed at from many addresses, yet lets a browser that signed in as it before through', async () => {
+      const owner = await member(`owner-${randomUUID().slice(0, 8)}`);
+      stopTheClock();
+      // The owner signed in once in this browser: it is known from now on.
+      const ownersBrowser = new OAuthBrowser();
+      await client(publicClient).authorize(ownersBrowser, owner, { resource: DEMO_RESOURCE, scope: 'mcp' });
+      const throttle = app.get(SignInThrottle);
+      for (let attempt = 0; attempt < ACCOUNT_FREE_ATTEMPTS; attempt += 1) await throttle.reserve(owner.username, `10.8.0.${attempt}`, { knownBrowser: false });
+
+      const stranger = new OAuthBrowser();
+      const refused = pageOf(await stranger.submit(await authorizationPage(stranger), 'login', { fields: owner, follow: false }));
+      expect(refused.status).toBe(429);
+      // A new sign-in in the owner's browser (prompt=login: the browser's session would skip the form).
+      const signIn = await authorizationPage(ownersBrowser, { extra: { prompt: 'login' } });
+      const accepted = await ownersBrowser.submit(signIn, 'login', { fields: owner, follow: false });
+      // Signed in: the provider resumes the authorization (a redirect), no 429 page.
+      expect(accepted.kind === 'page' ? `page ${accepted.page.status}` : accepted.url.pathname).toMatch(/^\/oauth\/auth\//);
     });
   });
 

@@ -1,6 +1,8 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseScopes } from '@mcp-platform/protocol-mcp';
+import { AUTHORIZATION_SERVER_OPTIONS } from '../authorization-server.constants';
+import type { ResolvedAuthorizationServerOptions } from '../authorization-server.options';
 import { ClientMetadataService } from '../client-metadata/client-metadata.service';
 import { ClientsService } from '../clients/clients.service';
 import { isLoopbackUri } from '../clients/redirect-uri.policy';
@@ -14,6 +16,7 @@ import { RolesService } from '../roles/roles.service';
 import { TenantsService } from '../tenants/tenants.service';
 import { UsersService } from '../users/users.service';
 import { renderAuthorizationErrorPage, renderConsentPage, renderMessagePage, renderSignInPage } from './interaction-pages';
+import { isKnownBrowser, knownBrowserCookie, knownBrowserCookieName } from './known-browser';
 import { PasswordSignIn } from './password-sign-in';
 import { SignInThrottle } from './sign-in.throttle';
 
@@ -62,9 +65,10 @@ interface LoadedInteraction {
 @Injectable()
 export class InteractionsService {
   private readonly logger = new Logger(InteractionsService.name);
-  private readonly throttle = new SignInThrottle();
+  private readonly knownBrowser: { name: string; secure: boolean };
 
   constructor(
+    @Inject(AUTHORIZATION_SERVER_OPTIONS) options: ResolvedAuthorizationServerOptions,
     private readonly oauth: OAuthProviderService,
     private readonly secrets: OAuthSecretsService,
     private readonly resources: ResourceServersService,
@@ -75,7 +79,11 @@ export class InteractionsService {
     private readonly clients: ClientsService,
     private readonly roles: RolesService,
     private readonly tenants: TenantsService,
-  ) {}
+    private readonly throttle: SignInThrottle,
+  ) {
+    const secure = options.issuer.startsWith('https://');
+    this.knownBrowser = { name: knownBrowserCookieName(secure), secure };
+  }
 
   /** GET: the sign-in page, or the consent page once signed in. */
   async show(uid: string, exchange: InteractionExchange): Promise<InteractionOutcome> {
@@ -99,19 +107,25 @@ export class InteractionsService {
     if (loaded.details.prompt.name !== 'login') return message(400, 'Cannot continue', 'You are signed in already; reload the page.');
     const username = typeof form.username === 'string' ? form.username.trim().slice(0, 256) : '';
     const password = typeof form.password === 'string' ? form.password.slice(0, 1024) : '';
-    const key = SignInThrottle.key(username, exchange.address);
-    const waitMs = this.throttle.retryAfterMs(key);
-    if (waitMs > 0) {
+    const { csrfKey } = await this.secrets.secrets();
+    const cookieHeader = exchange.req.headers.cookie;
+    // The attempt is counted before the slow password check, so attempts racing on any replica cannot exceed the free ones.
+    const reservation = await this.throttle.reserve(username, exchange.address, { knownBrowser: isKnownBrowser(csrfKey, cookieHeader, this.knownBrowser.name, username) });
+    if (!reservation.ok) {
       this.logger.warn(`sign-in of "${username}" from ${exchange.address} refused: too many failed attempts`);
-      return this.signInPage(loaded, 429, { username, error: `Too many failed attempts. Try again in ${Math.ceil(waitMs / 1000)} seconds.` });
+      return this.signInPage(loaded, 429, { username, error: `Too many failed attempts. Try again in ${Math.ceil(reservation.retryAfterMs / 1000)} seconds.` });
     }
     const user = await this.signIn.authenticate(username, password);
     if (!user) {
-      this.throttle.recordFailure(key);
       this.logger.warn(`failed sign-in of "${username}" from ${exchange.address}`);
       return this.signInPage(loaded, 200, { username, error: 'Wrong username or password.' });
     }
-    this.throttle.recordSuccess(key);
+    await this.throttle.succeeded(reservation);
+    // This browser may sign in as this user while someone else's guesses pause the account.
+    exchange.res.setHeader(
+      'set-cookie',
+      knownBrowserCookie(csrfKey, cookieHeader, { name: this.knownBrowser.name, username: user.username, secure: this.knownBrowser.secure, path: this.oauth.basePath() || '/' }),
+    );
     const problem = this.policy.signInProblem(user, loaded.target);
     if (problem) {
       this.logger.warn(`sign-in of "${user.username}" refused for ${loaded.resource}: ${problem}`);
