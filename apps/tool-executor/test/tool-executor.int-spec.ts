@@ -11,6 +11,7 @@ import { EventLog, MessageBus, NATS_CONNECTION, RpcError, type MessagingOptions 
 import type { DatabaseOptions } from '@mcp-platform/shared-persistence';
 import { bootService, serviceSetups, toolResultText } from '@mcp-platform/shared-testing';
 import { CatalogRepository } from '../src/catalog/catalog.repository';
+import { CatalogService } from '../src/catalog/catalog.service';
 import { ToolExecutorModule } from '../src';
 
 const run = `te${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
@@ -647,6 +648,19 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
       await expect(listAs(anonymous(tenant), tenant, 'open')).resolves.toEqual({ names: [], cacheScope: 'public' });
       await expect(bus.request(toolExecutor.deleteTenant, { tenant })).resolves.toEqual({ deleted: true });
       await expect(bus.request(toolExecutor.getVirtualServer, { tenant, server: 'open' })).rejects.toMatchObject({ code: WireErrorCode.NotFound });
+    });
+
+    it('marks every server of a disabled tenant disabled, kept in the database, until it is enabled again', async () => {
+      const tenant = 'switched-off';
+      await bus.request(toolExecutor.putTenant, { tenant });
+      await bus.request(toolExecutor.putServerDefinition, { tenant, server: { name: 'open', public: true } });
+      await expect(bus.request(toolExecutor.putTenant, { tenant, disabled: true })).resolves.toEqual({ created: false });
+      await expect(bus.request(toolExecutor.getVirtualServer, { tenant, server: 'open' })).resolves.toMatchObject({ public: true, disabled: true });
+      // Stored, not only in this replica's snapshot: a full reload (a replica starting later) reads it back.
+      await app.get(CatalogService).loadAll();
+      await expect(bus.request(toolExecutor.getVirtualServer, { tenant, server: 'open' })).resolves.toMatchObject({ disabled: true });
+      await bus.request(toolExecutor.putTenant, { tenant, disabled: false });
+      expect(await bus.request(toolExecutor.getVirtualServer, { tenant, server: 'open' })).not.toHaveProperty('disabled');
     });
   });
 });

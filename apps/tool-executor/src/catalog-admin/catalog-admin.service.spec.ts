@@ -9,7 +9,7 @@ import { CatalogAdminService } from './catalog-admin.service';
 
 /** The repository's contract over plain maps: enough to see what the service stores and when. */
 class MemoryCatalogRepository {
-  readonly tenants = new Map<string, { tools: Map<string, CatalogTool>; servers: Map<string, CatalogVirtualServer> }>();
+  readonly tenants = new Map<string, { disabled?: boolean; tools: Map<string, CatalogTool>; servers: Map<string, CatalogVirtualServer> }>();
   private version = 0;
 
   async listTenants(): Promise<string[]> {
@@ -22,6 +22,7 @@ class MemoryCatalogRepository {
     const byName = <T extends { name: string }>(a: T, b: T) => (a.name < b.name ? -1 : 1);
     return {
       tenant,
+      ...(entry.disabled ? { disabled: true } : {}),
       tools: [...entry.tools.values()].sort(byName),
       servers: [...entry.servers.values()].map((server) => ({ ...server, toolNames: server.toolNames.filter((name) => entry.tools.has(name)) })).sort(byName),
     };
@@ -30,6 +31,13 @@ class MemoryCatalogRepository {
   async ensureTenant(tenant: string): Promise<boolean> {
     if (this.tenants.has(tenant)) return false;
     this.tenants.set(tenant, { tools: new Map(), servers: new Map() });
+    return true;
+  }
+
+  async setTenantDisabled(tenant: string, disabled: boolean): Promise<boolean> {
+    const entry = this.require(tenant);
+    if ((entry.disabled ?? false) === disabled) return false;
+    entry.disabled = disabled;
     return true;
   }
 
@@ -101,6 +109,22 @@ describe(CatalogAdminService, () => {
       await expect(service.putTenant('acme')).resolves.toEqual({ created: true });
       await expect(service.putTenant('acme')).resolves.toEqual({ created: false });
       expect(published).toEqual([{ tenant: 'acme', servers: [] }]);
+    });
+
+    it('disables and enables a tenant: its servers say so on every replica (a reload), nothing else is told', async () => {
+      const { service, catalog, published } = setup();
+      await service.putTenant('acme');
+      await service.putServer('acme', { name: 'main', public: true, tools: [] });
+      await expect(service.putTenant('acme', true)).resolves.toEqual({ created: false });
+      expect(catalog.getServer('acme', 'main')?.server.disabled).toBe(true);
+      await service.putTenant('acme', true);
+      await service.putTenant('acme', false);
+      expect(catalog.getServer('acme', 'main')?.server.disabled).toBeUndefined();
+      expect((published as Array<{ servers: string[] }>).filter((event) => event.servers.length === 0)).toEqual([
+        { tenant: 'acme', servers: [] },
+        { tenant: 'acme', servers: [] },
+        { tenant: 'acme', servers: [] },
+      ]);
     });
 
     it("refuses a name the platform's own routes use", async () => {

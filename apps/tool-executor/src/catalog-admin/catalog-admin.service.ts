@@ -32,13 +32,18 @@ export class CatalogAdminService {
     private readonly bus: MessageBus,
   ) {}
 
-  async putTenant(tenant: string): Promise<{ created: boolean }> {
+  /**
+   * Creates the tenant if missing and, when `disabled` is given, sets whether it is disabled. The other
+   * replicas reload it (`catalogChanged` naming no server: no client hears of it); the brokers learn of
+   * a disabled tenant from the authorization server's own event.
+   */
+  async putTenant(tenant: string, disabled?: boolean): Promise<{ created: boolean }> {
     if (RESERVED_TENANT_SLUGS.includes(tenant)) throw invalid(`"${tenant}" is reserved for the platform's own routes and cannot name a tenant`);
     const created = await this.repository.ensureTenant(tenant);
-    if (created) {
-      this.logger.log(`tenant ${tenant} created`);
-      await this.published(tenant, []);
-    }
+    const changed = disabled !== undefined && (await this.repository.setTenantDisabled(tenant, disabled));
+    if (created) this.logger.log(`tenant ${tenant} created`);
+    if (changed) this.logger.log(`tenant ${tenant} ${disabled ? 'disabled' : 'enabled'}`);
+    if (created || changed) await this.published(tenant, []);
     return { created };
   }
 

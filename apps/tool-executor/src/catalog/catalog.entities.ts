@@ -5,9 +5,10 @@ import { VirtualServerEntity } from './virtual-server.entity';
 import { CreateCatalog1767225600000 } from './migrations/1767225600000-CreateCatalog';
 import { AddToolScopes1767312000000 } from './migrations/1767312000000-AddToolScopes';
 import { AddToolTaskSupport1767398400000 } from './migrations/1767398400000-AddToolTaskSupport';
+import { AddTenantDisabled1767571200000 } from './migrations/1767571200000-AddTenantDisabled';
 
 /** The explicit entity list of the tool executor's DataSource (STYLE.md §7). */
 export const CATALOG_ENTITIES = [TenantEntity, VirtualServerEntity, ToolEntity, VirtualServerToolEntity];
 
 /** The committed migrations, in order. */
-export const CATALOG_MIGRATIONS = [CreateCatalog1767225600000, AddToolScopes1767312000000, AddToolTaskSupport1767398400000];
+export const CATALOG_MIGRATIONS = [CreateCatalog1767225600000, AddToolScopes1767312000000, AddToolTaskSupport1767398400000, AddTenantDisabled1767571200000];

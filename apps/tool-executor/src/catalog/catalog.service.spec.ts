@@ -76,6 +76,18 @@ describe(CatalogService, () => {
     });
   });
 
+  describe('disabled tenants', () => {
+    it('marks every server of a disabled tenant disabled, so brokers refuse all of its callers', async () => {
+      const { service } = serviceWith({
+        acme: { tenant: 'acme', disabled: true, servers: [{ tenant: 'acme', name: 'main', public: true, toolNames: [] }], tools: [] },
+        beta: { tenant: 'beta', disabled: false, servers: [{ tenant: 'beta', name: 'main', public: true, toolNames: [] }], tools: [] },
+      });
+      await service.loadAll();
+      expect(service.getServer('acme', 'main')?.server).toMatchObject({ public: true, disabled: true });
+      expect(service.getServer('beta', 'main')?.server.disabled).toBeUndefined();
+    });
+  });
+
   describe('wire definitions', () => {
     it('publishes execution.taskSupport of a tool that allows or requires tasks, and nothing for forbidden (the default, S-197)', async () => {
       const { service } = serviceWith({

@@ -107,6 +107,7 @@ export class CatalogService implements OnApplicationBootstrap {
           ...(server.description === undefined ? {} : { description: server.description }),
           ...(server.instructions === undefined ? {} : { instructions: server.instructions }),
           public: server.public,
+          ...(catalog.disabled ? { disabled: true } : {}),
           scopes: scopesOf(exposed),
         },
         tools: exposed,

@@ -67,6 +67,8 @@ export interface CatalogVirtualServer extends VirtualServerDefinition {
 /** Everything one tenant's catalog holds. */
 export interface TenantCatalog {
   tenant: string;
+  /** Nobody may use a disabled tenant's servers (absent: enabled). */
+  disabled?: boolean;
   servers: CatalogVirtualServer[];
   tools: CatalogTool[];
 }

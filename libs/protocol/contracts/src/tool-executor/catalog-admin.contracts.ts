@@ -74,10 +74,14 @@ export type VirtualServerDefinitionRecord = z.output<typeof VirtualServerDefinit
 
 const Tenant = { tenant: Slug };
 
-/** Creates the tenant's catalog if it does not exist yet (idempotent). */
+/**
+ * Creates the tenant's catalog if it does not exist yet (idempotent). With `disabled`, sets whether the
+ * tenant is disabled: its virtual servers then say so (`VirtualServer.disabled`) on every replica, so
+ * brokers refuse all of its callers, those without a token on public servers included.
+ */
 export const putTenant = defineRpc({
   subject: 'tool-executor.v1.tenant.put',
-  request: z.object(Tenant),
+  request: z.object({ ...Tenant, disabled: z.boolean().optional() }),
   response: z.object({ created: z.boolean() }),
 });
 
