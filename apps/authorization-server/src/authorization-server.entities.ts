@@ -7,6 +7,8 @@ import { CreateOAuthRecords1767398400000 } from './oauth/migrations/176739840000
 import { OAuthSecretEntity } from './oauth/oauth-secret.entity';
 import { OidcRecordEntity } from './oauth/oidc-record.entity';
 import { AddRoleScopeDescriptions1767571200000 } from './roles/migrations/1767571200000-AddRoleScopeDescriptions';
+import { CreateRevocations1767571200002 } from './revocations/migrations/1767571200002-CreateRevocations';
+import { RevocationEntity } from './revocations/revocation.entity';
 import { RoleEntity } from './roles/role.entity';
 import { SigningKeyEntity } from './signing-keys/signing-key.entity';
 import { TenantEntity } from './tenants/tenant.entity';
@@ -27,6 +29,7 @@ export const AUTHORIZATION_SERVER_ENTITIES = [
   OAuthSecretEntity,
   OAuthClientEntity,
   SignInAttemptEntity,
+  RevocationEntity,
 ];
 
 /** The committed migrations of every feature, in timestamp order. */
@@ -36,4 +39,5 @@ export const AUTHORIZATION_SERVER_MIGRATIONS = [
   CreateOAuthClients1767398400001,
   AddRoleScopeDescriptions1767571200000,
   CreateSignInAttempts1767571200001,
+  CreateRevocations1767571200002,
 ];

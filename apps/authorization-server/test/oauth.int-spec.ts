@@ -29,8 +29,11 @@ import {
 } from '@mcp-platform/shared-testing';
 import { configureAuthorizationServerHttp } from '../src/authorization-server.http';
 import { AuthorizationServerModule } from '../src/authorization-server.module';
+import { authorizationServer } from '@mcp-platform/protocol-contracts';
+import { MessageBus } from '@mcp-platform/shared-messaging';
 import { ClientsService } from '../src/clients/clients.service';
 import { ACCOUNT_FREE_ATTEMPTS, FREE_ATTEMPTS, SignInThrottle } from '../src/interactions/sign-in.throttle';
+import { TenantsService } from '../src/tenants/tenants.service';
 import { PasswordHasher } from '../src/users/password-hasher';
 import { SigningKeysService } from '../src/signing-keys/signing-keys.service';
 import { UsersService } from '../src/users/users.service';
@@ -499,6 +502,38 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
       expect((await postForm(`${issuer}/token`, { grant_type: 'client_credentials', resource: DEMO_RESOURCE, scope: 'mcp' }, { clientSecretBasic: { ...machine, secret: 'wrong' } })).body['error']).toBe('invalid_client');
       expect((await postForm(`${issuer}/token`, { grant_type: 'client_credentials', resource: CONFORMANCE_RESOURCE, scope: 'mcp' }, { clientSecretBasic: machine })).body['error']).toBe('invalid_target');
       expect((await postForm(`${issuer}/token`, { grant_type: 'client_credentials', resource: `${origin}/admin/v1`, scope: 'admin' }, { clientSecretBasic: machine })).body['error']).toBe('invalid_target');
+    });
+
+    it('binds tokens to the tenant’s id, refuses every token to a disabled tenant, and revokes the tokens of a disabled or deleted one', async () => {
+      const tenants = app.get(TenantsService);
+      const resource = `${MCP_PUBLIC_URL}/lifecycle/main/mcp`;
+      const first = await tenants.create({ slug: 'lifecycle', name: 'Lifecycle' });
+      const created = await clients.create('lifecycle', { client_name: 'Robot', grant_types: ['client_credentials'], token_endpoint_auth_method: 'client_secret_basic', scope: 'mcp' });
+      const robot = { id: created.client.clientId, secret: created.clientSecret as string };
+      const tokenRequest = () => postForm(`${issuer}/token`, { grant_type: 'client_credentials', resource, scope: 'mcp' }, { clientSecretBasic: robot });
+      const revocations = async () => (await app.get(MessageBus).request(authorizationServer.listRevocations, {})).revocations;
+
+      const issued = await tokenRequest();
+      expect(issued.status, JSON.stringify(issued.body)).toBe(200);
+      const { payload } = await verifyAccessToken(issued.body['access_token'] as string, resource);
+      expect(payload).toMatchObject({ tenant: 'lifecycle', tenant_id: first.id, sub: robot.id });
+
+      await tenants.update('lifecycle', { disabled: true });
+      const refused = await tokenRequest();
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ error: 'invalid_target', error_description: expect.stringContaining('disabled') });
+      expect(await revocations()).toContainEqual({ kind: 'tenant', id: first.id, tenant: 'lifecycle', revokedAt: expect.any(Number) });
+
+      await tenants.update('lifecycle', { disabled: false });
+      expect((await tokenRequest()).status).toBe(200);
+
+      await tenants.delete('lifecycle');
+      const again = await tenants.create({ slug: 'lifecycle', name: 'Lifecycle again' });
+      expect(again.id).not.toBe(first.id);
+      // The deleted tenant's client went with it; its tokens' tenant id stays revoked for their lifetime.
+      expect((await tokenRequest()).body['error']).toBe('invalid_client');
+      expect((await revocations()).filter((revocation) => revocation.id === first.id)).toHaveLength(1);
+      await tenants.delete('lifecycle');
     });
 
     it('stores only a hash of the secret', async () => {

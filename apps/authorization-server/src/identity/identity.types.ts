@@ -1,5 +1,7 @@
 /** A tenant as the rest of the platform sees it (its slug is the first segment of its MCP URLs). */
 export interface Tenant {
+  /** uuid; immutable (the `tenant_id` claim of its tokens), unlike the slug, which a new tenant may take again. */
+  id: string;
   slug: string;
   name: string;
   disabled: boolean;

@@ -5,6 +5,7 @@ import type { ResolvedAuthorizationServerOptions } from '../authorization-server
 import type { ClientsService } from '../clients/clients.service';
 import { redirectUriProblem } from '../clients/redirect-uri.policy';
 import { isScopeAllowed } from '../roles/role-scopes';
+import type { TenantsService } from '../tenants/tenants.service';
 import type { UsersService } from '../users/users.service';
 import type { AuthorizationPolicy } from './authorization-policy.service';
 import { PAGE_HEADERS, renderAuthorizationErrorPage } from '../interactions/interaction-pages';
@@ -48,6 +49,7 @@ export interface OidcConfigurationDeps {
   policy: AuthorizationPolicy;
   users: UsersService;
   clients: ClientsService;
+  tenants: TenantsService;
 }
 
 /**
@@ -58,7 +60,7 @@ export interface OidcConfigurationDeps {
  * keeps and mutates what it is given.
  */
 export function buildOidcConfiguration(deps: OidcConfigurationDeps): Oidc.Configuration {
-  const { options, errors, resources, policy, users, clients } = deps;
+  const { options, errors, resources, policy, users, clients, tenants } = deps;
   const secure = options.issuer.startsWith('https://');
   const basePath = issuerPath(options);
   const egress: EgressPolicy = { allowedHosts: options.cimd.allowedHosts };
@@ -67,6 +69,11 @@ export function buildOidcConfiguration(deps: OidcConfigurationDeps): Oidc.Config
   const getResourceServerInfo = async (ctx: Oidc.KoaContextWithOIDC, indicator: string, client: Oidc.Client): Promise<Oidc.ResourceServer> => {
     const description = await resources.describe(indicator);
     if (!description) throw new errors.InvalidTarget(`${indicator} is not a resource of this authorization server (an MCP server URL or the administration API URL)`);
+    if (description.target.kind === 'mcp') {
+      // Every grant, client credentials included: a disabled tenant gets no token (issue 13).
+      const tenant = await tenants.find(description.target.tenant);
+      if (!tenant || tenant.disabled) throw new errors.InvalidTarget(`tenant ${description.target.tenant} is disabled`);
+    }
     let scopes = description.scopes;
     if (ctx.oidc.params?.['grant_type'] === 'client_credentials') {
       const target = description.target;
@@ -88,6 +95,11 @@ export function buildOidcConfiguration(deps: OidcConfigurationDeps): Oidc.Config
       accessTokenFormat: 'jwt',
       jwt: { sign: { alg: TOKEN_SIGNING_ALG, ...(signerKid ? { kid: signerKid } : {}) } },
     };
+  };
+
+  const tenantIdClaim = async (slug: string): Promise<{ tenant_id?: string }> => {
+    const tenant = await tenants.find(slug);
+    return tenant ? { tenant_id: tenant.id } : {};
   };
 
   /** `invalid_target` for a refresh naming a resource outside its grant, or one that no longer exists (nothing consumed yet). */
@@ -184,15 +196,17 @@ export function buildOidcConfiguration(deps: OidcConfigurationDeps): Oidc.Config
         getResourceServerInfo,
       },
     },
+    // Tokens name the tenant by slug (for people and routing) and by its immutable id (`tenant_id`): a
+    // tenant deleted and created again with the same slug has a new id, and the old one's tokens are revoked.
     extraTokenClaims: async (_ctx, token) => {
       const audience = token.resourceServer?.audience;
       const target = audience ? resources.parse(audience) : undefined;
       if (!target) return undefined;
-      if (target.kind === 'mcp') return { tenant: target.tenant };
+      if (target.kind === 'mcp') return { tenant: target.tenant, ...(await tenantIdClaim(target.tenant)) };
       // The admin API: the user's tenant when they have one, and their administrative roles.
       const user = token.kind === 'AccessToken' ? await users.findById((token as Oidc.AccessToken).accountId) : undefined;
       if (!user) return { roles: [] };
-      return { ...(user.tenant ? { tenant: user.tenant } : {}), roles: policy.adminRoles(user) };
+      return { ...(user.tenant ? { tenant: user.tenant, ...(await tenantIdClaim(user.tenant)) } : {}), roles: policy.adminRoles(user) };
     },
     ttl: {
       AccessToken: options.accessTokenTtlSeconds,

@@ -36,12 +36,16 @@ export interface VerifiedAccessToken {
   clientId?: string;
   /** `tenant`: the caller's tenant (absent only on a platform admin's admin-API token). */
   tenant?: string;
+  /** `tenant_id`: the tenant's immutable id, which a tenant created again with the same slug does not share. */
+  tenantId?: string;
   /** `scope`, split: the granted scopes, each once. */
   scopes: string[];
   /** `roles` (admin-API tokens), empty when absent. */
   roles: string[];
   /** `exp`, in milliseconds since the epoch. */
   expiresAt: number;
+  /** `iat`, in milliseconds since the epoch (absent when the token has none). */
+  issuedAt?: number;
   /** `aud`, always as a list. */
   audience: string[];
 }
@@ -233,6 +237,7 @@ export class AccessTokenVerifier {
     if (typeof payload.sub !== 'string' || payload.sub.length === 0) throw malformed('the token has no subject');
     const clientId = optionalString(payload, 'client_id');
     const tenant = optionalString(payload, 'tenant');
+    const tenantId = optionalString(payload, 'tenant_id');
     const scope = optionalString(payload, 'scope');
     const roles = payload['roles'];
     if (roles !== undefined && (!Array.isArray(roles) || roles.some((role) => typeof role !== 'string'))) {
@@ -242,9 +247,11 @@ export class AccessTokenVerifier {
       subject: payload.sub,
       ...(clientId === undefined ? {} : { clientId }),
       ...(tenant === undefined ? {} : { tenant }),
+      ...(tenantId === undefined ? {} : { tenantId }),
       scopes: scope === undefined ? [] : [...new Set(scope.split(' ').filter((entry) => entry.length > 0))],
       roles: (roles as string[] | undefined) ?? [],
       expiresAt: (payload.exp as number) * 1_000,
+      ...(typeof payload.iat === 'number' ? { issuedAt: payload.iat * 1_000 } : {}),
       audience,
     };
     return { claims, canonicalAudience };
