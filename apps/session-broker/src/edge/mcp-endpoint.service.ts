@@ -20,6 +20,7 @@ import { LazyResponse, type ResponseTarget } from '../streams/lazy-response';
 import { VirtualServerCache } from '../virtual-servers/virtual-server.cache';
 import { EdgePolicy, type EdgeRejection } from './edge-policy';
 import { headerValue, UNPARSEABLE_BODY, type McpHttpRequest } from './mcp-request';
+import { OpenConnections } from './open-connections.registry';
 
 /**
  * The MCP endpoint of every virtual server, `/:tenant/:server/mcp`, both eras on one URL (S-56).
@@ -36,6 +37,7 @@ export class McpEndpoint {
     private readonly authenticator: EdgeAuthenticator,
     private readonly legacy: LegacyEndpoint,
     private readonly modern: ModernEndpoint,
+    private readonly connections: OpenConnections,
     @Inject(SESSION_BROKER_OPTIONS) options: ResolvedSessionBrokerOptions,
   ) {
     this.policy = new EdgePolicy(options.allowedHosts, options.allowedOrigins);
@@ -76,6 +78,8 @@ export class McpEndpoint {
       return new LazyResponse(target).respond(jsonRpcError(undefined, JsonRpcErrorCode.InvalidRequest, auth.message), auth.status, auth.headers);
     }
     const principal = auth.principal;
+    // Cut at once should the tenant be disabled or the caller's tokens revoked while this is open (a stream).
+    this.connections.track(server.tenant, principal.subject, target);
     const sessionId = headerValue(request.headers, McpHttpHeader.SessionId);
 
     if (request.method === 'GET' || request.method === 'DELETE') {
