@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, IssuerMismatchError, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
 import {
   LegacySdkOAuthProvider,
   ModernSdkOAuthProvider,
@@ -8,6 +11,7 @@ import {
   bearerChallenge,
   clientMetadataDocument,
   decodeJwt,
+  findRepoRoot,
   protectedResourceMetadataUrl,
   sendRaw,
   startClientMetadataHost,
@@ -276,6 +280,28 @@ describe.each(modes)('OAuth with the official SDK clients, $name mode', (mode) =
     });
   });
 
+  describe("the README's modern-client snippet", () => {
+    it('runs as printed, finishAuth with the callback included, and calls the tool', async () => {
+      const provider = new ModernSdkOAuthProvider({ user: platform.demoUser, registration: dcr() });
+      const printed: unknown[] = [];
+      await runReadmeSnippet('**Modern client**', platform.baseUrl, { myOAuthProvider: provider, console: { log: (value: unknown) => printed.push(value) } });
+      expect(printed).toEqual([expect.objectContaining({ structuredContent: { expression: '(2 + 3) * 7', result: 35 } })]);
+      // spec S-175: the authorization response carried the issuer, which the SDK compared with the metadata's.
+      expect(provider.callbacks[0]?.searchParams.get('iss')).toBe(platform.issuer);
+    });
+
+    it('is refused with IssuerMismatchError by finishAuth(code) alone: the server advertises RFC 9207 iss, so the SDK wants it', async () => {
+      const provider = new ModernSdkOAuthProvider({ user: platform.demoUser, registration: dcr() });
+      const transport = new StreamableHTTPClientTransport(new URL(demoUrl), { authProvider: provider });
+      const refused: unknown = await new Client({ name: 'e2e', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } }).connect(transport).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(UnauthorizedError.isInstance(refused), String(refused)).toBe(true);
+      await expect(transport.finishAuth(provider.takeAuthorizationCode())).rejects.toBeInstanceOf(IssuerMismatchError);
+    });
+  });
+
   /** The refused token's 401 at the MCP URL, then a token-endpoint POST, then the MCP request again, accepted. */
   function refusedThenRefreshed(entries: string[]): boolean {
     const refused = entries.findIndex((entry) => entry === `POST ${demoUrl} 401`);
@@ -287,4 +313,25 @@ describe.each(modes)('OAuth with the official SDK clients, $name mode', (mode) =
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** `AsyncFunction`, to run a code sample as the body of an async function. */
+const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (...parameters: string[]) => (...values: unknown[]) => Promise<void>;
+
+/**
+ * Runs the README's TypeScript sample that follows the line starting with `marker`, exactly as printed,
+ * against `baseUrl` instead of the default `http://127.0.0.1:3000`: its imports become the SDK's exports
+ * of the same names, `globals` are the objects the README says the reader brings (their provider).
+ */
+async function runReadmeSnippet(marker: string, baseUrl: string, globals: Record<string, unknown>): Promise<void> {
+  const readme = readFileSync(join(findRepoRoot(), 'README.md'), 'utf8');
+  const after = readme.slice(readme.indexOf(`\n${marker}`));
+  const block = /```ts\n([\s\S]*?)```/.exec(after)?.[1];
+  if (block === undefined) throw new Error(`no ts sample after ${marker} in README.md`);
+  const sdk: Record<string, unknown> = { Client, StreamableHTTPClientTransport, UnauthorizedError };
+  const imported = [...block.matchAll(/^import \{([^}]+)\} from '@modelcontextprotocol\/client';$/gm)].flatMap((match) => (match[1] ?? '').split(',').map((name) => name.trim()));
+  for (const name of imported) if (!(name in sdk)) throw new Error(`the sample imports ${name}, which this test does not provide`);
+  const body = block.replace(/^import .*$/gm, '').replaceAll('http://127.0.0.1:3000', baseUrl);
+  const names = [...imported, ...Object.keys(globals)];
+  await new AsyncFunction(...names, body)(...imported.map((name) => sdk[name]), ...Object.values(globals));
 }
