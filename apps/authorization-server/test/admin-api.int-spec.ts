@@ -1061,13 +1061,18 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
       expect(operations.sort()).toEqual([...EXPECTED_OPERATIONS].sort());
     });
 
-    it('documents the bearer scheme, the parameters, bodies and error answers of every route', () => {
+    it('documents the bearer and OAuth 2.0 schemes, the parameters, bodies and error answers of every route', () => {
       expect(document.openapi).toBe('3.1.0');
       expect(document.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+      // Swagger UI's Authorize: authorization code at this server's own endpoints, for the admin scope.
+      expect(document.components.securitySchemes.oauth2).toMatchObject({
+        type: 'oauth2',
+        flows: { authorizationCode: { authorizationUrl: `${ISSUER}/auth`, tokenUrl: `${ISSUER}/token`, scopes: { admin: expect.any(String) } } },
+      });
       for (const [path, methods] of Object.entries(document.paths)) {
         for (const [method, operation] of Object.entries(methods as Record<string, any>)) { // eslint-disable-line @typescript-eslint/no-explicit-any
           const where = `${method} ${path}`;
-          expect(operation.security, where).toEqual([{ bearer: [] }]);
+          expect(operation.security, where).toEqual([{ bearer: [] }, { oauth2: ['admin'] }]);
           for (const status of ['400', '401', '403', '500']) {
             expect(operation.responses[status]?.content?.['application/json']?.schema?.properties?.error, `${where} ${status}`).toBeDefined();
           }

@@ -9,6 +9,7 @@ import { InteractionsService } from '../interactions/interactions.service';
 import { PasswordSignIn } from '../interactions/password-sign-in';
 import { SignInAttemptsRepository } from '../interactions/sign-in-attempts.repository';
 import { SignInThrottle } from '../interactions/sign-in.throttle';
+import { RevocationsModule } from '../revocations/revocations.module';
 import { SigningKeysModule } from '../signing-keys/signing-keys.module';
 import { AuthorizationPolicy } from './authorization-policy.service';
 import { OAuthProviderService } from './oauth-provider.service';
@@ -25,7 +26,7 @@ import { ResourceServersService } from './resource-servers.service';
  * `MessageBus` (virtual servers are looked up in the tool executor).
  */
 @Module({
-  imports: [IdentityModule, SigningKeysModule],
+  imports: [IdentityModule, SigningKeysModule, RevocationsModule],
   providers: [
     OidcRecordsRepository,
     OidcRecordsCleaner,

@@ -7,7 +7,7 @@ import { redirectUriProblem } from '../clients/redirect-uri.policy';
 import { isScopeAllowed } from '../roles/role-scopes';
 import type { TenantsService } from '../tenants/tenants.service';
 import type { UsersService } from '../users/users.service';
-import type { AuthorizationPolicy } from './authorization-policy.service';
+import { TENANT_ADMIN_ROLE_CLAIM, type AuthorizationPolicy } from './authorization-policy.service';
 import { PAGE_HEADERS, renderAuthorizationErrorPage } from '../interactions/interaction-pages';
 import type { ResourceServersService } from './resource-servers.service';
 import { ScopeVocabulary } from './scope-vocabulary';
@@ -77,15 +77,22 @@ export function buildOidcConfiguration(deps: OidcConfigurationDeps): Oidc.Config
     let scopes = description.scopes;
     if (ctx.oidc.params?.['grant_type'] === 'client_credentials') {
       const target = description.target;
-      if (target.kind === 'admin') throw new errors.InvalidTarget('the administration API accepts only tokens of signed-in administrators');
       const tenant = await clients.tenantOf(client.clientId);
-      if (tenant !== target.tenant) {
+      // A pre-registered client's scope, set by its administrator, is its ceiling (scopes ⊆ the client's allowed scope).
+      const ceiling = parseScopes(client.scope);
+      if (target.kind === 'admin') {
+        // Automation of one tenant: a client its administrator registered with the admin scope acts as
+        // a tenant administrator of that tenant (never as a platform administrator).
+        if (!tenant || !isScopeAllowed(ceiling, ADMIN_SCOPE)) {
+          throw new errors.InvalidTarget('the administration API takes client_credentials only from a client of a tenant whose scope includes admin');
+        }
+        const owner = await tenants.find(tenant);
+        if (!owner || owner.disabled) throw new errors.InvalidTarget(`tenant ${tenant} is disabled`);
+      } else if (tenant !== target.tenant) {
         throw new errors.InvalidTarget(
           tenant ? `client ${client.clientId} belongs to tenant ${tenant}, not ${target.tenant}` : 'client_credentials is only for clients an administrator registered for the tenant',
         );
       }
-      // A pre-registered client's scope, set by its administrator, is its ceiling (scopes ⊆ the client's allowed scope).
-      const ceiling = parseScopes(client.scope);
       scopes = scopes.filter((scope) => isScopeAllowed(ceiling, scope));
     }
     return {
@@ -203,6 +210,11 @@ export function buildOidcConfiguration(deps: OidcConfigurationDeps): Oidc.Config
       const target = audience ? resources.parse(audience) : undefined;
       if (!target) return undefined;
       if (target.kind === 'mcp') return { tenant: target.tenant, ...(await tenantIdClaim(target.tenant)) };
+      if (token.kind === 'ClientCredentials') {
+        // A tenant's automation client (checked in getResourceServerInfo): a tenant administrator of its tenant.
+        const tenant = await clients.tenantOf((token as Oidc.ClientCredentials).clientId ?? '');
+        return tenant ? { tenant, ...(await tenantIdClaim(tenant)), roles: [TENANT_ADMIN_ROLE_CLAIM] } : { roles: [] };
+      }
       // The admin API: the user's tenant when they have one, and their administrative roles.
       const user = token.kind === 'AccessToken' ? await users.findById((token as Oidc.AccessToken).accountId) : undefined;
       if (!user) return { roles: [] };
