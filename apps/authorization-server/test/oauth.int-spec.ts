@@ -517,11 +517,23 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
       expect(issued.status, JSON.stringify(issued.body)).toBe(200);
       const { payload } = await verifyAccessToken(issued.body['access_token'] as string, resource);
       expect(payload).toMatchObject({ tenant: 'lifecycle', tenant_id: first.id, sub: robot.id });
+      // A user of the tenant with a refresh token, through the authorization code grant.
+      const member = { username: 'lifecycle-member', password: 'lifecycle-member-password' };
+      await app.get(UsersService).create('lifecycle', { ...member, roles: ['member'] });
+      const dcr = await OAuthTestClient.register(issuer, { redirectUris: [CALLBACK] });
+      const signedIn = await dcr.authorize(new OAuthBrowser(), member, { resource, scope: 'mcp' });
+      const userTokens = await dcr.exchangeCode(signedIn.code ?? '', { verifier: signedIn.verifier ?? '', resource });
+      expect(userTokens.status, JSON.stringify(userTokens.body)).toBe(200);
 
       await tenants.update('lifecycle', { disabled: true });
       const refused = await tokenRequest();
       expect(refused.status).toBe(400);
       expect(refused.body).toMatchObject({ error: 'invalid_target', error_description: expect.stringContaining('disabled') });
+      // Every grant: the refresh token stops, and an authorization request is refused before anyone signs in.
+      expect((await dcr.refresh(userTokens.tokens?.refresh_token ?? '', { resource })).body['error']).toBe('invalid_grant');
+      const authorization = exitUrlOf(await new OAuthBrowser().navigate(dcr.prepareAuthorization({ resource, scope: 'mcp' }).url));
+      expect(authorization.searchParams.get('error')).toBe('invalid_target');
+      expect(authorization.searchParams.get('error_description')).toBe('tenant lifecycle is disabled');
       expect(await revocations()).toContainEqual({ kind: 'tenant', id: first.id, tenant: 'lifecycle', revokedAt: expect.any(Number) });
 
       await tenants.update('lifecycle', { disabled: false });
