@@ -26,17 +26,52 @@ export function isHostExempt(policy: EgressPolicy, hostname: string): boolean {
   return (policy.allowedHosts ?? []).some((allowed) => bare(allowed) === host);
 }
 
+/** The global unicast block (RFC 4291 §2.4, IANA): the only IPv6 addresses routed on the internet. */
+const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3') as [ipaddr.IPv6, number];
+/** NAT64's well-known prefix (RFC 6052 §2.1): a translator forwards to the IPv4 address in the last 32 bits. */
+const NAT64_WELL_KNOWN = ipaddr.parseCIDR('64:ff9b::/96') as [ipaddr.IPv6, number];
+
 /**
- * Whether an address is on the public internet. Only ipaddr.js's `unicast` range passes; loopback,
- * private, link-local, unique-local, multicast, unspecified, broadcast, CGNAT, reserved,
- * documentation/benchmarking and the v6 transition ranges (6to4, Teredo, NAT64) are refused.
- * An IPv4-mapped IPv6 address is judged as the IPv4 address it carries.
+ * Whether an address is on the public internet. IPv4: only ipaddr.js's `unicast` range passes
+ * (loopback, private, link-local, multicast, unspecified, broadcast, CGNAT, reserved and
+ * documentation/benchmarking are refused). IPv6: only global unicast (2000::/3) outside every
+ * special range ipaddr.js knows (6to4, Teredo, ORCHID, documentation, benchmarking…), so the
+ * IPv4-compatible `::a.b.c.d` (deprecated, RFC 4291 §2.5.5.1), SIIT's `::ffff:0:a.b.c.d` and the rest
+ * of ::/8 are refused whatever IPv4 address they carry. Two forms are judged as the IPv4 address they
+ * carry: IPv4-mapped (`::ffff:a.b.c.d`, which the socket connects to over IPv4) and NAT64's well-known
+ * prefix (`64:ff9b::a.b.c.d`, what DNS64 answers on an IPv6-only network for a host with only an A record).
  */
 export function isPublicAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  return parsed.range() === 'unicast';
+  const parsed = parseAddress(address);
+  if (!parsed) return false;
+  if (parsed.kind() === 'ipv4') return parsed.range() === 'unicast';
+  const v6 = parsed as ipaddr.IPv6;
+  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().range() === 'unicast';
+  if (v6.match(NAT64_WELL_KNOWN)) return ipv4Of(v6).range() === 'unicast';
+  return v6.match(GLOBAL_UNICAST) && v6.range() === 'unicast';
+}
+
+/**
+ * An address as the socket will read it. ipaddr.js reads `::a.b.c.d` as IPv4-mapped (`::ffff:a.b.c.d`)
+ * where Node reads IPv4-compatible (`::a.b.c.d`); judging one address while connecting to another is
+ * how guards are bypassed, so IPv6 text goes through Node's own parser (the URL host parser, the one
+ * undici uses) first. IPv4 is dotted decimal only (`net.isIP`); anything else is no address.
+ */
+function parseAddress(address: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
+  const version = isIP(address);
+  try {
+    if (version === 4) return ipaddr.IPv4.parse(address);
+    if (version === 6) return ipaddr.IPv6.parse(bare(new URL(`http://[${address}]/`).hostname));
+  } catch {
+    // A zone id (`fe80::1%eth0`) or anything else the URL parser refuses is not a public address.
+  }
+  return undefined;
+}
+
+/** The IPv4 address in the last 32 bits of an IPv6 address. */
+function ipv4Of(address: ipaddr.IPv6): ipaddr.IPv4 {
+  const [high = 0, low = 0] = address.parts.slice(6);
+  return new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
 }
 
 /**
