@@ -510,19 +510,38 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
       expect(tokens.status, JSON.stringify(tokens.body)).toBe(200);
     });
 
-    it('refuses a document URL that resolves to a private address when the host is not allowed', async () => {
+    // Issue 13 item 5: whoever names a client id learns an error id, never how the platform's network resolves it.
+    const GENERIC_FETCH_FAILURE = /the document could not be fetched \(error id [0-9a-f-]{36}\)/;
+
+    it('refuses a document URL that resolves to a private address when the host is not allowed, without naming the address', async () => {
       const byName = new URL(cimd.url);
       byName.hostname = 'localhost';
       const page = await authorizationPage(new OAuthBrowser(), {}, byName.href);
       expect(page.status).toBe(400);
       expect(page.location).toBeUndefined();
-      expect(page.body).toMatch(/not a public address/);
+      expect(page.body).toMatch(GENERIC_FETCH_FAILURE);
+      expect(page.body).not.toMatch(/127\.0\.0\.1|::1|resolves|public address/);
     });
 
-    it('refuses a private literal address', async () => {
+    it('refuses a private literal address without saying why', async () => {
       const page = await authorizationPage(new OAuthBrowser(), {}, 'https://10.0.0.1/client.json');
       expect(page.status).toBe(400);
-      expect(page.body).toMatch(/not a public address/);
+      expect(page.body).toMatch(GENERIC_FETCH_FAILURE);
+      expect(page.body).not.toMatch(/10\.0\.0\.1 is|public address/);
+    });
+
+    it('answers the token endpoint of an unauthenticated caller with invalid_client and an error id, never the address or the DNS answer', async () => {
+      const byName = new URL(cimd.url);
+      byName.hostname = 'localhost';
+      const answers = [
+        await postForm(`${issuer}/token`, { grant_type: 'authorization_code', code: 'x', code_verifier: 'y'.repeat(43), redirect_uri: CALLBACK, client_id: byName.href }),
+        await postForm(`${issuer}/token`, { grant_type: 'refresh_token', refresh_token: 'x', client_id: 'https://no-such-host.invalid/client.json' }),
+      ];
+      for (const answer of answers) {
+        expect(answer.status, JSON.stringify(answer.body)).toBe(400);
+        expect(answer.body).toMatchObject({ error: 'invalid_client', error_description: expect.stringMatching(GENERIC_FETCH_FAILURE) });
+        expect(JSON.stringify(answer.body)).not.toMatch(/127\.0\.0\.1|resolves|public address|ENOTFOUND|getaddrinfo/);
+      }
     });
 
     it('refuses an oversized document', async () => {

@@ -380,9 +380,50 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
         expect(result.isError).toBeFalsy();
         expect(result.structuredContent).toEqual({ echoed: { word: 'hello' } });
       } else {
+        // Issue 13 item 5: the caller reads an error id, never the address; the tenant's administrators read why, and which setting would allow it.
         expect(result.isError).toBe(true);
-        expect(toolResultText(result)).toMatch(/refused: 127\.0\.0\.1 is not a public address/);
+        const errorId = /^The tool's endpoint could not be reached \(error id ([0-9a-f-]{36})\)\.$/.exec(toolResultText(result))?.[1];
+        expect(errorId, toolResultText(result)).toBeDefined();
+        await expect
+          .poll(async () => (await bus.request(toolExecutor.getToolDefinition, { tenant: 'web', name: 'echo' })).lastError, { timeout: 5_000 })
+          .toEqual({
+            at: expect.any(String),
+            errorId,
+            kind: 'refused',
+            detail: expect.stringMatching(/127\.0\.0\.1 is not a public address.*TOOL_HTTP_ALLOW_PRIVATE_NETWORKS=true/),
+          });
       }
+    });
+
+    it.each([
+      ['IPv4-compatible', '[::127.0.0.1]'],
+      ['NAT64', '[64:ff9b::127.0.0.1]'],
+    ])('never reaches the loopback endpoint through an %s IPv6 literal, and tells the caller only an error id', async (form, host) => {
+      const repository = app.get(CatalogRepository);
+      const name = `echo-${form.toLowerCase()}`;
+      await repository.ensureTenant('web');
+      await repository.saveTool('web', {
+        name,
+        inputSchema: { type: 'object' },
+        kind: 'http',
+        config: { url: endpointUrl.replace('127.0.0.1', host) },
+        timeoutMs: 5_000,
+        enabled: true,
+        requiredScopes: [],
+        taskSupport: 'forbidden',
+      });
+      await repository.saveVirtualServer('web', { name: 'v6', public: false }, [name]);
+      bus.emit(toolExecutor.catalogChanged, { tenant: 'web', servers: ['v6'] });
+      await expect
+        .poll(() => listAs(member('web'), 'web', 'v6').catch(() => undefined), { timeout: 5_000 })
+        .toMatchObject({ names: [name] });
+      const result = await callAs(member('web'), 'web', 'v6', name);
+      expect(result.isError).toBe(true);
+      expect(toolResultText(result)).toMatch(/^The tool's endpoint could not be reached \(error id [0-9a-f-]{36}\)\.$/);
+      // Refused by the guard when private networks are not allowed; with them allowed, the socket cannot reach it either.
+      await expect
+        .poll(async () => (await bus.request(toolExecutor.getToolDefinition, { tenant: 'web', name })).lastError?.kind, { timeout: 5_000 })
+        .toBe(setup.allowPrivateNetworks ? 'unreachable' : 'refused');
     });
   });
 
@@ -601,7 +642,7 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
         });
         const allowed = await callAs(member(tenant, ['mcp', 'acme:web']), tenant, 'tools', 'echo', { word: 'hi' });
         if (setup.allowPrivateNetworks) expect(allowed.structuredContent).toEqual({ echoed: { word: 'hi' } });
-        else expect(toolResultText(allowed)).toMatch(/not a public address/);
+        else expect(toolResultText(allowed)).toMatch(/could not be reached \(error id/);
 
         // Deleting a tool takes it out of the server that exposed it.
         watch.events.length = 0;

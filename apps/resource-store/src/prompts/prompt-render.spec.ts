@@ -77,7 +77,7 @@ describe('the demo prompts', () => {
   });
 
   it.each(DEMO_FIXTURES.prompts.map((prompt) => [prompt.name, prompt] as const))('renders %s with only its required arguments without empty punctuation or doubled spaces', (_name, prompt) => {
-    const required = Object.fromEntries(prompt.arguments.filter((argument) => argument.required).map((argument) => [argument.name, 'VALUE']));
+    const required = Object.fromEntries((prompt.arguments ?? []).filter((argument) => argument.required).map((argument) => [argument.name, 'VALUE']));
     for (const message of renderPrompt(prompt as RenderablePrompt, required).messages) {
       if (message.content.type !== 'text') continue;
       expect(message.content.text).not.toMatch(/\(\s*\)|\[\s*\]|\{\{|[^\S\n]{2}|\s[:.,]/);

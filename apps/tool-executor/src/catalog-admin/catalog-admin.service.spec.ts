@@ -4,7 +4,8 @@ import type { MessageBus } from '@mcp-platform/shared-messaging';
 import { BuiltinToolRegistry } from '../builtin/builtin-tool.registry';
 import type { CatalogRepository } from '../catalog/catalog.repository';
 import { CatalogService } from '../catalog/catalog.service';
-import type { CatalogTool, CatalogVirtualServer, TenantCatalog, ToolDefinition, VirtualServerDefinition } from '../catalog/catalog.types';
+import type { CatalogTool, CatalogVirtualServer, TenantCatalog, ToolDefinition, ToolLastError, VirtualServerDefinition } from '../catalog/catalog.types';
+import type { ToolLastErrorsRepository } from '../catalog/tool-last-errors.repository';
 import { CatalogAdminService } from './catalog-admin.service';
 
 /** The repository's contract over plain maps: enough to see what the service stores and when. */
@@ -66,13 +67,23 @@ class MemoryCatalogRepository {
   }
 }
 
+/** Last failures by tenant, then by tool id. */
+class MemoryLastErrors {
+  readonly byTenant = new Map<string, Map<string, ToolLastError>>();
+
+  async forTenant(tenant: string): Promise<Map<string, ToolLastError>> {
+    return new Map(this.byTenant.get(tenant));
+  }
+}
+
 function setup() {
   const repository = new MemoryCatalogRepository();
+  const lastErrors = new MemoryLastErrors();
   const catalog = new CatalogService(repository as unknown as CatalogRepository, new BuiltinToolRegistry());
   const published: unknown[] = [];
   const bus = { emit: (_contract: unknown, payload: unknown) => published.push(payload) } as unknown as MessageBus;
-  const service = new CatalogAdminService(repository as unknown as CatalogRepository, catalog, bus);
-  return { repository, catalog, service, published };
+  const service = new CatalogAdminService(repository as unknown as CatalogRepository, lastErrors as unknown as ToolLastErrorsRepository, catalog, bus);
+  return { repository, lastErrors, catalog, service, published };
 }
 
 const builtinTool = (overrides: Partial<toolExecutor.ToolDefinitionRecord> = {}): toolExecutor.ToolDefinitionRecord =>
@@ -174,6 +185,25 @@ describe(CatalogAdminService, () => {
     it('answers NOT_FOUND for an unknown tenant', async () => {
       const { service } = setup();
       await expect(service.putTool('nobody', builtinTool())).rejects.toMatchObject({ code: WireErrorCode.NotFound });
+    });
+  });
+
+  describe('getTool and listTools', () => {
+    it("show an HTTP tool's last outbound failure (time, error id, kind, detail), and nothing for a tool without one", async () => {
+      const { service, lastErrors } = setup();
+      await service.putTenant('acme');
+      await service.putTool('acme', builtinTool({ name: 'web', kind: 'http', config: { url: 'https://api.example.com/run' } } as never));
+      await service.putTool('acme', builtinTool());
+      const failure: ToolLastError = { at: new Date(Date.UTC(2026, 0, 2, 3, 4, 5)), errorId: 'e-1', kind: 'refused', detail: 'refused by the SSRF guard: api.example.com resolves to 10.0.0.1' };
+      lastErrors.byTenant.set('acme', new Map([['web', failure]]));
+      const lastError = { at: '2026-01-02T03:04:05.000Z', errorId: 'e-1', kind: 'refused', detail: failure.detail };
+      await expect(service.getTool('acme', 'web')).resolves.toMatchObject({ name: 'web', lastError });
+      await expect(service.getTool('acme', 'simple')).resolves.not.toHaveProperty('lastError');
+      const { tools } = await service.listTools('acme');
+      expect(tools.map((tool) => [tool.name, tool.lastError])).toEqual([
+        ['simple', undefined],
+        ['web', lastError],
+      ]);
     });
   });
 

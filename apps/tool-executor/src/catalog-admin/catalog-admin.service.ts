@@ -3,6 +3,7 @@ import { RESERVED_TENANT_SLUGS, toolExecutor } from '@mcp-platform/protocol-cont
 import { MessageBus, RpcError, WireErrorCode } from '@mcp-platform/shared-messaging';
 import { CatalogRepository } from '../catalog/catalog.repository';
 import { CatalogService } from '../catalog/catalog.service';
+import { ToolLastErrorsRepository } from '../catalog/tool-last-errors.repository';
 import {
   DEFAULT_TOOL_TIMEOUT_MS,
   type BuiltinToolConfig,
@@ -10,9 +11,11 @@ import {
   type HttpToolConfig,
   type TenantCatalog,
   type ToolDefinition,
+  type ToolLastError,
 } from '../catalog/catalog.types';
 
 type ToolRecord = toolExecutor.ToolDefinitionRecord;
+type ToolView = toolExecutor.ToolDefinitionView;
 type ServerRecord = toolExecutor.VirtualServerDefinitionRecord;
 
 /**
@@ -28,6 +31,7 @@ export class CatalogAdminService {
 
   constructor(
     private readonly repository: CatalogRepository,
+    private readonly lastErrors: ToolLastErrorsRepository,
     private readonly catalog: CatalogService,
     private readonly bus: MessageBus,
   ) {}
@@ -50,20 +54,22 @@ export class CatalogAdminService {
     return { deleted: true };
   }
 
-  async listTools(tenant: string): Promise<{ tools: ToolRecord[] }> {
-    const catalog = await this.load(tenant);
-    return { tools: catalog.tools.map(toToolRecord) };
+  /** Every tool of the tenant with its last outbound failure, if any. */
+  async listTools(tenant: string): Promise<{ tools: ToolView[] }> {
+    const [catalog, lastErrors] = await Promise.all([this.load(tenant), this.lastErrors.forTenant(tenant)]);
+    return { tools: catalog.tools.map((tool) => toToolView(tool, lastErrors.get(tool.id))) };
   }
 
-  async getTool(tenant: string, name: string): Promise<ToolRecord> {
-    const catalog = await this.load(tenant);
+  /** One tool with its last outbound failure, if any. */
+  async getTool(tenant: string, name: string): Promise<ToolView> {
+    const [catalog, lastErrors] = await Promise.all([this.load(tenant), this.lastErrors.forTenant(tenant)]);
     const tool = catalog.tools.find((candidate) => candidate.name === name);
     if (!tool) throw new RpcError(WireErrorCode.NotFound, `Unknown tool ${name} in tenant ${tenant}`);
-    return toToolRecord(tool);
+    return toToolView(tool, lastErrors.get(tool.id));
   }
 
   /** Creates or replaces a tool; the servers exposing it see the new version. */
-  async putTool(tenant: string, record: ToolRecord): Promise<{ created: boolean; tool: ToolRecord }> {
+  async putTool(tenant: string, record: ToolRecord): Promise<{ created: boolean; tool: ToolView }> {
     const catalog = await this.load(tenant);
     const definition = toToolDefinition(record);
     try {
@@ -76,7 +82,7 @@ export class CatalogAdminService {
       this.logger.log(`tool ${tenant}/${definition.name} ${created ? 'created' : 'updated'}`);
       await this.published(tenant, serversExposing(catalog, definition.name));
     }
-    return { created, tool: toToolRecord(definition) };
+    return { created, tool: toToolView(definition) };
   }
 
   /** Deletes a tool; the servers that exposed it stop exposing it (the join rows cascade). */
@@ -170,8 +176,8 @@ export function toToolDefinition(record: ToolRecord): ToolDefinition {
   };
 }
 
-/** A stored tool as the admin API shows it. */
-export function toToolRecord(tool: ToolDefinition): ToolRecord {
+/** A stored tool as the admin API shows it, with its last outbound failure when it has one. */
+export function toToolView(tool: ToolDefinition, lastError?: ToolLastError): ToolView {
   const common = {
     name: tool.name,
     ...(tool.title === undefined ? {} : { title: tool.title }),
@@ -184,6 +190,7 @@ export function toToolRecord(tool: ToolDefinition): ToolRecord {
     requiredScopes: tool.requiredScopes,
     // Like tools/list: the default (`forbidden`) goes unsaid.
     ...(tool.taskSupport === 'forbidden' ? {} : { execution: { taskSupport: tool.taskSupport } }),
+    ...(lastError ? { lastError: { at: lastError.at.toISOString(), errorId: lastError.errorId, kind: lastError.kind, detail: lastError.detail } } : {}),
   };
   if (tool.kind === 'http') {
     const config = tool.config as HttpToolConfig;

@@ -73,10 +73,21 @@ describe(isPublicAddress, () => {
   });
 });
 
+function refusalOf(check: () => unknown): SsrfRefusedError | undefined {
+  try {
+    check();
+  } catch (error) {
+    return error as SsrfRefusedError;
+  }
+  return undefined;
+}
+
 describe(checkOutboundUrl, () => {
   it('refuses schemes other than http and https', () => {
     expect(() => checkOutboundUrl('file:///etc/passwd', { allowPrivateNetworks: true })).toThrow(/only http and https/);
     expect(() => checkOutboundUrl('ftp://example.com', { allowPrivateNetworks: true })).toThrow(SsrfRefusedError);
+    expect(refusalOf(() => checkOutboundUrl('ftp://example.com', {}))?.reason).toBe('url');
+    expect(refusalOf(() => checkOutboundUrl('http://10.0.0.1/', {}))?.reason).toBe('non_public_address');
   });
 
   it('refuses a private literal unless private networks are allowed', () => {
@@ -118,6 +129,7 @@ describe(guardedLookup, () => {
     ]);
     expect(result.error).toBeInstanceOf(SsrfRefusedError);
     expect(result.error?.message).toMatch(/10\.0\.0\.5/);
+    expect(result.error).toMatchObject({ reason: 'non_public_address' });
   });
 
   it('allows private answers when configured, returning every address for all: true', async () => {
@@ -166,8 +178,11 @@ describe('guardedLookup with allowed hosts', () => {
 
 describe(findSsrfRefusal, () => {
   it('finds the refusal in a cause chain', () => {
-    const refusal = new SsrfRefusedError('no');
+    const refusal = new SsrfRefusedError('no', 'non_public_address');
     expect(findSsrfRefusal(new Error('fetch failed', { cause: new Error('connect', { cause: refusal }) }))).toBe(refusal);
+    // A copy that lost its class (across a realm) keeps its reason.
+    const copied = Object.assign(new Error('bad scheme'), { code: 'ERR_SSRF_REFUSED', reason: 'url' });
+    expect(findSsrfRefusal(new Error('wrapped', { cause: copied }))).toMatchObject({ message: 'bad scheme', reason: 'url' });
     expect(findSsrfRefusal(new Error('other'))).toBeUndefined();
   });
 });

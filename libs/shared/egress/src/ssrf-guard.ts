@@ -2,10 +2,23 @@ import ipaddr from 'ipaddr.js';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 
-/** An outbound call refused by the SSRF guard (DESIGN.md §6, S-164); the message says why. */
+/**
+ * Why the guard refused: `non_public_address`, the target is (or resolves to) an address the policy
+ * keeps out (what an operator's setting can lift); `url`, the URL itself is refused (scheme,
+ * credentials, unparsable), whatever the policy.
+ */
+export type SsrfRefusalReason = 'non_public_address' | 'url';
+
+/**
+ * An outbound call refused by the SSRF guard (DESIGN.md §6, S-164). The message says why, naming
+ * hosts and addresses: it is for logs and administrators, never for the caller that triggered the call.
+ */
 export class SsrfRefusedError extends Error {
   readonly code = 'ERR_SSRF_REFUSED';
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly reason: SsrfRefusalReason,
+  ) {
     super(message);
     this.name = 'SsrfRefusedError';
   }
@@ -84,14 +97,14 @@ export function checkOutboundUrl(rawUrl: string, policy: EgressPolicy, protocols
   try {
     url = new URL(rawUrl);
   } catch {
-    throw new SsrfRefusedError('invalid URL');
+    throw new SsrfRefusedError('invalid URL', 'url');
   }
-  if (!protocols.includes(url.protocol)) throw new SsrfRefusedError(`only ${protocols.map((protocol) => protocol.replace(/:$/, '')).join(' and ')} URLs are allowed, not ${url.protocol}`);
-  if (url.username || url.password) throw new SsrfRefusedError('credentials in the URL are not allowed');
+  if (!protocols.includes(url.protocol)) throw new SsrfRefusedError(`only ${protocols.map((protocol) => protocol.replace(/:$/, '')).join(' and ')} URLs are allowed, not ${url.protocol}`, 'url');
+  if (url.username || url.password) throw new SsrfRefusedError('credentials in the URL are not allowed', 'url');
   const host = bare(url.hostname);
   // Literal addresses never reach the DNS lookup below, so they are judged here.
   if (isIP(host) && !isHostExempt(policy, host) && !isPublicAddress(host)) {
-    throw new SsrfRefusedError(`${host} is not a public address (private networks are not allowed)`);
+    throw new SsrfRefusedError(`${host} is not a public address`, 'non_public_address');
   }
   return url;
 }
@@ -118,7 +131,7 @@ export function guardedLookup(policy: EgressPolicy, resolve: Resolver = systemRe
       }
       const refused = isHostExempt(policy, hostname) ? [] : wanted.filter((entry) => !isPublicAddress(entry.address));
       if (refused.length) {
-        callback(new SsrfRefusedError(`${hostname} resolves to ${refused[0]?.address}, which is not a public address`), '', 0);
+        callback(new SsrfRefusedError(`${hostname} resolves to ${refused[0]?.address}, which is not a public address`, 'non_public_address'), '', 0);
         return;
       }
       if (typeof options === 'object' && options?.all) {
@@ -135,7 +148,8 @@ export function guardedLookup(policy: EgressPolicy, resolve: Resolver = systemRe
 export function findSsrfRefusal(error: unknown): SsrfRefusedError | undefined {
   for (let current: unknown = error, depth = 0; current && depth < 5; current = (current as { cause?: unknown }).cause, depth++) {
     if (current instanceof SsrfRefusedError) return current;
-    if ((current as { code?: string }).code === 'ERR_SSRF_REFUSED') return new SsrfRefusedError((current as Error).message);
+    const copy = current as { code?: string; message?: string; reason?: SsrfRefusalReason };
+    if (copy.code === 'ERR_SSRF_REFUSED') return new SsrfRefusedError(copy.message ?? 'refused', copy.reason ?? 'non_public_address');
   }
   return undefined;
 }

@@ -31,32 +31,63 @@ export const ToolRunnerSchema = z.discriminatedUnion('kind', [
   }),
 ]);
 
+/** The fields of a tool besides how it runs. */
+const ToolFieldsSchema = z.object({
+  /** MCP tool name (S-181: 1..128 of `[A-Za-z0-9_.-]`). */
+  name: z.string().regex(/^[A-Za-z0-9_.-]{1,128}$/),
+  title: z.string().max(256).optional(),
+  description: z.string().max(8192).optional(),
+  /** A JSON Schema (2020-12) object for the arguments; its root `type` is `object`. */
+  inputSchema: JsonObjectSchema.refine((schema) => schema['type'] === 'object', { message: 'inputSchema must have type "object" (S-183)' }),
+  outputSchema: JsonObjectSchema.optional(),
+  annotations: JsonObjectSchema.optional(),
+  /**
+   * Per-call timeout in milliseconds (default 60 s). Up to 24 hours for tools run as tasks; a plain
+   * call is answered within 15 minutes (callTool's deadline) whatever the tool's timeout.
+   */
+  timeoutMs: z.number().int().positive().max(24 * 3_600_000).optional(),
+  /** A disabled tool stays in the catalog but is neither listed nor callable. */
+  enabled: z.boolean().default(true),
+  /** Scopes a caller's token must carry to see and call the tool (besides the baseline `mcp`). */
+  requiredScopes: z.array(ScopeNameSchema).max(32).default([]),
+  /** Whether the tool runs as an MCP task (S-197); absent means `forbidden`, and is shown absent then. */
+  execution: z.object({ taskSupport: TaskSupportSchema }).optional(),
+});
+
 /** One tool of a tenant's catalog, as an administrator writes it. */
-export const ToolDefinitionSchema = z
-  .object({
-    /** MCP tool name (S-181: 1..128 of `[A-Za-z0-9_.-]`). */
-    name: z.string().regex(/^[A-Za-z0-9_.-]{1,128}$/),
-    title: z.string().max(256).optional(),
-    description: z.string().max(8192).optional(),
-    /** A JSON Schema (2020-12) object for the arguments; its root `type` is `object`. */
-    inputSchema: JsonObjectSchema.refine((schema) => schema['type'] === 'object', { message: 'inputSchema must have type "object" (S-183)' }),
-    outputSchema: JsonObjectSchema.optional(),
-    annotations: JsonObjectSchema.optional(),
-    /**
-     * Per-call timeout in milliseconds (default 60 s). Up to 24 hours for tools run as tasks; a plain
-     * call is answered within 15 minutes (callTool's deadline) whatever the tool's timeout.
-     */
-    timeoutMs: z.number().int().positive().max(24 * 3_600_000).optional(),
-    /** A disabled tool stays in the catalog but is neither listed nor callable. */
-    enabled: z.boolean().default(true),
-    /** Scopes a caller's token must carry to see and call the tool (besides the baseline `mcp`). */
-    requiredScopes: z.array(ScopeNameSchema).max(32).default([]),
-    /** Whether the tool runs as an MCP task (S-197); absent means `forbidden`, and is shown absent then. */
-    execution: z.object({ taskSupport: TaskSupportSchema }).optional(),
-  })
-  .and(ToolRunnerSchema);
+export const ToolDefinitionSchema = ToolFieldsSchema.and(ToolRunnerSchema);
 export type ToolDefinitionInput = z.input<typeof ToolDefinitionSchema>;
 export type ToolDefinitionRecord = z.output<typeof ToolDefinitionSchema>;
+
+/** What went wrong on an HTTP tool's outbound call (`ToolLastErrorSchema.kind`). */
+export const ToolFailureKindSchema = z.enum(['refused', 'unreachable', 'timeout', 'status', 'too_large', 'malformed']);
+export type ToolFailureKind = z.infer<typeof ToolFailureKindSchema>;
+
+/**
+ * The last failure of an HTTP tool's outbound call, for the tenant's administrators (issue 13 item 5):
+ * the caller got a result with only the error id for `refused` and `unreachable`, whose details may
+ * name the executor's network; the executor's log has the same line under the same id. One per tool,
+ * kept in the executor's database (the same on every replica, across restarts) until a newer failure
+ * replaces it or the tool is deleted.
+ */
+export const ToolLastErrorSchema = z
+  .object({
+    /** When it happened (ISO 8601). */
+    at: z.string(),
+    /** The id in the caller's error result and in the executor's log line. */
+    errorId: z.string(),
+    kind: ToolFailureKindSchema.describe(
+      '`refused`: the SSRF guard refused the target; `unreachable`: DNS, connection or TLS failed; `timeout`: no answer in time; `status`: a non-2xx answer; `too_large`: an answer over the size cap; `malformed`: an answer shaped like a tool result that is not one',
+    ),
+    /** What happened, for an administrator: the guard's reason, the network error, the status and an excerpt. */
+    detail: z.string(),
+  })
+  .describe("The last failure of the tool's outbound call (HTTP tools only); callers saw only the error id for `refused` and `unreachable`");
+export type ToolLastError = z.infer<typeof ToolLastErrorSchema>;
+
+/** A tool as the catalog shows it to its administrators: the definition, and its last outbound failure. */
+export const ToolDefinitionViewSchema = ToolFieldsSchema.extend({ lastError: ToolLastErrorSchema.optional() }).and(ToolRunnerSchema);
+export type ToolDefinitionView = z.output<typeof ToolDefinitionViewSchema>;
 
 /** A virtual server as an administrator writes it: its settings and the tools it exposes. */
 export const VirtualServerDefinitionSchema = z.object({
@@ -88,25 +119,25 @@ export const deleteTenant = defineRpc({
   response: z.object({ deleted: z.literal(true) }),
 });
 
-/** Every tool of a tenant (enabled or not), ordered by name. */
+/** Every tool of a tenant (enabled or not), ordered by name, each with its last outbound failure. */
 export const listToolDefinitions = defineRpc({
   subject: 'tool-executor.v1.tool-definition.list',
   request: z.object(Tenant),
-  response: z.object({ tools: z.array(ToolDefinitionSchema) }),
+  response: z.object({ tools: z.array(ToolDefinitionViewSchema) }),
 });
 
-/** One tool of a tenant; `NOT_FOUND` when absent. */
+/** One tool of a tenant with its last outbound failure; `NOT_FOUND` when absent. */
 export const getToolDefinition = defineRpc({
   subject: 'tool-executor.v1.tool-definition.get',
   request: z.object({ ...Tenant, name: z.string().min(1).max(128) }),
-  response: ToolDefinitionSchema,
+  response: ToolDefinitionViewSchema,
 });
 
 /** Creates or replaces a tool (by name). */
 export const putToolDefinition = defineRpc({
   subject: 'tool-executor.v1.tool-definition.put',
   request: z.object({ ...Tenant, tool: ToolDefinitionSchema }),
-  response: z.object({ created: z.boolean(), tool: ToolDefinitionSchema }),
+  response: z.object({ created: z.boolean(), tool: ToolDefinitionViewSchema }),
 });
 
 /** Deletes a tool; the virtual servers that exposed it stop exposing it. `NOT_FOUND` when absent. */
