@@ -103,7 +103,8 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
       request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
       request.on('end', () => {
         response.setHeader('content-type', 'application/json');
-        response.end(JSON.stringify({ echoed: JSON.parse(body) as unknown }));
+        const apiKey = request.headers['x-api-key'];
+        response.end(JSON.stringify({ echoed: JSON.parse(body) as unknown, ...(apiKey === undefined ? {} : { apiKey }) }));
       });
     });
     await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve));
@@ -655,6 +656,31 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
       } finally {
         watch.stop();
       }
+    });
+
+    it('keeps HTTP header values write-only: answers show them as set, updates keep what they do not name, calls send them', async () => {
+      const tenant = 'keys';
+      const secret = 'sk-int-0123456789';
+      await bus.request(toolExecutor.putTenant, { tenant });
+      const tool = {
+        name: 'keyed',
+        inputSchema: { type: 'object', properties: { word: { type: 'string' } } },
+        kind: 'http' as const,
+        config: { url: endpointUrl, headers: { 'X-Api-Key': secret } },
+      };
+      const put = await bus.request(toolExecutor.putToolDefinition, { tenant, tool });
+      expect(put.tool).toMatchObject({ config: { url: endpointUrl, headers: { 'x-api-key': { set: true } } } });
+      // An update that names no header (another description) keeps the value.
+      await bus.request(toolExecutor.putToolDefinition, { tenant, tool: { ...tool, description: 'now described', config: { url: endpointUrl } } });
+      const answers = [put, await bus.request(toolExecutor.getToolDefinition, { tenant, name: 'keyed' }), await bus.request(toolExecutor.listToolDefinitions, { tenant })];
+      expect(JSON.stringify(answers)).not.toContain(secret);
+      await bus.request(toolExecutor.putServerDefinition, { tenant, server: { name: 'api', tools: ['keyed'] } });
+      await expect
+        .poll(() => listAs(member(tenant), tenant, 'api').catch(() => undefined), { timeout: 5_000 })
+        .toMatchObject({ names: ['keyed'] });
+      const result = await callAs(member(tenant), tenant, 'api', 'keyed', { word: 'hi' });
+      if (setup.allowPrivateNetworks) expect(result.structuredContent).toEqual({ echoed: { word: 'hi' }, apiKey: secret });
+      else expect(result.isError).toBe(true);
     });
 
     it('refuses definitions it could not serve with INVALID_PARAMS and stores nothing', async () => {

@@ -172,14 +172,40 @@ describe(CatalogAdminService, () => {
       expect(catalog.getServer('acme', 'main')?.tools[0]?.wire).not.toHaveProperty('execution');
     });
 
-    it('accepts an HTTP tool with an https URL and keeps its headers', async () => {
-      const { service } = setup();
+    it('stores an HTTP tool’s header values and shows them only as set, in every answer (issue 13 item 7)', async () => {
+      const { service, repository, catalog } = setup();
       await service.putTenant('acme');
-      const tool = builtinTool({ kind: 'http', config: { url: 'https://api.example.com/run', headers: { 'x-api-key': 'k' } } } as never);
-      await expect(service.putTool('acme', tool)).resolves.toMatchObject({
-        created: true,
-        tool: { kind: 'http', config: { url: 'https://api.example.com/run', headers: { 'x-api-key': 'k' } } },
-      });
+      const tool = builtinTool({ name: 'web', kind: 'http', config: { url: 'https://api.example.com/run', headers: { 'X-Api-Key': 'secret-1' } } } as never);
+      const shown = { kind: 'http', config: { url: 'https://api.example.com/run', headers: { 'x-api-key': { set: true } } } };
+      await expect(service.putTool('acme', tool)).resolves.toMatchObject({ created: true, tool: shown });
+      await expect(service.getTool('acme', 'web')).resolves.toMatchObject(shown);
+      const answers = JSON.stringify([await service.getTool('acme', 'web'), await service.listTools('acme')]);
+      expect(answers).not.toContain('secret-1');
+      // The executor itself keeps the value, for the tool's own requests.
+      expect(repository.tenants.get('acme')?.tools.get('web')?.config).toEqual({ url: 'https://api.example.com/run', headers: { 'x-api-key': 'secret-1' } });
+      await service.putServer('acme', server({ tools: ['web'] }));
+      expect(catalog.getServer('acme', 'main')?.tools[0]?.runner).toEqual({ kind: 'http', config: { url: 'https://api.example.com/run', headers: { 'x-api-key': 'secret-1' } } });
+    });
+
+    it('keeps header values an update does not name, so a tool read from the API can be written back (disable, enable)', async () => {
+      const { service, repository } = setup();
+      await service.putTenant('acme');
+      await service.putTool('acme', builtinTool({ name: 'web', kind: 'http', config: { url: 'https://api.example.com/run', headers: { 'x-api-key': 'secret-1', 'x-tenant': 'acme' } } } as never));
+      const read = await service.getTool('acme', 'web');
+      await expect(service.putTool('acme', { ...read, enabled: false } as never)).resolves.toMatchObject({ created: false, tool: { enabled: false } });
+      await service.putTool('acme', builtinTool({ name: 'web', kind: 'http', config: { url: 'https://api.example.com/v2', headers: { 'x-tenant': null } } } as never));
+      expect(repository.tenants.get('acme')?.tools.get('web')?.config).toEqual({ url: 'https://api.example.com/v2', headers: { 'x-api-key': 'secret-1' } });
+    });
+
+    it('refuses to carry stored header values to a URL of another origin, naming the headers and storing nothing', async () => {
+      const { service, repository } = setup();
+      await service.putTenant('acme');
+      await service.putTool('acme', builtinTool({ name: 'web', kind: 'http', config: { url: 'https://api.example.com/run', headers: { 'x-api-key': 'secret-1' } } } as never));
+      const error: unknown = await service
+        .putTool('acme', builtinTool({ name: 'web', kind: 'http', config: { url: 'https://attacker.example.net/collect' } } as never))
+        .catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ code: WireErrorCode.InvalidParams, message: expect.stringContaining('send x-api-key again') });
+      expect(repository.tenants.get('acme')?.tools.get('web')?.config).toEqual({ url: 'https://api.example.com/run', headers: { 'x-api-key': 'secret-1' } });
     });
 
     it('answers NOT_FOUND for an unknown tenant', async () => {

@@ -13,6 +13,7 @@ import {
   type ToolDefinition,
   type ToolLastError,
 } from '../catalog/catalog.types';
+import { headersAsSet, mergeHttpHeaders } from './http-tool-headers';
 
 type ToolRecord = toolExecutor.ToolDefinitionRecord;
 type ToolView = toolExecutor.ToolDefinitionView;
@@ -68,10 +69,14 @@ export class CatalogAdminService {
     return toToolView(tool, lastErrors.get(tool.id));
   }
 
-  /** Creates or replaces a tool; the servers exposing it see the new version. */
+  /**
+   * Creates or replaces a tool; the servers exposing it see the new version. An HTTP tool's header
+   * values are write-only: an update names only the headers it changes (`mergeHttpHeaders`).
+   */
   async putTool(tenant: string, record: ToolRecord): Promise<{ created: boolean; tool: ToolView }> {
     const catalog = await this.load(tenant);
-    const definition = toToolDefinition(record);
+    const stored = catalog.tools.find((tool) => tool.name === record.name);
+    const definition = toToolDefinition(record, stored?.kind === 'http' ? (stored.config as HttpToolConfig) : undefined);
     try {
       this.catalog.assertServable(definition);
     } catch (error) {
@@ -158,8 +163,11 @@ function serversExposing(catalog: TenantCatalog, toolName: string): string[] {
   return catalog.servers.filter((server) => server.toolNames.includes(toolName)).map((server) => server.name);
 }
 
-/** The catalog's form of an administrator's definition: defaults applied (`forbidden` tasks), scopes once each and sorted. */
-export function toToolDefinition(record: ToolRecord): ToolDefinition {
+/**
+ * The catalog's form of an administrator's definition: defaults applied (`forbidden` tasks), scopes
+ * once each and sorted, and an HTTP tool's headers merged with the stored ones (`storedHttp`).
+ */
+export function toToolDefinition(record: ToolRecord, storedHttp?: HttpToolConfig): ToolDefinition {
   return {
     name: record.name,
     ...(record.title === undefined ? {} : { title: record.title }),
@@ -168,7 +176,7 @@ export function toToolDefinition(record: ToolRecord): ToolDefinition {
     ...(record.outputSchema === undefined ? {} : { outputSchema: record.outputSchema }),
     ...(record.annotations === undefined ? {} : { annotations: record.annotations }),
     kind: record.kind,
-    config: record.config,
+    config: record.kind === 'http' ? toHttpToolConfig(record.config, storedHttp) : record.config,
     timeoutMs: record.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
     enabled: record.enabled,
     requiredScopes: [...new Set(record.requiredScopes)].sort(),
@@ -176,7 +184,13 @@ export function toToolDefinition(record: ToolRecord): ToolDefinition {
   };
 }
 
-/** A stored tool as the admin API shows it, with its last outbound failure when it has one. */
+/** An HTTP tool's configuration as stored: its headers merged with the stored ones. */
+function toHttpToolConfig(written: Extract<ToolRecord, { kind: 'http' }>['config'], stored: HttpToolConfig | undefined): HttpToolConfig {
+  const headers = mergeHttpHeaders(written.headers, written.url, stored);
+  return { url: written.url, ...(headers ? { headers } : {}), ...(written.timeoutMs === undefined ? {} : { timeoutMs: written.timeoutMs }) };
+}
+
+/** A stored tool as the admin API shows it (header values left out), with its last outbound failure when it has one. */
 export function toToolView(tool: ToolDefinition, lastError?: ToolLastError): ToolView {
   const common = {
     name: tool.name,
@@ -199,7 +213,8 @@ export function toToolView(tool: ToolDefinition, lastError?: ToolLastError): Too
       kind: 'http',
       config: {
         url: config.url,
-        ...(config.headers === undefined ? {} : { headers: config.headers }),
+        // Issue 13 item 7: header values (API keys) are write-only, shown only as set.
+        ...(config.headers === undefined ? {} : { headers: headersAsSet(config.headers) }),
         ...(config.timeoutMs === undefined ? {} : { timeoutMs: config.timeoutMs }),
       },
     };
