@@ -45,4 +45,37 @@ describe(mapHttpAnswer, () => {
   it('refuses an answer larger than the cap', () => {
     expect(mapHttpAnswer(answer({ truncated: true }), 1024)).toMatchObject({ failure: { kind: 'too_large' }, result: { isError: true, content: [{ text: expect.stringContaining('1024 bytes') }] } });
   });
+
+  // The rows of the README's answer table (apps/tool-executor/README.md, HTTP tools) not covered above.
+  it('passes isError, structuredContent and _meta of a CallToolResult-shaped body through', () => {
+    const body = JSON.stringify({ content: [{ type: 'text', text: 'no such city' }], structuredContent: { city: null }, isError: true, _meta: { 'com.example/trace': 't-1' } });
+    expect(mapHttpAnswer(answer({ body }), 1024)).toEqual({
+      result: { content: [{ type: 'text', text: 'no such city' }], structuredContent: { city: null }, isError: true, _meta: { 'com.example/trace': 't-1' } },
+    });
+  });
+
+  it('reads any +json media type as JSON', () => {
+    expect(mapHttpAnswer(answer({ contentType: 'application/vnd.example+json; charset=utf-8', body: '{"a":1}' }), 1024).result).toEqual({
+      content: [{ type: 'text', text: '{"a":1}' }],
+      structuredContent: { a: 1 },
+    });
+  });
+
+  it('turns JSON strings and numbers into their JSON as text', () => {
+    expect(mapHttpAnswer(answer({ body: '"sunny"' }), 1024).result).toEqual({ content: [{ type: 'text', text: '"sunny"' }] });
+    expect(mapHttpAnswer(answer({ body: '21.5' }), 1024).result).toEqual({ content: [{ type: 'text', text: '21.5' }] });
+  });
+
+  it('passes a JSON media type whose body does not parse through as text', () => {
+    expect(mapHttpAnswer(answer({ body: '{"unterminated' }), 1024)).toEqual({ result: { content: [{ type: 'text', text: '{"unterminated' }] } });
+  });
+
+  it('reads JSON sent as text/plain or HTML as text, not as structured content', () => {
+    expect(mapHttpAnswer(answer({ contentType: 'text/plain', body: '{"a":1}' }), 1024).result).toEqual({ content: [{ type: 'text', text: '{"a":1}' }] });
+    expect(mapHttpAnswer(answer({ contentType: 'text/html', body: '<p>hi</p>' }), 1024).result).toEqual({ content: [{ type: 'text', text: '<p>hi</p>' }] });
+  });
+
+  it('answers an empty 204 with one empty text block, and records nothing', () => {
+    expect(mapHttpAnswer(answer({ status: 204, contentType: undefined, body: '' }), 1024)).toEqual({ result: { content: [{ type: 'text', text: '' }] } });
+  });
 });
