@@ -31,6 +31,7 @@ import { configureAuthorizationServerHttp } from '../src/authorization-server.ht
 import { AuthorizationServerModule } from '../src/authorization-server.module';
 import { ClientsService } from '../src/clients/clients.service';
 import { SigningKeysService } from '../src/signing-keys/signing-keys.service';
+import { RolesService } from '../src/roles/roles.service';
 import { UsersService } from '../src/users/users.service';
 import { FakeToolExecutorController } from './fake-tool-executor';
 
@@ -362,6 +363,42 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
       const wrong = pageOf(await browser.submit(signIn, 'login', { fields: { username: 'demo', password: 'wrong' }, follow: false }));
       expect(wrong.status).toBe(200);
       expect(wrong.body).toContain('Wrong username or password.');
+    });
+  });
+
+  describe('obtainable_scope: what a step-up could get, for the broker to list (issue 13 item 13)', () => {
+    it("names the server's scopes the user's roles allow, granted or not, and refreshes carry it too", async () => {
+      const { tokens } = await signInAndExchange(publicClient, { scope: 'mcp' });
+      expect(tokens.body['scope']).toBe('mcp');
+      const { payload } = await verifyAccessToken(tokens.body['access_token'] as string, DEMO_RESOURCE);
+      expect(payload).toMatchObject({ scope: 'mcp', obtainable_scope: 'mcp demo:crypto' });
+      const refreshed = await postForm(`${issuer}/token`, { grant_type: 'refresh_token', refresh_token: tokens.body['refresh_token'] as string, client_id: publicClient });
+      expect(refreshed.status, JSON.stringify(refreshed.body)).toBe(200);
+      expect((await verifyAccessToken(refreshed.body['access_token'] as string, DEMO_RESOURCE)).payload).toMatchObject({ obtainable_scope: 'mcp demo:crypto' });
+    });
+
+    it('leaves out what the user’s roles do not allow, and what a pre-registered client may not have', async () => {
+      const roles = app.get(RolesService);
+      await roles.put('demo', { name: 'reader', scopes: ['mcp'] });
+      const reader = { username: `reader-${run}`, password: 'reader-password-0123' };
+      await app.get(UsersService).create('demo', { ...reader, roles: ['reader'] });
+      const outcome = await client(publicClient).authorize(new OAuthBrowser(), reader, { resource: DEMO_RESOURCE, scope: 'mcp' });
+      const readerToken = await exchangeCode(publicClient, outcome);
+      expect((await verifyAccessToken(readerToken.body['access_token'] as string, DEMO_RESOURCE)).payload).toMatchObject({ scope: 'mcp', obtainable_scope: 'mcp' });
+
+      const limited = (
+        await clients.create('demo', { client_name: 'Limited', redirect_uris: [CALLBACK], grant_types: ['authorization_code'], token_endpoint_auth_method: 'none', scope: 'mcp' })
+      ).client.clientId;
+      const { tokens } = await signInAndExchange(limited, { scope: 'mcp' });
+      expect((await verifyAccessToken(tokens.body['access_token'] as string, DEMO_RESOURCE)).payload).toMatchObject({ scope: 'mcp', obtainable_scope: 'mcp' });
+    });
+
+    it("gives a client_credentials token its client's allowed scope within the server's, as its ceiling", async () => {
+      const created = await clients.create('demo', { client_name: 'Ceiling', grant_types: ['client_credentials'], token_endpoint_auth_method: 'client_secret_basic', scope: 'mcp demo' });
+      const machine = { id: created.client.clientId, secret: created.clientSecret as string };
+      const tokens = await postForm(`${issuer}/token`, { grant_type: 'client_credentials', resource: DEMO_RESOURCE, scope: 'mcp' }, { clientSecretBasic: machine });
+      expect(tokens.status, JSON.stringify(tokens.body)).toBe(200);
+      expect((await verifyAccessToken(tokens.body['access_token'] as string, DEMO_RESOURCE)).payload).toMatchObject({ scope: 'mcp', obtainable_scope: 'mcp demo:crypto' });
     });
   });
 

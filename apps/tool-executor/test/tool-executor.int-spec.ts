@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionBroker, toolExecutor, WireErrorCode, type EventPayload, type Principal, type RpcResponse } from '@mcp-platform/protocol-contracts';
-import type { CallToolResult } from '@mcp-platform/protocol-mcp';
+import { REQUIRED_SCOPES_META_KEY, type CallToolResult } from '@mcp-platform/protocol-mcp';
 import type { NatsConnection } from 'nats';
 import { EventLog, MessageBus, NATS_CONNECTION, RpcError, type MessagingOptions } from '@mcp-platform/shared-messaging';
 import type { DatabaseOptions } from '@mcp-platform/shared-persistence';
@@ -578,6 +578,16 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
       expect(baseline.cacheScope).toBe('private');
       const stepped = await listAs(member('demo', ['mcp', 'demo']), 'demo', 'default');
       expect(stepped.names).toEqual([...baseline.names, 'hash_text'].sort());
+    });
+
+    it('lists hash_text, marked with its scope, to a caller who could obtain demo:crypto by stepping up (issue 13 item 13)', async () => {
+      const page = await bus.request(toolExecutor.listTools, { tenant: 'demo', server: 'default' }, as({ ...member('demo'), obtainableScopes: ['mcp', 'demo'] }));
+      expect(page.tools.find((tool) => tool.name === 'hash_text')?._meta).toEqual({ [REQUIRED_SCOPES_META_KEY]: ['demo:crypto'] });
+      expect(page.cacheScope).toBe('private');
+      // Listed is not granted: the call still asks for the step-up.
+      await expect(callAs({ ...member('demo'), obtainableScopes: ['mcp', 'demo'] }, 'demo', 'default', 'hash_text', { text: 'abc' })).rejects.toMatchObject({
+        code: WireErrorCode.InsufficientScope,
+      });
     });
 
     it('answers INSUFFICIENT_SCOPE with every scope the tool needs, and runs it once the scope is held', async () => {

@@ -1,6 +1,6 @@
 import type * as Oidc from 'oidc-provider' with { 'resolution-mode': 'import' };
 import { checkOutboundUrl, guardedLookup, type EgressPolicy } from '@mcp-platform/shared-egress';
-import { ADMIN_SCOPE, BASELINE_SCOPE, parseScopes } from '@mcp-platform/protocol-mcp';
+import { ADMIN_SCOPE, BASELINE_SCOPE, formatScopes, parseScopes } from '@mcp-platform/protocol-mcp';
 import type { ResolvedAuthorizationServerOptions } from '../authorization-server.options';
 import type { ClientsService } from '../clients/clients.service';
 import { redirectUriProblem } from '../clients/redirect-uri.policy';
@@ -90,6 +90,26 @@ export function buildOidcConfiguration(deps: OidcConfigurationDeps): Oidc.Config
     };
   };
 
+  /**
+   * `obtainable_scope` of an MCP token: the scopes of its server the caller could hold by asking
+   * (`AuthorizationPolicy.obtainableScopes`), so the broker can list what a step-up unlocks without
+   * asking anyone on the hot path (issue 13 item 13). Computed at every issuance, refreshes included,
+   * so a change of roles shows with the next token.
+   */
+  const obtainableScopeClaim = async (ctx: Oidc.KoaContextWithOIDC, token: Oidc.AccessToken | Oidc.ClientCredentials, audience: string): Promise<{ obtainable_scope?: string }> => {
+    const description = await resources.describe(audience);
+    const client = ctx.oidc.client;
+    if (!description || !client) return {};
+    let scopes: string[] = [];
+    if (token.kind === 'ClientCredentials') {
+      scopes = await policy.obtainableScopes(description, undefined, parseScopes(client.scope));
+    } else {
+      const user = await users.findById((token as Oidc.AccessToken).accountId);
+      if (user) scopes = await policy.obtainableScopes(description, user, await clients.scopeCeiling(client));
+    }
+    return scopes.length ? { obtainable_scope: formatScopes(scopes) } : {};
+  };
+
   return {
     adapter: deps.adapter,
     jwks: { keys: deps.jwks },
@@ -171,11 +191,11 @@ export function buildOidcConfiguration(deps: OidcConfigurationDeps): Oidc.Config
         getResourceServerInfo,
       },
     },
-    extraTokenClaims: async (_ctx, token) => {
+    extraTokenClaims: async (ctx, token) => {
       const audience = token.resourceServer?.audience;
       const target = audience ? resources.parse(audience) : undefined;
-      if (!target) return undefined;
-      if (target.kind === 'mcp') return { tenant: target.tenant };
+      if (!target || !audience) return undefined;
+      if (target.kind === 'mcp') return { tenant: target.tenant, ...(await obtainableScopeClaim(ctx, token, audience)) };
       // The admin API: the user's tenant when they have one, and their administrative roles.
       const user = token.kind === 'AccessToken' ? await users.findById((token as Oidc.AccessToken).accountId) : undefined;
       if (!user) return { roles: [] };

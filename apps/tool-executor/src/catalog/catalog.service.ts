@@ -1,5 +1,5 @@
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { BASELINE_SCOPE, ToolSchema, type Tool } from '@mcp-platform/protocol-mcp';
+import { BASELINE_SCOPE, REQUIRED_SCOPES_META_KEY, ToolSchema, type Tool } from '@mcp-platform/protocol-mcp';
 import type { toolExecutor } from '@mcp-platform/protocol-contracts';
 import { BuiltinToolRegistry } from '../builtin/builtin-tool.registry';
 import type { ToolImplementation } from '../tools/tool-context';
@@ -133,6 +133,7 @@ export class CatalogService implements OnApplicationBootstrap {
 
   /** The servable form of a tool; throws when it cannot be served. */
   private compile(record: CatalogTool): PreparedTool {
+    const stepUpScopes = record.requiredScopes.filter((scope) => scope !== BASELINE_SCOPE);
     const parsed = ToolSchema.safeParse({
       name: record.name,
       ...(record.title === undefined ? {} : { title: record.title }),
@@ -142,6 +143,9 @@ export class CatalogService implements OnApplicationBootstrap {
       ...(record.annotations === undefined ? {} : { annotations: record.annotations }),
       // S-197: absent means `forbidden`. The broker drops it for the modern era, where tasks are an extension.
       ...(record.taskSupport === 'forbidden' ? {} : { execution: { taskSupport: record.taskSupport } }),
+      // Issue 13 item 13: a tool listed to a caller who must step up says what for. The same for every
+      // caller (only whether it is listed depends on the caller, S-179).
+      ...(stepUpScopes.length ? { _meta: { [REQUIRED_SCOPES_META_KEY]: stepUpScopes } } : {}),
     });
     if (!parsed.success) throw new Error(`${record.name} is not a valid MCP tool: ${parsed.error.issues.map(describeIssue).join('; ')}`);
     const input = compileSchema(record.inputSchema, `inputSchema of ${record.name}`);
