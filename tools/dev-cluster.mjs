@@ -1,9 +1,19 @@
 #!/usr/bin/env node
 // `npm run start:cluster`: the distributed platform on this machine, five processes against a local
-// NATS (JetStream on) and PostgreSQL. Environment: DATABASE_URL (created when missing), NATS_URL,
-// BROKER_REPLICAS (brokers on 3000, 3001, ...), PUBLIC_URL, LOG_LEVEL; every other key is passed to
-// the apps as is. Ctrl+C (or SIGTERM) stops the five apps and then this script.
-import { DEFAULT_DATABASE_URL, DEFAULT_NATS_URL, redact, startCluster } from './cluster/cluster.mjs';
+// NATS (JetStream on) and PostgreSQL. Environment (and `.env` of the working directory, under it):
+// DATABASE_URL (created when missing), NATS_URL, BROKER_REPLICAS (brokers on 3000, 3001, ...),
+// PUBLIC_URL, LOG_LEVEL; every other key is passed to the apps as is. Ctrl+C (or SIGTERM) stops the five
+// apps and then this script.
+import { APP_PORTS, DEFAULT_DATABASE_URL, DEFAULT_NATS_URL, exitDescription, redact, startCluster } from './cluster/cluster.mjs';
+
+try {
+  process.loadEnvFile('.env');
+} catch (error) {
+  if (error.code !== 'ENOENT') {
+    console.error(`start:cluster: cannot read .env: ${error.message}`);
+    process.exit(1);
+  }
+}
 
 const replicas = Number(process.env.BROKER_REPLICAS ?? '1');
 const env = {
@@ -14,6 +24,29 @@ const verbose = process.env.CLUSTER_LOGS !== 'quiet';
 
 console.log(`Starting the five apps against ${env.NATS_URL} and ${redact(env.DATABASE_URL)} (${replicas} broker${replicas === 1 ? '' : 's'})...`);
 
+/**
+ * Why an app exited, once: its own lines are above when the apps' output is shown, else the last ones
+ * here; a busy port gets the ports this script uses (it sets every app's PORT itself).
+ * @param {{ name: string, code: number | null, signal: string | null, tail: string[] }} failure
+ * @param {string} when
+ */
+function explainExit(failure, when) {
+  const lines = [`\nstart:cluster failed: ${failure.name} exited ${when} (${exitDescription(failure)})${verbose ? '; its output is above.' : '; its last lines:'}`];
+  if (!verbose) lines.push(...failure.tail.map((line) => `  ${line}`));
+  const busy = failure.tail.map((line) => /port (\d+) is in use/.exec(line)?.[1]).find(Boolean);
+  if (busy) {
+    const ports = Object.entries(APP_PORTS).map(([app, port]) => `${app} ${port}${app === 'session-broker' ? '+' : ''}`).join(', ');
+    lines.push(`Port ${busy} is taken by another process (another \`npm start\` or cluster?): this script runs the apps on ${ports}; stop that process first.`);
+  }
+  console.error(lines.join('\n'));
+}
+
+// Ctrl+C while the apps start: exit, and startCluster's exit hook kills the apps it spawned (they run
+// in their own process groups, so the terminal's signal does not reach them).
+const exitWhileStarting = () => process.exit(130);
+process.once('SIGINT', exitWhileStarting);
+process.once('SIGTERM', exitWhileStarting);
+
 let cluster;
 try {
   cluster = await startCluster({
@@ -23,9 +56,13 @@ try {
     onLog: verbose ? (name, line) => process.stdout.write(`[${name}] ${line}\n`) : undefined,
   });
 } catch (error) {
-  console.error(`\nstart:cluster failed: ${error instanceof Error ? error.message : String(error)}`);
+  if (error.failure) explainExit(error.failure, 'during start');
+  else console.error(`\nstart:cluster failed: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 }
+
+process.removeListener('SIGINT', exitWhileStarting);
+process.removeListener('SIGTERM', exitWhileStarting);
 
 let stopping = false;
 for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
@@ -40,8 +77,7 @@ for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
 void cluster.exited.then(async (failure) => {
   if (stopping) return;
   stopping = true;
-  console.error(`\n${failure.name} exited (code ${failure.code}, signal ${failure.signal}); its last lines:`);
-  for (const line of failure.tail) console.error(`  ${line}`);
+  explainExit(failure, 'while running');
   await cluster.stop();
   process.exit(1);
 });

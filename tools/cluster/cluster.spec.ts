@@ -78,6 +78,7 @@ describe('cluster', () => {
   describe('isPortRace', () => {
     it('recognises a start that failed because a port was taken, and nothing else', () => {
       expect(isPortRace(new Error('session-broker exited during start (code 1); its last lines:\n  Error: listen EADDRINUSE: address already in use 127.0.0.1:41107'))).toBe(true);
+      expect(isPortRace(new Error('session-broker exited during start (exit code 1); its last lines:\n  port 41107 is in use (set PORT to another port)'))).toBe(true);
       expect(isPortRace(new Error('tool-executor exited during start (code 1): migration failed'))).toBe(false);
       expect(isPortRace('EADDRINUSE')).toBe(false);
     });

@@ -1,11 +1,15 @@
 import 'reflect-metadata';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { loadDotEnvFile } from '@mcp-platform/shared-config';
+import { exitOnStartFailure } from '@mcp-platform/shared-observability';
 import { IN_MEMORY_DATA_DIR, loadStandaloneEnv } from './config/env.schema';
 import { readyBanner } from './ready-banner';
 import { startStandalone } from './start-standalone';
 
 async function main(): Promise<void> {
+  // The working directory's .env, under what the environment already says.
+  loadDotEnvFile();
   const env = loadStandaloneEnv();
   const dataDir = env.DATA_DIR === undefined || env.DATA_DIR === IN_MEMORY_DATA_DIR ? undefined : resolve(env.DATA_DIR);
   if (dataDir) mkdirSync(dataDir, { recursive: true });
@@ -39,7 +43,4 @@ async function main(): Promise<void> {
   );
 }
 
-void main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+void main().catch((error: unknown) => exitOnStartFailure(error));

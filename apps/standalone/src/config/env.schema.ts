@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { booleanFlag, httpEnv, loadEnv, logEnv } from '@mcp-platform/shared-config';
+import { BOOTSTRAP_ADMIN_KEYS, booleanFlag, bootstrapAdminEnv, httpEnv, loadEnv, logEnv } from '@mcp-platform/shared-config';
 import { mcpEdgeEnv } from '@mcp-platform/session-broker';
 
 /** PGlite's own spelling for "no directory": the catalog lives in memory and goes with the process. */
@@ -22,13 +22,12 @@ export const standaloneEnv = {
   /** The seeded demo user's password; absent: a fresh random one at every start, printed in the banner. */
   DEMO_USER_PASSWORD: z.string().min(12).optional(),
   /** A platform admin created at start when none exists (both or neither). */
-  ADMIN_USERNAME: z.string().min(1).optional(),
-  ADMIN_PASSWORD: z.string().min(12).optional(),
+  ...bootstrapAdminEnv,
 };
 
 export type StandaloneEnv = ReturnType<typeof loadStandaloneEnv>;
 
 /** The one place this app reads `process.env`. */
 export function loadStandaloneEnv(env: Record<string, string | undefined> = process.env) {
-  return loadEnv(standaloneEnv, env);
+  return loadEnv(standaloneEnv, env, { together: [BOOTSTRAP_ADMIN_KEYS] });
 }

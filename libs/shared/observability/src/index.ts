@@ -3,3 +3,4 @@ export { LoggingModule, type LoggingOptions } from './logging.module';
 export { HealthModule } from './health.module';
 export { HEALTH_CHECKS, type ReadinessCheck } from './health.constants';
 export { runService, type RunServiceOptions } from './run-service';
+export { exitOnStartFailure, startFailureMessage, type StartFailureOptions } from './start-failure';
