@@ -2,8 +2,10 @@
 // `npm run start:cluster`: the distributed platform on this machine, five processes against a local
 // NATS (JetStream on) and PostgreSQL. Environment (and `.env` of the working directory, under it):
 // DATABASE_URL (created when missing), NATS_URL, BROKER_REPLICAS (brokers on 3000, 3001, ...),
-// PUBLIC_URL, LOG_LEVEL; every other key is passed to the apps as is. Ctrl+C (or SIGTERM) stops the five
-// apps and then this script.
+// PUBLIC_URL, CLUSTER_PORTS, LOG_LEVEL, LOG_FORMAT (how this script prints the apps' JSON records: `pretty` lines, the
+// default on a terminal, or the `json` lines as they are); every other key is passed to the apps as is.
+// Ctrl+C (or SIGTERM) stops the five apps and then this script.
+import { prettyFactory } from 'pino-pretty';
 import { APP_PORTS, DEFAULT_DATABASE_URL, DEFAULT_NATS_URL, exitDescription, redact, startCluster } from './cluster/cluster.mjs';
 
 try {
@@ -21,6 +23,28 @@ const env = {
   NATS_URL: process.env.NATS_URL ?? DEFAULT_NATS_URL,
 };
 const verbose = process.env.CLUSTER_LOGS !== 'quiet';
+const logFormat = process.env.LOG_FORMAT || (process.stdout.isTTY ? 'pretty' : 'json');
+// The same readable line as an embedded platform on a terminal (PRETTY_LOG_OPTIONS of shared-observability).
+const pretty = prettyFactory({
+  translateTime: 'SYS:HH:MM:ss',
+  ignore: 'pid,hostname,context',
+  messageFormat: '{if context}{context}: {end}{msg}',
+  singleLine: true,
+  colorize: process.stdout.isTTY === true,
+});
+
+/**
+ * One line an app wrote: its JSON record as a readable line (pretty) or as it is (json; the record
+ * names the app), anything else (a failed start's message on stderr) after the app's name.
+ * @param {string} name @param {string} line
+ */
+function printAppLine(name, line) {
+  if (line.startsWith('{') && line.endsWith('}')) {
+    process.stdout.write(logFormat === 'pretty' ? pretty(line) : `${line}\n`);
+    return;
+  }
+  process.stdout.write(`[${name}] ${line}\n`);
+}
 
 console.log(`Starting the five apps against ${env.NATS_URL} and ${redact(env.DATABASE_URL)} (${replicas} broker${replicas === 1 ? '' : 's'})...`);
 
@@ -44,16 +68,16 @@ function explainExit(failure, when) {
 // Ctrl+C while the apps start: exit, and startCluster's exit hook kills the apps it spawned (they run
 // in their own process groups, so the terminal's signal does not reach them).
 const exitWhileStarting = () => process.exit(130);
-process.once('SIGINT', exitWhileStarting);
-process.once('SIGTERM', exitWhileStarting);
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.once(signal, exitWhileStarting);
 
 let cluster;
 try {
   cluster = await startCluster({
     env,
     brokerReplicas: replicas,
-    ports: 'standard',
-    onLog: verbose ? (name, line) => process.stdout.write(`[${name}] ${line}\n`) : undefined,
+    // CLUSTER_PORTS=free: ports the OS says are unused instead of 3000/3101-3104 (tests, a second cluster).
+    ports: process.env.CLUSTER_PORTS === 'free' ? 'free' : 'standard',
+    onLog: verbose ? printAppLine : undefined,
   });
 } catch (error) {
   if (error.failure) explainExit(error.failure, 'during start');
@@ -61,11 +85,10 @@ try {
   process.exit(1);
 }
 
-process.removeListener('SIGINT', exitWhileStarting);
-process.removeListener('SIGTERM', exitWhileStarting);
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.removeListener(signal, exitWhileStarting);
 
 let stopping = false;
-for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
+for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) {
   process.on(signal, () => {
     if (stopping) return;
     stopping = true;

@@ -66,11 +66,14 @@ export async function planProcesses({ brokerReplicas, ports, freePort = findFree
  */
 export function processEnv(entry, env, plan = [entry]) {
   const { REQUEST_STATE_KEYS, ...shared } = env;
-  // Loopback only (S-73): the health checks and the printed URLs assume it.
-  const own = { HOST: '127.0.0.1', PORT: String(entry.port) };
+  // Loopback only (S-73): the health checks and the printed URLs assume it. JSON records: the caller
+  // reads the apps' output from pipes and prints it its own way.
+  const own = { HOST: '127.0.0.1', PORT: String(entry.port), LOG_FORMAT: 'json' };
   const { mcpPublicUrl, authPublicUrl } = publicUrls(env, plan);
   if (entry.app === 'session-broker') {
-    Object.assign(own, { REPLICA_ID: entry.name, PUBLIC_URL: mcpPublicUrl, AUTH_ISSUER: env.AUTH_ISSUER ?? `${authPublicUrl}/oauth` });
+    // The caller lists the virtual servers itself (`listVirtualServers`): a broker's own announcement
+    // would come after start:cluster's ready banner.
+    Object.assign(own, { REPLICA_ID: entry.name, PUBLIC_URL: mcpPublicUrl, AUTH_ISSUER: env.AUTH_ISSUER ?? `${authPublicUrl}/oauth`, ANNOUNCE_VIRTUAL_SERVERS: 'false' });
     if (REQUEST_STATE_KEYS !== undefined) Object.assign(own, { REQUEST_STATE_KEYS });
   }
   if (entry.app === 'authorization-server') {

@@ -36,15 +36,17 @@ describe('cluster', () => {
       { app: 'session-broker', name: 'session-broker-2', port: 3001 },
     ];
 
-    it('gives a broker its own replica id, the first broker URL as the canonical public URL and the issuer, on loopback', () => {
-      const env = processEnv({ app: 'session-broker', name: 'session-broker-2', port: 3001 }, { NATS_URL: 'nats://n:4222', HOST: '0.0.0.0', PORT: '9' }, plan);
+    it('gives a broker its own replica id, the first broker URL as the canonical public URL and the issuer, on loopback, writing JSON records', () => {
+      const env = processEnv({ app: 'session-broker', name: 'session-broker-2', port: 3001 }, { NATS_URL: 'nats://n:4222', HOST: '0.0.0.0', PORT: '9', LOG_FORMAT: 'pretty' }, plan);
       expect(env).toEqual({
         NATS_URL: 'nats://n:4222',
         HOST: '127.0.0.1',
         PORT: '3001',
+        LOG_FORMAT: 'json',
         REPLICA_ID: 'session-broker-2',
         PUBLIC_URL: 'http://127.0.0.1:3000',
         AUTH_ISSUER: 'http://127.0.0.1:3101/oauth',
+        ANNOUNCE_VIRTUAL_SERVERS: 'false',
       });
     });
 
@@ -71,6 +73,7 @@ describe('cluster', () => {
         DATABASE_URL: 'postgres://x/y',
         HOST: '127.0.0.1',
         PORT: '3102',
+        LOG_FORMAT: 'json',
       });
     });
   });

@@ -21,13 +21,14 @@ async function main(): Promise<void> {
     sessionTtlSeconds: env.SESSION_TTL_SECONDS,
     sseRetryMs: env.SSE_RETRY_MS,
     taskOperationsPerMinute: env.TASK_OPERATIONS_PER_MINUTE,
+    announceVirtualServers: env.ANNOUNCE_VIRTUAL_SERVERS,
     auth: { issuer: env.AUTH_ISSUER, anonymousTenants: env.DEV_ANONYMOUS_TENANTS },
     ...(env.REPLICA_ID ? { replicaId: env.REPLICA_ID } : {}),
     ...(env.REQUEST_STATE_KEYS.length ? { requestStateKeys: env.REQUEST_STATE_KEYS } : {}),
   };
   const messaging = natsMessaging('session-broker', env);
   await runService({
-    module: AppModule.forRoot({ logLevel: env.LOG_LEVEL, messaging, broker }),
+    module: AppModule.forRoot({ logLevel: env.LOG_LEVEL, logFormat: env.LOG_FORMAT, messaging, broker }),
     messaging,
     host: env.HOST,
     port: env.PORT,

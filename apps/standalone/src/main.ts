@@ -25,6 +25,7 @@ async function main(): Promise<void> {
     dataDir,
     allowPrivateNetworks: env.TOOL_HTTP_ALLOW_PRIVATE_NETWORKS,
     logLevel: env.LOG_LEVEL,
+    logFormat: env.LOG_FORMAT,
     ...(env.DEMO_USER_PASSWORD ? { demoUserPassword: env.DEMO_USER_PASSWORD } : {}),
     ...(env.ADMIN_USERNAME && env.ADMIN_PASSWORD ? { adminUser: { username: env.ADMIN_USERNAME, password: env.ADMIN_PASSWORD } } : {}),
     devAnonymousTenants: env.DEV_ANONYMOUS_TENANTS,

@@ -33,6 +33,8 @@ export interface StandaloneOptions {
   allowPrivateNetworks?: boolean;
   /** pino level (default `info`; tests pass `silent` or `warn`). */
   logLevel?: LoggingOptions['level'];
+  /** `json` or `pretty` records (default: pretty on a terminal, JSON otherwise). */
+  logFormat?: LoggingOptions['format'];
   /** Password of the seeded demo user (default: a fresh random one, reported by the handle). */
   demoUserPassword?: string;
   /** A platform admin created at boot when none exists (the admin API's first user). */
@@ -64,6 +66,9 @@ export interface StandaloneHandle {
 }
 
 const DEFAULT_BODY_LIMIT_BYTES = 4 * 1024 * 1024;
+
+/** The apps this process runs, named in its ready line. */
+const EMBEDDED_APPS = ['authorization-server', 'resource-store', 'task-scheduler', 'tool-executor', 'session-broker'] as const;
 
 
 /**
@@ -98,6 +103,7 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
   const app = await runService({
     module: AppModule.forRoot({
       logLevel: options.logLevel ?? 'info',
+      logFormat: options.logFormat,
       messaging,
       broker,
       authorizationServer: {
@@ -120,6 +126,7 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
     messaging,
     host,
     port,
+    apps: EMBEDDED_APPS,
     configure: (nest) => {
       configureSessionBrokerHttp(nest, broker);
       configureAuthorizationServerHttp(nest);

@@ -46,7 +46,7 @@ export class SeedService implements OnModuleInit {
     if (seed) {
       for (const tenant of SEED_TENANTS) {
         if (await this.tenants.insertWithRoles({ slug: tenant.slug, name: tenant.name }, builtInRoles([...tenant.memberScopes]))) {
-          this.logger.log(`seeded tenant ${tenant.slug}`);
+          this.logger.debug(`seeded tenant ${tenant.slug}`);
         }
       }
       await this.seedDemoUser(seed.demoUserPassword);
@@ -64,7 +64,7 @@ export class SeedService implements OnModuleInit {
       return;
     }
     const inserted = await this.users.insert({ id: randomUUID(), username: DEMO_USERNAME, passwordHash, tenant: 'demo', platformAdmin: false, roles: [MEMBER_ROLE] });
-    if (inserted) this.logger.log(`seeded user ${DEMO_USERNAME}`);
+    if (inserted) this.logger.debug(`seeded user ${DEMO_USERNAME}`);
   }
 
   private async seedPlatformAdmin(rawUsername: string, password: string): Promise<void> {

@@ -55,10 +55,10 @@ export class CatalogService implements OnApplicationBootstrap {
     this.snapshot = next;
     this.prune();
     const servers = this.listServers();
-    this.logger.log(`catalog loaded: ${tenants.length} tenants, ${servers.length} virtual servers`);
-    // Anonymous access is an explicit per-server choice of an admin: say which servers allow it.
+    // Anonymous access is an explicit per-server choice of an admin: say which servers allow it (one
+    // line: a start prints little at info).
     const publicServers = servers.filter((server) => server.public).map((server) => `${server.tenant}/${server.name}`);
-    this.logger.log(`public virtual servers (anonymous callers allowed): ${publicServers.length ? publicServers.join(', ') : 'none'}`);
+    this.logger.log(`catalog loaded: ${tenants.length} tenants, ${servers.length} virtual servers; public (anonymous callers allowed): ${publicServers.length ? publicServers.join(', ') : 'none'}`);
   }
 
   /** Re-reads one tenant (after `catalogChanged`); a tenant that no longer exists disappears. */

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 
+/** An optional key where an empty value (`KEY=` in a .env file or compose) means "not set". */
+const emptyAsUnset = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
+
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
@@ -38,10 +41,9 @@ export function httpEnv(defaultPort: number) {
 /** Logging. */
 export const logEnv = {
   LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
+  /** `json` lines or `pretty` (one readable line a record); absent: pretty on a terminal, JSON otherwise. */
+  LOG_FORMAT: emptyAsUnset(z.enum(['json', 'pretty'])),
 };
-
-/** An optional key where an empty value (`KEY=` in a .env file or compose) means "not set". */
-const emptyAsUnset = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
 
 /**
  * The first platform admin, created at boot when none exists (the apps that hold users: the
