@@ -2,9 +2,13 @@
 // `npm run start:cluster`: the distributed platform on this machine, five processes against a local
 // NATS (JetStream on) and PostgreSQL. Environment (and `.env` of the working directory, under it):
 // DATABASE_URL (created when missing), NATS_URL, BROKER_REPLICAS (brokers on 3000, 3001, ...),
-// PUBLIC_URL, CLUSTER_PORTS, LOG_LEVEL, LOG_FORMAT (how this script prints the apps' JSON records: `pretty` lines, the
-// default on a terminal, or the `json` lines as they are); every other key is passed to the apps as is.
-// Ctrl+C (or SIGTERM) stops the five apps and then this script.
+// PUBLIC_URL, CLUSTER_PORTS, DATA_DIR (where the demo password is kept), LOG_LEVEL, LOG_FORMAT (how
+// this script prints the apps' JSON records: `pretty` lines, the default on a terminal, or the `json`
+// lines as they are); every other key is passed to the apps as is. Ctrl+C (or SIGTERM) stops the five
+// apps and then this script.
+import { randomBytes } from 'node:crypto';
+import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { prettyFactory } from 'pino-pretty';
 import { APP_PORTS, DEFAULT_DATABASE_URL, DEFAULT_NATS_URL, exitDescription, redact, startCluster } from './cluster/cluster.mjs';
 
@@ -17,10 +21,38 @@ try {
   }
 }
 
+/**
+ * The demo user's password, kept in the data directory (DATA_DIR, default ./data, git-ignored: the one
+ * `npm start` uses, so both modes share it) like the embedded platform's: PostgreSQL keeps the users
+ * across restarts, and the password printed yesterday must still sign in. DEMO_USER_PASSWORD wins;
+ * DATA_DIR=memory:// generates one for this run only (the apps are given it either way).
+ */
+function demoUserPassword() {
+  const generate = () => randomBytes(12).toString('base64url');
+  if (process.env.DEMO_USER_PASSWORD) return process.env.DEMO_USER_PASSWORD;
+  const dataDir = process.env.DATA_DIR || './data';
+  if (dataDir === 'memory://') return generate();
+  mkdirSync(resolve(dataDir), { recursive: true, mode: 0o700 });
+  const file = join(resolve(dataDir), 'demo-user-password');
+  try {
+    const descriptor = openSync(file, 'wx', 0o600);
+    const password = generate();
+    writeSync(descriptor, `${password}\n`);
+    closeSync(descriptor);
+    return password;
+  } catch (error) {
+    if (error.code !== 'EEXIST') throw error;
+  }
+  const stored = readFileSync(file, 'utf8').trim();
+  if (!stored) throw new Error(`${file} is empty: delete it to generate a new one`);
+  return stored;
+}
+
 const replicas = Number(process.env.BROKER_REPLICAS ?? '1');
 const env = {
   DATABASE_URL: process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL,
   NATS_URL: process.env.NATS_URL ?? DEFAULT_NATS_URL,
+  DEMO_USER_PASSWORD: demoUserPassword(),
 };
 const verbose = process.env.CLUSTER_LOGS !== 'quiet';
 const logFormat = process.env.LOG_FORMAT || (process.stdout.isTTY ? 'pretty' : 'json');

@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadDotEnvFile } from '@mcp-platform/shared-config';
 import { exitOnStartFailure } from '@mcp-platform/shared-observability';
@@ -11,8 +10,7 @@ async function main(): Promise<void> {
   // The working directory's .env, under what the environment already says.
   loadDotEnvFile();
   const env = loadStandaloneEnv();
-  const dataDir = env.DATA_DIR === undefined || env.DATA_DIR === IN_MEMORY_DATA_DIR ? undefined : resolve(env.DATA_DIR);
-  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const dataDir = env.DATA_DIR === IN_MEMORY_DATA_DIR ? undefined : resolve(env.DATA_DIR);
   const platform = await startStandalone({
     host: env.HOST,
     port: env.PORT,
@@ -31,7 +29,7 @@ async function main(): Promise<void> {
     devAnonymousTenants: env.DEV_ANONYMOUS_TENANTS,
   });
   const servers = await platform.listVirtualServers();
-  // For the person at the terminal, beside the JSON logs.
+  // For the person at the terminal: the last thing a start prints.
   process.stdout.write(
     readyBanner({
       mode: 'embedded',
