@@ -104,7 +104,7 @@ describe('what a start prints', () => {
 
     it("on a terminal: the apps' records as readable lines, a ready line per app, then the ready banner, last", async () => {
       database = await createThrowawayDatabase(infrastructure.databaseUrl, 'mcp_e2e_out');
-      const env = { DATABASE_URL: database.url, NATS_URL: infrastructure.natsUrl, NATS_SUBJECT_PREFIX: prefix, NATS_BUCKET_PREFIX: prefix, CLUSTER_PORTS: 'free' };
+      const env = { DATABASE_URL: database.url, NATS_URL: infrastructure.natsUrl, NATS_SUBJECT_PREFIX: prefix, NATS_BUCKET_PREFIX: prefix, CLUSTER_PORTS: 'free', DATA_DIR: 'memory://' };
       const output = await startAndRead('start:cluster (terminal)', 'node tools/dev-cluster.mjs', env, true, 120_000);
       const records = output.before.slice(1);
       expect(records.filter((line) => line.startsWith('{')), 'JSON on a terminal').toEqual([]);
