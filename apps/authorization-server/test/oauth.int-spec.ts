@@ -3,7 +3,8 @@ import { Logger } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomUUID, type KeyObject } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { inProcessMessaging } from '@mcp-platform/shared-messaging';
+import { authorizationServer } from '@mcp-platform/protocol-contracts';
+import { inProcessMessaging, MessageBus } from '@mcp-platform/shared-messaging';
 import {
   bootService,
   createPkcePair,
@@ -29,13 +30,12 @@ import {
 } from '@mcp-platform/shared-testing';
 import { configureAuthorizationServerHttp } from '../src/authorization-server.http';
 import { AuthorizationServerModule } from '../src/authorization-server.module';
-import { authorizationServer } from '@mcp-platform/protocol-contracts';
-import { MessageBus } from '@mcp-platform/shared-messaging';
 import { ClientsService } from '../src/clients/clients.service';
 import { ACCOUNT_FREE_ATTEMPTS, FREE_ATTEMPTS, SignInThrottle } from '../src/interactions/sign-in.throttle';
 import { TenantsService } from '../src/tenants/tenants.service';
 import { PasswordHasher } from '../src/users/password-hasher';
 import { SigningKeysService } from '../src/signing-keys/signing-keys.service';
+import { RolesService } from '../src/roles/roles.service';
 import { UsersService } from '../src/users/users.service';
 import { FakeToolExecutorController } from './fake-tool-executor';
 
@@ -482,6 +482,42 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
     });
   });
 
+  describe('obtainable_scope: what a step-up could get, for the broker to list (issue 13 item 13)', () => {
+    it("names the server's scopes the user's roles allow, granted or not, and refreshes carry it too", async () => {
+      const { tokens } = await signInAndExchange(publicClient, { scope: 'mcp' });
+      expect(tokens.body['scope']).toBe('mcp');
+      const { payload } = await verifyAccessToken(tokens.body['access_token'] as string, DEMO_RESOURCE);
+      expect(payload).toMatchObject({ scope: 'mcp', obtainable_scope: 'mcp demo:crypto' });
+      const refreshed = await postForm(`${issuer}/token`, { grant_type: 'refresh_token', refresh_token: tokens.body['refresh_token'] as string, client_id: publicClient });
+      expect(refreshed.status, JSON.stringify(refreshed.body)).toBe(200);
+      expect((await verifyAccessToken(refreshed.body['access_token'] as string, DEMO_RESOURCE)).payload).toMatchObject({ obtainable_scope: 'mcp demo:crypto' });
+    });
+
+    it('leaves out what the user’s roles do not allow, and what a pre-registered client may not have', async () => {
+      const roles = app.get(RolesService);
+      await roles.put('demo', { name: 'reader', scopes: ['mcp'] });
+      const reader = { username: `reader-${run}`, password: 'reader-password-0123' };
+      await app.get(UsersService).create('demo', { ...reader, roles: ['reader'] });
+      const outcome = await client(publicClient).authorize(new OAuthBrowser(), reader, { resource: DEMO_RESOURCE, scope: 'mcp' });
+      const readerToken = await exchangeCode(publicClient, outcome);
+      expect((await verifyAccessToken(readerToken.body['access_token'] as string, DEMO_RESOURCE)).payload).toMatchObject({ scope: 'mcp', obtainable_scope: 'mcp' });
+
+      const limited = (
+        await clients.create('demo', { client_name: 'Limited', redirect_uris: [CALLBACK], grant_types: ['authorization_code'], token_endpoint_auth_method: 'none', scope: 'mcp' })
+      ).client.clientId;
+      const { tokens } = await signInAndExchange(limited, { scope: 'mcp' });
+      expect((await verifyAccessToken(tokens.body['access_token'] as string, DEMO_RESOURCE)).payload).toMatchObject({ scope: 'mcp', obtainable_scope: 'mcp' });
+    });
+
+    it("gives a client_credentials token its client's allowed scope within the server's, as its ceiling", async () => {
+      const created = await clients.create('demo', { client_name: 'Ceiling', grant_types: ['client_credentials'], token_endpoint_auth_method: 'client_secret_basic', scope: 'mcp demo' });
+      const machine = { id: created.client.clientId, secret: created.clientSecret as string };
+      const tokens = await postForm(`${issuer}/token`, { grant_type: 'client_credentials', resource: DEMO_RESOURCE, scope: 'mcp' }, { clientSecretBasic: machine });
+      expect(tokens.status, JSON.stringify(tokens.body)).toBe(200);
+      expect((await verifyAccessToken(tokens.body['access_token'] as string, DEMO_RESOURCE)).payload).toMatchObject({ scope: 'mcp', obtainable_scope: 'mcp demo:crypto' });
+    });
+  });
+
   describe('client credentials (machine clients)', () => {
     let machine: { id: string; secret: string };
 
@@ -671,19 +707,38 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
       expect(tokens.status, JSON.stringify(tokens.body)).toBe(200);
     });
 
-    it('refuses a document URL that resolves to a private address when the host is not allowed', async () => {
+    // Issue 13 item 5: whoever names a client id learns an error id, never how the platform's network resolves it.
+    const GENERIC_FETCH_FAILURE = /the document could not be fetched \(error id [0-9a-f-]{36}\)/;
+
+    it('refuses a document URL that resolves to a private address when the host is not allowed, without naming the address', async () => {
       const byName = new URL(cimd.url);
       byName.hostname = 'localhost';
       const page = await authorizationPage(new OAuthBrowser(), {}, byName.href);
       expect(page.status).toBe(400);
       expect(page.location).toBeUndefined();
-      expect(page.body).toMatch(/not a public address/);
+      expect(page.body).toMatch(GENERIC_FETCH_FAILURE);
+      expect(page.body).not.toMatch(/127\.0\.0\.1|::1|resolves|public address/);
     });
 
-    it('refuses a private literal address', async () => {
+    it('refuses a private literal address without saying why', async () => {
       const page = await authorizationPage(new OAuthBrowser(), {}, 'https://10.0.0.1/client.json');
       expect(page.status).toBe(400);
-      expect(page.body).toMatch(/not a public address/);
+      expect(page.body).toMatch(GENERIC_FETCH_FAILURE);
+      expect(page.body).not.toMatch(/10\.0\.0\.1 is|public address/);
+    });
+
+    it('answers the token endpoint of an unauthenticated caller with invalid_client and an error id, never the address or the DNS answer', async () => {
+      const byName = new URL(cimd.url);
+      byName.hostname = 'localhost';
+      const answers = [
+        await postForm(`${issuer}/token`, { grant_type: 'authorization_code', code: 'x', code_verifier: 'y'.repeat(43), redirect_uri: CALLBACK, client_id: byName.href }),
+        await postForm(`${issuer}/token`, { grant_type: 'refresh_token', refresh_token: 'x', client_id: 'https://no-such-host.invalid/client.json' }),
+      ];
+      for (const answer of answers) {
+        expect(answer.status, JSON.stringify(answer.body)).toBe(400);
+        expect(answer.body).toMatchObject({ error: 'invalid_client', error_description: expect.stringMatching(GENERIC_FETCH_FAILURE) });
+        expect(JSON.stringify(answer.body)).not.toMatch(/127\.0\.0\.1|resolves|public address|ENOTFOUND|getaddrinfo/);
+      }
     });
 
     it('refuses an oversized document', async () => {

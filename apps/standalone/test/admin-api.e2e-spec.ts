@@ -12,10 +12,11 @@ import {
   mcpUrl,
   obtainToken,
   postForm,
+  toolResultText,
   waitUntil,
   type TestUser,
 } from '@mcp-platform/shared-testing';
-import { AdminApi, adminApiUrl, calculatorTool, uniqueTenant, uuidTool } from './admin-api';
+import { AdminApi, adminApiUrl, calculatorTool, createPublicTenant, PUBLIC_SERVER, publicServer, uniqueTenant, uuidTool, type AdminAnswer } from './admin-api';
 import { legacyClient, recordingFetch } from './oauth-flows';
 import { adminUserOf, distributedMode, embeddedMode, seededUrls, type Platform, type PlatformMode } from './platforms';
 
@@ -310,6 +311,45 @@ describe.each(modes)('admin API, $name mode', (mode) => {
       await transport.terminateSession().catch(() => undefined);
       await client.close();
     }
+  });
+
+  it("tells an MCP caller of a refused HTTP tool only an error id, and the tool's admin the reason, the setting and never the header value (issue 13 items 5, 7, 16)", async () => {
+    const admin = await AdminApi.signIn(platform, adminUserOf(platform));
+    const webTenant = uniqueTenant('e2e-web');
+    await createPublicTenant(admin, webTenant, 'HTTP tools (e2e)');
+    const secret = `sk-e2e-${Math.random().toString(36).slice(2)}`;
+    // Nothing needs to listen there: the guard refuses `localhost` (it resolves to loopback) before connecting.
+    const tool = { inputSchema: { type: 'object' }, kind: 'http', config: { url: 'http://localhost:9/weather', headers: { 'X-Api-Key': secret } } };
+    const put = await admin.expect(200, 'PUT', `/tenants/${webTenant}/tools/weather`, tool);
+    await admin.expect(200, 'PUT', `/tenants/${webTenant}/virtual-servers/${PUBLIC_SERVER}`, publicServer(['weather']));
+
+    const client = legacyClient();
+    const transport = new LegacyTransport(new URL(mcpUrl(platform.baseUrl, webTenant, PUBLIC_SERVER)));
+    await client.connect(transport);
+    let text: string;
+    try {
+      const result = await client.callTool({ name: 'weather', arguments: {} });
+      expect(result.isError).toBe(true);
+      text = toolResultText(result);
+    } finally {
+      await transport.terminateSession().catch(() => undefined);
+      await client.close();
+    }
+    const errorId = /^The tool's endpoint could not be reached \(error id ([0-9a-f-]{36})\)\.$/.exec(text)?.[1];
+    expect(errorId, text).toBeDefined();
+    expect(text).not.toMatch(/localhost|127\.0\.0\.1|::1|TOOL_HTTP/);
+
+    let shown: AdminAnswer | undefined;
+    await waitUntil(async () => {
+      shown = await admin.expect(200, 'GET', `/tenants/${webTenant}/tools/weather`);
+      return (shown.body as { lastError?: unknown }).lastError !== undefined;
+    }, { timeoutMs: 10_000, description: 'the tool’s lastError' });
+    expect(shown?.body).toMatchObject({
+      config: { url: 'http://localhost:9/weather', headers: { 'x-api-key': { set: true } } },
+      lastError: { errorId, kind: 'refused', detail: expect.stringMatching(/localhost resolves to .*not a public address.*TOOL_HTTP_ALLOW_PRIVATE_NETWORKS=true/) },
+    });
+    const listed = await admin.expect(200, 'GET', `/tenants/${webTenant}/tools`);
+    expect(JSON.stringify([put.body, shown?.body, listed.body])).not.toContain(secret);
   });
 
   it('gives a member without an admin role no access to the admin API', async () => {

@@ -18,9 +18,12 @@ import {
   toolResultText,
   type ClientMetadataHost,
   type ClientRegistration,
+  type TestUser,
 } from '@mcp-platform/shared-testing';
+import { REQUIRED_SCOPES_META_KEY } from '@mcp-platform/protocol-mcp';
+import { AdminApi } from './admin-api';
 import { connectLegacy, connectModern, firstIndex, isUnauthorizedError, recordingFetch, type FetchRecorder } from './oauth-flows';
-import { distributedMode, embeddedMode, seededUrls, type Platform, type PlatformMode } from './platforms';
+import { adminUserOf, distributedMode, embeddedMode, seededUrls, type Platform, type PlatformMode } from './platforms';
 
 /** Loopback redirect URIs (RFC 8252 §7.3): nothing listens there, the test's browser stops before them. */
 const DCR_REDIRECT_URI = 'http://127.0.0.1:43117/callback';
@@ -114,10 +117,12 @@ describe.each(modes)('OAuth with the official SDK clients, $name mode', (mode) =
         expect(clientId).toEqual(expect.any(String));
         expectAuthorizedWithPkce(provider.authorizationUrls[0], provider.callbacks[0], provider.currentTokens?.access_token, clientId);
 
-        // With `mcp` only, the tool that needs demo:crypto is not even listed.
-        const names = toolNames(await client.listTools());
-        expect(names).toContain('calculate');
-        expect(names).not.toContain('hash_text');
+        // With `mcp` only, the tool that needs demo:crypto is listed all the same (the user's roles allow the
+        // scope), marked with what a step-up gets (issue 13 item 13).
+        const listed = await client.listTools();
+        expect(toolNames(listed)).toContain('calculate');
+        expect(listed.tools.find((tool) => tool.name === 'hash_text')?._meta).toEqual({ [REQUIRED_SCOPES_META_KEY]: ['demo:crypto'] });
+        expect(listed.tools.find((tool) => tool.name === 'calculate')?._meta).toBeUndefined();
         const result = await client.callTool({ name: 'calculate', arguments: { expression: '6 * 7' } });
         expect(result.structuredContent).toEqual({ expression: '6 * 7', result: 42 });
       } finally {
@@ -175,14 +180,18 @@ describe.each(modes)('OAuth with the official SDK clients, $name mode', (mode) =
       // SDK 1.x refreshes instead of re-authorizing when it holds a refresh token (the refresh cannot
       // widen the grant); a client keeping no refresh token shows its step-up path (see the provider).
       const provider = new LegacySdkOAuthProvider({ user: platform.demoUser, registration: dcr(), keepRefreshTokens: false });
-      const { client, transport } = await connectLegacy(demoUrl, provider);
+      const recorder = recordingFetch();
+      const { client, transport } = await connectLegacy(demoUrl, provider, recorder.fetch);
       try {
         expect(String(decodeJwt(provider.currentTokens?.access_token ?? '').payload['scope']).split(' ')).not.toContain('demo:crypto');
+        // Issue 13 item 13: a client that calls only listed tools finds the one to step up for.
+        expectListedForStepUp(await client.listTools());
         const refused: unknown = await client.callTool({ name: 'hash_text', arguments: { text: 'abc' } }).then(
           () => undefined,
           (error: unknown) => error,
         );
         expect(isUnauthorizedError(refused), String(refused)).toBe(true);
+        expectStepUpChallenge(recorder);
         const stepUp = provider.authorizationUrls.at(-1);
         expect(provider.authorizationUrls).toHaveLength(2);
         expect(scopesOf(stepUp)).toEqual(expect.arrayContaining(['mcp', 'demo:crypto']));
@@ -259,14 +268,20 @@ describe.each(modes)('OAuth with the official SDK clients, $name mode', (mode) =
 
     it('steps up on 403 insufficient_scope: re-authorizes with the union of scopes and the call succeeds', async () => {
       const provider = new ModernSdkOAuthProvider({ user: platform.demoUser, registration: dcr() });
-      const { client, transport } = await connectModern(demoUrl, provider);
+      const recorder = recordingFetch();
+      const { client, transport } = await connectModern(demoUrl, provider, recorder.fetch);
       try {
+        const listed = await client.listTools();
+        expectListedForStepUp(listed);
+        // The list depends on the caller's authorization: never shareable between tokens (S-248, S-249).
+        expect(listed).toMatchObject({ cacheScope: 'private' });
         const refused: unknown = await client.callTool({ name: 'hash_text', arguments: { text: 'abc' } }).then(
           () => undefined,
           (error: unknown) => error,
         );
         // SEP-2350: the wider scope cannot come from a refresh, so the client sends the user back to the authorization page.
         expect(isUnauthorizedError(refused), String(refused)).toBe(true);
+        expectStepUpChallenge(recorder);
         expect(provider.authorizationUrls).toHaveLength(2);
         expect(scopesOf(provider.authorizationUrls.at(-1))).toEqual(expect.arrayContaining(['mcp', 'demo:crypto']));
 
@@ -301,6 +316,50 @@ describe.each(modes)('OAuth with the official SDK clients, $name mode', (mode) =
       await expect(transport.finishAuth(provider.takeAuthorizationCode())).rejects.toBeInstanceOf(IssuerMismatchError);
     });
   });
+
+  describe('a user whose roles cannot obtain demo:crypto (issue 13 item 13)', () => {
+    const reader: TestUser = { username: `reader-${Math.random().toString(36).slice(2, 8)}`, password: 'reader-password-0123456' };
+
+    beforeAll(async () => {
+      const admin = await AdminApi.signIn(platform, adminUserOf(platform));
+      await admin.expect([200, 201], 'PUT', '/tenants/demo/roles/reader', { description: 'Uses the demo server, no extra scope', scopes: ['mcp'] });
+      await admin.expect(201, 'POST', '/tenants/demo/users', { ...reader, roles: ['reader'] });
+    });
+
+    it('does not see hash_text, with either SDK client', async () => {
+      const legacy = await connectLegacy(demoUrl, new LegacySdkOAuthProvider({ user: reader, registration: dcr() }));
+      try {
+        const names = toolNames(await legacy.client.listTools());
+        expect(names).toContain('calculate');
+        expect(names).not.toContain('hash_text');
+      } finally {
+        await legacy.transport.terminateSession().catch(() => undefined);
+        await legacy.client.close();
+      }
+      const modern = await connectModern(demoUrl, new ModernSdkOAuthProvider({ user: reader, registration: dcr() }));
+      try {
+        const names = toolNames(await modern.client.listTools());
+        expect(names).toContain('calculate');
+        expect(names).not.toContain('hash_text');
+      } finally {
+        await modern.client.close();
+      }
+    });
+  });
+
+  /** hash_text is listed to a token without demo:crypto, marked with the scope a step-up gets; tools needing nothing are not marked. */
+  function expectListedForStepUp(listed: { tools: Array<{ name: string; _meta?: Record<string, unknown> }> }): void {
+    expect(listed.tools.find((tool) => tool.name === 'hash_text')?._meta).toEqual({ [REQUIRED_SCOPES_META_KEY]: ['demo:crypto'] });
+    expect(listed.tools.find((tool) => tool.name === 'calculate')?._meta).toBeUndefined();
+  }
+
+  /** The call of hash_text met one 403 whose Bearer challenge is insufficient_scope naming every scope the call needs (S-142, S-143). */
+  function expectStepUpChallenge(recorder: FetchRecorder): void {
+    expect(recorder.forbiddenChallenges, recorder.entries.join('\n')).toHaveLength(1);
+    const challenge = bearerChallenge(recorder.forbiddenChallenges[0]);
+    expect(challenge).toMatchObject({ error: 'insufficient_scope', resourceMetadata: protectedResourceMetadataUrl(demoUrl) });
+    expect(challenge?.scope?.split(' ')).toEqual(expect.arrayContaining(['mcp', 'demo:crypto']));
+  }
 
   /** The refused token's 401 at the MCP URL, then a token-endpoint POST, then the MCP request again, accepted. */
   function refusedThenRefreshed(entries: string[]): boolean {

@@ -128,6 +128,17 @@ export class ClientsService {
   }
 
   /**
+   * The scopes the client may obtain at most: the `scope` an administrator set on a pre-registered
+   * client. A self-registered (DCR) or CIMD client's `scope` is only what it expects to ask for
+   * (RFC 7591), not a limit: it may step up to scopes it learns from a 403 challenge later (S-142).
+   * `undefined`: no limit of the client's own.
+   */
+  async scopeCeiling(client: { clientId: string; scope?: string | undefined }): Promise<string[] | undefined> {
+    if (typeof client.scope !== 'string' || !client.scope) return undefined;
+    return (await this.tenantOf(client.clientId)) ? parseScopes(client.scope) : undefined;
+  }
+
+  /**
    * The metadata oidc-provider builds the client from, with `client_secret` set to the stored hash
    * (the provider's secret comparison is replaced by `verifyClientSecret`).
    */

@@ -266,14 +266,9 @@ export class InteractionsService {
     return { kind: 'handled' };
   }
 
-  /**
-   * The scopes the client may obtain at most: the `scope` an administrator set on a pre-registered
-   * client. A self-registered (DCR) or CIMD client's `scope` is only what it expects to ask for
-   * (RFC 7591), not a limit: it may step up to scopes it learns from a 403 challenge later (S-142).
-   */
-  private async ceiling(client: Client): Promise<string[] | undefined> {
-    if (typeof client.scope !== 'string' || !client.scope) return undefined;
-    return (await this.clients.tenantOf(client.clientId)) ? parseScopes(client.scope) : undefined;
+  /** The scopes the client may obtain at most (`ClientsService.scopeCeiling`). */
+  private ceiling(client: Client): Promise<string[] | undefined> {
+    return this.clients.scopeCeiling(client);
   }
 
   private async signedInUser(details: Details): Promise<UserAccount | undefined> {

@@ -1,6 +1,6 @@
 import type * as Oidc from 'oidc-provider' with { 'resolution-mode': 'import' };
 import { checkOutboundUrl, guardedLookup, type EgressPolicy } from '@mcp-platform/shared-egress';
-import { ADMIN_SCOPE, BASELINE_SCOPE, parseScopes } from '@mcp-platform/protocol-mcp';
+import { ADMIN_SCOPE, BASELINE_SCOPE, formatScopes, parseScopes } from '@mcp-platform/protocol-mcp';
 import type { ResolvedAuthorizationServerOptions } from '../authorization-server.options';
 import type { ClientsService } from '../clients/clients.service';
 import { redirectUriProblem } from '../clients/redirect-uri.policy';
@@ -104,6 +104,26 @@ export function buildOidcConfiguration(deps: OidcConfigurationDeps): Oidc.Config
     };
   };
 
+  /**
+   * `obtainable_scope` of an MCP token: the scopes of its server the caller could hold by asking
+   * (`AuthorizationPolicy.obtainableScopes`), so the broker can list what a step-up unlocks without
+   * asking anyone on the hot path (issue 13 item 13). Computed at every issuance, refreshes included,
+   * so a change of roles shows with the next token.
+   */
+  const obtainableScopeClaim = async (ctx: Oidc.KoaContextWithOIDC, token: Oidc.AccessToken | Oidc.ClientCredentials, audience: string): Promise<{ obtainable_scope?: string }> => {
+    const description = await resources.describe(audience);
+    const client = ctx.oidc.client;
+    if (!description || !client) return {};
+    let scopes: string[] = [];
+    if (token.kind === 'ClientCredentials') {
+      scopes = await policy.obtainableScopes(description, undefined, parseScopes(client.scope));
+    } else {
+      const user = await users.findById((token as Oidc.AccessToken).accountId);
+      if (user) scopes = await policy.obtainableScopes(description, user, await clients.scopeCeiling(client));
+    }
+    return scopes.length ? { obtainable_scope: formatScopes(scopes) } : {};
+  };
+
   const tenantIdClaim = async (slug: string): Promise<{ tenant_id?: string }> => {
     const tenant = await tenants.find(slug);
     return tenant ? { tenant_id: tenant.id } : {};
@@ -205,11 +225,11 @@ export function buildOidcConfiguration(deps: OidcConfigurationDeps): Oidc.Config
     },
     // Tokens name the tenant by slug (for people and routing) and by its immutable id (`tenant_id`): a
     // tenant deleted and created again with the same slug has a new id, and the old one's tokens are revoked.
-    extraTokenClaims: async (_ctx, token) => {
+    extraTokenClaims: async (ctx, token) => {
       const audience = token.resourceServer?.audience;
       const target = audience ? resources.parse(audience) : undefined;
-      if (!target) return undefined;
-      if (target.kind === 'mcp') return { tenant: target.tenant, ...(await tenantIdClaim(target.tenant)) };
+      if (!target || !audience) return undefined;
+      if (target.kind === 'mcp') return { tenant: target.tenant, ...(await tenantIdClaim(target.tenant)), ...(await obtainableScopeClaim(ctx, token, audience)) };
       if (token.kind === 'ClientCredentials') {
         // A tenant's automation client (checked in getResourceServerInfo): a tenant administrator of its tenant.
         const tenant = await clients.tenantOf((token as Oidc.ClientCredentials).clientId ?? '');

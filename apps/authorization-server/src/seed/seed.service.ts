@@ -27,8 +27,8 @@ export const DEMO_USERNAME = 'demo';
 
 /**
  * Writes the seed at boot, idempotently: tenants `demo` and `conformance` with their built-in
- * roles, the `demo` user (whose password is set again on every boot, so the one the operator was
- * shown works), and a platform administrator when one is configured and none exists. The tool
+ * roles, the `demo` user (whose password becomes the configured one when it is not already, so the
+ * one the operator was shown works), and a platform administrator when one is configured and none exists. The tool
  * executor seeds its own catalog of these tenants; nothing is asked of it here. Records that exist are
  * left as administrators changed them, apart from the demo password.
  */
@@ -52,7 +52,7 @@ export class SeedService implements OnModuleInit {
     if (seed) {
       for (const tenant of SEED_TENANTS) {
         if (await this.tenants.insertWithRoles({ slug: tenant.slug, name: tenant.name }, builtInRoles(tenant.memberScopes, tenant.memberScopeDescriptions))) {
-          this.logger.log(`seeded tenant ${tenant.slug}`);
+          this.logger.debug(`seeded tenant ${tenant.slug}`);
         }
       }
       await this.seedDemoUser(seed.demoUserPassword);
@@ -63,14 +63,18 @@ export class SeedService implements OnModuleInit {
 
   private async seedDemoUser(password: string): Promise<void> {
     assertPasswordPolicy(password);
-    const passwordHash = await this.hasher.hash(password);
     const existing = await this.users.findByUsername(DEMO_USERNAME);
     if (existing) {
-      await this.users.setPasswordHash(existing.account.id, passwordHash);
+      // A restart with the same password (kept in the embedded data directory, or configured) changes
+      // nothing; a different configured password replaces the stored one, so the one printed signs in.
+      if (await this.hasher.verify(existing.passwordHash, password)) return;
+      await this.users.setPasswordHash(existing.account.id, await this.hasher.hash(password));
+      this.logger.log(`the demo user's password was set to the configured one`);
       return;
     }
+    const passwordHash = await this.hasher.hash(password);
     const inserted = await this.users.insert({ id: randomUUID(), username: DEMO_USERNAME, passwordHash, tenant: 'demo', platformAdmin: false, roles: [MEMBER_ROLE] });
-    if (inserted) this.logger.log(`seeded user ${DEMO_USERNAME}`);
+    if (inserted) this.logger.debug(`seeded user ${DEMO_USERNAME}`);
   }
 
   private async seedPlatformAdmin(rawUsername: string, password: string): Promise<void> {

@@ -112,6 +112,11 @@ describe('EdgeAuthenticator', () => {
       expect(verifier.verify).toHaveBeenCalledWith('x.y.z', { audience: `${PUBLIC_URL}/demo/private/mcp` });
     });
 
+    it('carries the scopes the token says the caller could obtain into the principal, so step-up tools are listed (issue 13 item 13)', async () => {
+      const { edge } = authenticator(async () => token({ obtainableScopes: ['mcp', 'demo:crypto'] }));
+      await expect(edge.authenticate(bearer(), PRIVATE)).resolves.toMatchObject({ ok: true, principal: { scopes: ['mcp'], obtainableScopes: ['mcp', 'demo:crypto'] } });
+    });
+
     it('answers a refused token with 401 invalid_token and the verifier’s safe reason (S-141)', async () => {
       const { edge } = authenticator(async () => {
         throw new TokenRejectedError('expired', 'the token has expired');

@@ -128,6 +128,7 @@ export class EdgeAuthenticator implements OnModuleInit {
         tenant: server.tenant,
         ...(token.clientId === undefined ? {} : { clientId: token.clientId }),
         scopes: token.scopes,
+        ...(token.obtainableScopes === undefined ? {} : { obtainableScopes: token.obtainableScopes }),
         anonymous: false,
       },
       expiresAt: token.expiresAt,

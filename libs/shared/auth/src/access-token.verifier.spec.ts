@@ -146,6 +146,21 @@ describe('AccessTokenVerifier', () => {
       expect(claims).toEqual({ subject: 'user-1', scopes: [], roles: [], expiresAt: (NOW + 600) * 1_000, audience: [AUDIENCE] });
     });
 
+    it('reads obtainable_scope as the scopes the caller could obtain by stepping up (issue 13 item 13)', async () => {
+      const verifier = verifierFor([rsa.publicJwk]);
+      const claims = await verifier.verify(await token({ claims: { scope: 'mcp', obtainable_scope: 'mcp demo:crypto demo:crypto' } }), { audience: AUDIENCE });
+      expect(claims).toMatchObject({ scopes: ['mcp'], obtainableScopes: ['mcp', 'demo:crypto'] });
+      // Remembered tokens answer a copy too.
+      const again = await verifier.verify(await token({ claims: { scope: 'mcp', obtainable_scope: 'mcp demo:crypto demo:crypto' } }), { audience: AUDIENCE });
+      expect(again.obtainableScopes).toEqual(['mcp', 'demo:crypto']);
+      expect(again.obtainableScopes).not.toBe(claims.obtainableScopes);
+    });
+
+    it('refuses an obtainable_scope that is not a string as malformed', async () => {
+      const verifier = verifierFor([rsa.publicJwk]);
+      expect(await rejectionOf(verifier.verify(await token({ claims: { obtainable_scope: ['mcp'] } }), { audience: AUDIENCE }))).toBe('malformed');
+    });
+
     it('refuses alg none as unsupported_alg', async () => {
       const verifier = verifierFor([rsa.publicJwk]);
       const unsigned = `${encode({ alg: 'none', typ: 'at+jwt' })}.${encode({ iss: ISSUER, aud: AUDIENCE, sub: 'x', exp: NOW + 60 })}.`;

@@ -1,8 +1,8 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Logger } from 'nestjs-pino';
 import { microserviceOptions, type MessagingOptions } from '@mcp-platform/shared-messaging';
+import { PlatformLogger } from './platform-logger';
 
 export interface RunServiceOptions {
   /** The root module (it imports LoggingModule, MessagingModule and the app's feature modules). */
@@ -14,6 +14,8 @@ export interface RunServiceOptions {
   configure?: (app: NestFastifyApplication) => void | Promise<void>;
   /** Fastify options, e.g. `bodyLimit`. */
   fastify?: ConstructorParameters<typeof FastifyAdapter>[0];
+  /** The apps this process runs, named in its one ready line (the embedded host runs five). */
+  apps?: readonly string[];
 }
 
 /**
@@ -24,12 +26,17 @@ export async function runService(options: RunServiceOptions): Promise<NestFastif
   // Long-lived SSE streams must not hold a stopping process hostage: clients reconnect elsewhere.
   const adapter = new FastifyAdapter({ forceCloseConnections: true, ...options.fastify });
   const app = await NestFactory.create<NestFastifyApplication>(options.module, adapter, { bufferLogs: true });
-  app.useLogger(app.get(Logger));
+  const logger = app.get(PlatformLogger);
+  app.useLogger(logger);
   app.enableShutdownHooks();
   await options.configure?.(app);
   app.connectMicroservice(microserviceOptions(options.messaging), { inheritAppConfig: true });
   await app.init();
   await app.startAllMicroservices();
   await app.listen(options.port, options.host);
+  // The one line a start prints at info besides what the apps did (migrations, keys): where it serves.
+  const address = app.getHttpServer().address();
+  const port = typeof address === 'object' && address !== null ? address.port : options.port;
+  logger.log(`ready on http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}${options.apps?.length ? ` (${options.apps.join(', ')})` : ''}`);
   return app;
 }
