@@ -69,11 +69,14 @@ export async function planProcesses({ brokerReplicas, ports, freePort = findFree
  */
 export function processEnv(entry, env, plan = [entry]) {
   const { REQUEST_STATE_KEYS, ...shared } = env;
-  // Loopback only (S-73): the health checks and the printed URLs assume it.
-  const own = { HOST: '127.0.0.1', PORT: String(entry.port) };
+  // Loopback only (S-73): the health checks and the printed URLs assume it. JSON records: the caller
+  // reads the apps' output from pipes and prints it its own way.
+  const own = { HOST: '127.0.0.1', PORT: String(entry.port), LOG_FORMAT: 'json' };
   const { mcpPublicUrl, authPublicUrl } = publicUrls(env, plan);
   if (entry.app === 'session-broker') {
-    Object.assign(own, { REPLICA_ID: entry.name, PUBLIC_URL: mcpPublicUrl, AUTH_ISSUER: env.AUTH_ISSUER ?? `${authPublicUrl}/oauth` });
+    // The caller lists the virtual servers itself (`listVirtualServers`): a broker's own announcement
+    // would come after start:cluster's ready banner.
+    Object.assign(own, { REPLICA_ID: entry.name, PUBLIC_URL: mcpPublicUrl, AUTH_ISSUER: env.AUTH_ISSUER ?? `${authPublicUrl}/oauth`, ANNOUNCE_VIRTUAL_SERVERS: 'false' });
     if (REQUEST_STATE_KEYS !== undefined) Object.assign(own, { REQUEST_STATE_KEYS });
   }
   if (entry.app === 'authorization-server') {
@@ -177,7 +180,25 @@ const PORT_RACE_ATTEMPTS = 3;
 
 /** Whether a start failed because an app could not bind its port. @param {unknown} error */
 export function isPortRace(error) {
-  return error instanceof Error && error.message.includes('EADDRINUSE');
+  return error instanceof Error && /EADDRINUSE|port \d+ is in use/.test(error.message);
+}
+
+/**
+ * The error of a start that failed because a process exited: its message carries the process's last
+ * lines, `failure` the same as data (for a caller that already showed the output, e.g. the dev script).
+ */
+export class ProcessExitedError extends Error {
+  /** @param {{ name: string, code: number | null, signal: string | null, tail: string[] }} failure @param {string} when */
+  constructor(failure, when) {
+    super(`${failure.name} exited ${when} (${exitDescription(failure)}); its last lines:\n${failure.tail.map((line) => `  ${line}`).join('\n')}`);
+    this.name = 'ProcessExitedError';
+    this.failure = failure;
+  }
+}
+
+/** `exit code 1` or `signal SIGKILL`. @param {{ code: number | null, signal: string | null }} exit */
+export function exitDescription({ code, signal }) {
+  return signal ? `signal ${signal}` : `exit code ${code}`;
 }
 
 /** One attempt of `startCluster`. @param {Parameters<typeof startCluster>[0]} options */
@@ -279,9 +300,7 @@ async function startClusterOnce(options = {}) {
 
   const deadline = Date.now() + (options.readyTimeoutMs ?? 60_000);
   const failedEarly = exited.then((failure) => {
-    throw new Error(
-      `${failure.name} exited during start (code ${failure.code}, signal ${failure.signal}); its last lines:\n${failure.tail.map((line) => `  ${line}`).join('\n')}`,
-    );
+    throw new ProcessExitedError(failure, 'during start');
   });
   try {
     await Promise.race([Promise.all(running.map(({ entry }) => waitReady(`http://127.0.0.1:${entry.port}/health/ready`, entry.name, deadline, () => stopping))), failedEarly]);
@@ -335,7 +354,7 @@ async function startClusterOnce(options = {}) {
       let exitedAgain = false;
       const failed = restarted.done.then(({ code, signal }) => {
         exitedAgain = true;
-        throw new Error(`${name} exited during its restart (code ${code}, signal ${signal}); its last lines:\n${restarted.tail.map((line) => `  ${line}`).join('\n')}`);
+        throw new ProcessExitedError({ name, code, signal, tail: restarted.tail }, 'during its restart');
       });
       failed.catch(() => undefined);
       await Promise.race([waitReady(`http://127.0.0.1:${entry.port}/health/ready`, name, Date.now() + readyTimeoutMs, () => stopping || exitedAgain), failed]);

@@ -36,15 +36,17 @@ describe('cluster', () => {
       { app: 'session-broker', name: 'session-broker-2', port: 3001 },
     ];
 
-    it('gives a broker its own replica id, the first broker URL as the canonical public URL and the issuer, on loopback', () => {
-      const env = processEnv({ app: 'session-broker', name: 'session-broker-2', port: 3001 }, { NATS_URL: 'nats://n:4222', HOST: '0.0.0.0', PORT: '9' }, plan);
+    it('gives a broker its own replica id, the first broker URL as the canonical public URL and the issuer, on loopback, writing JSON records', () => {
+      const env = processEnv({ app: 'session-broker', name: 'session-broker-2', port: 3001 }, { NATS_URL: 'nats://n:4222', HOST: '0.0.0.0', PORT: '9', LOG_FORMAT: 'pretty' }, plan);
       expect(env).toEqual({
         NATS_URL: 'nats://n:4222',
         HOST: '127.0.0.1',
         PORT: '3001',
+        LOG_FORMAT: 'json',
         REPLICA_ID: 'session-broker-2',
         PUBLIC_URL: 'http://127.0.0.1:3000',
         AUTH_ISSUER: 'http://127.0.0.1:3101/oauth',
+        ANNOUNCE_VIRTUAL_SERVERS: 'false',
       });
     });
 
@@ -71,6 +73,7 @@ describe('cluster', () => {
         DATABASE_URL: 'postgres://x/y',
         HOST: '127.0.0.1',
         PORT: '3102',
+        LOG_FORMAT: 'json',
       });
     });
   });
@@ -78,6 +81,7 @@ describe('cluster', () => {
   describe('isPortRace', () => {
     it('recognises a start that failed because a port was taken, and nothing else', () => {
       expect(isPortRace(new Error('session-broker exited during start (code 1); its last lines:\n  Error: listen EADDRINUSE: address already in use 127.0.0.1:41107'))).toBe(true);
+      expect(isPortRace(new Error('session-broker exited during start (exit code 1); its last lines:\n  port 41107 is in use (set PORT to another port)'))).toBe(true);
       expect(isPortRace(new Error('tool-executor exited during start (code 1): migration failed'))).toBe(false);
       expect(isPortRace('EADDRINUSE')).toBe(false);
     });

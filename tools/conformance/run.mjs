@@ -1,34 +1,47 @@
 #!/usr/bin/env node
 // `npm run test:conformance`: the official MCP conformance suite against the platform, in both modes.
-// Starts the embedded platform (`node apps/standalone/dist/main.js` on a free port), then the distributed
-// platform (five processes over the real NATS and PostgreSQL, a throwaway database), and runs
-// ../shared/tools/conformance.sh against `<base>/conformance/everything/mcp` in each: the active suite
-// with the baseline in expected-failures.yml, then the pending `json-schema-2020-12` scenario, then the
-// pending `server-sse-polling` scenario (SSE resumability: priming event, `retry`, Last-Event-ID) with
-// `--strict`, so a WARNING fails it too.
+// Installs the suite on first use (suite.mjs: @modelcontextprotocol/conformance with the TypeScript SDK
+// client it drives, and Node 22 when this Node is older, from the npm registry into a cache), starts the
+// embedded platform (`node apps/standalone/dist/main.js` on a free port, in memory), then the distributed
+// platform (five processes over the real NATS and PostgreSQL, a throwaway database), and runs against
+// `<base>/conformance/everything/mcp` in each: the active suite with the baseline in
+// expected-failures.yml, then the pending `json-schema-2020-12` scenario, then the pending
+// `server-sse-polling` scenario (SSE resumability: priming event, `retry`, Last-Event-ID) strictly, so a
+// WARNING (or a pass on a missing fixture) fails it too.
+// Environment: CONFORMANCE_MODES (default `embedded,distributed`), CONFORMANCE_CACHE (default
+// node_modules/.cache/mcp-conformance; point it at a filled cache to run offline), CONFORMANCE_VERSION
+// and CONFORMANCE_SDK_VERSION (the suite and SDK versions; defaults in suite.mjs).
 // Builds nothing (run `npm run build` first; `npm test` does). Exits 1 on any unexpected failure or
 // stale baseline entry, 2 when it cannot run; stops every process it started, by pid.
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_SDK_VERSION, DEFAULT_SUITE_VERSION, defaultCacheDir, installSuite, runLeg } from './suite.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const conformanceScript = resolve(root, '..', 'shared', 'tools', 'conformance.sh');
-const baseline = join('tools', 'conformance', 'expected-failures.yml');
+const baseline = join(root, 'tools', 'conformance', 'expected-failures.yml');
 const standaloneMain = join(root, 'apps', 'standalone', 'dist', 'main.js');
 const virtualServerPath = '/conformance/everything/mcp';
 const modes = (process.env.CONFORMANCE_MODES ?? 'embedded,distributed').split(',').map((mode) => mode.trim());
+const cacheDir = resolve(process.env.CONFORMANCE_CACHE || defaultCacheDir(root));
+const version = process.env.CONFORMANCE_VERSION || DEFAULT_SUITE_VERSION;
+const sdkVersion = process.env.CONFORMANCE_SDK_VERSION || DEFAULT_SDK_VERSION;
+const resultsRoot = join(root, 'tmp', 'conformance', new Date().toISOString().replace(/[:.]/g, '-'));
 
 function fail(message) {
   console.error(`conformance: ${message}`);
   process.exit(2);
 }
 
-if (!existsSync(conformanceScript)) {
-  fail(`the conformance script is missing: expected ${relative(root, conformanceScript)} (the shared/ folder beside the repository)`);
-}
 if (!existsSync(standaloneMain)) fail(`${relative(root, standaloneMain)} is missing: run \`npm run build\` first`);
+
+let suite;
+try {
+  suite = await installSuite({ cacheDir, version, sdkVersion, log: (line) => console.log(`conformance: ${line}`) });
+} catch (error) {
+  fail(`cannot install the conformance suite ${version} (set CONFORMANCE_CACHE to a filled cache to run offline): ${error.message}`);
+}
+console.log(`conformance: @modelcontextprotocol/conformance@${suite.version} with @modelcontextprotocol/sdk@${suite.sdkVersion ?? 'the suite\'s range'}, run by ${suite.node === process.execPath ? `this node (${process.version})` : suite.node}`);
 
 let testing;
 try {
@@ -57,22 +70,18 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
-/** Runs conformance.sh with `args`, its output passed through; resolves with its exit code. */
-function runConformance(args) {
-  return new Promise((resolvePromise) => {
-    const child = spawn('bash', [conformanceScript, ...args], { cwd: root, stdio: 'inherit' });
-    child.once('exit', (code, signal) => resolvePromise(code ?? (signal ? 1 : 0)));
-  });
-}
-
 /** The active suite with the baseline, then the pending json-schema-2020-12 and (strict) server-sse-polling scenarios. */
 async function runSuites(mode, url) {
-  console.log(`\n=== ${mode}: ${url} — active suite, baseline ${baseline} ===`);
-  const active = await runConformance(['--expected-failures', baseline, '--timeout', '300', url]);
-  console.log(`\n=== ${mode}: ${url} — pending scenario json-schema-2020-12 ===`);
-  const pending = await runConformance(['--scenario', 'json-schema-2020-12', '--timeout', '120', url]);
-  console.log(`\n=== ${mode}: ${url} — pending scenario server-sse-polling, strict ===`);
-  const polling = await runConformance(['--scenario', 'server-sse-polling', '--strict', '--timeout', '120', url]);
+  const leg = async (title, name, args, options = {}) => {
+    console.log(`\n=== ${mode}: ${url} — ${title} ===`);
+    const result = await runLeg(suite, { url, args, resultsDir: join(resultsRoot, `${mode}-${name}`), ...options });
+    for (const line of result.lines) console.log(line);
+    console.log(`conformance: ${result.passed} passed, ${result.failed} failed${result.ok ? '' : ' — FAILED'}`);
+    return result.ok ? 0 : 1;
+  };
+  const active = await leg(`active suite, baseline ${relative(root, baseline)}`, 'active', ['--suite', 'active', '--expected-failures', baseline], { timeoutMs: 300_000 });
+  const pending = await leg('pending scenario json-schema-2020-12', 'json-schema-2020-12', ['--scenario', 'json-schema-2020-12'], { timeoutMs: 120_000 });
+  const polling = await leg('pending scenario server-sse-polling, strict', 'server-sse-polling', ['--scenario', 'server-sse-polling'], { strict: true, timeoutMs: 120_000 });
   return { mode, active, pending, polling };
 }
 

@@ -41,7 +41,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        LoggingModule.forRoot({ name: 'authorization-server', level: env.LOG_LEVEL }),
+        LoggingModule.forRoot({ name: 'authorization-server', level: env.LOG_LEVEL, format: env.LOG_FORMAT }),
         MessagingModule.forRoot(messaging),
         // Ready means its database answers too.
         HealthModule.forRoot({ checks: databaseHealthChecks([AUTHORIZATION_SERVER_CONNECTION]) }),

@@ -1,9 +1,14 @@
 import { OAuthClientEntity } from './clients/oauth-client.entity';
 import { CreateOAuthClients1767398400001 } from './clients/migrations/1767398400001-CreateOAuthClients';
 import { CreateIdentity1767312000000 } from './identity/migrations/1767312000000-CreateIdentity';
+import { CreateSignInAttempts1767571200001 } from './interactions/migrations/1767571200001-CreateSignInAttempts';
+import { SignInAttemptEntity } from './interactions/sign-in-attempt.entity';
 import { CreateOAuthRecords1767398400000 } from './oauth/migrations/1767398400000-CreateOAuthRecords';
 import { OAuthSecretEntity } from './oauth/oauth-secret.entity';
 import { OidcRecordEntity } from './oauth/oidc-record.entity';
+import { AddRoleScopeDescriptions1767571200000 } from './roles/migrations/1767571200000-AddRoleScopeDescriptions';
+import { CreateRevocations1767571200002 } from './revocations/migrations/1767571200002-CreateRevocations';
+import { RevocationEntity } from './revocations/revocation.entity';
 import { RoleEntity } from './roles/role.entity';
 import { SigningKeyEntity } from './signing-keys/signing-key.entity';
 import { TenantEntity } from './tenants/tenant.entity';
@@ -14,7 +19,25 @@ import { UserEntity } from './users/user.entity';
  * The explicit entity list of the authorization server's DataSource (STYLE.md §7). Each feature adds
  * its entities here.
  */
-export const AUTHORIZATION_SERVER_ENTITIES = [TenantEntity, UserEntity, RoleEntity, UserRoleEntity, SigningKeyEntity, OidcRecordEntity, OAuthSecretEntity, OAuthClientEntity];
+export const AUTHORIZATION_SERVER_ENTITIES = [
+  TenantEntity,
+  UserEntity,
+  RoleEntity,
+  UserRoleEntity,
+  SigningKeyEntity,
+  OidcRecordEntity,
+  OAuthSecretEntity,
+  OAuthClientEntity,
+  SignInAttemptEntity,
+  RevocationEntity,
+];
 
 /** The committed migrations of every feature, in timestamp order. */
-export const AUTHORIZATION_SERVER_MIGRATIONS = [CreateIdentity1767312000000, CreateOAuthRecords1767398400000, CreateOAuthClients1767398400001];
+export const AUTHORIZATION_SERVER_MIGRATIONS = [
+  CreateIdentity1767312000000,
+  CreateOAuthRecords1767398400000,
+  CreateOAuthClients1767398400001,
+  AddRoleScopeDescriptions1767571200000,
+  CreateSignInAttempts1767571200001,
+  CreateRevocations1767571200002,
+];

@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { httpServerSettings } from '@mcp-platform/shared-config';
-import { runService } from '@mcp-platform/shared-observability';
+import { httpServerSettings, loadDotEnvFile } from '@mcp-platform/shared-config';
+import { exitOnStartFailure, runService } from '@mcp-platform/shared-observability';
 import { natsMessaging } from '@mcp-platform/shared-messaging';
 import { AppModule } from './app.module';
 import { configureAdminOpenApi } from './admin/admin-openapi';
@@ -10,6 +10,8 @@ import { configureAuthorizationServerHttp } from './authorization-server.http';
 import { loadAuthorizationServerEnv } from './config/env.schema';
 
 async function main(): Promise<void> {
+  // The working directory's .env, under what the environment already says.
+  loadDotEnvFile();
   const env = loadAuthorizationServerEnv();
   const messaging = natsMessaging('authorization-server', env);
   const boot = {
@@ -33,7 +35,4 @@ async function main(): Promise<void> {
   });
 }
 
-void main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+void main().catch((error: unknown) => exitOnStartFailure(error));

@@ -1,9 +1,9 @@
 import 'reflect-metadata';
-import { Controller } from '@nestjs/common';
+import { Controller, Logger } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createPrivateKey, randomUUID, type KeyObject } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { resourceStore, taskScheduler, toolExecutor, WireErrorCode, type RpcRequestParsed } from '@mcp-platform/protocol-contracts';
 import { RpcError, RpcHandler } from '@mcp-platform/shared-messaging';
 import {
@@ -41,6 +41,12 @@ class CatalogLog {
   requireTenant(tenant: string): void {
     if (!this.tenants.has(tenant)) throw new RpcError(WireErrorCode.NotFound, `no tenant ${tenant}`);
   }
+}
+
+/** What the executor answers for a stored tool: header values never leave it, each header shows as set. */
+function viewOf(tool: ToolDefinition): toolExecutor.ToolDefinitionView {
+  if (tool.kind !== 'http' || tool.config.headers === undefined) return tool as toolExecutor.ToolDefinitionView;
+  return { ...tool, config: { ...tool.config, headers: Object.fromEntries(Object.keys(tool.config.headers).map((name) => [name, { set: true as const }])) } };
 }
 
 /** A stand-in for the tool executor's catalog administration RPCs, over the real bus. */
@@ -98,14 +104,14 @@ function fakeCatalogExecutor(log: CatalogLog) {
     @RpcHandler(toolExecutor.listToolDefinitions)
     listTools(request: RpcRequestParsed<typeof toolExecutor.listToolDefinitions>) {
       log.requireTenant(request.tenant);
-      return { tools: [...log.tools.entries()].filter(([key]) => key.startsWith(`${request.tenant}/`)).map(([, tool]) => tool) };
+      return { tools: [...log.tools.entries()].filter(([key]) => key.startsWith(`${request.tenant}/`)).map(([, tool]) => viewOf(tool)) };
     }
 
     @RpcHandler(toolExecutor.getToolDefinition)
     getTool(request: RpcRequestParsed<typeof toolExecutor.getToolDefinition>) {
       const tool = log.tools.get(`${request.tenant}/${request.name}`);
       if (!tool) throw new RpcError(WireErrorCode.NotFound, `no tool ${request.tenant}/${request.name}`);
-      return tool;
+      return viewOf(tool);
     }
 
     @RpcHandler(toolExecutor.putToolDefinition)
@@ -115,7 +121,7 @@ function fakeCatalogExecutor(log: CatalogLog) {
       const key = `${request.tenant}/${request.tool.name}`;
       const created = !log.tools.has(key);
       log.tools.set(key, request.tool);
-      return { created, tool: request.tool };
+      return { created, tool: viewOf(request.tool) };
     }
 
     @RpcHandler(toolExecutor.deleteToolDefinition)
@@ -525,6 +531,10 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
       const role = await call('PUT', '/admin/v1/tenants/acme/roles/auditor', { token, body: { description: 'Reads', scopes: ['mcp', 'demo'] } });
       expect(role.status).toBe(200);
       expect(role.body).toEqual({ created: true, role: { name: 'auditor', description: 'Reads', scopes: ['mcp', 'demo'], builtIn: false } });
+      // A role may say what the scopes it allows let an application do (the consent page shows it), and only those.
+      const described = await call('PUT', '/admin/v1/tenants/acme/roles/hasher', { token, body: { scopes: ['demo'], scopeDescriptions: { 'demo:crypto': 'Hash text.' } } });
+      expect(described.body).toEqual({ created: true, role: { name: 'hasher', scopes: ['demo'], scopeDescriptions: { 'demo:crypto': 'Hash text.' }, builtIn: false } });
+      expect((await call('PUT', '/admin/v1/tenants/acme/roles/hasher', { token, body: { scopes: ['mcp'], scopeDescriptions: { 'demo:crypto': 'Hash text.' } } })).status).toBe(400);
 
       const user = await call('POST', '/admin/v1/tenants/acme/users', { token, body: { username: 'wile', password: 'a long enough password', roles: ['tenant-admin'] } });
       expect(user.status).toBe(201);
@@ -697,6 +707,50 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
 
       const listed = await call('GET', '/admin/v1/tenants/acme/tools', { token });
       expect(listed.body.tools.map((tool: { name: string }) => tool.name)).toEqual(['echo']);
+    });
+
+    it('never answers, documents or logs an HTTP tool\'s header values: set, get, list, disable and enable show them as set (issue 13 item 7)', async () => {
+      const token = acmeAdminToken;
+      const secret = 'sk-live-0123456789abcdef';
+      const logged: string[] = [];
+      const spies = (['log', 'warn', 'error', 'debug', 'verbose'] as const).map((level) =>
+        vi.spyOn(Logger.prototype, level).mockImplementation((...args: unknown[]) => void logged.push(JSON.stringify(args))),
+      );
+      try {
+        const keyed = { ...echo, config: { ...echo.config, headers: { 'x-api-key': secret } } };
+        const answers = [
+          await call('PUT', '/admin/v1/tenants/acme/tools/keyed', { token, body: keyed }),
+          await call('GET', '/admin/v1/tenants/acme/tools/keyed', { token }),
+          await call('GET', '/admin/v1/tenants/acme/tools', { token }),
+          await call('POST', '/admin/v1/tenants/acme/tools/keyed/disable', { token }),
+          await call('POST', '/admin/v1/tenants/acme/tools/keyed/enable', { token }),
+        ];
+        for (const answer of answers) expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+        expect(answers[0]?.body.tool.config).toEqual({ url: echo.config.url, headers: { 'x-api-key': { set: true } } });
+        expect(answers[1]?.body.config).toEqual({ url: echo.config.url, headers: { 'x-api-key': { set: true } } });
+        expect(JSON.stringify(answers.map((answer) => answer.body))).not.toContain(secret);
+        // Disabling wrote the definition back with the header kept (`{ set: true }`), not blanked.
+        expect(log.requests.filter((entry) => entry.subject === toolExecutor.putToolDefinition.subject).at(-1)?.payload).toMatchObject({
+          tool: { name: 'keyed', enabled: true, config: { headers: { 'x-api-key': { set: true } } } },
+        });
+        expect(logged.join('\n')).not.toContain(secret);
+        const document = JSON.stringify((await call('GET', '/admin/openapi.json')).body);
+        expect(document).not.toContain(secret);
+      } finally {
+        for (const spy of spies) spy.mockRestore();
+      }
+    });
+
+    it('documents the HTTP tool contract and write-only headers in the OpenAPI document', async () => {
+      const document = (await call('GET', '/admin/openapi.json')).body as { paths: Record<string, Record<string, { requestBody?: unknown; responses?: Record<string, unknown> }>> };
+      const put = document.paths['/admin/v1/tenants/{tenant}/tools/{name}']?.['put'];
+      const body = JSON.stringify(put?.requestBody);
+      expect(body).toMatch(/POST.*arguments.*JSON/);
+      expect(body).toMatch(/structuredContent/);
+      expect(body).toMatch(/write-only/);
+      const shown = JSON.stringify(document.paths['/admin/v1/tenants/{tenant}/tools/{name}']?.['get']?.responses?.['200']);
+      expect(shown).toMatch(/"set":\{[^}]*"const":true/);
+      expect(shown).toMatch(/lastError/);
     });
 
     it('sends a virtual server put as putServerDefinition with the path name and answers its MCP URL', async () => {
@@ -1057,13 +1111,18 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
       expect(operations.sort()).toEqual([...EXPECTED_OPERATIONS].sort());
     });
 
-    it('documents the bearer scheme, the parameters, bodies and error answers of every route', () => {
+    it('documents the bearer and OAuth 2.0 schemes, the parameters, bodies and error answers of every route', () => {
       expect(document.openapi).toBe('3.1.0');
       expect(document.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+      // Swagger UI's Authorize: authorization code at this server's own endpoints, for the admin scope.
+      expect(document.components.securitySchemes.oauth2).toMatchObject({
+        type: 'oauth2',
+        flows: { authorizationCode: { authorizationUrl: `${ISSUER}/auth`, tokenUrl: `${ISSUER}/token`, scopes: { admin: expect.any(String) } } },
+      });
       for (const [path, methods] of Object.entries(document.paths)) {
         for (const [method, operation] of Object.entries(methods as Record<string, any>)) { // eslint-disable-line @typescript-eslint/no-explicit-any
           const where = `${method} ${path}`;
-          expect(operation.security, where).toEqual([{ bearer: [] }]);
+          expect(operation.security, where).toEqual([{ bearer: [] }, { oauth2: ['admin'] }]);
           for (const status of ['400', '401', '403', '500']) {
             expect(operation.responses[status]?.content?.['application/json']?.schema?.properties?.error, `${where} ${status}`).toBeDefined();
           }

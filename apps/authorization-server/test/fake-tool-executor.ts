@@ -6,9 +6,11 @@ import { RpcError, RpcHandler } from '@mcp-platform/shared-messaging';
 export const FAKE_VIRTUAL_SERVERS = [
   { tenant: 'demo', name: 'default', title: 'Demo', public: false, scopes: ['mcp', 'demo:crypto'] },
   { tenant: 'conformance', name: 'everything', title: 'Everything', public: true, scopes: ['mcp'] },
+  // A tenant the tests create, disable and delete themselves (the authorization server decides who gets tokens).
+  { tenant: 'lifecycle', name: 'main', title: 'Lifecycle', public: false, scopes: ['mcp'] },
 ];
 
-/** A stand-in for the tool executor: answers `getVirtualServer` (and the tenant mirror calls) for the tests' tenants. */
+/** A stand-in for the tool executor: answers `getVirtualServer` (and the tenant mirror calls: put, delete) for the tests' tenants. */
 @Controller()
 export class FakeToolExecutorController {
   @RpcHandler(toolExecutor.getVirtualServer)
@@ -21,5 +23,10 @@ export class FakeToolExecutorController {
   @RpcHandler(toolExecutor.putTenant)
   putTenant() {
     return { created: true };
+  }
+
+  @RpcHandler(toolExecutor.deleteTenant)
+  deleteTenant() {
+    return { deleted: true as const };
   }
 }

@@ -2,8 +2,9 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomUUID, type KeyObject } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inProcessMessaging } from '@mcp-platform/shared-messaging';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { authorizationServer } from '@mcp-platform/protocol-contracts';
+import { inProcessMessaging, MessageBus } from '@mcp-platform/shared-messaging';
 import {
   bootService,
   createPkcePair,
@@ -30,7 +31,11 @@ import {
 import { configureAuthorizationServerHttp } from '../src/authorization-server.http';
 import { AuthorizationServerModule } from '../src/authorization-server.module';
 import { ClientsService } from '../src/clients/clients.service';
+import { ACCOUNT_FREE_ATTEMPTS, FREE_ATTEMPTS, SignInThrottle } from '../src/interactions/sign-in.throttle';
+import { TenantsService } from '../src/tenants/tenants.service';
+import { PasswordHasher } from '../src/users/password-hasher';
 import { SigningKeysService } from '../src/signing-keys/signing-keys.service';
+import { RolesService } from '../src/roles/roles.service';
 import { UsersService } from '../src/users/users.service';
 import { FakeToolExecutorController } from './fake-tool-executor';
 
@@ -218,6 +223,29 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
       expect(consent.body).toContain(DEMO_RESOURCE);
     });
 
+    it('names the server by its title and its tenant on both pages, and says what each scope allows (not raw names)', async () => {
+      const { signIn, consent } = await authorizeStepByStep(publicClient, { scope: 'mcp demo:crypto' });
+      const text = (page: BrowserPage) => page.body.replace(/<style>[\s\S]*<\/style>/, '').replace(/<[^>]+>/g, ' ');
+      // The fake executor's demo/default is titled "Demo"; the seeded tenant demo is named "Demo".
+      expect(text(signIn)).toContain('Public &#60;Test&#62; Client  wants to use “Demo”, an MCP server of Demo');
+      expect(text(signIn)).not.toContain('&#34;default&#34;');
+      expect(text(consent)).toContain('wants to use “Demo”, an MCP server of Demo');
+      expect(text(consent)).toContain('Connect to this MCP server');
+      // The seeded member role describes demo:crypto.
+      expect(text(consent)).toContain('Compute cryptographic hashes of text you give it');
+    });
+
+    it('shows an unknown client a page saying what happened and what to do, not a bare invalid_client', async () => {
+      const page = await authorizationPage(new OAuthBrowser(), {}, 'registered-before-a-reset');
+      expect(page.status).toBe(400);
+      expect(page.location).toBeUndefined();
+      const text = page.body.replace(/<[^>]+>/g, ' ');
+      expect(text).toContain('This application is not registered here');
+      expect(text).toContain('registered-before-a-reset');
+      expect(text).toMatch(/remove the saved sign-in or registration for this server, then connect again/);
+      expect(page.headers.get('x-frame-options')).toBe('DENY');
+    });
+
     it('grants only what the roles allow and the server knows', async () => {
       const { tokens } = await signInAndExchange(publicClient, { scope: 'mcp demo:crypto admin other' });
       expect(tokens.body['scope']).toBe('mcp demo:crypto');
@@ -288,6 +316,23 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
       expect(reused.body).toMatchObject({ error: 'invalid_grant' });
       const afterReuse = await client(publicClient).refresh(second);
       expect(afterReuse.body).toMatchObject({ error: 'invalid_grant' });
+    });
+
+    it('refuses a refresh naming a resource outside the grant with invalid_target, and the refresh token still works', async () => {
+      const { tokens } = await signInAndExchange(publicClient);
+      const refreshToken = tokens.body['refresh_token'] as string;
+      for (const resource of [CONFORMANCE_RESOURCE, `${MCP_PUBLIC_URL}/demo/nope/mcp`, `${origin}/admin/v1`]) {
+        const refused = await client(publicClient).refresh(refreshToken, { resource });
+        expect(refused.status, resource).toBe(400);
+        expect(refused.body['error'], resource).toBe('invalid_target');
+      }
+      // The refused requests consumed nothing: the legitimate refresh is no reuse, and the grant lives on.
+      const legitimate = await client(publicClient).refresh(refreshToken, { resource: DEMO_RESOURCE });
+      expect(legitimate.status, JSON.stringify(legitimate.body)).toBe(200);
+      const next = await client(publicClient).refresh(legitimate.body['refresh_token'] as string);
+      expect(next.status, JSON.stringify(next.body)).toBe(200);
+      // A real reuse is still caught.
+      expect((await client(publicClient).refresh(refreshToken)).body['error']).toBe('invalid_grant');
     });
   });
 
@@ -365,6 +410,114 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
     });
   });
 
+  describe('sign-in throttle (cluster-wide, in the database)', () => {
+    /** A member of tenant demo of its own, so the throttle's counts of one test touch no other. */
+    async function member(username: string): Promise<{ username: string; password: string }> {
+      const user = { username, password: `${username}-right-password` };
+      await app.get(UsersService).create('demo', { ...user, roles: ['member'] });
+      return user;
+    }
+
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    /** Stops the clock (`Date` only): no pause may end while a test runs, so the counts are exact. */
+    function stopTheClock(): void {
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    }
+
+    it('checks at most the free attempts of 100 wrong passwords sent at once (the attempt is counted before the hash)', async () => {
+      const racer = await member(`racer-${randomUUID().slice(0, 8)}`);
+      const browser = new OAuthBrowser();
+      const signIn = await authorizationPage(browser);
+      const hasher = app.get(PasswordHasher);
+      const verify = vi.spyOn(hasher, 'verify');
+      stopTheClock();
+      try {
+        const answers = await Promise.all(
+          Array.from({ length: 100 }, async () => pageOf(await browser.submit(signIn, 'login', { fields: { username: racer.username, password: 'wrong password' }, follow: false })).status),
+        );
+        expect(verify).toHaveBeenCalledTimes(FREE_ATTEMPTS);
+        expect(answers.filter((status) => status === 200)).toHaveLength(FREE_ATTEMPTS);
+        expect(answers.filter((status) => status === 429)).toHaveLength(100 - FREE_ATTEMPTS);
+      } finally {
+        verify.mockRestore();
+      }
+      // Blocked for the right password too, until the pause is over.
+      const blocked = pageOf(await browser.submit(signIn, 'login', { fields: racer, follow: false }));
+      expect(blocked.status).toBe(429);
+      expect(blocked.body).toContain('Too many failed attempts');
+    });
+
+    it('keeps a blocked user blocked after 10,050 failures under other names (nothing is evicted)', async () => {
+      const throttle = app.get(SignInThrottle);
+      const victim = `victim-${randomUUID().slice(0, 8)}`;
+      stopTheClock();
+      for (let attempt = 0; attempt < FREE_ATTEMPTS; attempt += 1) expect((await throttle.reserve(victim, '10.9.9.9', { knownBrowser: false })).ok).toBe(true);
+      expect((await throttle.reserve(victim, '10.9.9.9', { knownBrowser: false })).ok).toBe(false);
+      for (let batch = 0; batch < 10_050; batch += 150) {
+        await Promise.all(Array.from({ length: Math.min(150, 10_050 - batch) }, (_, index) => throttle.reserve(`filler-${batch + index}`, '10.9.9.9', { knownBrowser: true })));
+      }
+      expect(await throttle.reserve(victim, '10.9.9.9', { knownBrowser: false })).toMatchObject({ ok: false, retryAfterMs: expect.any(Number) });
+    }, 120_000);
+
+    it('pauses an account guessed at from many addresses, yet lets a browser that signed in as it before through', async () => {
+      const owner = await member(`owner-${randomUUID().slice(0, 8)}`);
+      stopTheClock();
+      // The owner signed in once in this browser: it is known from now on.
+      const ownersBrowser = new OAuthBrowser();
+      await client(publicClient).authorize(ownersBrowser, owner, { resource: DEMO_RESOURCE, scope: 'mcp' });
+      const throttle = app.get(SignInThrottle);
+      for (let attempt = 0; attempt < ACCOUNT_FREE_ATTEMPTS; attempt += 1) await throttle.reserve(owner.username, `10.8.0.${attempt}`, { knownBrowser: false });
+
+      const stranger = new OAuthBrowser();
+      const refused = pageOf(await stranger.submit(await authorizationPage(stranger), 'login', { fields: owner, follow: false }));
+      expect(refused.status).toBe(429);
+      // A new sign-in in the owner's browser (prompt=login: the browser's session would skip the form).
+      const signIn = await authorizationPage(ownersBrowser, { extra: { prompt: 'login' } });
+      const accepted = await ownersBrowser.submit(signIn, 'login', { fields: owner, follow: false });
+      // Signed in: the provider resumes the authorization (a redirect), no 429 page.
+      expect(accepted.kind === 'page' ? `page ${accepted.page.status}` : accepted.url.pathname).toMatch(/^\/oauth\/auth\//);
+    });
+  });
+
+  describe('obtainable_scope: what a step-up could get, for the broker to list (issue 13 item 13)', () => {
+    it("names the server's scopes the user's roles allow, granted or not, and refreshes carry it too", async () => {
+      const { tokens } = await signInAndExchange(publicClient, { scope: 'mcp' });
+      expect(tokens.body['scope']).toBe('mcp');
+      const { payload } = await verifyAccessToken(tokens.body['access_token'] as string, DEMO_RESOURCE);
+      expect(payload).toMatchObject({ scope: 'mcp', obtainable_scope: 'mcp demo:crypto' });
+      const refreshed = await postForm(`${issuer}/token`, { grant_type: 'refresh_token', refresh_token: tokens.body['refresh_token'] as string, client_id: publicClient });
+      expect(refreshed.status, JSON.stringify(refreshed.body)).toBe(200);
+      expect((await verifyAccessToken(refreshed.body['access_token'] as string, DEMO_RESOURCE)).payload).toMatchObject({ obtainable_scope: 'mcp demo:crypto' });
+    });
+
+    it('leaves out what the user’s roles do not allow, and what a pre-registered client may not have', async () => {
+      const roles = app.get(RolesService);
+      await roles.put('demo', { name: 'reader', scopes: ['mcp'] });
+      const reader = { username: `reader-${run}`, password: 'reader-password-0123' };
+      await app.get(UsersService).create('demo', { ...reader, roles: ['reader'] });
+      const outcome = await client(publicClient).authorize(new OAuthBrowser(), reader, { resource: DEMO_RESOURCE, scope: 'mcp' });
+      const readerToken = await exchangeCode(publicClient, outcome);
+      expect((await verifyAccessToken(readerToken.body['access_token'] as string, DEMO_RESOURCE)).payload).toMatchObject({ scope: 'mcp', obtainable_scope: 'mcp' });
+
+      const limited = (
+        await clients.create('demo', { client_name: 'Limited', redirect_uris: [CALLBACK], grant_types: ['authorization_code'], token_endpoint_auth_method: 'none', scope: 'mcp' })
+      ).client.clientId;
+      const { tokens } = await signInAndExchange(limited, { scope: 'mcp' });
+      expect((await verifyAccessToken(tokens.body['access_token'] as string, DEMO_RESOURCE)).payload).toMatchObject({ scope: 'mcp', obtainable_scope: 'mcp' });
+    });
+
+    it("gives a client_credentials token its client's allowed scope within the server's, as its ceiling", async () => {
+      const created = await clients.create('demo', { client_name: 'Ceiling', grant_types: ['client_credentials'], token_endpoint_auth_method: 'client_secret_basic', scope: 'mcp demo' });
+      const machine = { id: created.client.clientId, secret: created.clientSecret as string };
+      const tokens = await postForm(`${issuer}/token`, { grant_type: 'client_credentials', resource: DEMO_RESOURCE, scope: 'mcp' }, { clientSecretBasic: machine });
+      expect(tokens.status, JSON.stringify(tokens.body)).toBe(200);
+      expect((await verifyAccessToken(tokens.body['access_token'] as string, DEMO_RESOURCE)).payload).toMatchObject({ scope: 'mcp', obtainable_scope: 'mcp demo:crypto' });
+    });
+  });
+
   describe('client credentials (machine clients)', () => {
     let machine: { id: string; secret: string };
 
@@ -385,6 +538,50 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
       expect((await postForm(`${issuer}/token`, { grant_type: 'client_credentials', resource: DEMO_RESOURCE, scope: 'mcp' }, { clientSecretBasic: { ...machine, secret: 'wrong' } })).body['error']).toBe('invalid_client');
       expect((await postForm(`${issuer}/token`, { grant_type: 'client_credentials', resource: CONFORMANCE_RESOURCE, scope: 'mcp' }, { clientSecretBasic: machine })).body['error']).toBe('invalid_target');
       expect((await postForm(`${issuer}/token`, { grant_type: 'client_credentials', resource: `${origin}/admin/v1`, scope: 'admin' }, { clientSecretBasic: machine })).body['error']).toBe('invalid_target');
+    });
+
+    it('binds tokens to the tenant’s id, refuses every token to a disabled tenant, and revokes the tokens of a disabled or deleted one', async () => {
+      const tenants = app.get(TenantsService);
+      const resource = `${MCP_PUBLIC_URL}/lifecycle/main/mcp`;
+      const first = await tenants.create({ slug: 'lifecycle', name: 'Lifecycle' });
+      const created = await clients.create('lifecycle', { client_name: 'Robot', grant_types: ['client_credentials'], token_endpoint_auth_method: 'client_secret_basic', scope: 'mcp' });
+      const robot = { id: created.client.clientId, secret: created.clientSecret as string };
+      const tokenRequest = () => postForm(`${issuer}/token`, { grant_type: 'client_credentials', resource, scope: 'mcp' }, { clientSecretBasic: robot });
+      const revocations = async () => (await app.get(MessageBus).request(authorizationServer.listRevocations, {})).revocations;
+
+      const issued = await tokenRequest();
+      expect(issued.status, JSON.stringify(issued.body)).toBe(200);
+      const { payload } = await verifyAccessToken(issued.body['access_token'] as string, resource);
+      expect(payload).toMatchObject({ tenant: 'lifecycle', tenant_id: first.id, sub: robot.id });
+      // A user of the tenant with a refresh token, through the authorization code grant.
+      const member = { username: 'lifecycle-member', password: 'lifecycle-member-password' };
+      await app.get(UsersService).create('lifecycle', { ...member, roles: ['member'] });
+      const dcr = await OAuthTestClient.register(issuer, { redirectUris: [CALLBACK] });
+      const signedIn = await dcr.authorize(new OAuthBrowser(), member, { resource, scope: 'mcp' });
+      const userTokens = await dcr.exchangeCode(signedIn.code ?? '', { verifier: signedIn.verifier ?? '', resource });
+      expect(userTokens.status, JSON.stringify(userTokens.body)).toBe(200);
+
+      await tenants.update('lifecycle', { disabled: true });
+      const refused = await tokenRequest();
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ error: 'invalid_target', error_description: expect.stringContaining('disabled') });
+      // Every grant: the refresh token stops, and an authorization request is refused before anyone signs in.
+      expect((await dcr.refresh(userTokens.tokens?.refresh_token ?? '', { resource })).body['error']).toBe('invalid_grant');
+      const authorization = exitUrlOf(await new OAuthBrowser().navigate(dcr.prepareAuthorization({ resource, scope: 'mcp' }).url));
+      expect(authorization.searchParams.get('error')).toBe('invalid_target');
+      expect(authorization.searchParams.get('error_description')).toBe('tenant lifecycle is disabled');
+      expect(await revocations()).toContainEqual({ kind: 'tenant', id: first.id, tenant: 'lifecycle', revokedAt: expect.any(Number) });
+
+      await tenants.update('lifecycle', { disabled: false });
+      expect((await tokenRequest()).status).toBe(200);
+
+      await tenants.delete('lifecycle');
+      const again = await tenants.create({ slug: 'lifecycle', name: 'Lifecycle again' });
+      expect(again.id).not.toBe(first.id);
+      // The deleted tenant's client went with it; its tokens' tenant id stays revoked for their lifetime.
+      expect((await tokenRequest()).body['error']).toBe('invalid_client');
+      expect((await revocations()).filter((revocation) => revocation.id === first.id)).toHaveLength(1);
+      await tenants.delete('lifecycle');
     });
 
     it('stores only a hash of the secret', async () => {
@@ -510,19 +707,38 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
       expect(tokens.status, JSON.stringify(tokens.body)).toBe(200);
     });
 
-    it('refuses a document URL that resolves to a private address when the host is not allowed', async () => {
+    // Issue 13 item 5: whoever names a client id learns an error id, never how the platform's network resolves it.
+    const GENERIC_FETCH_FAILURE = /the document could not be fetched \(error id [0-9a-f-]{36}\)/;
+
+    it('refuses a document URL that resolves to a private address when the host is not allowed, without naming the address', async () => {
       const byName = new URL(cimd.url);
       byName.hostname = 'localhost';
       const page = await authorizationPage(new OAuthBrowser(), {}, byName.href);
       expect(page.status).toBe(400);
       expect(page.location).toBeUndefined();
-      expect(page.body).toMatch(/not a public address/);
+      expect(page.body).toMatch(GENERIC_FETCH_FAILURE);
+      expect(page.body).not.toMatch(/127\.0\.0\.1|::1|resolves|public address/);
     });
 
-    it('refuses a private literal address', async () => {
+    it('refuses a private literal address without saying why', async () => {
       const page = await authorizationPage(new OAuthBrowser(), {}, 'https://10.0.0.1/client.json');
       expect(page.status).toBe(400);
-      expect(page.body).toMatch(/not a public address/);
+      expect(page.body).toMatch(GENERIC_FETCH_FAILURE);
+      expect(page.body).not.toMatch(/10\.0\.0\.1 is|public address/);
+    });
+
+    it('answers the token endpoint of an unauthenticated caller with invalid_client and an error id, never the address or the DNS answer', async () => {
+      const byName = new URL(cimd.url);
+      byName.hostname = 'localhost';
+      const answers = [
+        await postForm(`${issuer}/token`, { grant_type: 'authorization_code', code: 'x', code_verifier: 'y'.repeat(43), redirect_uri: CALLBACK, client_id: byName.href }),
+        await postForm(`${issuer}/token`, { grant_type: 'refresh_token', refresh_token: 'x', client_id: 'https://no-such-host.invalid/client.json' }),
+      ];
+      for (const answer of answers) {
+        expect(answer.status, JSON.stringify(answer.body)).toBe(400);
+        expect(answer.body).toMatchObject({ error: 'invalid_client', error_description: expect.stringMatching(GENERIC_FETCH_FAILURE) });
+        expect(JSON.stringify(answer.body)).not.toMatch(/127\.0\.0\.1|resolves|public address|ENOTFOUND|getaddrinfo/);
+      }
     });
 
     it('refuses an oversized document', async () => {

@@ -13,7 +13,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        LoggingModule.forRoot({ name: 'resource-store', level: env.LOG_LEVEL }),
+        LoggingModule.forRoot({ name: 'resource-store', level: env.LOG_LEVEL, format: env.LOG_FORMAT }),
         MessagingModule.forRoot(messaging),
         HealthModule.forRoot({ checks: databaseHealthChecks([RESOURCE_STORE_CONNECTION]) }),
         ResourceStoreModule.register({

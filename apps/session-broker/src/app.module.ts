@@ -1,17 +1,17 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { MessagingModule, type MessagingOptions } from '@mcp-platform/shared-messaging';
-import { HealthModule, LoggingModule } from '@mcp-platform/shared-observability';
+import { HealthModule, LoggingModule, type LogFormat } from '@mcp-platform/shared-observability';
 import type { SessionBrokerOptions } from './session-broker.options';
 import { SessionBrokerModule } from './session-broker.module';
 
 /** The session broker as its own process (distributed mode). */
 @Module({})
 export class AppModule {
-  static forRoot(options: { logLevel: LoggingLevelName; messaging: MessagingOptions; broker: SessionBrokerOptions }): DynamicModule {
+  static forRoot(options: { logLevel: LoggingLevelName; logFormat?: LogFormat | undefined; messaging: MessagingOptions; broker: SessionBrokerOptions }): DynamicModule {
     return {
       module: AppModule,
       imports: [
-        LoggingModule.forRoot({ name: 'session-broker', level: options.logLevel }),
+        LoggingModule.forRoot({ name: 'session-broker', level: options.logLevel, format: options.logFormat }),
         MessagingModule.forRoot(options.messaging),
         HealthModule.forRoot(),
         SessionBrokerModule.register(options.broker),

@@ -48,6 +48,16 @@ export class BrokerEventsNatsController {
     return this.events.taskStatusChanged(payload);
   }
 
+  @EventHandler(authorizationServer.tenantStateChanged)
+  tenantStateChanged(payload: EventPayload<typeof authorizationServer.tenantStateChanged>): Promise<void> {
+    return this.events.tenantStateChanged(payload);
+  }
+
+  @EventHandler(authorizationServer.accessRevoked)
+  accessRevoked(payload: EventPayload<typeof authorizationServer.accessRevoked>): void {
+    this.events.accessRevoked(payload);
+  }
+
   @EventHandler(authorizationServer.signingKeysRotated)
   signingKeysRotated(payload: EventPayload<typeof authorizationServer.signingKeysRotated>): void {
     this.events.signingKeysRotated(payload.kids);

@@ -1,9 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { EventEmitter } from 'node:events';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { taskScheduler, type EventPayload, type Principal, type RpcContract } from '@mcp-platform/protocol-contracts';
 import type { AccessTokenVerifier } from '@mcp-platform/shared-auth';
 import type { MessageBus } from '@mcp-platform/shared-messaging';
 import { FakeTarget } from '../test/fake-response-target';
+import type { TokenRevocations } from './auth/token-revocations.service';
 import { BrokerEvents } from './broker-events.service';
+import { OpenConnections } from './edge/open-connections.registry';
 import type { LegacyEndpoint } from './legacy/legacy-endpoint.service';
 import type { SessionStore } from './legacy/session.store';
 import { LazyResponse } from './streams/lazy-response';
@@ -66,6 +69,8 @@ describe(BrokerEvents, () => {
       {} as SessionStore,
       {} as AccessTokenVerifier,
       bus,
+      {} as TokenRevocations,
+      new OpenConnections(),
     );
   });
   afterEach(() => {
@@ -167,6 +172,70 @@ describe(BrokerEvents, () => {
       await events.taskStatusChanged(change(view('completed')));
       expect(asked).toEqual([]);
       expect(messagesOn(target)).toHaveLength(1);
+    });
+  });
+
+  describe('tenants disabled or deleted, tokens revoked', () => {
+    /** An open connection: a response that closes when destroyed. */
+    function connection(connections: OpenConnections, tenant: string, subject: string): { destroyed: boolean } {
+      const response = Object.assign(new EventEmitter(), {
+        destroyed: false,
+        end: () => undefined,
+        destroy: () => {
+          response.destroyed = true;
+          response.emit('close');
+        },
+      });
+      connections.track(tenant, subject, response);
+      return response;
+    }
+
+    function setup() {
+      const connections = new OpenConnections();
+      const servers = { tenantChanged: vi.fn() };
+      const sessions = { idsOfTenant: vi.fn(() => ['s1', 's2']), delete: vi.fn(async () => undefined) };
+      const legacy = { onSessionClosed: vi.fn() };
+      const revocations = { add: vi.fn() };
+      const brokerEvents = new BrokerEvents(
+        servers as unknown as VirtualServerCache,
+        {} as SessionStreams,
+        new ListenStreams(),
+        legacy as unknown as LegacyEndpoint,
+        sessions as unknown as SessionStore,
+        {} as AccessTokenVerifier,
+        {} as MessageBus,
+        revocations as unknown as TokenRevocations,
+        connections,
+      );
+      return { brokerEvents, connections, servers, sessions, legacy, revocations };
+    }
+
+    it('refuses a disabled tenant, cuts its open connections and ends its legacy sessions', async () => {
+      const { brokerEvents, connections, servers, sessions, legacy } = setup();
+      const [ours, theirs] = [connection(connections, 'acme', 'anonymous'), connection(connections, 'beta', 'u1')];
+      await brokerEvents.tenantStateChanged({ tenant: 'acme', tenantId: '9b0e3c2a-1111-4222-8333-444455556666', state: 'disabled' });
+      expect(servers.tenantChanged).toHaveBeenCalledWith('acme', 'disabled');
+      expect([ours.destroyed, theirs.destroyed]).toEqual([true, false]);
+      expect(sessions.delete.mock.calls).toEqual([['s1'], ['s2']]);
+      expect(legacy.onSessionClosed.mock.calls).toEqual([['s1'], ['s2']]);
+    });
+
+    it('only forgets the cached servers of a tenant enabled again', async () => {
+      const { brokerEvents, connections, servers, sessions } = setup();
+      const open = connection(connections, 'acme', 'u1');
+      await brokerEvents.tenantStateChanged({ tenant: 'acme', tenantId: '9b0e3c2a-1111-4222-8333-444455556666', state: 'enabled' });
+      expect(servers.tenantChanged).toHaveBeenCalledWith('acme', 'enabled');
+      expect(open.destroyed).toBe(false);
+      expect(sessions.delete).not.toHaveBeenCalled();
+    });
+
+    it('remembers a revoked subject and cuts its open connections', () => {
+      const { brokerEvents, connections, revocations } = setup();
+      const [mine, theirs] = [connection(connections, 'acme', 'u1'), connection(connections, 'acme', 'u2')];
+      const revocation = { kind: 'subject' as const, id: 'u1', revokedAt: Date.now() };
+      brokerEvents.accessRevoked(revocation);
+      expect(revocations.add).toHaveBeenCalledWith(revocation);
+      expect([mine.destroyed, theirs.destroyed]).toEqual([true, false]);
     });
   });
 });

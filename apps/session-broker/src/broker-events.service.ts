@@ -1,8 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { taskScheduler, type EventPayload } from '@mcp-platform/protocol-contracts';
+import { authorizationServer, taskScheduler, type EventPayload } from '@mcp-platform/protocol-contracts';
 import { JSONRPC_VERSION } from '@mcp-platform/protocol-mcp';
 import { AccessTokenVerifier } from '@mcp-platform/shared-auth';
 import { MessageBus } from '@mcp-platform/shared-messaging';
+import { TokenRevocations } from './auth/token-revocations.service';
+import { OpenConnections } from './edge/open-connections.registry';
 import { LegacyEndpoint } from './legacy/legacy-endpoint.service';
 import { SessionStore } from './legacy/session.store';
 import { SessionStreams } from './streams/session-streams.registry';
@@ -11,8 +13,9 @@ import { legacyTask, modernDetailedTask } from './tasks/task-methods.service';
 import { VirtualServerCache } from './virtual-servers/virtual-server.cache';
 
 type TaskStatusChange = EventPayload<typeof taskScheduler.taskStatusChanged>;
+type TenantStateChange = EventPayload<typeof authorizationServer.tenantStateChanged>;
 
-/** What a broker replica does when the catalog changes, a session ends anywhere or the signing keys rotate. */
+/** What a broker replica does when the catalog changes, a session ends anywhere, a tenant or user is revoked, or the signing keys rotate. */
 @Injectable()
 export class BrokerEvents {
   private readonly logger = new Logger(BrokerEvents.name);
@@ -25,6 +28,8 @@ export class BrokerEvents {
     private readonly sessions: SessionStore,
     private readonly verifier: AccessTokenVerifier,
     private readonly bus: MessageBus,
+    private readonly revocations: TokenRevocations,
+    private readonly connections: OpenConnections,
   ) {}
 
   /**
@@ -107,6 +112,30 @@ export class BrokerEvents {
     }
     const sent = this.listens.notifyTaskStatus(owner, task.taskId, modernDetailedTask(state));
     if (sent) this.logger.debug(`told ${sent} listener(s) of ${change.tenant} that a task is ${state.task.status}`);
+  }
+
+  /**
+   * A tenant was enabled, disabled or deleted. Disabled or deleted: from now on its servers refuse
+   * every caller here, what this replica holds open for it is cut (every stream), and its legacy
+   * sessions end (each replica ends those it knows; ending one twice is harmless).
+   */
+  async tenantStateChanged(change: TenantStateChange): Promise<void> {
+    this.servers.tenantChanged(change.tenant, change.state);
+    if (change.state === 'enabled') return;
+    this.connections.closeTenant(change.tenant);
+    const sessionIds = this.sessions.idsOfTenant(change.tenant);
+    for (const sessionId of sessionIds) {
+      this.legacy.onSessionClosed(sessionId);
+      await this.sessions.delete(sessionId).catch((error: unknown) => this.logger.warn(`could not end a session of ${change.tenant}: ${(error as Error).message}`));
+    }
+    this.logger.log(`tenant ${change.tenant} ${change.state}: its callers are refused, ${sessionIds.length} legacy session(s) ended`);
+  }
+
+  /** Tokens of a tenant or subject were revoked: refused from now on, and the subject's open connections cut. */
+  accessRevoked(revocation: authorizationServer.Revocation): void {
+    this.revocations.add(revocation);
+    if (revocation.kind === 'subject') this.connections.closeSubject(revocation.id);
+    else if (revocation.tenant !== undefined) this.connections.closeTenant(revocation.tenant);
   }
 
   /** The authorization server rotated its keys: the next token is verified against a fresh key set. */

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
-import { httpServerSettings } from '@mcp-platform/shared-config';
-import { runService } from '@mcp-platform/shared-observability';
+import { httpServerSettings, loadDotEnvFile } from '@mcp-platform/shared-config';
+import { exitOnStartFailure, runService } from '@mcp-platform/shared-observability';
 import { natsMessaging } from '@mcp-platform/shared-messaging';
 import { AppModule } from './app.module';
 import { loadSessionBrokerEnv } from './config/env.schema';
@@ -8,6 +8,8 @@ import { configureSessionBrokerHttp } from './session-broker.http';
 import { defaultAllowLists, type SessionBrokerOptions } from './session-broker.options';
 
 async function main(): Promise<void> {
+  // The working directory's .env, under what the environment already says.
+  loadDotEnvFile();
   const env = loadSessionBrokerEnv();
   const publicUrl = env.PUBLIC_URL ?? `http://${env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST}:${env.PORT}`;
   const defaults = defaultAllowLists(publicUrl, env.PORT);
@@ -20,13 +22,14 @@ async function main(): Promise<void> {
     legacySessionLimits: { perCaller: env.LEGACY_SESSIONS_PER_CALLER, perTenant: env.LEGACY_SESSIONS_PER_TENANT, total: env.LEGACY_SESSIONS_MAX },
     sseRetryMs: env.SSE_RETRY_MS,
     taskOperationsPerMinute: env.TASK_OPERATIONS_PER_MINUTE,
+    announceVirtualServers: env.ANNOUNCE_VIRTUAL_SERVERS,
     auth: { issuer: env.AUTH_ISSUER, anonymousTenants: env.DEV_ANONYMOUS_TENANTS },
     ...(env.REPLICA_ID ? { replicaId: env.REPLICA_ID } : {}),
     ...(env.REQUEST_STATE_KEYS.length ? { requestStateKeys: env.REQUEST_STATE_KEYS } : {}),
   };
   const messaging = natsMessaging('session-broker', env);
   await runService({
-    module: AppModule.forRoot({ logLevel: env.LOG_LEVEL, messaging, broker }),
+    module: AppModule.forRoot({ logLevel: env.LOG_LEVEL, logFormat: env.LOG_FORMAT, messaging, broker }),
     messaging,
     host: env.HOST,
     port: env.PORT,
@@ -37,7 +40,4 @@ async function main(): Promise<void> {
   });
 }
 
-void main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+void main().catch((error: unknown) => exitOnStartFailure(error));

@@ -4,10 +4,12 @@ import { accessTokenVerifierProvider } from './auth/access-token-verifier.provid
 import { EdgeAuthenticator } from './auth/edge-authenticator.service';
 import { ProtectedResourceMetadataEndpoint } from './auth/protected-resource-metadata.endpoint';
 import { ProtectedResources } from './auth/protected-resources';
+import { TokenRevocations } from './auth/token-revocations.service';
 import { BrokerEventsNatsController } from './broker-events.nats.controller';
 import { BrokerEvents } from './broker-events.service';
 import { CallRegistry } from './calls/call-registry.service';
 import { McpEndpoint } from './edge/mcp-endpoint.service';
+import { OpenConnections } from './edge/open-connections.registry';
 import { LegacyEndpoint } from './legacy/legacy-endpoint.service';
 import { SessionAdmission } from './legacy/session-admission.service';
 import { SessionStore } from './legacy/session.store';
@@ -55,7 +57,9 @@ export class SessionBrokerModule {
         VirtualServerCache,
         accessTokenVerifierProvider,
         ProtectedResources,
+        TokenRevocations,
         EdgeAuthenticator,
+        OpenConnections,
         ProtectedResourceMetadataEndpoint,
         CallRegistry,
         SessionStreams,

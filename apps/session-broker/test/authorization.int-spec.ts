@@ -6,7 +6,7 @@ import { inProcessMessaging, MessageBus, type MessagingOptions } from '@mcp-plat
 import { isolatedNatsMessaging } from '@mcp-platform/shared-testing';
 import { bootBroker, ExecutorLog, HASH_TEXT_SCOPES, type BootedBroker } from './fake-tool-executor';
 import { eventually, modernHeaders, modernParams, openStream, post } from './http-helpers';
-import { TEST_ISSUER, TEST_PUBLIC_URL } from './test-issuer';
+import { TEST_ISSUER, TEST_PUBLIC_URL, testTenantId } from './test-issuer';
 
 const run = `sa${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 
@@ -277,6 +277,53 @@ describe.each(transports)('SessionBroker as an OAuth resource server over %s', (
       // ... until the authorization server announces the rotation.
       broker.app.get(MessageBus).emit(authorizationServer.signingKeysRotated, { kids: ['any'] });
       await eventually(async () => ((await post(broker.privateUrl, ping, { ...headers, ...bearer(token) })).status === 200 ? true : undefined));
+    });
+  });
+  describe('revoked tokens and disabled tenants (issue 13)', () => {
+    const ping = { jsonrpc: '2.0', id: 9, method: 'server/discover', params: modernParams() };
+    const discover = (url: string, token?: string) => post(url, ping, { ...modernHeaders('server/discover'), ...(token === undefined ? {} : bearer(token)) });
+    const seconds = (ms: number) => Math.floor(ms / 1_000);
+
+    it('refuses a token whose tenant id or subject was revoked after it was issued, once accessRevoked arrives; newer tokens pass', async () => {
+      // A tenant id of its own, so the revocation touches no other test's tokens.
+      const tenantId = testTenantId('revoked-in-this-test');
+      const old = await broker.issuer.mint({ claims: { tenant_id: tenantId, iat: seconds(Date.now()) - 30 } });
+      const oldOfUser = await broker.issuer.mint({ claims: { sub: 'user-revoked', iat: seconds(Date.now()) - 30 } });
+      expect((await discover(broker.privateUrl, old)).status).toBe(200);
+      const revokedAt = Date.now() - 10_000;
+      broker.app.get(MessageBus).emit(authorizationServer.accessRevoked, { kind: 'tenant', id: tenantId, revokedAt, tenant: 'demo' });
+      broker.app.get(MessageBus).emit(authorizationServer.accessRevoked, { kind: 'subject', id: 'user-revoked', revokedAt });
+      await eventually(async () => ((await discover(broker.privateUrl, old)).status === 401 ? true : undefined));
+      const refused = await discover(broker.privateUrl, oldOfUser);
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get('www-authenticate')).toMatch(/error="invalid_token", error_description="the token was revoked/);
+      const newer = await broker.issuer.mint({ claims: { tenant_id: tenantId, iat: seconds(revokedAt) + 1 } });
+      expect((await discover(broker.privateUrl, newer)).status).toBe(200);
+    });
+
+    it('refuses a token without a tenant id: it cannot be told from a token of a deleted tenant of the same slug', async () => {
+      const answer = await discover(broker.privateUrl, await broker.issuer.mint({ claims: { tenant_id: undefined } }));
+      expect(answer.status).toBe(401);
+    });
+
+    it('refuses every caller of a tenant disabled by tenantStateChanged at once, cuts its open streams, and serves it again once enabled', async () => {
+      const sessionId = await openSession(broker.mcpUrl);
+      const getStream = await openStream(broker.mcpUrl, { method: 'GET', headers: { 'mcp-session-id': sessionId, 'mcp-protocol-version': LEGACY } });
+      const body = { jsonrpc: '2.0', id: 'cut', method: 'subscriptions/listen', params: modernParams({ notifications: { toolsListChanged: true } }) };
+      const listen = await openStream(broker.privateUrl, { method: 'POST', headers: { ...modernHeaders('subscriptions/listen'), ...bearer(await broker.issuer.mint()) }, body });
+      expect([getStream.status, listen.status]).toEqual([200, 200]);
+
+      const event = { tenant: 'demo', tenantId: testTenantId('demo') };
+      broker.app.get(MessageBus).emit(authorizationServer.tenantStateChanged, { ...event, state: 'disabled' });
+      await eventually(async () => ((await discover(broker.mcpUrl)).status === 403 ? true : undefined));
+      const refused = await discover(broker.privateUrl, await broker.issuer.mint({ claims: { iat: seconds(Date.now()) + 1 } }));
+      expect(refused.status).toBe(403);
+      expect(refused.messages[0]).toMatchObject({ error: { message: 'Forbidden: the tenant of this MCP server is disabled' } });
+      await Promise.all([getStream.ended, listen.ended]);
+      // Its legacy session ended with it.
+      broker.app.get(MessageBus).emit(authorizationServer.tenantStateChanged, { ...event, state: 'enabled' });
+      await eventually(async () => ((await discover(broker.mcpUrl)).status === 200 ? true : undefined));
+      expect((await post(broker.mcpUrl, { jsonrpc: '2.0', id: 3, method: 'tools/list' }, { 'mcp-session-id': sessionId, 'mcp-protocol-version': LEGACY })).status).toBe(404);
     });
   });
 });

@@ -182,6 +182,11 @@ export function fakeExecutorController(log: ExecutorLog, issuer: TestIssuer) {
       return issuer.keySet();
     }
 
+    @RpcHandler(authorizationServer.listRevocations)
+    listRevocations() {
+      return { revocations: issuer.revocations };
+    }
+
     @RpcHandler(toolExecutor.listTools)
     listTools(_request: unknown, context: CallContext) {
       log.principals.push(context.principal);

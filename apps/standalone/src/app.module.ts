@@ -11,6 +11,7 @@ import { TOOL_EXECUTOR_CONNECTION, ToolExecutorModule, type ToolExecutorOptions 
 /** Everything the embedded host needs to compose the five apps in one process. */
 export interface EmbeddedPlatformOptions {
   logLevel: LoggingOptions['level'];
+  logFormat?: LoggingOptions['format'];
   /** In-process messaging: one hub and one set of buckets shared by the five apps. */
   messaging: MessagingOptions;
   broker: SessionBrokerOptions;
@@ -31,7 +32,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        LoggingModule.forRoot({ name: 'standalone', level: options.logLevel }),
+        LoggingModule.forRoot({ name: 'standalone', level: options.logLevel, format: options.logFormat }),
         MessagingModule.forRoot(options.messaging),
         // Ready means every app's database connection answers too, as in the apps' own processes.
         HealthModule.forRoot({ checks: databaseHealthChecks([TOOL_EXECUTOR_CONNECTION, AUTHORIZATION_SERVER_CONNECTION, RESOURCE_STORE_CONNECTION, TASK_SCHEDULER_CONNECTION]) }),

@@ -1,15 +1,16 @@
 import 'reflect-metadata';
-import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { httpServerSettings } from '@mcp-platform/shared-config';
+import { httpServerSettings, loadDotEnvFile } from '@mcp-platform/shared-config';
+import { exitOnStartFailure } from '@mcp-platform/shared-observability';
 import { IN_MEMORY_DATA_DIR, loadStandaloneEnv } from './config/env.schema';
 import { readyBanner } from './ready-banner';
 import { startStandalone } from './start-standalone';
 
 async function main(): Promise<void> {
+  // The working directory's .env, under what the environment already says.
+  loadDotEnvFile();
   const env = loadStandaloneEnv();
-  const dataDir = env.DATA_DIR === undefined || env.DATA_DIR === IN_MEMORY_DATA_DIR ? undefined : resolve(env.DATA_DIR);
-  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const dataDir = env.DATA_DIR === IN_MEMORY_DATA_DIR ? undefined : resolve(env.DATA_DIR);
   const platform = await startStandalone({
     host: env.HOST,
     port: env.PORT,
@@ -25,12 +26,13 @@ async function main(): Promise<void> {
     dataDir,
     allowPrivateNetworks: env.TOOL_HTTP_ALLOW_PRIVATE_NETWORKS,
     logLevel: env.LOG_LEVEL,
+    logFormat: env.LOG_FORMAT,
     ...(env.DEMO_USER_PASSWORD ? { demoUserPassword: env.DEMO_USER_PASSWORD } : {}),
     ...(env.ADMIN_USERNAME && env.ADMIN_PASSWORD ? { adminUser: { username: env.ADMIN_USERNAME, password: env.ADMIN_PASSWORD } } : {}),
     devAnonymousTenants: env.DEV_ANONYMOUS_TENANTS,
   });
   const servers = await platform.listVirtualServers();
-  // For the person at the terminal, beside the JSON logs.
+  // For the person at the terminal: the last thing a start prints.
   process.stdout.write(
     readyBanner({
       mode: 'embedded',
@@ -43,7 +45,4 @@ async function main(): Promise<void> {
   );
 }
 
-void main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+void main().catch((error: unknown) => exitOnStartFailure(error));

@@ -29,7 +29,7 @@ export function readyBanner(input: {
   const lines = [
     '',
     `MCP platform (${input.mode}) is ready at ${input.url}`,
-    input.dataDir ? `Data directory: ${input.dataDir}` : 'Data: in memory (gone when the process stops)',
+    ...dataLines(input.dataDir),
     '',
     input.servers.length ? 'Virtual servers (paste a URL into an MCP client, e.g. MCP Inspector, transport "Streamable HTTP"):' : 'No virtual servers yet.',
     ...input.servers.map((server) => `  ${`${server.tenant}/${server.name}`.padEnd(width)}  ${server.url}${server.public ? '  (public: no sign-in)' : ''}`),
@@ -39,6 +39,12 @@ export function readyBanner(input: {
     '',
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/** Where the data is kept, and how to start afresh. */
+function dataLines(dataDir: string | undefined): string[] {
+  if (!dataDir) return ['Data: in memory (gone when the process stops)'];
+  return [`Data directory: ${dataDir}`, '  (kept across restarts, with the demo password; stop the platform and delete it to start afresh)'];
 }
 
 /** How to sign in: the demo user's credentials (a client's OAuth flow opens the sign-in page), the admin API. */

@@ -7,6 +7,7 @@ import { toolExecutor } from '@mcp-platform/protocol-contracts';
 import { inProcessMessaging, MessageBus } from '@mcp-platform/shared-messaging';
 import { runService, type HttpTimeouts, type LoggingOptions } from '@mcp-platform/shared-observability';
 import { AppModule } from './app.module';
+import { DataDirectory } from './data-directory/data-directory';
 import { virtualServerUrl, type VirtualServerEndpoint } from './ready-banner';
 
 /** How to run the embedded platform; every field has a default fit for tests. */
@@ -35,13 +36,18 @@ export interface StandaloneOptions {
   httpTimeouts?: Partial<HttpTimeouts>;
   /** How long calls in flight get to finish at shutdown, in milliseconds (default: `runService`'s, 10 s). */
   shutdownGraceMs?: number;
-  /** PGlite data directory; absent keeps the catalog in memory (tests). */
+  /**
+   * The data directory (database and generated secrets, locked while the platform runs); absent keeps
+   * everything in memory (tests).
+   */
   dataDir?: string;
   /** Let HTTP tools reach private networks (default false: the SSRF guard refuses them). */
   allowPrivateNetworks?: boolean;
   /** pino level (default `info`; tests pass `silent` or `warn`). */
   logLevel?: LoggingOptions['level'];
-  /** Password of the seeded demo user (default: a fresh random one, reported by the handle). */
+  /** `json` or `pretty` records (default: pretty on a terminal, JSON otherwise). */
+  logFormat?: LoggingOptions['format'];
+  /** Password of the seeded demo user (default: the one kept in the data directory, else a fresh random one; reported by the handle). */
   demoUserPassword?: string;
   /** A platform admin created at boot when none exists (the admin API's first user). */
   adminUser?: { username: string; password: string };
@@ -73,6 +79,8 @@ export interface StandaloneHandle {
 
 const DEFAULT_BODY_LIMIT_BYTES = 4 * 1024 * 1024;
 
+/** The apps this process runs, named in its ready line. */
+const EMBEDDED_APPS = ['authorization-server', 'resource-store', 'task-scheduler', 'tool-executor', 'session-broker'] as const;
 
 /**
  * Boots the five apps in this process (DESIGN.md §5): one Fastify server, the in-process bus and
@@ -84,10 +92,25 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
   // free port is found first rather than read back after `listen(0)`.
   const port = options.port ? options.port : await findFreePort(host);
   const url = (options.publicUrl ?? `http://${urlHost(host)}:${port}`).replace(/\/+$/, '');
+  // Taken first: a directory another process uses must not be opened (PGlite takes no lock).
+  const dataDirectory = options.dataDir === undefined ? undefined : DataDirectory.open(options.dataDir);
+  try {
+    return await startOn(dataDirectory, host, port, url, options);
+  } catch (error) {
+    dataDirectory?.release();
+    throw error;
+  }
+}
+
+/** The rest of `startStandalone`, once the data directory (if any) is held. */
+async function startOn(dataDirectory: DataDirectory | undefined, host: string, port: number, url: string, options: StandaloneOptions): Promise<StandaloneHandle> {
   const defaults = defaultAllowLists(url, port);
   // One origin serves everything in this mode: MCP endpoints, the OAuth issuer and the admin API.
   const issuer = `${url}/oauth`;
-  const demoUser = { username: DEMO_USERNAME, password: options.demoUserPassword ?? randomBytes(12).toString('base64url') };
+  // Generated once and kept with the data, so the password printed yesterday still signs in today.
+  const generatePassword = (): string => randomBytes(12).toString('base64url');
+  const demoPassword = options.demoUserPassword ?? dataDirectory?.secret('demo-user-password', generatePassword) ?? generatePassword();
+  const demoUser = { username: DEMO_USERNAME, password: demoPassword };
   const broker: SessionBrokerOptions = {
     publicUrl: url,
     allowedHosts: options.allowedHosts?.length ? options.allowedHosts : defaults.allowedHosts,
@@ -102,14 +125,17 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
     // The host prints the URLs itself (see main.ts), once, after everything is up.
     announceVirtualServers: false,
     auth: { issuer, anonymousTenants: options.devAnonymousTenants ?? [] },
-    // One process opens every request state it seals: a key of its own is all it needs.
-    requestStateKeys: [generateRequestStateKey()],
+    // One process opens every request state it seals: a key of its own is all it needs, kept with the
+    // data so a multi round-trip request survives a restart.
+    requestStateKeys: [dataDirectory?.secret('request-state-key', generateRequestStateKey) ?? generateRequestStateKey()],
   };
-  const database: DatabaseOptions = options.dataDir ? { kind: 'pglite', dataDir: options.dataDir } : { kind: 'pglite' };
+  // The lock goes once PGlite has closed its files (a stop by signal too), never while it may still write.
+  const database: DatabaseOptions = dataDirectory ? { kind: 'pglite', dataDir: dataDirectory.databasePath, onClosed: () => dataDirectory.release() } : { kind: 'pglite' };
   const messaging = inProcessMessaging();
   const app = await runService({
     module: AppModule.forRoot({
       logLevel: options.logLevel ?? 'info',
+      logFormat: options.logFormat,
       messaging,
       broker,
       authorizationServer: {
@@ -132,6 +158,7 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
     messaging,
     host,
     port,
+    apps: EMBEDDED_APPS,
     configure: (nest) => {
       configureSessionBrokerHttp(nest, broker);
       configureAuthorizationServerHttp(nest);
@@ -156,7 +183,7 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
         .sort((a, b) => a.url.localeCompare(b.url));
     },
     close() {
-      closing ??= app.close();
+      closing ??= app.close().finally(() => dataDirectory?.release());
       return closing;
     },
   };

@@ -2,8 +2,21 @@ import { Client as PgClient } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CreateTaskResultSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { OAuthBrowser, OAuthBrowserError, OAuthTestClient, bearerChallenge, mcpUrl, obtainToken, waitUntil, type TestUser } from '@mcp-platform/shared-testing';
-import { AdminApi, adminApiUrl, calculatorTool, uniqueTenant, uuidTool } from './admin-api';
+import {
+  OAuthBrowser,
+  OAuthBrowserError,
+  OAuthTestClient,
+  bearerChallenge,
+  decodeJwt,
+  launchChromium,
+  mcpUrl,
+  obtainToken,
+  postForm,
+  toolResultText,
+  waitUntil,
+  type TestUser,
+} from '@mcp-platform/shared-testing';
+import { AdminApi, adminApiUrl, calculatorTool, createPublicTenant, PUBLIC_SERVER, publicServer, uniqueTenant, uuidTool, type AdminAnswer } from './admin-api';
 import { legacyClient, recordingFetch } from './oauth-flows';
 import { adminUserOf, distributedMode, embeddedMode, seededUrls, type Platform, type PlatformMode } from './platforms';
 
@@ -79,6 +92,73 @@ describe.each(modes)('admin API, $name mode', (mode) => {
     const document = (await response.json()) as { openapi?: string; paths?: Record<string, Record<string, unknown>> };
     expect(document.openapi).toMatch(/^3\./);
     for (const [method, path] of DOCUMENTED_ROUTES) expect(document.paths?.[path]?.[method], `${method.toUpperCase()} ${path}`).toBeDefined();
+  });
+
+  it("gets an admin token through Swagger UI's Authorize dialog in Chromium (PKCE, the docs' own client), and Try it out answers 200", async () => {
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${platform.authUrl}/admin/docs`);
+      await page.locator('button.authorize').first().click();
+      const oauth = page.locator('.modal-ux .auth-container').filter({ hasText: 'oauth2 (OAuth2, authorizationCode with PKCE)' });
+      expect(await oauth.locator('input[type=checkbox]').first().isChecked(), 'the admin scope is not preselected').toBe(true);
+      // Authorize opens the platform's own sign-in page in a window of its own.
+      const popupOpened = page.waitForEvent('popup');
+      await oauth.locator('button.modal-btn.auth.authorize').click();
+      const signIn = await popupOpened;
+      expect(new URL(signIn.url()).origin).toBe(new URL(platform.issuer).origin);
+      await signIn.locator('#username').fill(adminUserOf(platform).username);
+      await signIn.locator('#password').fill(adminUserOf(platform).password);
+      await signIn.locator('form#login button[type=submit]').click();
+      await signIn.locator('form#consent').waitFor();
+      expect(await signIn.locator('body').innerText()).toContain('Admin API docs (Swagger UI) wants to use the administration API');
+      await signIn.locator('form#consent button[type=submit]').click();
+      // Swagger UI's oauth2-redirect.html hands the code back to the docs page and closes the window.
+      await signIn.waitForEvent('close');
+      await oauth.getByText('Authorized').waitFor();
+      await page.locator('.modal-ux button.close-modal').first().click();
+
+      const operation = page.locator('#operations-tenants-listTenants');
+      await operation.locator('.opblock-summary').click();
+      await operation.getByRole('button', { name: 'Try it out' }).click();
+      await operation.getByRole('button', { name: 'Execute' }).click();
+      const status = operation.locator('.live-responses-table tbody .response-col_status').first();
+      await status.waitFor();
+      expect((await status.innerText()).trim()).toBe('200');
+      expect(await operation.locator('.live-responses-table tbody .response-col_description').first().innerText()).toContain('"tenants"');
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('lets a tenant automate its administration with a client_credentials client that has the admin scope, and only that tenant', async () => {
+    const slug = uniqueTenant('e2e-auto');
+    const platformAdmin = await AdminApi.signIn(platform, adminUserOf(platform));
+    await platformAdmin.expect(201, 'POST', '/tenants', { slug, name: 'Automated (e2e)' });
+    const register = async (scope: string) =>
+      (await platformAdmin.expect(201, 'POST', `/tenants/${slug}/clients`, { client_name: `ci ${scope}`, grant_types: ['client_credentials'], token_endpoint_auth_method: 'client_secret_basic', scope }))
+        .body as { client_id: string; client_secret: string };
+    const tokenFor = (client: { client_id: string; client_secret: string }) =>
+      postForm(`${platform.issuer}/token`, { grant_type: 'client_credentials', resource: adminApiUrl(platform), scope: 'admin' }, { clientSecretBasic: { id: client.client_id, secret: client.client_secret } });
+
+    const robot = await register('admin mcp');
+    const issued = await tokenFor(robot);
+    expect(issued.status, JSON.stringify(issued.body)).toBe(200);
+    expect(decodeJwt(issued.body['access_token'] as string).payload).toMatchObject({ sub: robot.client_id, tenant: slug, roles: ['tenant-admin'], scope: 'admin' });
+    const automation = new AdminApi(adminApiUrl(platform), issued.body['access_token'] as string);
+    await automation.expect(200, 'PUT', `/tenants/${slug}/tools/calc`, calculatorTool());
+    expect((await automation.request('GET', `/tenants/${slug}/tools`)).status).toBe(200);
+    expect((await automation.request('GET', '/tenants/demo/tools')).status).toBe(403);
+    expect((await automation.request('GET', '/tenants')).status).toBe(403);
+
+    // Without the admin scope a client gets no admin token at all.
+    const refused = await tokenFor(await register('mcp'));
+    expect(refused.status).toBe(400);
+    expect(refused.body['error']).toBe('invalid_target');
+
+    // Deleting the client ends its rights at once.
+    await platformAdmin.expect(204, 'DELETE', `/tenants/${slug}/clients/${robot.client_id}`);
+    expect((await automation.request('GET', `/tenants/${slug}/tools`)).status).toBe(401);
   });
 
   it('lets the platform admin create a tenant, a user, a tool and a virtual server that the user can then call', async () => {
@@ -231,6 +311,45 @@ describe.each(modes)('admin API, $name mode', (mode) => {
       await transport.terminateSession().catch(() => undefined);
       await client.close();
     }
+  });
+
+  it("tells an MCP caller of a refused HTTP tool only an error id, and the tool's admin the reason, the setting and never the header value (issue 13 items 5, 7, 16)", async () => {
+    const admin = await AdminApi.signIn(platform, adminUserOf(platform));
+    const webTenant = uniqueTenant('e2e-web');
+    await createPublicTenant(admin, webTenant, 'HTTP tools (e2e)');
+    const secret = `sk-e2e-${Math.random().toString(36).slice(2)}`;
+    // Nothing needs to listen there: the guard refuses `localhost` (it resolves to loopback) before connecting.
+    const tool = { inputSchema: { type: 'object' }, kind: 'http', config: { url: 'http://localhost:9/weather', headers: { 'X-Api-Key': secret } } };
+    const put = await admin.expect(200, 'PUT', `/tenants/${webTenant}/tools/weather`, tool);
+    await admin.expect(200, 'PUT', `/tenants/${webTenant}/virtual-servers/${PUBLIC_SERVER}`, publicServer(['weather']));
+
+    const client = legacyClient();
+    const transport = new LegacyTransport(new URL(mcpUrl(platform.baseUrl, webTenant, PUBLIC_SERVER)));
+    await client.connect(transport);
+    let text: string;
+    try {
+      const result = await client.callTool({ name: 'weather', arguments: {} });
+      expect(result.isError).toBe(true);
+      text = toolResultText(result);
+    } finally {
+      await transport.terminateSession().catch(() => undefined);
+      await client.close();
+    }
+    const errorId = /^The tool's endpoint could not be reached \(error id ([0-9a-f-]{36})\)\.$/.exec(text)?.[1];
+    expect(errorId, text).toBeDefined();
+    expect(text).not.toMatch(/localhost|127\.0\.0\.1|::1|TOOL_HTTP/);
+
+    let shown: AdminAnswer | undefined;
+    await waitUntil(async () => {
+      shown = await admin.expect(200, 'GET', `/tenants/${webTenant}/tools/weather`);
+      return (shown.body as { lastError?: unknown }).lastError !== undefined;
+    }, { timeoutMs: 10_000, description: 'the tool’s lastError' });
+    expect(shown?.body).toMatchObject({
+      config: { url: 'http://localhost:9/weather', headers: { 'x-api-key': { set: true } } },
+      lastError: { errorId, kind: 'refused', detail: expect.stringMatching(/localhost resolves to .*not a public address.*TOOL_HTTP_ALLOW_PRIVATE_NETWORKS=true/) },
+    });
+    const listed = await admin.expect(200, 'GET', `/tenants/${webTenant}/tools`);
+    expect(JSON.stringify([put.body, shown?.body, listed.body])).not.toContain(secret);
   });
 
   it('gives a member without an admin role no access to the admin API', async () => {

@@ -121,6 +121,13 @@ describe.each(modes)('MCP platform, $name mode', (mode) => {
       expect(client.getServerVersion()?.name).toEqual(expect.any(String));
     });
 
+    it('renders the demo summarize prompt without its optional length as a plain sentence, no empty "()" (issue 13 item 16)', async () => {
+      const without = await client.getPrompt({ name: 'summarize', arguments: { text: 'The text.' } });
+      expect(without.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Summarize the following text:\n\nThe text.' } }]);
+      const withLength = await client.getPrompt({ name: 'summarize', arguments: { text: 'The text.', length: 'one sentence' } });
+      expect(withLength.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Summarize the following text (one sentence):\n\nThe text.' } }]);
+    });
+
     it('lists the demo tools page by page, each with an object input schema', async () => {
       const tools: LegacyTool[] = [];
       const { names } = await allPages(async (cursor) => {

@@ -11,6 +11,7 @@ import {
   modernHeaders,
   modernMeta,
   obtainToken,
+  postForm,
   responseMessage,
   sendRaw,
   signRs256,
@@ -369,6 +370,26 @@ describe.each(modes)('Client ID Metadata Documents on a private address, $name m
       }
       expect(callback?.href, `${clientId} was accepted`).toBeUndefined();
     }
+    expect(documents.requests).toEqual([]);
+  });
+
+  it('tells whoever names such a client id an error id, never how the platform resolved it (issue 13 item 5)', async () => {
+    const byName = new URL(documents.url);
+    byName.hostname = 'localhost';
+    const cimdClient = await OAuthTestClient.forClientId(platform.issuer, byName.href, [CIMD_REDIRECT_URI]);
+    const page = await fetch(cimdClient.prepareAuthorization({ resource: seededUrls(platform.baseUrl).demo, scope: 'mcp' }).url, { redirect: 'manual' });
+    const html = await page.text();
+    expect(page.status).toBe(400);
+    expect(html).toMatch(/the document could not be fetched \(error id [0-9a-f-]{36}\)/);
+    const token = await postForm(`${platform.issuer}/token`, {
+      grant_type: 'authorization_code',
+      code: 'never-issued',
+      code_verifier: 'v'.repeat(43),
+      redirect_uri: CIMD_REDIRECT_URI,
+      client_id: byName.href,
+    });
+    expect(token.body).toMatchObject({ error: 'invalid_client', error_description: expect.stringMatching(/the document could not be fetched \(error id [0-9a-f-]{36}\)/) });
+    for (const answer of [html, JSON.stringify(token.body)]) expect(answer).not.toMatch(/127\.0\.0\.1|::1|resolves to|public address/);
     expect(documents.requests).toEqual([]);
   });
 });

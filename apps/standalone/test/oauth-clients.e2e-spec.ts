@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, IssuerMismatchError, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
 import {
   LegacySdkOAuthProvider,
   ModernSdkOAuthProvider,
@@ -8,15 +11,19 @@ import {
   bearerChallenge,
   clientMetadataDocument,
   decodeJwt,
+  findRepoRoot,
   protectedResourceMetadataUrl,
   sendRaw,
   startClientMetadataHost,
   toolResultText,
   type ClientMetadataHost,
   type ClientRegistration,
+  type TestUser,
 } from '@mcp-platform/shared-testing';
+import { REQUIRED_SCOPES_META_KEY } from '@mcp-platform/protocol-mcp';
+import { AdminApi } from './admin-api';
 import { connectLegacy, connectModern, firstIndex, isUnauthorizedError, recordingFetch, type FetchRecorder } from './oauth-flows';
-import { distributedMode, embeddedMode, seededUrls, type Platform, type PlatformMode } from './platforms';
+import { adminUserOf, distributedMode, embeddedMode, seededUrls, type Platform, type PlatformMode } from './platforms';
 
 /** Loopback redirect URIs (RFC 8252 §7.3): nothing listens there, the test's browser stops before them. */
 const DCR_REDIRECT_URI = 'http://127.0.0.1:43117/callback';
@@ -110,10 +117,12 @@ describe.each(modes)('OAuth with the official SDK clients, $name mode', (mode) =
         expect(clientId).toEqual(expect.any(String));
         expectAuthorizedWithPkce(provider.authorizationUrls[0], provider.callbacks[0], provider.currentTokens?.access_token, clientId);
 
-        // With `mcp` only, the tool that needs demo:crypto is not even listed.
-        const names = toolNames(await client.listTools());
-        expect(names).toContain('calculate');
-        expect(names).not.toContain('hash_text');
+        // With `mcp` only, the tool that needs demo:crypto is listed all the same (the user's roles allow the
+        // scope), marked with what a step-up gets (issue 13 item 13).
+        const listed = await client.listTools();
+        expect(toolNames(listed)).toContain('calculate');
+        expect(listed.tools.find((tool) => tool.name === 'hash_text')?._meta).toEqual({ [REQUIRED_SCOPES_META_KEY]: ['demo:crypto'] });
+        expect(listed.tools.find((tool) => tool.name === 'calculate')?._meta).toBeUndefined();
         const result = await client.callTool({ name: 'calculate', arguments: { expression: '6 * 7' } });
         expect(result.structuredContent).toEqual({ expression: '6 * 7', result: 42 });
       } finally {
@@ -171,14 +180,18 @@ describe.each(modes)('OAuth with the official SDK clients, $name mode', (mode) =
       // SDK 1.x refreshes instead of re-authorizing when it holds a refresh token (the refresh cannot
       // widen the grant); a client keeping no refresh token shows its step-up path (see the provider).
       const provider = new LegacySdkOAuthProvider({ user: platform.demoUser, registration: dcr(), keepRefreshTokens: false });
-      const { client, transport } = await connectLegacy(demoUrl, provider);
+      const recorder = recordingFetch();
+      const { client, transport } = await connectLegacy(demoUrl, provider, recorder.fetch);
       try {
         expect(String(decodeJwt(provider.currentTokens?.access_token ?? '').payload['scope']).split(' ')).not.toContain('demo:crypto');
+        // Issue 13 item 13: a client that calls only listed tools finds the one to step up for.
+        expectListedForStepUp(await client.listTools());
         const refused: unknown = await client.callTool({ name: 'hash_text', arguments: { text: 'abc' } }).then(
           () => undefined,
           (error: unknown) => error,
         );
         expect(isUnauthorizedError(refused), String(refused)).toBe(true);
+        expectStepUpChallenge(recorder);
         const stepUp = provider.authorizationUrls.at(-1);
         expect(provider.authorizationUrls).toHaveLength(2);
         expect(scopesOf(stepUp)).toEqual(expect.arrayContaining(['mcp', 'demo:crypto']));
@@ -255,14 +268,20 @@ describe.each(modes)('OAuth with the official SDK clients, $name mode', (mode) =
 
     it('steps up on 403 insufficient_scope: re-authorizes with the union of scopes and the call succeeds', async () => {
       const provider = new ModernSdkOAuthProvider({ user: platform.demoUser, registration: dcr() });
-      const { client, transport } = await connectModern(demoUrl, provider);
+      const recorder = recordingFetch();
+      const { client, transport } = await connectModern(demoUrl, provider, recorder.fetch);
       try {
+        const listed = await client.listTools();
+        expectListedForStepUp(listed);
+        // The list depends on the caller's authorization: never shareable between tokens (S-248, S-249).
+        expect(listed).toMatchObject({ cacheScope: 'private' });
         const refused: unknown = await client.callTool({ name: 'hash_text', arguments: { text: 'abc' } }).then(
           () => undefined,
           (error: unknown) => error,
         );
         // SEP-2350: the wider scope cannot come from a refresh, so the client sends the user back to the authorization page.
         expect(isUnauthorizedError(refused), String(refused)).toBe(true);
+        expectStepUpChallenge(recorder);
         expect(provider.authorizationUrls).toHaveLength(2);
         expect(scopesOf(provider.authorizationUrls.at(-1))).toEqual(expect.arrayContaining(['mcp', 'demo:crypto']));
 
@@ -276,6 +295,72 @@ describe.each(modes)('OAuth with the official SDK clients, $name mode', (mode) =
     });
   });
 
+  describe("the README's modern-client snippet", () => {
+    it('runs as printed, finishAuth with the callback included, and calls the tool', async () => {
+      const provider = new ModernSdkOAuthProvider({ user: platform.demoUser, registration: dcr() });
+      const printed: unknown[] = [];
+      await runReadmeSnippet('**Modern client**', platform.baseUrl, { myOAuthProvider: provider, console: { log: (value: unknown) => printed.push(value) } });
+      expect(printed).toEqual([expect.objectContaining({ structuredContent: { expression: '(2 + 3) * 7', result: 35 } })]);
+      // spec S-175: the authorization response carried the issuer, which the SDK compared with the metadata's.
+      expect(provider.callbacks[0]?.searchParams.get('iss')).toBe(platform.issuer);
+    });
+
+    it('is refused with IssuerMismatchError by finishAuth(code) alone: the server advertises RFC 9207 iss, so the SDK wants it', async () => {
+      const provider = new ModernSdkOAuthProvider({ user: platform.demoUser, registration: dcr() });
+      const transport = new StreamableHTTPClientTransport(new URL(demoUrl), { authProvider: provider });
+      const refused: unknown = await new Client({ name: 'e2e', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } }).connect(transport).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(UnauthorizedError.isInstance(refused), String(refused)).toBe(true);
+      await expect(transport.finishAuth(provider.takeAuthorizationCode())).rejects.toBeInstanceOf(IssuerMismatchError);
+    });
+  });
+
+  describe('a user whose roles cannot obtain demo:crypto (issue 13 item 13)', () => {
+    const reader: TestUser = { username: `reader-${Math.random().toString(36).slice(2, 8)}`, password: 'reader-password-0123456' };
+
+    beforeAll(async () => {
+      const admin = await AdminApi.signIn(platform, adminUserOf(platform));
+      await admin.expect([200, 201], 'PUT', '/tenants/demo/roles/reader', { description: 'Uses the demo server, no extra scope', scopes: ['mcp'] });
+      await admin.expect(201, 'POST', '/tenants/demo/users', { ...reader, roles: ['reader'] });
+    });
+
+    it('does not see hash_text, with either SDK client', async () => {
+      const legacy = await connectLegacy(demoUrl, new LegacySdkOAuthProvider({ user: reader, registration: dcr() }));
+      try {
+        const names = toolNames(await legacy.client.listTools());
+        expect(names).toContain('calculate');
+        expect(names).not.toContain('hash_text');
+      } finally {
+        await legacy.transport.terminateSession().catch(() => undefined);
+        await legacy.client.close();
+      }
+      const modern = await connectModern(demoUrl, new ModernSdkOAuthProvider({ user: reader, registration: dcr() }));
+      try {
+        const names = toolNames(await modern.client.listTools());
+        expect(names).toContain('calculate');
+        expect(names).not.toContain('hash_text');
+      } finally {
+        await modern.client.close();
+      }
+    });
+  });
+
+  /** hash_text is listed to a token without demo:crypto, marked with the scope a step-up gets; tools needing nothing are not marked. */
+  function expectListedForStepUp(listed: { tools: Array<{ name: string; _meta?: Record<string, unknown> }> }): void {
+    expect(listed.tools.find((tool) => tool.name === 'hash_text')?._meta).toEqual({ [REQUIRED_SCOPES_META_KEY]: ['demo:crypto'] });
+    expect(listed.tools.find((tool) => tool.name === 'calculate')?._meta).toBeUndefined();
+  }
+
+  /** The call of hash_text met one 403 whose Bearer challenge is insufficient_scope naming every scope the call needs (S-142, S-143). */
+  function expectStepUpChallenge(recorder: FetchRecorder): void {
+    expect(recorder.forbiddenChallenges, recorder.entries.join('\n')).toHaveLength(1);
+    const challenge = bearerChallenge(recorder.forbiddenChallenges[0]);
+    expect(challenge).toMatchObject({ error: 'insufficient_scope', resourceMetadata: protectedResourceMetadataUrl(demoUrl) });
+    expect(challenge?.scope?.split(' ')).toEqual(expect.arrayContaining(['mcp', 'demo:crypto']));
+  }
+
   /** The refused token's 401 at the MCP URL, then a token-endpoint POST, then the MCP request again, accepted. */
   function refusedThenRefreshed(entries: string[]): boolean {
     const refused = entries.findIndex((entry) => entry === `POST ${demoUrl} 401`);
@@ -287,4 +372,25 @@ describe.each(modes)('OAuth with the official SDK clients, $name mode', (mode) =
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** `AsyncFunction`, to run a code sample as the body of an async function. */
+const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (...parameters: string[]) => (...values: unknown[]) => Promise<void>;
+
+/**
+ * Runs the README's TypeScript sample that follows the line starting with `marker`, exactly as printed,
+ * against `baseUrl` instead of the default `http://127.0.0.1:3000`: its imports become the SDK's exports
+ * of the same names, `globals` are the objects the README says the reader brings (their provider).
+ */
+async function runReadmeSnippet(marker: string, baseUrl: string, globals: Record<string, unknown>): Promise<void> {
+  const readme = readFileSync(join(findRepoRoot(), 'README.md'), 'utf8');
+  const after = readme.slice(readme.indexOf(`\n${marker}`));
+  const block = /```ts\n([\s\S]*?)```/.exec(after)?.[1];
+  if (block === undefined) throw new Error(`no ts sample after ${marker} in README.md`);
+  const sdk: Record<string, unknown> = { Client, StreamableHTTPClientTransport, UnauthorizedError };
+  const imported = [...block.matchAll(/^import \{([^}]+)\} from '@modelcontextprotocol\/client';$/gm)].flatMap((match) => (match[1] ?? '').split(',').map((name) => name.trim()));
+  for (const name of imported) if (!(name in sdk)) throw new Error(`the sample imports ${name}, which this test does not provide`);
+  const body = block.replace(/^import .*$/gm, '').replaceAll('http://127.0.0.1:3000', baseUrl);
+  const names = [...imported, ...Object.keys(globals)];
+  await new AsyncFunction(...names, body)(...imported.map((name) => sdk[name]), ...Object.values(globals));
 }

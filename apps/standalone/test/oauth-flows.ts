@@ -9,16 +9,21 @@ import { MODERN_PROTOCOL_VERSION, type LegacySdkOAuthProvider, type ModernSdkOAu
 export interface FetchRecorder {
   /** `"<METHOD> <url> <status>"`, in order. */
   readonly entries: string[];
+  /** The `WWW-Authenticate` header of every 403 answer, in order (the step-up challenges). */
+  readonly forbiddenChallenges: string[];
   fetch(url: string | URL, init?: RequestInit): Promise<Response>;
 }
 
 export function recordingFetch(): FetchRecorder {
   const entries: string[] = [];
+  const forbiddenChallenges: string[] = [];
   return {
     entries,
+    forbiddenChallenges,
     async fetch(url, init) {
       const response = await fetch(url, init);
       entries.push(`${(init?.method ?? 'GET').toUpperCase()} ${String(url)} ${response.status}`);
+      if (response.status === 403) forbiddenChallenges.push(response.headers.get('www-authenticate') ?? '');
       return response;
     },
   };

@@ -1,17 +1,16 @@
 import 'reflect-metadata';
-import { httpServerSettings } from '@mcp-platform/shared-config';
-import { runService } from '@mcp-platform/shared-observability';
+import { httpServerSettings, loadDotEnvFile } from '@mcp-platform/shared-config';
+import { exitOnStartFailure, runService } from '@mcp-platform/shared-observability';
 import { natsMessaging } from '@mcp-platform/shared-messaging';
 import { AppModule } from './app.module';
 import { loadTaskSchedulerEnv } from './config/env.schema';
 
 async function main(): Promise<void> {
+  // The working directory's .env, under what the environment already says.
+  loadDotEnvFile();
   const env = loadTaskSchedulerEnv();
   const messaging = natsMessaging('task-scheduler', env);
   await runService({ module: AppModule.forRoot(env, messaging), messaging, host: env.HOST, port: env.PORT, ...httpServerSettings(env) });
 }
 
-void main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+void main().catch((error: unknown) => exitOnStartFailure(error));

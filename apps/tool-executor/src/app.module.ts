@@ -13,7 +13,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        LoggingModule.forRoot({ name: 'tool-executor', level: env.LOG_LEVEL }),
+        LoggingModule.forRoot({ name: 'tool-executor', level: env.LOG_LEVEL, format: env.LOG_FORMAT }),
         MessagingModule.forRoot(messaging),
         HealthModule.forRoot({ checks: databaseHealthChecks([TOOL_EXECUTOR_CONNECTION]) }),
         ToolExecutorModule.register({

@@ -5,12 +5,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionBroker, toolExecutor, WireErrorCode, type EventPayload, type Principal, type RpcResponse } from '@mcp-platform/protocol-contracts';
-import type { CallToolResult } from '@mcp-platform/protocol-mcp';
+import { REQUIRED_SCOPES_META_KEY, type CallToolResult } from '@mcp-platform/protocol-mcp';
 import type { NatsConnection } from 'nats';
 import { EventLog, MessageBus, NATS_CONNECTION, RpcError, type MessagingOptions } from '@mcp-platform/shared-messaging';
 import type { DatabaseOptions } from '@mcp-platform/shared-persistence';
 import { bootService, serviceSetups, toolResultText } from '@mcp-platform/shared-testing';
 import { CatalogRepository } from '../src/catalog/catalog.repository';
+import { CatalogService } from '../src/catalog/catalog.service';
 import { ToolExecutorModule } from '../src';
 
 const run = `te${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
@@ -103,7 +104,8 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
       request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
       request.on('end', () => {
         response.setHeader('content-type', 'application/json');
-        response.end(JSON.stringify({ echoed: JSON.parse(body) as unknown }));
+        const apiKey = request.headers['x-api-key'];
+        response.end(JSON.stringify({ echoed: JSON.parse(body) as unknown, ...(apiKey === undefined ? {} : { apiKey }) }));
       });
     });
     await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve));
@@ -380,9 +382,50 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
         expect(result.isError).toBeFalsy();
         expect(result.structuredContent).toEqual({ echoed: { word: 'hello' } });
       } else {
+        // Issue 13 item 5: the caller reads an error id, never the address; the tenant's administrators read why, and which setting would allow it.
         expect(result.isError).toBe(true);
-        expect(toolResultText(result)).toMatch(/refused: 127\.0\.0\.1 is not a public address/);
+        const errorId = /^The tool's endpoint could not be reached \(error id ([0-9a-f-]{36})\)\.$/.exec(toolResultText(result))?.[1];
+        expect(errorId, toolResultText(result)).toBeDefined();
+        await expect
+          .poll(async () => (await bus.request(toolExecutor.getToolDefinition, { tenant: 'web', name: 'echo' })).lastError, { timeout: 5_000 })
+          .toEqual({
+            at: expect.any(String),
+            errorId,
+            kind: 'refused',
+            detail: expect.stringMatching(/127\.0\.0\.1 is not a public address.*TOOL_HTTP_ALLOW_PRIVATE_NETWORKS=true/),
+          });
       }
+    });
+
+    it.each([
+      ['IPv4-compatible', '[::127.0.0.1]'],
+      ['NAT64', '[64:ff9b::127.0.0.1]'],
+    ])('never reaches the loopback endpoint through an %s IPv6 literal, and tells the caller only an error id', async (form, host) => {
+      const repository = app.get(CatalogRepository);
+      const name = `echo-${form.toLowerCase()}`;
+      await repository.ensureTenant('web');
+      await repository.saveTool('web', {
+        name,
+        inputSchema: { type: 'object' },
+        kind: 'http',
+        config: { url: endpointUrl.replace('127.0.0.1', host) },
+        timeoutMs: 5_000,
+        enabled: true,
+        requiredScopes: [],
+        taskSupport: 'forbidden',
+      });
+      await repository.saveVirtualServer('web', { name: 'v6', public: false }, [name]);
+      bus.emit(toolExecutor.catalogChanged, { tenant: 'web', servers: ['v6'] });
+      await expect
+        .poll(() => listAs(member('web'), 'web', 'v6').catch(() => undefined), { timeout: 5_000 })
+        .toMatchObject({ names: [name] });
+      const result = await callAs(member('web'), 'web', 'v6', name);
+      expect(result.isError).toBe(true);
+      expect(toolResultText(result)).toMatch(/^The tool's endpoint could not be reached \(error id [0-9a-f-]{36}\)\.$/);
+      // Refused by the guard when private networks are not allowed; with them allowed, the socket cannot reach it either.
+      await expect
+        .poll(async () => (await bus.request(toolExecutor.getToolDefinition, { tenant: 'web', name })).lastError?.kind, { timeout: 5_000 })
+        .toBe(setup.allowPrivateNetworks ? 'unreachable' : 'refused');
     });
   });
 
@@ -538,6 +581,16 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
       expect(stepped.names).toEqual([...baseline.names, 'hash_text'].sort());
     });
 
+    it('lists hash_text, marked with its scope, to a caller who could obtain demo:crypto by stepping up (issue 13 item 13)', async () => {
+      const page = await bus.request(toolExecutor.listTools, { tenant: 'demo', server: 'default' }, as({ ...member('demo'), obtainableScopes: ['mcp', 'demo'] }));
+      expect(page.tools.find((tool) => tool.name === 'hash_text')?._meta).toEqual({ [REQUIRED_SCOPES_META_KEY]: ['demo:crypto'] });
+      expect(page.cacheScope).toBe('private');
+      // Listed is not granted: the call still asks for the step-up.
+      await expect(callAs({ ...member('demo'), obtainableScopes: ['mcp', 'demo'] }, 'demo', 'default', 'hash_text', { text: 'abc' })).rejects.toMatchObject({
+        code: WireErrorCode.InsufficientScope,
+      });
+    });
+
     it('answers INSUFFICIENT_SCOPE with every scope the tool needs, and runs it once the scope is held', async () => {
       const error = (await callAs(member('demo'), 'demo', 'default', 'hash_text', { text: 'abc' }).catch((caught: unknown) => caught)) as RpcError;
       expect(error).toBeInstanceOf(RpcError);
@@ -601,7 +654,7 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
         });
         const allowed = await callAs(member(tenant, ['mcp', 'acme:web']), tenant, 'tools', 'echo', { word: 'hi' });
         if (setup.allowPrivateNetworks) expect(allowed.structuredContent).toEqual({ echoed: { word: 'hi' } });
-        else expect(toolResultText(allowed)).toMatch(/not a public address/);
+        else expect(toolResultText(allowed)).toMatch(/could not be reached \(error id/);
 
         // Deleting a tool takes it out of the server that exposed it.
         watch.events.length = 0;
@@ -614,6 +667,31 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
       } finally {
         watch.stop();
       }
+    });
+
+    it('keeps HTTP header values write-only: answers show them as set, updates keep what they do not name, calls send them', async () => {
+      const tenant = 'keys';
+      const secret = 'sk-int-0123456789';
+      await bus.request(toolExecutor.putTenant, { tenant });
+      const tool = {
+        name: 'keyed',
+        inputSchema: { type: 'object', properties: { word: { type: 'string' } } },
+        kind: 'http' as const,
+        config: { url: endpointUrl, headers: { 'X-Api-Key': secret } },
+      };
+      const put = await bus.request(toolExecutor.putToolDefinition, { tenant, tool });
+      expect(put.tool).toMatchObject({ config: { url: endpointUrl, headers: { 'x-api-key': { set: true } } } });
+      // An update that names no header (another description) keeps the value.
+      await bus.request(toolExecutor.putToolDefinition, { tenant, tool: { ...tool, description: 'now described', config: { url: endpointUrl } } });
+      const answers = [put, await bus.request(toolExecutor.getToolDefinition, { tenant, name: 'keyed' }), await bus.request(toolExecutor.listToolDefinitions, { tenant })];
+      expect(JSON.stringify(answers)).not.toContain(secret);
+      await bus.request(toolExecutor.putServerDefinition, { tenant, server: { name: 'api', tools: ['keyed'] } });
+      await expect
+        .poll(() => listAs(member(tenant), tenant, 'api').catch(() => undefined), { timeout: 5_000 })
+        .toMatchObject({ names: ['keyed'] });
+      const result = await callAs(member(tenant), tenant, 'api', 'keyed', { word: 'hi' });
+      if (setup.allowPrivateNetworks) expect(result.structuredContent).toEqual({ echoed: { word: 'hi' }, apiKey: secret });
+      else expect(result.isError).toBe(true);
     });
 
     it('refuses definitions it could not serve with INVALID_PARAMS and stores nothing', async () => {
@@ -647,6 +725,19 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
       await expect(listAs(anonymous(tenant), tenant, 'open')).resolves.toEqual({ names: [], cacheScope: 'public' });
       await expect(bus.request(toolExecutor.deleteTenant, { tenant })).resolves.toEqual({ deleted: true });
       await expect(bus.request(toolExecutor.getVirtualServer, { tenant, server: 'open' })).rejects.toMatchObject({ code: WireErrorCode.NotFound });
+    });
+
+    it('marks every server of a disabled tenant disabled, kept in the database, until it is enabled again', async () => {
+      const tenant = 'switched-off';
+      await bus.request(toolExecutor.putTenant, { tenant });
+      await bus.request(toolExecutor.putServerDefinition, { tenant, server: { name: 'open', public: true } });
+      await expect(bus.request(toolExecutor.putTenant, { tenant, disabled: true })).resolves.toEqual({ created: false });
+      await expect(bus.request(toolExecutor.getVirtualServer, { tenant, server: 'open' })).resolves.toMatchObject({ public: true, disabled: true });
+      // Stored, not only in this replica's snapshot: a full reload (a replica starting later) reads it back.
+      await app.get(CatalogService).loadAll();
+      await expect(bus.request(toolExecutor.getVirtualServer, { tenant, server: 'open' })).resolves.toMatchObject({ disabled: true });
+      await bus.request(toolExecutor.putTenant, { tenant, disabled: false });
+      expect(await bus.request(toolExecutor.getVirtualServer, { tenant, server: 'open' })).not.toHaveProperty('disabled');
     });
   });
 });

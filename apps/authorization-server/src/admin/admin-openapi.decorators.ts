@@ -1,6 +1,7 @@
 import { applyDecorators, Body, Controller, HttpCode, Param, Query, SetMetadata, UseFilters, UseGuards, UseInterceptors } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags, type SchemaObject } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiOAuth2, ApiConsumes, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags, type SchemaObject } from '@nestjs/swagger';
 import { z } from 'zod';
+import { ADMIN_SCOPE } from '@mcp-platform/protocol-mcp';
 import type { AdminAccessLevel } from './admin-access';
 import { AdminAccess, AdminAuthGuard } from './admin-auth.guard';
 import { requireRawUpload } from './admin-raw-upload';
@@ -13,6 +14,8 @@ import { ZodValidationPipe } from './zod-validation.pipe';
 
 /** The name of the bearer security scheme in the OpenAPI document. */
 export const ADMIN_SECURITY_SCHEME = 'bearer';
+/** The name of the OAuth 2.0 security scheme (authorization code with PKCE, Swagger UI's Authorize). */
+export const ADMIN_OAUTH_SCHEME = 'oauth2';
 
 /**
  * A Zod schema as an OpenAPI 3.1 schema object (JSON Schema 2020-12): requests as the API accepts them
@@ -32,7 +35,9 @@ export function AdminController(options: { path: string; tag: string; access: Ad
   return applyDecorators(
     Controller(`${ADMIN_API_PATH}/${options.path}`.replace(/\/+$/, '')),
     ApiTags(options.tag),
+    // Either scheme: a token pasted in, or one Swagger UI obtained itself (each is one alternative).
     ApiBearerAuth(ADMIN_SECURITY_SCHEME),
+    ApiOAuth2([ADMIN_SCOPE], ADMIN_OAUTH_SCHEME),
     AdminAccess(options.access),
     UseGuards(AdminAuthGuard),
     UseInterceptors(AdminNoStoreInterceptor, AdminAuditInterceptor),

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ClientsService } from '../clients/clients.service';
 import { TENANT_ADMIN_ROLE } from '../identity/identity.types';
 import { UsersService } from '../users/users.service';
 import { PLATFORM_ADMIN_ROLE, type CurrentAdminRights } from './admin-access';
@@ -8,20 +9,35 @@ import { PLATFORM_ADMIN_ROLE, type CurrentAdminRights } from './admin-access';
  * can answer without a database).
  */
 export abstract class AdminSubjects {
-  /** The subject's current rights; `undefined` when it is no user, or a disabled one (or of a disabled tenant). */
+  /**
+   * The subject's current rights; `undefined` when it is neither an enabled user of an enabled tenant
+   * (or a platform administrator) nor a tenant's automation client that may still administer it.
+   */
   abstract currentRights(subject: string): Promise<CurrentAdminRights | undefined>;
 }
 
-/** `AdminSubjects` from the users table: the same roles the token endpoint would put in a new admin token. */
+/**
+ * `AdminSubjects` from the users and clients tables: the same roles the token endpoint would put in a
+ * new admin token. A user's token names the user; a tenant's automation client's token (client
+ * credentials) names the client, which counts as a tenant administrator of its tenant while it exists,
+ * keeps the `admin` scope, and its tenant is enabled.
+ */
 @Injectable()
 export class UsersAdminSubjects extends AdminSubjects {
-  constructor(private readonly users: UsersService) {
+  constructor(
+    private readonly users: UsersService,
+    private readonly clients: ClientsService,
+  ) {
     super();
   }
 
   async currentRights(subject: string): Promise<CurrentAdminRights | undefined> {
     const user = await this.users.findById(subject);
-    if (!user || !(await this.users.isActive(subject))) return undefined;
+    if (!user) {
+      const tenant = await this.clients.administeredTenant(subject);
+      return tenant === undefined ? undefined : { tenant, roles: [TENANT_ADMIN_ROLE] };
+    }
+    if (!(await this.users.isActive(subject))) return undefined;
     const roles: string[] = [];
     if (user.platformAdmin) roles.push(PLATFORM_ADMIN_ROLE);
     if (user.tenant !== null && user.roles.includes(TENANT_ADMIN_ROLE)) roles.push(TENANT_ADMIN_ROLE);

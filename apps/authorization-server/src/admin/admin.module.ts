@@ -9,6 +9,7 @@ import { SigningKeysModule } from '../signing-keys/signing-keys.module';
 import { SigningKeysService } from '../signing-keys/signing-keys.service';
 import { AdminAuditInterceptor } from './admin-audit.interceptor';
 import { AdminAuthGuard } from './admin-auth.guard';
+import { AdminDocsClient } from './admin-docs-client';
 import { AdminExceptionFilter } from './admin-exception.filter';
 import { AdminRoutesExceptionFilter } from './admin-routes-exception.filter';
 import { AdminNoStoreInterceptor } from './admin-no-store.interceptor';
@@ -87,6 +88,7 @@ class VerifierKeyInvalidation implements OnModuleDestroy {
         new AccessTokenVerifier({ keySource: () => signingKeys.signingKeySet(), minRefreshIntervalMs: LOCAL_KEY_REFRESH_INTERVAL_MS }),
     },
     VerifierKeyInvalidation,
+    AdminDocsClient,
     { provide: AdminSubjects, useClass: UsersAdminSubjects },
     AdminAuthGuard,
     AdminAuditInterceptor,

@@ -38,8 +38,8 @@ export type VirtualServerPutResult = z.output<typeof VirtualServerPutResultSchem
 export const ToolBodySchema = ToolFieldsSchema.omit({ name: true }).and(toolExecutor.ToolRunnerSchema);
 export type ToolBody = z.output<typeof ToolBodySchema>;
 
-/** A tool as the API shows it: the contract's definition. */
-export const ToolViewSchema = toolExecutor.ToolDefinitionSchema;
+/** A tool as the API shows it: the contract's view (the definition, and the last outbound failure of an HTTP tool). */
+export const ToolViewSchema = toolExecutor.ToolDefinitionViewSchema;
 export type ToolView = z.output<typeof ToolViewSchema>;
 
 export const ToolListSchema = z.object({ tools: z.array(ToolViewSchema) });

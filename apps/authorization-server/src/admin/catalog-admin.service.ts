@@ -67,11 +67,15 @@ export class CatalogAdminService {
     await this.bus.request(toolExecutor.deleteToolDefinition, { tenant, name });
   }
 
-  /** Disables or enables a tool: the stored definition written back with `enabled` changed. */
+  /**
+   * Disables or enables a tool: the stored definition written back with `enabled` changed. Its header
+   * values never came back (write-only); written back as `{ set: true }`, the executor keeps them.
+   */
   async setToolEnabled(tenant: string, name: string, enabled: boolean): Promise<ToolView> {
-    const tool = await this.getTool(tenant, name);
-    if (tool.enabled === enabled) return tool;
-    return (await this.putTool(tenant, name, { ...tool, enabled })).tool;
+    const current = await this.getTool(tenant, name);
+    if (current.enabled === enabled) return current;
+    const { lastError: _lastError, ...definition } = current;
+    return (await this.putTool(tenant, name, { ...definition, enabled })).tool;
   }
 
   private view(tenant: string, server: toolExecutor.VirtualServerDefinitionRecord): VirtualServerView {

@@ -84,6 +84,8 @@ export const RoleViewSchema = z.object({
   description: z.string().optional(),
   /** Scopes the role lets its users obtain; `*` means every scope. */
   scopes: z.array(z.string()),
+  /** What some of those scopes let an application do, shown on the consent page. */
+  scopeDescriptions: z.record(z.string(), z.string()).optional(),
   /** `tenant-admin` and `member` exist in every tenant and cannot be deleted. */
   builtIn: z.boolean(),
 });
@@ -95,6 +97,11 @@ export const PutRoleBodySchema = z.object({
   description: z.string().max(1024).optional(),
   /** e.g. `["mcp", "demo"]`: `demo` covers `demo:crypto` (the scope hierarchy); `*` allows every scope. */
   scopes: z.array(toolExecutor.ScopeNameSchema).max(64),
+  /**
+   * What scopes the role allows let an application do, e.g. `{ "demo:crypto": "Compute hashes of text." }`:
+   * the consent page shows these beside the scopes (up to 300 characters each).
+   */
+  scopeDescriptions: z.record(toolExecutor.ScopeNameSchema, z.string().min(1).max(300)).optional(),
 });
 export type PutRoleBody = z.output<typeof PutRoleBodySchema>;
 

@@ -90,7 +90,12 @@ export class IdentityAdminService {
   }
 
   async putRole(tenant: string, name: string, body: PutRoleBody): Promise<z.output<typeof RolePutResultSchema>> {
-    const { created, role } = await this.roles.put(tenant, { name, scopes: body.scopes, ...(body.description === undefined ? {} : { description: body.description }) });
+    const { created, role } = await this.roles.put(tenant, {
+      name,
+      scopes: body.scopes,
+      ...(body.description === undefined ? {} : { description: body.description }),
+      ...(body.scopeDescriptions === undefined ? {} : { scopeDescriptions: body.scopeDescriptions }),
+    });
     return { created, role: roleView(role) };
   }
 
@@ -119,5 +124,11 @@ function userView(user: UserAccount): UserView {
 }
 
 function roleView(role: Role): RoleView {
-  return { name: role.name, ...(role.description === undefined ? {} : { description: role.description }), scopes: role.scopes, builtIn: role.builtIn };
+  return {
+    name: role.name,
+    ...(role.description === undefined ? {} : { description: role.description }),
+    scopes: role.scopes,
+    ...(role.scopeDescriptions === undefined ? {} : { scopeDescriptions: role.scopeDescriptions }),
+    builtIn: role.builtIn,
+  };
 }

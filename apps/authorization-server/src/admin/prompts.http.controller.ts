@@ -21,7 +21,14 @@ export class PromptsHttpController {
   }
 
   @Put(':name')
-  @AdminRoute({ operationId: 'putPrompt', summary: 'Create or replace a prompt', response: PromptPutResultSchema, errors: [503] })
+  @AdminRoute({
+    operationId: 'putPrompt',
+    summary: 'Create or replace a prompt',
+    description:
+      'In message texts and embedded resource URIs and texts, `{{arg}}` becomes the argument\'s value (an optional argument not given becomes empty), and a section `{{#arg}}…{{/arg}}` is kept only when the argument is given and not empty: `Summarize the following text{{#length}} ({{length}}){{/length}}:` reads `Summarize the following text:` without `length`. Placeholders and sections of undeclared names stay as written.',
+    response: PromptPutResultSchema,
+    errors: [503],
+  })
   put(@ZodParam('tenant', TenantSlugSchema) tenant: string, @ZodParam('name', ItemNameSchema) name: string, @ZodBody(PromptBodySchema) body: PromptBody) {
     return this.resources.putPrompt(tenant, name, body);
   }

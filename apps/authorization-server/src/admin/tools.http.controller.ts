@@ -15,7 +15,13 @@ export class ToolsHttpController {
   }
 
   @Get(':name')
-  @AdminRoute({ operationId: 'getTool', summary: 'Get a tool', response: ToolViewSchema, errors: [404, 503] })
+  @AdminRoute({
+    operationId: 'getTool',
+    summary: 'Get a tool',
+    description: "Header values are never shown (`{ \"set\": true }` per header). An HTTP tool's `lastError` is its last outbound failure: the details its callers did not see, under the error id they were given.",
+    response: ToolViewSchema,
+    errors: [404, 503],
+  })
   get(@ZodParam('tenant', TenantSlugSchema) tenant: string, @ZodParam('name', ToolNameSchema) name: string) {
     return this.catalog.getTool(tenant, name);
   }
@@ -25,7 +31,7 @@ export class ToolsHttpController {
     operationId: 'putTool',
     summary: 'Create or replace a tool',
     description:
-      'A built-in handler of the tool executor or an HTTP endpoint. `execution.taskSupport` says whether it runs as an MCP task: `forbidden` (the default, then absent), `optional` or `required`. Virtual servers exposing it tell their clients `list_changed`.',
+      'A built-in handler of the tool executor or an HTTP endpoint (what the platform sends it and how its answers become tool results: see `config` of an `http` tool). `execution.taskSupport` says whether it runs as an MCP task: `forbidden` (the default, then absent), `optional` or `required`. An HTTP tool\'s header values are write-only: a replacement names only the headers it changes (a string sets, `null` removes, `{ "set": true }` or leaving it out keeps), and stored values never follow the URL to another origin. Virtual servers exposing it tell their clients `list_changed`.',
     response: ToolPutResultSchema,
     errors: [404, 503],
   })

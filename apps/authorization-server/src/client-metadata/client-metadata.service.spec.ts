@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { SsrfRefusedError } from '@mcp-platform/shared-egress';
 import { ClientMetadataFetcher, type FetchedDocument } from './client-metadata.fetcher';
 import { ClientMetadataClock, ClientMetadataService } from './client-metadata.service';
@@ -72,13 +72,30 @@ describe(ClientMetadataService, () => {
       expect(fetcher.calls).toBe(2);
     });
 
-    it('refuses an oversized document, another content type and an SSRF refusal with the reason', async () => {
+    it('refuses an oversized document and another content type with the reason', async () => {
       await expect(setup(async () => ok({ truncated: true })).service.resolve(URL_ID)).resolves.toEqual({ ok: false, reason: 'the document is larger than 5 KiB' });
       await expect(setup(async () => ok({ contentType: 'text/html' })).service.resolve(URL_ID)).resolves.toMatchObject({ ok: false, reason: expect.stringMatching(/content type/) });
-      const refused = setup(async () => {
-        throw new Error('fetch failed', { cause: new SsrfRefusedError('app.example.com resolves to 10.0.0.1, which is not a public address') });
-      });
-      await expect(refused.service.resolve(URL_ID)).resolves.toEqual({ ok: false, reason: expect.stringMatching(/refused: app.example.com resolves to 10.0.0.1/) });
+    });
+
+    it.each([
+      ['an SSRF refusal', new Error('fetch failed', { cause: new SsrfRefusedError('app.example.com resolves to 10.0.0.1, which is not a public address', 'non_public_address') }), /10\.0\.0\.1.*CIMD_ALLOWED_HOSTS/],
+      ['a DNS failure', Object.assign(new Error('getaddrinfo ENOTFOUND app.example.com'), { code: 'ENOTFOUND' }), /ENOTFOUND app\.example\.com/],
+      ['a refused connection', Object.assign(new Error('connect ECONNREFUSED 10.9.8.7:443'), { code: 'ECONNREFUSED' }), /ECONNREFUSED 10\.9\.8\.7:443/],
+    ])('answers %s with a generic reason and an error id, logging the details under that id', async (_case, error, detail) => {
+      const warnings: string[] = [];
+      const warn = vi.spyOn(Logger.prototype, 'warn').mockImplementation((message: unknown) => void warnings.push(String(message)));
+      try {
+        const refused = setup(async () => {
+          throw error;
+        });
+        const result = await refused.service.resolve(URL_ID);
+        const reason = result.ok ? '' : result.reason;
+        const errorId = /^the document could not be fetched \(error id ([0-9a-f-]{36})\)$/.exec(reason)?.[1];
+        expect(errorId, reason).toBeDefined();
+        expect(warnings).toEqual([expect.stringMatching(new RegExp(`${URL_ID}.*error id ${errorId}.*${detail.source}`))]);
+      } finally {
+        warn.mockRestore();
+      }
     });
 
     it('accepts JSON subtypes such as application/foo+json', async () => {

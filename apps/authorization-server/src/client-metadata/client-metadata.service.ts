@@ -1,9 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import { findSsrfRefusal } from '@mcp-platform/shared-egress';
 import { CLIENT_METADATA_CACHE, cacheLifetimeSeconds, isClientMetadataDocumentUrl, parseClientMetadataDocument } from './client-metadata.document';
-import { ClientMetadataFetcher } from './client-metadata.fetcher';
+import { ClientMetadataFetcher, type FetchedDocument } from './client-metadata.fetcher';
 
-/** The outcome of resolving a URL client id: the client's metadata, or why it is refused. */
+/**
+ * The outcome of resolving a URL client id: the client's metadata, or why it is refused. `reason` is
+ * shown to whoever named the client id: it describes the document (its status, size, type, content),
+ * never the network (a failed fetch reads "could not be fetched" with an error id; the log has why).
+ */
 export type ClientMetadataResult = { ok: true; metadata: Record<string, unknown> } | { ok: false; reason: string };
 
 interface CacheEntry {
@@ -67,21 +72,17 @@ export class ClientMetadataService {
     let lifetimeSeconds: number = CLIENT_METADATA_CACHE.negativeSeconds;
     try {
       const fetched = await this.fetcher.fetch(clientId);
-      if (fetched.status !== 200) {
-        result = { ok: false, reason: `fetching the document answered HTTP ${fetched.status}` };
-      } else if (fetched.truncated) {
-        result = { ok: false, reason: 'the document is larger than 5 KiB' };
-      } else if (fetched.contentType !== undefined && !/^application\/([\w.+-]+\+)?json\b/i.test(fetched.contentType)) {
-        result = { ok: false, reason: `the document's content type is ${fetched.contentType}, not application/json` };
-      } else {
-        result = parseClientMetadataDocument(clientId, fetched.body);
-        if (result.ok) lifetimeSeconds = cacheLifetimeSeconds(fetched.cacheControl);
-      }
+      result = judgeDocument(clientId, fetched);
+      if (result.ok) lifetimeSeconds = cacheLifetimeSeconds(fetched.cacheControl);
+      else this.logger.warn(`client metadata document ${clientId} refused: ${result.reason}`);
     } catch (error) {
-      const refusal = findSsrfRefusal(error);
-      result = { ok: false, reason: refusal ? `the document URL is refused: ${refusal.message}` : `the document could not be fetched: ${(error as Error).message}` };
+      // Issue 13 item 5: the guard's reason and network errors name hosts and addresses of the operator's
+      // network, and the caller may be anyone (no login is needed to name a client id): it gets an
+      // error id, the log gets the details under it.
+      const errorId = randomUUID();
+      this.logger.warn(`client metadata document ${clientId} could not be fetched (error id ${errorId}): ${fetchFailureDetail(error)}`);
+      result = { ok: false, reason: `the document could not be fetched (error id ${errorId})` };
     }
-    if (!result.ok) this.logger.warn(`client metadata document ${clientId} refused: ${result.reason}`);
     this.remember(clientId, result, lifetimeSeconds);
     return result;
   }
@@ -94,4 +95,34 @@ export class ClientMetadataService {
     }
     this.cache.set(clientId, { result, expiresAt: this.clock.now() + lifetimeSeconds * 1000 });
   }
+}
+
+/** The metadata of a fetched document, or what is wrong with it (its status, size, type or content). */
+function judgeDocument(clientId: string, fetched: FetchedDocument): ClientMetadataResult {
+  if (fetched.status !== 200) return { ok: false, reason: `fetching the document answered HTTP ${fetched.status}` };
+  if (fetched.truncated) return { ok: false, reason: 'the document is larger than 5 KiB' };
+  if (fetched.contentType !== undefined && !/^application\/([\w.+-]+\+)?json\b/i.test(fetched.contentType)) {
+    return { ok: false, reason: `the document's content type is ${fetched.contentType}, not application/json` };
+  }
+  return parseClientMetadataDocument(clientId, fetched.body);
+}
+
+/**
+ * Why a fetch failed, for the log: the guard's reason (with the setting that exempts a host on the
+ * operator's network), or the network error and its causes (DNS, connection, TLS, timeout).
+ */
+function fetchFailureDetail(error: unknown): string {
+  const refusal = findSsrfRefusal(error);
+  if (refusal) {
+    return refusal.reason === 'non_public_address'
+      ? `refused by the SSRF guard: ${refusal.message} (a host on the operator's own network must be listed in CIMD_ALLOWED_HOSTS)`
+      : `refused by the SSRF guard: ${refusal.message}`;
+  }
+  const parts: string[] = [];
+  for (let current: unknown = error, depth = 0; current && depth < 5; current = (current as { cause?: unknown }).cause, depth++) {
+    const { message, code } = current as { message?: unknown; code?: unknown };
+    const text = typeof message === 'string' && message ? message : String(current);
+    parts.push(typeof code === 'string' && !text.includes(code) ? `${text} (${code})` : text);
+  }
+  return parts.join(': ');
 }

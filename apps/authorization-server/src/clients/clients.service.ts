@@ -2,9 +2,10 @@ import { Injectable, Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { toolExecutor } from '@mcp-platform/protocol-contracts';
-import { formatScopes, parseScopes } from '@mcp-platform/protocol-mcp';
+import { ADMIN_SCOPE, formatScopes, parseScopes, scopeCovers } from '@mcp-platform/protocol-mcp';
 import { IdentityError, IdentityErrorCode } from '../identity/identity.errors';
 import { OidcRecordsRepository } from '../oauth/oidc-records.repository';
+import { AccessRevocations } from '../revocations/access-revocations.service';
 import { TenantsRepository } from '../tenants/tenants.repository';
 import { hashClientSecret, newClientSecret } from './client-secret';
 import { ClientsRepository, type StoredClient } from './clients.repository';
@@ -61,6 +62,7 @@ export class ClientsService {
     private readonly repository: ClientsRepository,
     private readonly tenants: TenantsRepository,
     private readonly records: OidcRecordsRepository,
+    private readonly revocations: AccessRevocations,
   ) {}
 
   /** The tenant's clients; `NotFound` for an unknown tenant. */
@@ -96,16 +98,44 @@ export class ClientsService {
     return { client: toClient(stored), ...(clientSecret ? { clientSecret } : {}) };
   }
 
-  /** Deletes the tenant's client and revokes its grants, codes and refresh tokens (its JWT access tokens expire on their own). */
+  /**
+   * Deletes the tenant's client and revokes its grants, codes and refresh tokens, and the access tokens
+   * it obtained for itself (client_credentials, whose subject is the client).
+   */
   async delete(tenant: string, clientId: string): Promise<void> {
     if (!(await this.repository.delete(tenant, clientId))) throw new IdentityError(IdentityErrorCode.NotFound, `no client ${clientId} in tenant ${tenant}`);
+    await this.revocations.revokeSubject(clientId);
     const revoked = await this.records.deleteByClientId(clientId);
     this.logger.log(`client ${clientId} of tenant ${tenant} deleted; ${revoked} grant record(s) revoked`);
+  }
+
+  /**
+   * The tenant a client administers through the admin API with its own tokens (client_credentials):
+   * a client of an enabled tenant with that grant and the `admin` scope; `undefined` for any other.
+   */
+  async administeredTenant(clientId: string): Promise<string | undefined> {
+    const stored = await this.repository.find(clientId);
+    if (!stored?.tenant) return undefined;
+    const client = toClient(stored);
+    if (!client.grantTypes.includes('client_credentials') || !parseScopes(client.scope).some((scope) => scopeCovers(scope, ADMIN_SCOPE))) return undefined;
+    const tenant = await this.tenants.find(stored.tenant);
+    return tenant && !tenant.disabled ? tenant.slug : undefined;
   }
 
   /** The tenant of a pre-registered client; `null` for a DCR client, `undefined` for an unknown one. */
   async tenantOf(clientId: string): Promise<string | null | undefined> {
     return (await this.repository.find(clientId))?.tenant;
+  }
+
+  /**
+   * The scopes the client may obtain at most: the `scope` an administrator set on a pre-registered
+   * client. A self-registered (DCR) or CIMD client's `scope` is only what it expects to ask for
+   * (RFC 7591), not a limit: it may step up to scopes it learns from a 403 challenge later (S-142).
+   * `undefined`: no limit of the client's own.
+   */
+  async scopeCeiling(client: { clientId: string; scope?: string | undefined }): Promise<string[] | undefined> {
+    if (typeof client.scope !== 'string' || !client.scope) return undefined;
+    return (await this.tenantOf(client.clientId)) ? parseScopes(client.scope) : undefined;
   }
 
   /**

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { RevocationsModule } from '../revocations/revocations.module';
 import { RolesRepository } from '../roles/roles.repository';
 import { RolesService } from '../roles/roles.service';
 import { TenantsRepository } from '../tenants/tenants.repository';
@@ -12,6 +13,7 @@ import { UsersService } from '../users/users.service';
  * (`PersistenceModule.forApp`) and `MessageBus` (tenants are mirrored in the tool executor).
  */
 @Module({
+  imports: [RevocationsModule],
   providers: [
     TenantsRepository,
     UsersRepository,

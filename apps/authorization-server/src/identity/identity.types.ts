@@ -1,5 +1,7 @@
 /** A tenant as the rest of the platform sees it (its slug is the first segment of its MCP URLs). */
 export interface Tenant {
+  /** uuid; immutable (the `tenant_id` claim of its tokens), unlike the slug, which a new tenant may take again. */
+  id: string;
   slug: string;
   name: string;
   disabled: boolean;
@@ -26,6 +28,11 @@ export interface Role {
   description?: string;
   /** Scopes this role lets its users obtain; `*` means every scope. */
   scopes: string[];
+  /**
+   * What some of those scopes let an application do, in the administrator's words (shown on the consent
+   * page); keys are scopes the role allows.
+   */
+  scopeDescriptions?: Record<string, string>;
   /** `tenant-admin` and `member` exist in every tenant and cannot be deleted. */
   builtIn: boolean;
 }

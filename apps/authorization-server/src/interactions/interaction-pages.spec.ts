@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, renderConsentPage, renderMessagePage, renderSignInPage } from './interaction-pages';
+import { escapeHtml, renderAuthorizationErrorPage, renderConsentPage, renderMessagePage, renderSignInPage } from './interaction-pages';
 
 const HOSTILE = `"><script>alert('x')</script>&`;
 
@@ -35,10 +35,13 @@ describe(renderConsentPage, () => {
     clientId: HOSTILE,
     redirectHost: '127.0.0.1:9999',
     localhostOnlyWarning: false,
-    resourceLabel: 'the MCP server "default" of tenant "demo"',
+    resourceLabel: '“Demo tools”, an MCP server of Demo',
     resourceUrl: 'https://mcp.example.com/demo/default/mcp',
     username: 'demo',
-    granted: ['mcp', HOSTILE],
+    granted: [
+      { scope: 'mcp', description: 'Connect to this MCP server.' },
+      { scope: HOSTILE, description: HOSTILE },
+    ],
     refused: ['admin'],
   };
 
@@ -53,14 +56,39 @@ describe(renderConsentPage, () => {
     const html = renderConsentPage(model);
     expect(html).toContain('127.0.0.1:9999');
     expect(html).toContain('https://mcp.example.com/demo/default/mcp');
-    expect(html).toContain('<code>mcp</code>');
+    expect(html).toContain('<code class="scope">mcp</code>');
     expect(html).toContain('<code>admin</code>');
     expect(html).not.toContain('<script');
+  });
+
+  it('names the server in people’s words and says what each scope lets the application do', () => {
+    const html = renderConsentPage(model);
+    expect(html.match(/“Demo tools”, an MCP server of Demo/g)).toHaveLength(2);
+    expect(html).toContain('<li>Connect to this MCP server. <code class="scope">mcp</code></li>');
   });
 
   it('warns only when asked to', () => {
     expect(renderConsentPage(model)).not.toContain('class="warning"');
     expect(renderConsentPage({ ...model, localhostOnlyWarning: true })).toContain('class="warning"');
+  });
+});
+
+describe(renderAuthorizationErrorPage, () => {
+  it('tells the user of an unknown client what happened and how to make the application register again', () => {
+    const html = renderAuthorizationErrorPage({ error: 'invalid_client', description: 'client is invalid', unknownClientId: HOSTILE });
+    const text = html.replace(/<[^>]+>/g, ' ');
+    expect(text).toContain('not registered here');
+    expect(text).toMatch(/server was reset/);
+    expect(text).toMatch(/remove the saved sign-in or registration for this server, then connect again/);
+    expect(html).not.toContain('<script');
+  });
+
+  it('keeps the error code and description of any other refusal, with what to do', () => {
+    const text = renderAuthorizationErrorPage({ error: 'invalid_redirect_uri', description: "redirect_uri did not match any of the client's registered redirect_uris" }).replace(/<[^>]+>/g, ' ');
+    expect(text).toContain('Sign-in could not start');
+    expect(text).toContain('invalid_redirect_uri');
+    expect(text).toContain('redirect_uri did not match');
+    expect(text).toMatch(/Go back to the application and try again/);
   });
 });
 

@@ -32,7 +32,7 @@ export interface SignInPageModel {
   abortAction: string;
   csrf: string;
   clientName: string;
-  /** The resource's description: `server "default" of tenant "demo"`, or the administration API. */
+  /** The resource in people's words: `“Demo tools”, an MCP server of Demo`, or the administration API. */
   resourceLabel: string;
   /** The username typed before (after a failed attempt). */
   username?: string;
@@ -54,8 +54,8 @@ export interface ConsentPageModel {
   resourceLabel: string;
   resourceUrl: string;
   username: string;
-  /** The scopes that will be granted. */
-  granted: string[];
+  /** The scopes that will be granted, each with what it lets the application do. */
+  granted: Array<{ scope: string; description: string }>;
   /** Asked for, but not granted (unknown to the server, or not allowed for this user). */
   refused: string[];
 }
@@ -70,6 +70,7 @@ const STYLE = `
   .warning { background: #fff4d6; border: 1px solid #e5b000; padding: .6rem; }
   code { word-break: break-all; }
   .actions { display: flex; gap: 1rem; }
+  .scope { color: #555; font-size: .85rem; }
 `;
 
 function page(title: string, body: string): string {
@@ -96,6 +97,7 @@ export function renderSignInPage(model: SignInPageModel): string {
     'Sign in',
     `<h1>Sign in</h1>
 <p><strong>${escapeHtml(model.clientName)}</strong> wants to use ${escapeHtml(model.resourceLabel)} on your behalf.</p>
+<p>Sign in with your account for it.</p>
 ${error}<form id="login" method="post" action="${escapeHtml(model.action)}">
 <input type="hidden" name="csrf" value="${escapeHtml(model.csrf)}">
 <label for="username">Username</label>
@@ -113,7 +115,7 @@ ${error}<form id="login" method="post" action="${escapeHtml(model.action)}">
 
 /** The consent page: `form#consent` approves, `form#deny` refuses, both with `csrf`. */
 export function renderConsentPage(model: ConsentPageModel): string {
-  const scopes = model.granted.map((scope) => `<li><code>${escapeHtml(scope)}</code></li>`).join('\n');
+  const scopes = model.granted.map(({ scope, description }) => `<li>${escapeHtml(description)} <code class="scope">${escapeHtml(scope)}</code></li>`).join('\n');
   const refused = model.refused.length
     ? `<p>Also asked for, and <strong>not</strong> granted: ${model.refused.map((scope) => `<code>${escapeHtml(scope)}</code>`).join(', ')}.</p>\n`
     : '';
@@ -127,8 +129,8 @@ export function renderConsentPage(model: ConsentPageModel): string {
 ${warning}<dl>
 <dt>Application</dt><dd>${escapeHtml(model.clientName)} (client id <code>${escapeHtml(model.clientId)}</code>)</dd>
 <dt>You will be sent to</dt><dd><code>${escapeHtml(model.redirectHost)}</code></dd>
-<dt>Server</dt><dd><code>${escapeHtml(model.resourceUrl)}</code></dd>
-<dt>Permissions</dt><dd><ul>
+<dt>Server</dt><dd>${escapeHtml(model.resourceLabel)}<br><code>${escapeHtml(model.resourceUrl)}</code></dd>
+<dt>It will be allowed to</dt><dd><ul>
 ${scopes}
 </ul></dd>
 </dl>
@@ -148,4 +150,40 @@ ${refused}<div class="actions">
 /** A page with a title and one message (errors, expired flows). */
 export function renderMessagePage(title: string, message: string): string {
   return page(title, `<h1>${escapeHtml(title)}</h1>\n<p>${escapeHtml(message)}</p>`);
+}
+
+/** Why an authorization request could not start, as the authorization endpoint's error page shows it. */
+export interface AuthorizationErrorModel {
+  /** The OAuth error code (`invalid_request`, `invalid_client`, ...). */
+  error: string;
+  description?: string;
+  /** Set when the request named a client id this server does not know (any more). */
+  unknownClientId?: string;
+}
+
+/**
+ * The page of an authorization request that cannot even be answered to its application (an unknown
+ * client, a redirect URI that does not match): what happened and what to do, then the technical
+ * details. An unknown client is nearly always a desktop application holding a registration from
+ * before this server was reset, so the page says how to make it register again.
+ */
+export function renderAuthorizationErrorPage(model: AuthorizationErrorModel): string {
+  const details = `<p class="scope">Details for whoever runs the application: <code>${escapeHtml(model.error)}</code>${
+    model.description ? ` — ${escapeHtml(model.description)}` : ''
+  }</p>`;
+  if (model.unknownClientId !== undefined) {
+    return page(
+      'Application not registered here',
+      `<h1>This application is not registered here</h1>
+<p>The application that sent you here used a registration (client id <code>${escapeHtml(model.unknownClientId)}</code>) that this server does not know. This usually means the server was reset or reinstalled after the application registered with it, or an administrator removed the registration. Nothing was shared with the application.</p>
+<p><strong>What to do:</strong> in the application, remove the saved sign-in or registration for this server, then connect again: the application registers anew and brings you back here to sign in. (In MCP Inspector: clear its OAuth state, then connect. In other clients: remove this server and add it again.)</p>
+${details}`,
+    );
+  }
+  return page(
+    'Sign-in could not start',
+    `<h1>Sign-in could not start</h1>
+<p>The application's sign-in request was refused, so you cannot sign in from it right now. Go back to the application and try again; if this keeps happening, the application or its configuration for this server needs fixing: tell whoever runs it what follows.</p>
+${details}`,
+  );
 }

@@ -1,6 +1,8 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseScopes } from '@mcp-platform/protocol-mcp';
+import { AUTHORIZATION_SERVER_OPTIONS } from '../authorization-server.constants';
+import type { ResolvedAuthorizationServerOptions } from '../authorization-server.options';
 import { ClientMetadataService } from '../client-metadata/client-metadata.service';
 import { ClientsService } from '../clients/clients.service';
 import { isLoopbackUri } from '../clients/redirect-uri.policy';
@@ -9,8 +11,12 @@ import { AuthorizationPolicy } from '../oauth/authorization-policy.service';
 import { OAuthProviderService, type OidcProvider } from '../oauth/oauth-provider.service';
 import { OAuthSecretsService, csrfTokenFor, isValidCsrfToken } from '../oauth/oauth-secrets.service';
 import { ResourceServersService, type ResourceTarget } from '../oauth/resource-servers.service';
+import { describeScopes } from '../oauth/scope-descriptions';
+import { RolesService } from '../roles/roles.service';
+import { TenantsService } from '../tenants/tenants.service';
 import { UsersService } from '../users/users.service';
-import { renderConsentPage, renderMessagePage, renderSignInPage } from './interaction-pages';
+import { renderAuthorizationErrorPage, renderConsentPage, renderMessagePage, renderSignInPage } from './interaction-pages';
+import { isKnownBrowser, knownBrowserCookie, knownBrowserCookieName } from './known-browser';
 import { PasswordSignIn } from './password-sign-in';
 import { SignInThrottle } from './sign-in.throttle';
 
@@ -46,6 +52,8 @@ interface LoadedInteraction {
   client: Client;
   resource: string;
   target: ResourceTarget;
+  /** The resource in people's words (its title and its tenant's name), for both pages. */
+  label: string;
 }
 
 /**
@@ -57,9 +65,10 @@ interface LoadedInteraction {
 @Injectable()
 export class InteractionsService {
   private readonly logger = new Logger(InteractionsService.name);
-  private readonly throttle = new SignInThrottle();
+  private readonly knownBrowser: { name: string; secure: boolean };
 
   constructor(
+    @Inject(AUTHORIZATION_SERVER_OPTIONS) options: ResolvedAuthorizationServerOptions,
     private readonly oauth: OAuthProviderService,
     private readonly secrets: OAuthSecretsService,
     private readonly resources: ResourceServersService,
@@ -68,7 +77,13 @@ export class InteractionsService {
     private readonly signIn: PasswordSignIn,
     private readonly documents: ClientMetadataService,
     private readonly clients: ClientsService,
-  ) {}
+    private readonly roles: RolesService,
+    private readonly tenants: TenantsService,
+    private readonly throttle: SignInThrottle,
+  ) {
+    const secure = options.issuer.startsWith('https://');
+    this.knownBrowser = { name: knownBrowserCookieName(secure), secure };
+  }
 
   /** GET: the sign-in page, or the consent page once signed in. */
   async show(uid: string, exchange: InteractionExchange): Promise<InteractionOutcome> {
@@ -92,19 +107,25 @@ export class InteractionsService {
     if (loaded.details.prompt.name !== 'login') return message(400, 'Cannot continue', 'You are signed in already; reload the page.');
     const username = typeof form.username === 'string' ? form.username.trim().slice(0, 256) : '';
     const password = typeof form.password === 'string' ? form.password.slice(0, 1024) : '';
-    const key = SignInThrottle.key(username, exchange.address);
-    const waitMs = this.throttle.retryAfterMs(key);
-    if (waitMs > 0) {
+    const { csrfKey } = await this.secrets.secrets();
+    const cookieHeader = exchange.req.headers.cookie;
+    // The attempt is counted before the slow password check, so attempts racing on any replica cannot exceed the free ones.
+    const reservation = await this.throttle.reserve(username, exchange.address, { knownBrowser: isKnownBrowser(csrfKey, cookieHeader, this.knownBrowser.name, username) });
+    if (!reservation.ok) {
       this.logger.warn(`sign-in of "${username}" from ${exchange.address} refused: too many failed attempts`);
-      return this.signInPage(loaded, 429, { username, error: `Too many failed attempts. Try again in ${Math.ceil(waitMs / 1000)} seconds.` });
+      return this.signInPage(loaded, 429, { username, error: `Too many failed attempts. Try again in ${Math.ceil(reservation.retryAfterMs / 1000)} seconds.` });
     }
     const user = await this.signIn.authenticate(username, password);
     if (!user) {
-      this.throttle.recordFailure(key);
       this.logger.warn(`failed sign-in of "${username}" from ${exchange.address}`);
       return this.signInPage(loaded, 200, { username, error: 'Wrong username or password.' });
     }
-    this.throttle.recordSuccess(key);
+    await this.throttle.succeeded(reservation);
+    // This browser may sign in as this user while someone else's guesses pause the account.
+    exchange.res.setHeader(
+      'set-cookie',
+      knownBrowserCookie(csrfKey, cookieHeader, { name: this.knownBrowser.name, username: user.username, secure: this.knownBrowser.secure, path: this.oauth.basePath() || '/' }),
+    );
     const problem = this.policy.signInProblem(user, loaded.target);
     if (problem) {
       this.logger.warn(`sign-in of "${user.username}" refused for ${loaded.resource}: ${problem}`);
@@ -174,8 +195,21 @@ export class InteractionsService {
     } catch {
       client = undefined;
     }
-    if (!client) return message(400, 'Cannot continue', 'The application is not known (any more).');
-    return { provider, details, client, resource, target };
+    if (!client) {
+      const clientId = String(details.params['client_id']);
+      return { kind: 'page', status: 400, html: renderAuthorizationErrorPage({ error: 'invalid_client', description: 'client not found', unknownClientId: clientId }) };
+    }
+    return { provider, details, client, resource, target, label: await this.label(target) };
+  }
+
+  /**
+   * `“Demo tools”, an MCP server of Demo`: the virtual server's title (its name when it has none) and
+   * its tenant's name, the same words on the sign-in and the consent page.
+   */
+  private async label(target: ResourceTarget): Promise<string> {
+    if (target.kind === 'admin') return 'the administration API of this platform';
+    const [description, tenant] = await Promise.all([this.resources.describe(target.audience), this.tenants.find(target.tenant)]);
+    return `“${description?.title ?? target.server}”, an MCP server of ${tenant?.name ?? target.tenant}`;
   }
 
   private async signInPage(loaded: LoadedInteraction, status: number, extra: { username?: string; error?: string } = {}): Promise<InteractionOutcome> {
@@ -188,7 +222,7 @@ export class InteractionsService {
         abortAction: `${base}/abort`,
         csrf: csrfTokenFor((await this.secrets.secrets()).csrfKey, loaded.details.uid),
         clientName: clientName(loaded.client),
-        resourceLabel: resourceLabel(loaded.target),
+        resourceLabel: loaded.label,
         ...extra,
       }),
     };
@@ -217,10 +251,10 @@ export class InteractionsService {
         redirectHost: hostOf(redirectUri),
         // spec S-165: a URL-named client that can only receive answers on localhost could be anyone on this machine.
         localhostOnlyWarning: this.documents.isDocumentUrl(client.clientId) && redirectUris.length > 0 && redirectUris.every(isLoopbackUri),
-        resourceLabel: resourceLabel(loaded.target, decision.resource.title),
+        resourceLabel: loaded.label,
         resourceUrl: resource,
         username: user.username,
-        granted: decision.granted,
+        granted: describeScopes(decision.granted, loaded.target.kind === 'mcp' ? await this.roles.scopeDescriptions(loaded.target.tenant) : undefined),
         refused: decision.refused,
       }),
     };
@@ -232,14 +266,9 @@ export class InteractionsService {
     return { kind: 'handled' };
   }
 
-  /**
-   * The scopes the client may obtain at most: the `scope` an administrator set on a pre-registered
-   * client. A self-registered (DCR) or CIMD client's `scope` is only what it expects to ask for
-   * (RFC 7591), not a limit: it may step up to scopes it learns from a 403 challenge later (S-142).
-   */
-  private async ceiling(client: Client): Promise<string[] | undefined> {
-    if (typeof client.scope !== 'string' || !client.scope) return undefined;
-    return (await this.clients.tenantOf(client.clientId)) ? parseScopes(client.scope) : undefined;
+  /** The scopes the client may obtain at most (`ClientsService.scopeCeiling`). */
+  private ceiling(client: Client): Promise<string[] | undefined> {
+    return this.clients.scopeCeiling(client);
   }
 
   private async signedInUser(details: Details): Promise<UserAccount | undefined> {
@@ -265,11 +294,6 @@ function clientName(client: Client): string {
   return typeof client.clientName === 'string' && client.clientName ? client.clientName : client.clientId;
 }
 
-
-function resourceLabel(target: ResourceTarget, title?: string): string {
-  if (target.kind === 'admin') return 'the administration API';
-  return `the MCP server "${title ?? target.server}" of tenant "${target.tenant}"`;
-}
 
 function hostOf(uri: string): string {
   try {

@@ -1,65 +1,119 @@
-/** Failed attempts allowed before the first pause. */
-export const FREE_ATTEMPTS = 5;
-/** The longest pause between attempts. */
-export const MAX_PAUSE_MS = 15 * 60_000;
-/** How many username+address pairs are tracked at most (the oldest goes first). */
-const MAX_TRACKED = 10_000;
+import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Clock } from '../identity/clock';
+import { SignInAttemptsRepository, type Attempts } from './sign-in-attempts.repository';
 
-interface Attempts {
-  failures: number;
-  lastFailureAt: number;
-  blockedUntil: number;
+/** Failed attempts of one username at one client address before the first pause. */
+export const FREE_ATTEMPTS = 5;
+/**
+ * Failed attempts of one username from any address before the first pause: a guesser spreading its
+ * attempts over many addresses is slowed down too, after more attempts than one person mistyping makes.
+ */
+export const ACCOUNT_FREE_ATTEMPTS = 20;
+/** The longest pause between attempts; also how long a key is remembered after its last failure. */
+export const MAX_PAUSE_MS = 15 * 60_000;
+/** How often rows that block nothing any more are deleted. */
+const CLEANUP_INTERVAL_MS = 5 * 60_000;
+
+/** Whether a key's failures are over: a quarter of an hour without any, and no pause running. */
+function isOver(attempts: Attempts, now: number): boolean {
+  return now - attempts.lastFailureAt > MAX_PAUSE_MS && now >= attempts.blockedUntil;
+}
+
+/** Milliseconds before an attempt of the key may be checked; 0 when it may go now. */
+export function waitMs(attempts: Attempts | undefined, now: number): number {
+  return attempts && !isOver(attempts, now) ? Math.max(0, attempts.blockedUntil - now) : 0;
 }
 
 /**
- * Slows down password guessing per username and client address: after `FREE_ATTEMPTS` failures each
- * further one doubles the pause (1 s, 2 s, 4 s, ... up to 15 min); a success, or 15 minutes without a
- * failure, starts over. In memory, per process: replicas each count on their own, which bounds the
- * rate per replica (an operator adds a shared limiter at the proxy when that is not enough).
+ * The key's attempts with one more failure counted: from `free` failures on, each one doubles the
+ * pause (1 s, 2 s, 4 s, ... up to `MAX_PAUSE_MS`), so the owner of the account is delayed, never locked out.
  */
-export class SignInThrottle {
-  private readonly attempts = new Map<string, Attempts>();
+export function withFailure(attempts: Attempts | undefined, now: number, free: number): Attempts {
+  const failures = (attempts && !isOver(attempts, now) ? attempts.failures : 0) + 1;
+  const blockedUntil = failures >= free ? now + Math.min(MAX_PAUSE_MS, 1000 * 2 ** (failures - free)) : 0;
+  return { failures, lastFailureAt: now, blockedUntil };
+}
 
-  constructor(private readonly now: () => number = Date.now) {}
+/** The keys of one attempt that were reserved; `succeeded` forgets them. */
+export interface Reservation {
+  keys: string[];
+}
+
+/** An attempt may be checked (its failure counted in advance), or must wait. */
+export type ReservationOutcome = ({ ok: true } & Reservation) | { ok: false; retryAfterMs: number };
+
+/**
+ * Slows down password guessing, cluster-wide, in the authorization server's own table: per username
+ * at one client address (`FREE_ATTEMPTS`), and per username from anywhere (`ACCOUNT_FREE_ATTEMPTS`)
+ * unless the browser signed in as that user before (a known browser: the account's owner gets past a
+ * guesser working on the account from elsewhere). An attempt is counted as a failure *before* the
+ * slow password check (`reserve`), under row locks, so attempts racing on any replica cannot exceed
+ * the free ones; a success forgets the counts (`succeeded`). Rows are never evicted early: a flood of
+ * attempts under other names changes nothing for a blocked one.
+ */
+@Injectable()
+export class SignInThrottle implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger(SignInThrottle.name);
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly attempts: SignInAttemptsRepository,
+    private readonly clock: Clock,
+  ) {}
 
   /** The key of one username at one address (usernames are case-insensitive). */
-  static key(username: string, address: string): string {
-    return `${username.trim().toLowerCase()}\u0000${address}`;
+  static addressKey(username: string, address: string): string {
+    // The address first: it never holds `|`, so any username reads back unambiguously.
+    return `address:${address}|${normalize(username)}`;
   }
 
-  /** Milliseconds to wait before the next attempt may be checked; 0 when it may go now. */
-  retryAfterMs(key: string): number {
-    const entry = this.current(key);
-    return entry ? Math.max(0, entry.blockedUntil - this.now()) : 0;
+  /** The key of one username wherever the attempts come from. */
+  static accountKey(username: string): string {
+    return `account:${normalize(username)}`;
   }
 
-  /** Counts a failed attempt. */
-  recordFailure(key: string): void {
-    const now = this.now();
-    const entry = this.current(key) ?? { failures: 0, lastFailureAt: now, blockedUntil: 0 };
-    entry.failures += 1;
-    entry.lastFailureAt = now;
-    if (entry.failures >= FREE_ATTEMPTS) entry.blockedUntil = now + Math.min(MAX_PAUSE_MS, 1000 * 2 ** (entry.failures - FREE_ATTEMPTS));
-    this.attempts.delete(key);
-    if (this.attempts.size >= MAX_TRACKED) {
-      const oldest = this.attempts.keys().next();
-      if (!oldest.done) this.attempts.delete(oldest.value);
+  onModuleInit(): void {
+    this.timer = setInterval(() => void this.clean(), CLEANUP_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.timer);
+  }
+
+  /**
+   * Counts the attempt as failed in advance when none of its keys is paused; answers the wait otherwise
+   * (nothing counted). `knownBrowser`: the per-account key is left out.
+   */
+  async reserve(username: string, address: string, options: { knownBrowser: boolean }): Promise<ReservationOutcome> {
+    const limits = new Map([[SignInThrottle.addressKey(username, address), FREE_ATTEMPTS]]);
+    if (!options.knownBrowser) limits.set(SignInThrottle.accountKey(username), ACCOUNT_FREE_ATTEMPTS);
+    const now = this.clock.now().getTime();
+    return this.attempts.update<ReservationOutcome>([...limits.keys()], (current) => {
+      const retryAfterMs = Math.max(...[...limits.keys()].map((key) => waitMs(current.get(key), now)));
+      if (retryAfterMs > 0) return { result: { ok: false, retryAfterMs } };
+      const write = new Map([...limits].map(([key, free]) => [key, withFailure(current.get(key), now, free)]));
+      return { result: { ok: true, keys: [...limits.keys()] }, write };
+    });
+  }
+
+  /** The attempt's password was right: its keys start over. */
+  async succeeded(reservation: Reservation): Promise<void> {
+    await this.attempts.delete(reservation.keys);
+  }
+
+  /** Deletes the rows that block nothing any more; failures are logged, the next run tries again. */
+  async clean(): Promise<void> {
+    const now = this.clock.now();
+    try {
+      const deleted = await this.attempts.deleteStale(new Date(now.getTime() - MAX_PAUSE_MS), now);
+      if (deleted > 0) this.logger.debug(`forgot ${deleted} sign-in throttle row(s)`);
+    } catch (error) {
+      this.logger.warn(`cleaning the sign-in throttle failed: ${(error as Error).message}`);
     }
-    this.attempts.set(key, entry);
   }
+}
 
-  /** A successful sign-in forgets the failures. */
-  recordSuccess(key: string): void {
-    this.attempts.delete(key);
-  }
-
-  private current(key: string): Attempts | undefined {
-    const entry = this.attempts.get(key);
-    if (!entry) return undefined;
-    if (this.now() - entry.lastFailureAt > MAX_PAUSE_MS && this.now() >= entry.blockedUntil) {
-      this.attempts.delete(key);
-      return undefined;
-    }
-    return entry;
-  }
+function normalize(username: string): string {
+  return username.trim().toLowerCase();
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { UserAccount } from '../identity/identity.types';
+import { ANY_SCOPE, type UserAccount } from '../identity/identity.types';
 import { RolesService } from '../roles/roles.service';
 import { ResourceServersService, type ResourceDescription, type ResourceTarget } from './resource-servers.service';
 import { grantScopes, type ScopeGrant } from './scope-grant';
@@ -44,6 +44,21 @@ export class AuthorizationPolicy {
       return { ok: false, reason: `none of the requested scopes (${requested.join(' ') || 'none'}) may be granted to ${user.username} for ${resource}` };
     }
     return { ok: true, resource: description, ...grant };
+  }
+
+  /**
+   * What a caller could hold for an MCP server by asking for it (the `obtainable_scope` claim): the
+   * broker lists the tools these unlock, so a client sees the tools a step-up would get it and meets the
+   * 403 challenge when it calls one (issue 13 item 13). For a user: what a grant asking for every scope
+   * of the server would get (their roles, the client's limit `clientScope`). Without a user (a
+   * `client_credentials` token): the server's scopes within `clientScope`, the client's allowed scope.
+   */
+  async obtainableScopes(description: ResourceDescription, user: UserAccount | undefined, clientScope?: readonly string[]): Promise<string[]> {
+    const target = description.target;
+    if (target.kind !== 'mcp') return [];
+    let allowed: readonly string[] = [ANY_SCOPE];
+    if (user) allowed = this.signInProblem(user, target) ? [] : await this.roles.allowedScopes(user, target.tenant);
+    return grantScopes({ requested: description.scopes, resourceScopes: description.scopes, allowed, ...(clientScope ? { clientScope } : {}) }).granted;
   }
 
   /** The `roles` claim of the user's admin-API tokens. */

@@ -8,6 +8,7 @@ import { ClientStoreAdapter } from '../clients/client-store.adapter';
 import { isHashedClientSecret, verifyClientSecret } from '../clients/client-secret';
 import { ClientsService } from '../clients/clients.service';
 import { SigningKeysService } from '../signing-keys/signing-keys.service';
+import { TenantsService } from '../tenants/tenants.service';
 import { UsersService } from '../users/users.service';
 import { AuthorizationPolicy } from './authorization-policy.service';
 import { OAuthSecretsService } from './oauth-secrets.service';
@@ -45,6 +46,7 @@ export class OAuthProviderService implements OnModuleInit, OnModuleDestroy {
     private readonly users: UsersService,
     private readonly signingKeys: SigningKeysService,
     private readonly secrets: OAuthSecretsService,
+    private readonly tenants: TenantsService,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -122,6 +124,7 @@ export class OAuthProviderService implements OnModuleInit, OnModuleDestroy {
       policy: this.policy,
       users: this.users,
       clients: this.clients,
+      tenants: this.tenants,
     });
     const provider = new oidc.default(this.options.issuer, configuration);
     // The Host and protocol are pinned by `pinToIssuer`, which writes X-Forwarded-Proto itself.

@@ -3,9 +3,13 @@ import { ClientMetadataClock, ClientMetadataService, SystemClientMetadataClock }
 import { ClientMetadataFetcher, GuardedClientMetadataFetcher } from '../client-metadata/client-metadata.fetcher';
 import { ClientsRepository } from '../clients/clients.repository';
 import { ClientsService } from '../clients/clients.service';
+import { Clock, SystemClock } from '../identity/clock';
 import { IdentityModule } from '../identity/identity.module';
 import { InteractionsService } from '../interactions/interactions.service';
 import { PasswordSignIn } from '../interactions/password-sign-in';
+import { SignInAttemptsRepository } from '../interactions/sign-in-attempts.repository';
+import { SignInThrottle } from '../interactions/sign-in.throttle';
+import { RevocationsModule } from '../revocations/revocations.module';
 import { SigningKeysModule } from '../signing-keys/signing-keys.module';
 import { AuthorizationPolicy } from './authorization-policy.service';
 import { OAuthProviderService } from './oauth-provider.service';
@@ -22,7 +26,7 @@ import { ResourceServersService } from './resource-servers.service';
  * `MessageBus` (virtual servers are looked up in the tool executor).
  */
 @Module({
-  imports: [IdentityModule, SigningKeysModule],
+  imports: [IdentityModule, SigningKeysModule, RevocationsModule],
   providers: [
     OidcRecordsRepository,
     OidcRecordsCleaner,
@@ -37,6 +41,9 @@ import { ResourceServersService } from './resource-servers.service';
     ClientMetadataService,
     OAuthProviderService,
     PasswordSignIn,
+    { provide: Clock, useClass: SystemClock },
+    SignInAttemptsRepository,
+    SignInThrottle,
     InteractionsService,
   ],
   exports: [ClientsService, OAuthProviderService, InteractionsService, ResourceServersService],

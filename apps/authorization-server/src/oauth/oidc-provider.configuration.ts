@@ -1,13 +1,14 @@
 import type * as Oidc from 'oidc-provider' with { 'resolution-mode': 'import' };
 import { checkOutboundUrl, guardedLookup, type EgressPolicy } from '@mcp-platform/shared-egress';
-import { ADMIN_SCOPE, BASELINE_SCOPE, parseScopes } from '@mcp-platform/protocol-mcp';
+import { ADMIN_SCOPE, BASELINE_SCOPE, formatScopes, parseScopes } from '@mcp-platform/protocol-mcp';
 import type { ResolvedAuthorizationServerOptions } from '../authorization-server.options';
 import type { ClientsService } from '../clients/clients.service';
 import { redirectUriProblem } from '../clients/redirect-uri.policy';
 import { isScopeAllowed } from '../roles/role-scopes';
+import type { TenantsService } from '../tenants/tenants.service';
 import type { UsersService } from '../users/users.service';
-import type { AuthorizationPolicy } from './authorization-policy.service';
-import { renderMessagePage, PAGE_HEADERS } from '../interactions/interaction-pages';
+import { TENANT_ADMIN_ROLE_CLAIM, type AuthorizationPolicy } from './authorization-policy.service';
+import { PAGE_HEADERS, renderAuthorizationErrorPage } from '../interactions/interaction-pages';
 import type { ResourceServersService } from './resource-servers.service';
 import { ScopeVocabulary } from './scope-vocabulary';
 
@@ -48,6 +49,7 @@ export interface OidcConfigurationDeps {
   policy: AuthorizationPolicy;
   users: UsersService;
   clients: ClientsService;
+  tenants: TenantsService;
 }
 
 /**
@@ -58,7 +60,7 @@ export interface OidcConfigurationDeps {
  * keeps and mutates what it is given.
  */
 export function buildOidcConfiguration(deps: OidcConfigurationDeps): Oidc.Configuration {
-  const { options, errors, resources, policy, users, clients } = deps;
+  const { options, errors, resources, policy, users, clients, tenants } = deps;
   const secure = options.issuer.startsWith('https://');
   const basePath = issuerPath(options);
   const egress: EgressPolicy = { allowedHosts: options.cimd.allowedHosts };
@@ -67,18 +69,30 @@ export function buildOidcConfiguration(deps: OidcConfigurationDeps): Oidc.Config
   const getResourceServerInfo = async (ctx: Oidc.KoaContextWithOIDC, indicator: string, client: Oidc.Client): Promise<Oidc.ResourceServer> => {
     const description = await resources.describe(indicator);
     if (!description) throw new errors.InvalidTarget(`${indicator} is not a resource of this authorization server (an MCP server URL or the administration API URL)`);
+    if (description.target.kind === 'mcp') {
+      // Every grant, client credentials included: a disabled tenant gets no token (issue 13).
+      const tenant = await tenants.find(description.target.tenant);
+      if (!tenant || tenant.disabled) throw new errors.InvalidTarget(`tenant ${description.target.tenant} is disabled`);
+    }
     let scopes = description.scopes;
     if (ctx.oidc.params?.['grant_type'] === 'client_credentials') {
       const target = description.target;
-      if (target.kind === 'admin') throw new errors.InvalidTarget('the administration API accepts only tokens of signed-in administrators');
       const tenant = await clients.tenantOf(client.clientId);
-      if (tenant !== target.tenant) {
+      // A pre-registered client's scope, set by its administrator, is its ceiling (scopes ⊆ the client's allowed scope).
+      const ceiling = parseScopes(client.scope);
+      if (target.kind === 'admin') {
+        // Automation of one tenant: a client its administrator registered with the admin scope acts as
+        // a tenant administrator of that tenant (never as a platform administrator).
+        if (!tenant || !isScopeAllowed(ceiling, ADMIN_SCOPE)) {
+          throw new errors.InvalidTarget('the administration API takes client_credentials only from a client of a tenant whose scope includes admin');
+        }
+        const owner = await tenants.find(tenant);
+        if (!owner || owner.disabled) throw new errors.InvalidTarget(`tenant ${tenant} is disabled`);
+      } else if (tenant !== target.tenant) {
         throw new errors.InvalidTarget(
           tenant ? `client ${client.clientId} belongs to tenant ${tenant}, not ${target.tenant}` : 'client_credentials is only for clients an administrator registered for the tenant',
         );
       }
-      // A pre-registered client's scope, set by its administrator, is its ceiling (scopes ⊆ the client's allowed scope).
-      const ceiling = parseScopes(client.scope);
       scopes = scopes.filter((scope) => isScopeAllowed(ceiling, scope));
     }
     return {
@@ -88,6 +102,44 @@ export function buildOidcConfiguration(deps: OidcConfigurationDeps): Oidc.Config
       accessTokenFormat: 'jwt',
       jwt: { sign: { alg: TOKEN_SIGNING_ALG, ...(signerKid ? { kid: signerKid } : {}) } },
     };
+  };
+
+  /**
+   * `obtainable_scope` of an MCP token: the scopes of its server the caller could hold by asking
+   * (`AuthorizationPolicy.obtainableScopes`), so the broker can list what a step-up unlocks without
+   * asking anyone on the hot path (issue 13 item 13). Computed at every issuance, refreshes included,
+   * so a change of roles shows with the next token.
+   */
+  const obtainableScopeClaim = async (ctx: Oidc.KoaContextWithOIDC, token: Oidc.AccessToken | Oidc.ClientCredentials, audience: string): Promise<{ obtainable_scope?: string }> => {
+    const description = await resources.describe(audience);
+    const client = ctx.oidc.client;
+    if (!description || !client) return {};
+    let scopes: string[] = [];
+    if (token.kind === 'ClientCredentials') {
+      scopes = await policy.obtainableScopes(description, undefined, parseScopes(client.scope));
+    } else {
+      const user = await users.findById((token as Oidc.AccessToken).accountId);
+      if (user) scopes = await policy.obtainableScopes(description, user, await clients.scopeCeiling(client));
+    }
+    return scopes.length ? { obtainable_scope: formatScopes(scopes) } : {};
+  };
+
+  const tenantIdClaim = async (slug: string): Promise<{ tenant_id?: string }> => {
+    const tenant = await tenants.find(slug);
+    return tenant ? { tenant_id: tenant.id } : {};
+  };
+
+  /** `invalid_target` for a refresh naming a resource outside its grant, or one that no longer exists (nothing consumed yet). */
+  const checkRefreshTarget = async (ctx: Oidc.KoaContextWithOIDC): Promise<void> => {
+    const requested: unknown = ctx.oidc.params?.['resource'];
+    const granted = [ctx.oidc.entities.RefreshToken?.resource ?? []].flat();
+    if (requested !== undefined && (typeof requested !== 'string' || !granted.includes(requested))) {
+      throw new errors.InvalidTarget('the refresh token was not issued for this resource: refresh it for the resource it was granted for');
+    }
+    const resource = typeof requested === 'string' ? requested : granted.length === 1 ? granted[0] : undefined;
+    if (resource !== undefined && !(await resources.describe(resource))) {
+      throw new errors.InvalidTarget(`${resource} is not a resource of this authorization server any more`);
+    }
   };
 
   return {
@@ -171,15 +223,22 @@ export function buildOidcConfiguration(deps: OidcConfigurationDeps): Oidc.Config
         getResourceServerInfo,
       },
     },
-    extraTokenClaims: async (_ctx, token) => {
+    // Tokens name the tenant by slug (for people and routing) and by its immutable id (`tenant_id`): a
+    // tenant deleted and created again with the same slug has a new id, and the old one's tokens are revoked.
+    extraTokenClaims: async (ctx, token) => {
       const audience = token.resourceServer?.audience;
       const target = audience ? resources.parse(audience) : undefined;
-      if (!target) return undefined;
-      if (target.kind === 'mcp') return { tenant: target.tenant };
+      if (!target || !audience) return undefined;
+      if (target.kind === 'mcp') return { tenant: target.tenant, ...(await tenantIdClaim(target.tenant)), ...(await obtainableScopeClaim(ctx, token, audience)) };
+      if (token.kind === 'ClientCredentials') {
+        // A tenant's automation client (checked in getResourceServerInfo): a tenant administrator of its tenant.
+        const tenant = await clients.tenantOf((token as Oidc.ClientCredentials).clientId ?? '');
+        return tenant ? { tenant, ...(await tenantIdClaim(tenant)), roles: [TENANT_ADMIN_ROLE_CLAIM] } : { roles: [] };
+      }
       // The admin API: the user's tenant when they have one, and their administrative roles.
       const user = token.kind === 'AccessToken' ? await users.findById((token as Oidc.AccessToken).accountId) : undefined;
       if (!user) return { roles: [] };
-      return { ...(user.tenant ? { tenant: user.tenant } : {}), roles: policy.adminRoles(user) };
+      return { ...(user.tenant ? { tenant: user.tenant, ...(await tenantIdClaim(user.tenant)) } : {}), roles: policy.adminRoles(user) };
     },
     ttl: {
       AccessToken: options.accessTokenTtlSeconds,
@@ -196,7 +255,14 @@ export function buildOidcConfiguration(deps: OidcConfigurationDeps): Oidc.Config
     // Refresh tokens outlive the browser session at the authorization server.
     expiresWithSession: () => false,
     // spec S-174: a new refresh token on every use; the provider revokes the grant when a used one comes back.
-    rotateRefreshToken: true,
+    // The provider asks this after every other check of the refresh request and before it consumes the
+    // token, but checks the requested resource only after consuming it: a refresh refused for its
+    // resource would leave the client a used token whose next, legitimate use looks like a reuse and
+    // revokes the grant. So the resource is checked here, first.
+    rotateRefreshToken: async (ctx) => {
+      await checkRefreshTarget(ctx);
+      return true;
+    },
     interactions: { url: (_ctx, interaction) => `${basePath}/interaction/${interaction.uid}` },
     // Outbound fetches of the provider itself (a client's jwks_uri) pass the same SSRF guard as CIMD:
     // IP literals are judged here (they skip the DNS lookup), host names in the lookup.
@@ -206,10 +272,18 @@ export function buildOidcConfiguration(deps: OidcConfigurationDeps): Oidc.Config
     },
     // Browser-based clients may call the token endpoint from the origin of one of their redirect URIs.
     clientBasedCORS: (_ctx, origin, client) => (client.redirectUris ?? []).some((uri) => originOf(uri) === origin),
-    renderError: (ctx, out) => {
+    renderError: (ctx, out, error) => {
       ctx.set(PAGE_HEADERS);
       ctx.type = 'html';
-      ctx.body = renderMessagePage('Sign-in failed', `${out.error}${out.error_description ? `: ${out.error_description}` : ''}`);
+      // An unknown client id at the authorization endpoint: a desktop client holding a registration from
+      // before this server was reset. The page tells the user how to make it register again.
+      const clientId = ctx.oidc?.params?.['client_id'];
+      const unknownClient = out.error === 'invalid_client' && (error as { error_detail?: string }).error_detail === 'client not found' && typeof clientId === 'string';
+      ctx.body = renderAuthorizationErrorPage({
+        error: String(out.error),
+        ...(typeof out.error_description === 'string' ? { description: out.error_description } : {}),
+        ...(unknownClient ? { unknownClientId: clientId } : {}),
+      });
     },
   };
 }

@@ -25,6 +25,10 @@ export class RoleEntity {
   @Column({ type: 'jsonb', default: () => `'[]'::jsonb` })
   scopes!: string[];
 
+  /** Descriptions of scopes the role allows, by scope (a JSON object), for the consent page. */
+  @Column({ type: 'jsonb', default: () => `'{}'::jsonb` })
+  scopeDescriptions!: Record<string, string>;
+
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt!: Date;
 

@@ -5,17 +5,19 @@ import type { DataSource } from 'typeorm';
 import { AUTHORIZATION_SERVER_CONNECTION } from '../authorization-server.constants';
 import { queryRows, table } from '../identity/identity.sql';
 
-/** A role as stored: its name, description and scopes. */
+/** A role as stored: its name, description, scopes and the descriptions of some of them. */
 export interface StoredRole {
   name: string;
   description: string | null;
   scopes: string[];
+  scopeDescriptions: Record<string, string>;
 }
 
 interface RoleRow {
   name: string;
   description: string | null;
   scopes: string[] | string;
+  scope_descriptions: Record<string, string> | string;
 }
 
 /** The roles table, always within one tenant (named by slug). */
@@ -26,7 +28,7 @@ export class RolesRepository {
   async list(tenant: string): Promise<StoredRole[]> {
     const rows = await queryRows<RoleRow>(
       this.dataSource,
-      `SELECT r.name, r.description, r.scopes FROM ${table('roles')} r JOIN ${table('tenants')} t ON t.id = r.tenant_id
+      `SELECT r.name, r.description, r.scopes, r.scope_descriptions FROM ${table('roles')} r JOIN ${table('tenants')} t ON t.id = r.tenant_id
        WHERE t.slug = $1 ORDER BY r.name`,
       [tenant],
     );
@@ -38,7 +40,7 @@ export class RolesRepository {
     if (names.length === 0) return [];
     const rows = await queryRows<RoleRow>(
       this.dataSource,
-      `SELECT r.name, r.description, r.scopes FROM ${table('roles')} r JOIN ${table('tenants')} t ON t.id = r.tenant_id
+      `SELECT r.name, r.description, r.scopes, r.scope_descriptions FROM ${table('roles')} r JOIN ${table('tenants')} t ON t.id = r.tenant_id
        WHERE t.slug = $1 AND r.name = ANY($2::text[]) ORDER BY r.name`,
       [tenant, [...names]],
     );
@@ -49,11 +51,12 @@ export class RolesRepository {
   async upsert(tenant: string, role: StoredRole): Promise<boolean> {
     const rows = await queryRows<{ created: boolean }>(
       this.dataSource,
-      `INSERT INTO ${table('roles')} (id, tenant_id, name, description, scopes)
-       SELECT $1, t.id, $3, $4, $5::jsonb FROM ${table('tenants')} t WHERE t.slug = $2
-       ON CONFLICT (tenant_id, name) DO UPDATE SET description = EXCLUDED.description, scopes = EXCLUDED.scopes, updated_at = now()
+      `INSERT INTO ${table('roles')} (id, tenant_id, name, description, scopes, scope_descriptions)
+       SELECT $1, t.id, $3, $4, $5::jsonb, $6::jsonb FROM ${table('tenants')} t WHERE t.slug = $2
+       ON CONFLICT (tenant_id, name) DO UPDATE
+         SET description = EXCLUDED.description, scopes = EXCLUDED.scopes, scope_descriptions = EXCLUDED.scope_descriptions, updated_at = now()
        RETURNING (xmax = 0) AS created`,
-      [randomUUID(), tenant, role.name, role.description, JSON.stringify(role.scopes)],
+      [randomUUID(), tenant, role.name, role.description, JSON.stringify(role.scopes), JSON.stringify(role.scopeDescriptions)],
     );
     return rows[0]?.created === true;
   }
@@ -72,5 +75,6 @@ export class RolesRepository {
 function toStoredRole(row: RoleRow): StoredRole {
   // jsonb arrives parsed from `pg`; parse defensively should a driver hand back text.
   const scopes = typeof row.scopes === 'string' ? (JSON.parse(row.scopes) as string[]) : row.scopes;
-  return { name: row.name, description: row.description, scopes };
+  const scopeDescriptions = typeof row.scope_descriptions === 'string' ? (JSON.parse(row.scope_descriptions) as Record<string, string>) : row.scope_descriptions;
+  return { name: row.name, description: row.description, scopes, scopeDescriptions };
 }

@@ -7,9 +7,9 @@ import type { RolesRepository, StoredRole } from './roles.repository';
 import { RolesService } from './roles.service';
 
 const roles = new Map<string, StoredRole>([
-  ['tenant-admin', { name: 'tenant-admin', description: null, scopes: ['*'] }],
-  ['member', { name: 'member', description: null, scopes: ['mcp', 'demo'] }],
-  ['reader', { name: 'reader', description: null, scopes: ['mcp', 'files:read'] }],
+  ['tenant-admin', { name: 'tenant-admin', description: null, scopes: ['*'], scopeDescriptions: {} }],
+  ['member', { name: 'member', description: null, scopes: ['mcp', 'demo'], scopeDescriptions: { 'demo:crypto': 'Hash text.' } }],
+  ['reader', { name: 'reader', description: null, scopes: ['mcp', 'files:read'], scopeDescriptions: { 'files:read': 'Read files.', 'demo:crypto': 'Ignored: member comes first.' } }],
 ]);
 const fakeRoles = {
   list: async () => [...roles.values()],
@@ -43,6 +43,13 @@ describe(RolesService, () => {
     });
   });
 
+  describe('scopeDescriptions', () => {
+    it('gathers the descriptions of every role of the tenant, the first role by name winning', async () => {
+      const described = await service.scopeDescriptions('demo');
+      expect(Object.fromEntries(described)).toEqual({ 'demo:crypto': 'Hash text.', 'files:read': 'Read files.' });
+    });
+  });
+
   describe('isTenantAdmin', () => {
     it('needs the tenant-admin role in that very tenant', () => {
       expect(service.isTenantAdmin(user({ roles: ['tenant-admin'] }), 'demo')).toBe(true);
@@ -56,6 +63,18 @@ describe(RolesService, () => {
     it('creates, then replaces a role', async () => {
       await expect(service.put('demo', { name: 'ops', scopes: ['mcp', 'ops', 'mcp'] })).resolves.toEqual({ created: true, role: { name: 'ops', scopes: ['mcp', 'ops'], builtIn: false } });
       await expect(service.put('demo', { name: 'ops', description: 'Operators', scopes: ['mcp'] })).resolves.toMatchObject({ created: false, role: { description: 'Operators' } });
+    });
+
+    it('keeps descriptions of scopes the role allows, trimmed, and refuses others', async () => {
+      await expect(service.put('demo', { name: 'crypto', scopes: ['demo'], scopeDescriptions: { 'demo:crypto': ' Hash text. ' } })).resolves.toMatchObject({
+        role: { scopeDescriptions: { 'demo:crypto': 'Hash text.' } },
+      });
+      await expect(service.put('demo', { name: 'crypto', scopes: ['mcp'], scopeDescriptions: { 'demo:crypto': 'Hash text.' } })).rejects.toMatchObject({
+        code: IdentityErrorCode.Invalid,
+        message: expect.stringContaining('does not allow'),
+      });
+      await expect(service.put('demo', { name: 'crypto', scopes: ['demo'], scopeDescriptions: { demo: ' ' } })).rejects.toMatchObject({ code: IdentityErrorCode.Invalid });
+      await service.delete('demo', 'crypto');
     });
 
     it('refuses to change tenant-admin, bad names and bad scopes', async () => {

@@ -11,18 +11,24 @@ import { assertPasswordPolicy, assertUsername, normalizeUsername } from '../user
 import { UsersRepository } from '../users/users.repository';
 
 /** The tenants every fresh install starts with, matching the tool executor's seed catalog. */
-export const SEED_TENANTS = [
-  { slug: 'demo', name: 'Demo', memberScopes: [BASELINE_SCOPE, 'demo'] },
+export const SEED_TENANTS: ReadonlyArray<{ slug: string; name: string; memberScopes: string[]; memberScopeDescriptions?: Record<string, string> }> = [
+  {
+    slug: 'demo',
+    name: 'Demo',
+    memberScopes: [BASELINE_SCOPE, 'demo'],
+    // What the demo server's step-up scope unlocks, in words the consent page shows.
+    memberScopeDescriptions: { 'demo:crypto': 'Compute cryptographic hashes of text you give it (the hash_text tool).' },
+  },
   { slug: 'conformance', name: 'Conformance', memberScopes: [BASELINE_SCOPE] },
-] as const;
+];
 
 /** The seeded user of tenant `demo`, with role `member`. */
 export const DEMO_USERNAME = 'demo';
 
 /**
  * Writes the seed at boot, idempotently: tenants `demo` and `conformance` with their built-in
- * roles, the `demo` user (whose password is set again on every boot, so the one the operator was
- * shown works), and a platform administrator when one is configured and none exists. The tool
+ * roles, the `demo` user (whose password becomes the configured one when it is not already, so the
+ * one the operator was shown works), and a platform administrator when one is configured and none exists. The tool
  * executor seeds its own catalog of these tenants; nothing is asked of it here. Records that exist are
  * left as administrators changed them, apart from the demo password.
  */
@@ -45,8 +51,8 @@ export class SeedService implements OnModuleInit {
     const { seed, bootstrapAdmin } = this.options;
     if (seed) {
       for (const tenant of SEED_TENANTS) {
-        if (await this.tenants.insertWithRoles({ slug: tenant.slug, name: tenant.name }, builtInRoles([...tenant.memberScopes]))) {
-          this.logger.log(`seeded tenant ${tenant.slug}`);
+        if (await this.tenants.insertWithRoles({ slug: tenant.slug, name: tenant.name }, builtInRoles(tenant.memberScopes, tenant.memberScopeDescriptions))) {
+          this.logger.debug(`seeded tenant ${tenant.slug}`);
         }
       }
       await this.seedDemoUser(seed.demoUserPassword);
@@ -57,14 +63,18 @@ export class SeedService implements OnModuleInit {
 
   private async seedDemoUser(password: string): Promise<void> {
     assertPasswordPolicy(password);
-    const passwordHash = await this.hasher.hash(password);
     const existing = await this.users.findByUsername(DEMO_USERNAME);
     if (existing) {
-      await this.users.setPasswordHash(existing.account.id, passwordHash);
+      // A restart with the same password (kept in the embedded data directory, or configured) changes
+      // nothing; a different configured password replaces the stored one, so the one printed signs in.
+      if (await this.hasher.verify(existing.passwordHash, password)) return;
+      await this.users.setPasswordHash(existing.account.id, await this.hasher.hash(password));
+      this.logger.log(`the demo user's password was set to the configured one`);
       return;
     }
+    const passwordHash = await this.hasher.hash(password);
     const inserted = await this.users.insert({ id: randomUUID(), username: DEMO_USERNAME, passwordHash, tenant: 'demo', platformAdmin: false, roles: [MEMBER_ROLE] });
-    if (inserted) this.logger.log(`seeded user ${DEMO_USERNAME}`);
+    if (inserted) this.logger.debug(`seeded user ${DEMO_USERNAME}`);
   }
 
   private async seedPlatformAdmin(rawUsername: string, password: string): Promise<void> {

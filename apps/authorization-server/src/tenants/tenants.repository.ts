@@ -11,9 +11,11 @@ export interface InitialRole {
   name: string;
   description: string;
   scopes: string[];
+  scopeDescriptions?: Record<string, string>;
 }
 
 interface TenantRow {
+  id: string;
   slug: string;
   name: string;
   disabled: boolean;
@@ -26,12 +28,12 @@ export class TenantsRepository {
   constructor(@InjectDataSource(AUTHORIZATION_SERVER_CONNECTION) private readonly dataSource: DataSource) {}
 
   async list(): Promise<Tenant[]> {
-    const rows = await queryRows<TenantRow>(this.dataSource, `SELECT slug, name, disabled, created_at FROM ${table('tenants')} ORDER BY slug`);
+    const rows = await queryRows<TenantRow>(this.dataSource, `SELECT id, slug, name, disabled, created_at FROM ${table('tenants')} ORDER BY slug`);
     return rows.map(toTenant);
   }
 
   async find(slug: string): Promise<Tenant | undefined> {
-    const rows = await queryRows<TenantRow>(this.dataSource, `SELECT slug, name, disabled, created_at FROM ${table('tenants')} WHERE slug = $1`, [slug]);
+    const rows = await queryRows<TenantRow>(this.dataSource, `SELECT id, slug, name, disabled, created_at FROM ${table('tenants')} WHERE slug = $1`, [slug]);
     return rows[0] && toTenant(rows[0]);
   }
 
@@ -48,10 +50,10 @@ export class TenantsRepository {
       );
       for (const role of roles) {
         await manager.query(
-          `INSERT INTO ${table('roles')} (id, tenant_id, name, description, scopes)
-           SELECT $1, t.id, $3, $4, $5::jsonb FROM ${table('tenants')} t WHERE t.slug = $2
+          `INSERT INTO ${table('roles')} (id, tenant_id, name, description, scopes, scope_descriptions)
+           SELECT $1, t.id, $3, $4, $5::jsonb, $6::jsonb FROM ${table('tenants')} t WHERE t.slug = $2
            ON CONFLICT (tenant_id, name) DO NOTHING`,
-          [randomUUID(), tenant.slug, role.name, role.description, JSON.stringify(role.scopes)],
+          [randomUUID(), tenant.slug, role.name, role.description, JSON.stringify(role.scopes), JSON.stringify(role.scopeDescriptions ?? {})],
         );
       }
       return inserted.length > 0;
@@ -63,7 +65,7 @@ export class TenantsRepository {
     const rows = await queryRows<TenantRow>(
       this.dataSource,
       `UPDATE ${table('tenants')} SET name = COALESCE($2, name), disabled = COALESCE($3, disabled), updated_at = now()
-       WHERE slug = $1 RETURNING slug, name, disabled, created_at`,
+       WHERE slug = $1 RETURNING id, slug, name, disabled, created_at`,
       [slug, changes.name ?? null, changes.disabled ?? null],
     );
     return rows[0] && toTenant(rows[0]);
@@ -77,5 +79,5 @@ export class TenantsRepository {
 }
 
 function toTenant(row: TenantRow): Tenant {
-  return { slug: row.slug, name: row.name, disabled: row.disabled, createdAt: new Date(row.created_at) };
+  return { id: row.id, slug: row.slug, name: row.name, disabled: row.disabled, createdAt: new Date(row.created_at) };
 }

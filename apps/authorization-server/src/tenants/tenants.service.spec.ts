@@ -1,9 +1,10 @@
 import { Logger } from '@nestjs/common';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { toolExecutor, WireErrorCode, type RpcContract } from '@mcp-platform/protocol-contracts';
+import { authorizationServer, toolExecutor, WireErrorCode, type EventContract, type RpcContract } from '@mcp-platform/protocol-contracts';
 import { RpcError, type MessageBus } from '@mcp-platform/shared-messaging';
 import { IdentityErrorCode } from '../identity/identity.errors';
 import type { Tenant } from '../identity/identity.types';
+import type { AccessRevocations } from '../revocations/access-revocations.service';
 import { RESERVED_TENANT_SLUGS } from './tenant-slug';
 import type { InitialRole, TenantsRepository } from './tenants.repository';
 import { TenantsService } from './tenants.service';
@@ -18,7 +19,7 @@ class FakeTenants {
   }
   async insertWithRoles(tenant: { slug: string; name: string }, roles: InitialRole[]) {
     if (this.rows.has(tenant.slug)) return false;
-    this.rows.set(tenant.slug, { ...tenant, disabled: false, createdAt: new Date(0), roles: roles.map((role) => role.name) });
+    this.rows.set(tenant.slug, { ...tenant, id: `id-of-${tenant.slug}-${this.rows.size}`, disabled: false, createdAt: new Date(0), roles: roles.map((role) => role.name) });
     return true;
   }
   async update(slug: string, changes: { name?: string; disabled?: boolean }) {
@@ -32,9 +33,10 @@ class FakeTenants {
   }
 }
 
-/** Records executor calls and answers each with `answer` (a value, or an error to throw). */
+/** Records executor calls (answering each with `answer`: a value, or an error to throw) and events. */
 function fakeBus(answer: (contract: RpcContract) => unknown) {
   const calls: Array<{ subject: string; payload: unknown }> = [];
+  const events: Array<{ subject: string; payload: unknown }> = [];
   const bus = {
     request: async (contract: RpcContract, payload: unknown) => {
       calls.push({ subject: contract.subject, payload });
@@ -42,14 +44,19 @@ function fakeBus(answer: (contract: RpcContract) => unknown) {
       if (result instanceof Error) throw result;
       return result;
     },
+    emit: (contract: EventContract, payload: unknown) => {
+      events.push({ subject: contract.subject, payload });
+    },
   } as unknown as MessageBus;
-  return { bus, calls };
+  return { bus, calls, events };
 }
 
 function setup(answer: (contract: RpcContract) => unknown = () => ({ created: true })) {
   const repository = new FakeTenants();
-  const { bus, calls } = fakeBus(answer);
-  return { repository, calls, service: new TenantsService(repository as unknown as TenantsRepository, bus) };
+  const { bus, calls, events } = fakeBus(answer);
+  const revoked: Array<{ tenantId: string; tenant: string }> = [];
+  const revocations = { revokeTenant: async (tenantId: string, tenant: string) => void revoked.push({ tenantId, tenant }) } as unknown as AccessRevocations;
+  return { repository, calls, events, revoked, service: new TenantsService(repository as unknown as TenantsRepository, bus, revocations) };
 }
 
 describe(TenantsService, () => {
@@ -85,14 +92,16 @@ describe(TenantsService, () => {
   });
 
   describe('delete', () => {
-    it('deletes the catalog, then the tenant, and tolerates a catalog already gone', async () => {
-      const { service, repository, calls } = setup((contract) =>
+    it('revokes the tenant’s tokens, deletes the catalog, then the tenant, tells the brokers, and tolerates a catalog already gone', async () => {
+      const { service, repository, calls, events, revoked } = setup((contract) =>
         contract.subject === toolExecutor.deleteTenant.subject ? new RpcError(WireErrorCode.NotFound, 'no tenant') : { created: true },
       );
-      await service.create({ slug: 'acme', name: 'Acme' });
+      const { id } = await service.create({ slug: 'acme', name: 'Acme' });
       await expect(service.delete('acme')).resolves.toBeUndefined();
       expect(repository.rows.has('acme')).toBe(false);
+      expect(revoked).toEqual([{ tenantId: id, tenant: 'acme' }]);
       expect(calls.map((call) => call.subject)).toEqual([toolExecutor.putTenant.subject, toolExecutor.deleteTenant.subject]);
+      expect(events.at(-1)).toEqual({ subject: authorizationServer.tenantStateChanged.subject, payload: { tenant: 'acme', tenantId: id, state: 'deleted' } });
     });
 
     it('keeps the tenant when the executor fails otherwise', async () => {
@@ -118,6 +127,27 @@ describe(TenantsService, () => {
       await expect(service.update('acme', { name: 'ACME', disabled: true })).resolves.toMatchObject({ name: 'ACME', disabled: true });
       await expect(service.update('ghost', { disabled: true })).rejects.toMatchObject({ code: IdentityErrorCode.NotFound });
       await expect(service.update('acme', { name: '  ' })).rejects.toMatchObject({ code: IdentityErrorCode.Invalid });
+    });
+
+    it('disabling revokes the tenant’s tokens by its id, disables its catalog and tells the brokers; enabling undoes the last two', async () => {
+      const { service, calls, events, revoked } = setup();
+      const { id } = await service.create({ slug: 'acme', name: 'Acme' });
+      await service.update('acme', { disabled: true });
+      expect(revoked).toEqual([{ tenantId: id, tenant: 'acme' }]);
+      expect(calls.at(-1)).toEqual({ subject: toolExecutor.putTenant.subject, payload: { tenant: 'acme', disabled: true } });
+      expect(events.at(-1)).toEqual({ subject: authorizationServer.tenantStateChanged.subject, payload: { tenant: 'acme', tenantId: id, state: 'disabled' } });
+      await service.update('acme', { disabled: false });
+      expect(revoked).toHaveLength(1);
+      expect(calls.at(-1)).toEqual({ subject: toolExecutor.putTenant.subject, payload: { tenant: 'acme', disabled: false } });
+      expect(events.at(-1)).toMatchObject({ payload: { state: 'enabled' } });
+    });
+
+    it('keeps the tenant enabled when the executor does not take the change', async () => {
+      const { service, repository } = setup((contract) => (contract.subject === toolExecutor.putTenant.subject && repository.rows.has('acme') ? new RpcError(WireErrorCode.Timeout, 'late') : { created: true }));
+      await service.create({ slug: 'acme', name: 'Acme' }).catch(() => undefined);
+      repository.rows.set('acme', { id: 'acme-id', slug: 'acme', name: 'Acme', disabled: false, createdAt: new Date(0), roles: [] });
+      await expect(service.update('acme', { disabled: true })).rejects.toMatchObject({ code: IdentityErrorCode.Unavailable });
+      expect(repository.rows.get('acme')?.disabled).toBe(false);
     });
   });
 });

@@ -1,8 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { toolExecutor, WireErrorCode } from '@mcp-platform/protocol-contracts';
+import { authorizationServer, toolExecutor, WireErrorCode } from '@mcp-platform/protocol-contracts';
 import { isRpcError, MessageBus } from '@mcp-platform/shared-messaging';
 import { IdentityError, IdentityErrorCode } from '../identity/identity.errors';
 import type { Tenant } from '../identity/identity.types';
+import { AccessRevocations } from '../revocations/access-revocations.service';
 import { builtInRoles } from '../roles/built-in-roles';
 import { assertTenantSlug } from './tenant-slug';
 import { TenantsRepository } from './tenants.repository';
@@ -13,7 +14,10 @@ const MAX_NAME_LENGTH = 256;
 
 /**
  * Tenants: who exists, and the tool executor's catalog kept in step (a tenant is created there too,
- * and its catalog is dropped with it). A new tenant gets the built-in roles `tenant-admin` and `member`.
+ * disabled there too, and its catalog is dropped with it). A new tenant gets the built-in roles
+ * `tenant-admin` and `member`. Disabling or deleting a tenant stops every way in (issue 13): its
+ * tokens are revoked (`AccessRevocations`), its servers refuse every caller (the executor's flag),
+ * and every broker replica hears it (`tenantStateChanged`) and closes what it holds open for it.
  */
 @Injectable()
 export class TenantsService {
@@ -22,10 +26,16 @@ export class TenantsService {
   constructor(
     private readonly repository: TenantsRepository,
     private readonly bus: MessageBus,
+    private readonly revocations: AccessRevocations,
   ) {}
 
   list(): Promise<Tenant[]> {
     return this.repository.list();
+  }
+
+  /** The tenant, or `undefined` when it does not exist. */
+  find(slug: string): Promise<Tenant | undefined> {
+    return this.repository.find(slug);
   }
 
   /** The tenant; `NotFound` when it does not exist. */
@@ -54,29 +64,55 @@ export class TenantsService {
       throw unavailable(`the tool executor did not create the catalog of ${input.slug}`, error);
     }
     this.logger.log(`created tenant ${input.slug}`);
-    return this.get(input.slug);
-  }
-
-  /** Renames, disables or enables the tenant. A disabled tenant's users cannot sign in. */
-  async update(slug: string, changes: { name?: string; disabled?: boolean }): Promise<Tenant> {
-    const name = changes.name === undefined ? undefined : requireName(changes.name);
-    const tenant = await this.repository.update(slug, { ...(name === undefined ? {} : { name }), ...(changes.disabled === undefined ? {} : { disabled: changes.disabled }) });
-    if (!tenant) throw notFound(slug);
+    const tenant = await this.get(input.slug);
+    // A broker may still refuse the slug after a tenant of that name was deleted: this one is new.
+    this.bus.emit(authorizationServer.tenantStateChanged, { tenant: tenant.slug, tenantId: tenant.id, state: 'enabled' });
     return tenant;
   }
 
   /**
-   * Deletes the tenant's catalog in the tool executor (absent is fine), then the tenant with its users
-   * and roles. `NotFound` when unknown; `Unavailable` (nothing deleted here) when the executor fails.
+   * Renames, disables or enables the tenant. Disabling: its tokens issued until now are revoked first
+   * (harmless should the rest fail), then the executor marks it disabled (its servers refuse every
+   * caller, anonymous ones too), then it is stored; nobody of it signs in or gets a token any more.
+   * `Unavailable` (the tenant unchanged here) when the executor does not take it.
+   */
+  async update(slug: string, changes: { name?: string; disabled?: boolean }): Promise<Tenant> {
+    const name = changes.name === undefined ? undefined : requireName(changes.name);
+    const current = await this.get(slug);
+    const stateChanges = changes.disabled !== undefined && changes.disabled !== current.disabled;
+    if (changes.disabled === true) await this.revocations.revokeTenant(current.id, slug);
+    if (stateChanges) {
+      try {
+        await this.bus.request(toolExecutor.putTenant, { tenant: slug, disabled: changes.disabled });
+      } catch (error) {
+        throw unavailable(`the tool executor did not ${changes.disabled ? 'disable' : 'enable'} the catalog of ${slug}`, error);
+      }
+    }
+    const tenant = await this.repository.update(slug, { ...(name === undefined ? {} : { name }), ...(changes.disabled === undefined ? {} : { disabled: changes.disabled }) });
+    if (!tenant) throw notFound(slug);
+    if (stateChanges) {
+      this.bus.emit(authorizationServer.tenantStateChanged, { tenant: slug, tenantId: tenant.id, state: tenant.disabled ? 'disabled' : 'enabled' });
+      this.logger.log(`${tenant.disabled ? 'disabled' : 'enabled'} tenant ${slug}`);
+    }
+    return tenant;
+  }
+
+  /**
+   * Revokes the tenant's tokens, deletes its catalog in the tool executor (absent is fine), then the
+   * tenant with its users and roles. `NotFound` when unknown; `Unavailable` (nothing deleted here) when
+   * the executor fails.
    */
   async delete(slug: string): Promise<void> {
-    if (!(await this.repository.find(slug))) throw notFound(slug);
+    const tenant = await this.get(slug);
+    // Its tokens name its id: revoked first, so none works on a tenant created later with the same slug.
+    await this.revocations.revokeTenant(tenant.id, slug);
     try {
       await this.bus.request(toolExecutor.deleteTenant, { tenant: slug });
     } catch (error) {
       if (!(isRpcError(error) && error.code === WireErrorCode.NotFound)) throw unavailable(`the tool executor did not delete the catalog of ${slug}`, error);
     }
     if (!(await this.repository.delete(slug))) throw notFound(slug);
+    this.bus.emit(authorizationServer.tenantStateChanged, { tenant: slug, tenantId: tenant.id, state: 'deleted' });
     this.logger.log(`deleted tenant ${slug}`);
   }
 }

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { IdentityErrorCode } from '../identity/identity.errors';
+import type { AccessRevocations } from '../revocations/access-revocations.service';
 import type { Tenant } from '../identity/identity.types';
 import type { RolesRepository, StoredRole } from '../roles/roles.repository';
 import type { TenantsRepository } from '../tenants/tenants.repository';
@@ -65,11 +66,11 @@ class FakeUsers {
   }
 }
 
-const TENANTS: Record<string, Tenant> = { demo: { slug: 'demo', name: 'Demo', disabled: false, createdAt: new Date(0) } };
+const TENANTS: Record<string, Tenant> = { demo: { id: 'demo-id', slug: 'demo', name: 'Demo', disabled: false, createdAt: new Date(0) } };
 const fakeTenants = { find: async (slug: string) => TENANTS[slug] } as unknown as TenantsRepository;
 const ROLES: StoredRole[] = [
-  { name: 'member', description: null, scopes: ['mcp'] },
-  { name: 'tenant-admin', description: null, scopes: ['*'] },
+  { name: 'member', description: null, scopes: ['mcp'], scopeDescriptions: {} },
+  { name: 'tenant-admin', description: null, scopes: ['*'], scopeDescriptions: {} },
 ];
 const fakeRoles = {
   findByNames: async (tenant: string, names: readonly string[]) => (tenant === 'demo' ? ROLES.filter((role) => names.includes(role.name)) : []),
@@ -79,11 +80,14 @@ describe(UsersService, () => {
   let users: FakeUsers;
   let hasher: FakeHasher;
   let service: UsersService;
+  let revoked: string[];
 
   beforeEach(() => {
     users = new FakeUsers();
     hasher = new FakeHasher();
-    service = new UsersService(users as unknown as UsersRepository, fakeTenants, fakeRoles, hasher);
+    revoked = [];
+    const revocations = { revokeSubject: async (subject: string) => void revoked.push(subject) } as unknown as AccessRevocations;
+    service = new UsersService(users as unknown as UsersRepository, fakeTenants, fakeRoles, hasher, revocations);
   });
 
   describe('create', () => {
@@ -166,6 +170,16 @@ describe(UsersService, () => {
       await expect(service.update('demo', heidi.id, { password: 'short' })).rejects.toMatchObject({ code: IdentityErrorCode.Invalid });
       await service.update('demo', heidi.id, { password: 'another long one' });
       await expect(service.verifyPassword('heidi', 'another long one')).resolves.toMatchObject({ id: heidi.id });
+    });
+
+    it('revoke the access tokens of a user disabled or deleted, and of nobody else', async () => {
+      const ivan = await service.create('demo', { username: 'ivan', password: 'a long password' });
+      const judy = await service.create('demo', { username: 'judy', password: 'a long password' });
+      await service.update('demo', ivan.id, { roles: ['member'] });
+      expect(revoked).toEqual([]);
+      await service.update('demo', ivan.id, { disabled: true });
+      await service.delete('demo', judy.id);
+      expect(revoked).toEqual([ivan.id, judy.id]);
     });
 
     it('never leave the platform without an enabled platform admin', async () => {

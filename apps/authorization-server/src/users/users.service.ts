@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { IdentityError, IdentityErrorCode } from '../identity/identity.errors';
 import type { UserAccount } from '../identity/identity.types';
+import { AccessRevocations } from '../revocations/access-revocations.service';
 import { RolesRepository } from '../roles/roles.repository';
 import { TenantsRepository } from '../tenants/tenants.repository';
 import { PasswordHasher } from './password-hasher';
@@ -41,6 +42,7 @@ export class UsersService {
     private readonly tenants: TenantsRepository,
     private readonly roles: RolesRepository,
     private readonly hasher: PasswordHasher,
+    private readonly revocations: AccessRevocations,
   ) {}
 
   /**
@@ -102,13 +104,15 @@ export class UsersService {
 
   /**
    * Changes the password, roles or disabled state. `Conflict` when it would disable the last enabled
-   * platform administrator.
+   * platform administrator. Disabling revokes the user's access tokens first (resource servers refuse
+   * them at once; refresh tokens already stop at the account check).
    */
   async update(tenant: string | null, id: string, changes: UserUpdateInput): Promise<UserAccount> {
     const current = await this.get(tenant, id);
     if (changes.password !== undefined) assertPasswordPolicy(changes.password);
     const roles = changes.roles === undefined ? undefined : await this.checkRoles(tenant, changes.roles);
     if (changes.disabled === true && current.platformAdmin && !current.disabled) await this.requireAnotherPlatformAdmin(id);
+    if (changes.disabled === true) await this.revocations.revokeSubject(id);
     const updated = await this.repository.update(tenant, id, {
       ...(changes.password === undefined ? {} : { passwordHash: await this.hasher.hash(changes.password) }),
       ...(changes.disabled === undefined ? {} : { disabled: changes.disabled }),
@@ -118,10 +122,11 @@ export class UsersService {
     return updated.account;
   }
 
-  /** Deletes the user. `Conflict` when it is the last enabled platform administrator. */
+  /** Deletes the user, revoking their access tokens first. `Conflict` when it is the last enabled platform administrator. */
   async delete(tenant: string | null, id: string): Promise<void> {
     const current = await this.get(tenant, id);
     if (current.platformAdmin && !current.disabled) await this.requireAnotherPlatformAdmin(id);
+    await this.revocations.revokeSubject(id);
     if (!(await this.repository.delete(tenant, id))) throw notFound(tenant, id);
   }
 

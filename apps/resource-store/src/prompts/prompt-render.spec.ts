@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RpcError } from '@mcp-platform/shared-messaging';
+import { DEMO_FIXTURES } from '../seed/seed.fixtures';
 import { renderPrompt, type RenderablePrompt } from './prompt-render';
 
 const withArguments: RenderablePrompt = {
@@ -44,5 +45,42 @@ describe('renderPrompt', () => {
     );
     expect(result.messages[0]?.content).toEqual({ type: 'resource', resource: { uri: 'test://example-resource', mimeType: 'text/plain', text: 'Embedded' } });
     expect(result.messages[1]?.content).toEqual({ type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' });
+  });
+
+  it('keeps an optional section only when its argument is given and not empty', () => {
+    const prompt: RenderablePrompt = {
+      name: 'p',
+      description: 'd',
+      arguments: [{ name: 'text', required: true }, { name: 'length' }],
+      messages: [{ role: 'user', content: { type: 'text', text: 'Summarize{{#length}} ({{length}}, at most){{/length}}: {{text}}' } }],
+    };
+    const textOf = (given: Record<string, string>) => (renderPrompt(prompt, given).messages[0]?.content as { text: string }).text;
+    expect(textOf({ text: 'x', length: 'one line' })).toBe('Summarize (one line, at most): x');
+    expect(textOf({ text: 'x' })).toBe('Summarize: x');
+    expect(textOf({ text: 'x', length: '' })).toBe('Summarize: x');
+  });
+
+  it('leaves a section of an unknown name as it is, like an unknown placeholder', () => {
+    const prompt: RenderablePrompt = { name: 'p', description: 'd', arguments: [], messages: [{ role: 'user', content: { type: 'text', text: 'a{{#nope}}b{{/nope}}c' } }] };
+    expect(renderPrompt(prompt).messages[0]?.content).toEqual({ type: 'text', text: 'a{{#nope}}b{{/nope}}c' });
+  });
+});
+
+describe('the demo prompts', () => {
+  it('renders summarize without its optional length as a plain sentence, with no empty parentheses', () => {
+    const summarize = DEMO_FIXTURES.prompts.find((prompt) => prompt.name === 'summarize') as RenderablePrompt;
+    expect(renderPrompt(summarize, { text: 'The text.' }).messages[0]?.content).toEqual({ type: 'text', text: 'Summarize the following text:\n\nThe text.' });
+    expect(renderPrompt(summarize, { text: 'The text.', length: 'one sentence' }).messages[0]?.content).toEqual({
+      type: 'text',
+      text: 'Summarize the following text (one sentence):\n\nThe text.',
+    });
+  });
+
+  it.each(DEMO_FIXTURES.prompts.map((prompt) => [prompt.name, prompt] as const))('renders %s with only its required arguments without empty punctuation or doubled spaces', (_name, prompt) => {
+    const required = Object.fromEntries((prompt.arguments ?? []).filter((argument) => argument.required).map((argument) => [argument.name, 'VALUE']));
+    for (const message of renderPrompt(prompt as RenderablePrompt, required).messages) {
+      if (message.content.type !== 'text') continue;
+      expect(message.content.text).not.toMatch(/\(\s*\)|\[\s*\]|\{\{|[^\S\n]{2}|\s[:.,]/);
+    }
   });
 });

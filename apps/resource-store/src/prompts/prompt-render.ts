@@ -10,17 +10,27 @@ export interface RenderablePrompt {
   messages: PromptMessageDefinition[];
 }
 
+/** `{{#name}}…{{/name}}`: a part of a text that exists only when the argument is given (same name at both ends, not nested). */
+const SECTION = /\{\{#\s*([A-Za-z0-9_.-]+)\s*\}\}([\s\S]*?)\{\{\/\s*\1\s*\}\}/g;
+/** `{{name}}`: the argument's value. */
+const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g;
+
 /**
  * Renders `prompts/get` (S-219, S-220): `{{arg}}` in texts and in an embedded resource's URI and
- * text becomes the argument's value (an optional argument not given becomes empty). A missing
- * required argument is `INVALID_PARAMS` (S-221 → -32602), named in `data.missing`.
+ * text becomes the argument's value (an optional argument not given becomes empty), and a section
+ * `{{#arg}}…{{/arg}}` is kept only when the argument is given and not empty, so an optional argument
+ * can bring its own words and punctuation (`text{{#length}} ({{length}}){{/length}}:` reads `text:`
+ * without it, not `text ():`). Placeholders and sections of names the prompt does not declare stay
+ * as written. A missing required argument is `INVALID_PARAMS` (S-221 → -32602), named in `data.missing`.
  */
 export function renderPrompt(prompt: RenderablePrompt, given: Record<string, string> = {}): GetPromptResult {
   const missing = prompt.arguments.filter((argument) => argument.required && given[argument.name] === undefined).map((argument) => argument.name);
   if (missing.length) throw new RpcError(WireErrorCode.InvalidParams, `Prompt ${prompt.name} requires argument(s) ${missing.join(', ')}`, { missing });
   const known = new Set(prompt.arguments.map((argument) => argument.name));
   const fill = (text: string): string =>
-    text.replace(/\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g, (placeholder, name: string) => (known.has(name) ? (given[name] ?? '') : placeholder));
+    text
+      .replace(SECTION, (section, name: string, body: string) => (known.has(name) ? (given[name] ? body : '') : section))
+      .replace(PLACEHOLDER, (placeholder, name: string) => (known.has(name) ? (given[name] ?? '') : placeholder));
   return {
     description: prompt.description,
     messages: prompt.messages.map((message) => {

@@ -181,7 +181,7 @@ export const DEMO_FIXTURES: SeedFixtures = {
         { name: 'text', description: 'The text to summarize', required: true },
         { name: 'length', description: 'How long the summary may be', completionValues: ['one sentence', 'three sentences', 'one paragraph'] },
       ],
-      messages: [{ role: 'user', content: { type: 'text', text: 'Summarize the following text ({{length}}):\n\n{{text}}' } }],
+      messages: [{ role: 'user', content: { type: 'text', text: 'Summarize the following text{{#length}} ({{length}}){{/length}}:\n\n{{text}}' } }],
     },
     {
       name: 'code_review',
@@ -196,7 +196,7 @@ export const DEMO_FIXTURES: SeedFixtures = {
           role: 'user',
           content: {
             type: 'text',
-            text: 'Review this {{language}} code. List bugs first, then security problems, then readability; quote the lines you mean.\n\n```{{language}}\n{{code}}\n```',
+            text: 'Review this {{#language}}{{language}} {{/language}}code. List bugs first, then security problems, then readability; quote the lines you mean.\n\n```{{language}}\n{{code}}\n```',
           },
         },
       ],
@@ -228,7 +228,7 @@ export const DEMO_FIXTURES: SeedFixtures = {
         { role: 'user', content: { type: 'resource', resource: { uri: 'demo://guide', mimeType: 'text/markdown', text: PLATFORM_GUIDE } } },
         {
           role: 'user',
-          content: { type: 'text', text: 'Explain this {{language}} {{framework}} error in plain words, then suggest the smallest fix:\n\n{{error}}' },
+          content: { type: 'text', text: 'Explain this {{#language}}{{language}} {{/language}}{{#framework}}{{framework}} {{/framework}}error in plain words, then suggest the smallest fix:\n\n{{error}}' },
         },
       ],
     },

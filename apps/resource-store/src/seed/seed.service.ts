@@ -26,6 +26,6 @@ export class SeedService implements OnModuleInit {
     for (const resource of fixtures.resources) if ((await this.resources.putResource(fixtures.tenant, resource)) !== 'unchanged') written++;
     for (const template of fixtures.templates) if ((await this.resources.putResourceTemplate(fixtures.tenant, template)) !== 'unchanged') written++;
     for (const prompt of fixtures.prompts) if ((await this.prompts.putPrompt(fixtures.tenant, prompt)) !== 'unchanged') written++;
-    if (written) this.logger.log(`seeded ${written} item(s) of tenant ${fixtures.tenant}`);
+    if (written) this.logger.debug(`seeded ${written} item(s) of tenant ${fixtures.tenant}`);
   }
 }

@@ -10,9 +10,11 @@ import {
   TokenRejectedError,
   type BearerErrorCode,
 } from '@mcp-platform/shared-auth';
+import { isRpcError } from '@mcp-platform/shared-messaging';
 import { SESSION_BROKER_OPTIONS, type ResolvedSessionBrokerOptions } from '../session-broker.options';
 import type { VirtualServer } from '../virtual-servers/virtual-server.cache';
 import { ProtectedResources } from './protected-resources';
+import { TokenRevocations } from './token-revocations.service';
 
 /** What the edge needs to know about a request to authenticate it. */
 export interface AuthenticationRequest {
@@ -45,6 +47,7 @@ export class EdgeAuthenticator implements OnModuleInit {
   constructor(
     private readonly verifier: AccessTokenVerifier,
     private readonly resources: ProtectedResources,
+    private readonly revocations: TokenRevocations,
     @Inject(SESSION_BROKER_OPTIONS) options: ResolvedSessionBrokerOptions,
   ) {
     this.anonymousTenants = new Set(options.auth.anonymousTenants);
@@ -61,6 +64,11 @@ export class EdgeAuthenticator implements OnModuleInit {
 
   async authenticate(request: AuthenticationRequest, server: VirtualServer): Promise<AuthDecision> {
     const where = `${server.tenant}/${server.name}`;
+    // A disabled tenant lets nobody in: callers with a token, and those without on its public servers.
+    if (server.disabled) {
+      this.logger.debug(`${where}: refused a caller of a disabled tenant`);
+      return { ok: false, status: 403, headers: {}, message: 'Forbidden: the tenant of this MCP server is disabled' };
+    }
     // spec S-138: a token in the query string ends up in logs and histories; refuse it outright.
     if (request.query && Object.hasOwn(request.query, 'access_token')) {
       this.logger.debug(`${where}: refused an access token in the query string`);
@@ -84,6 +92,7 @@ export class EdgeAuthenticator implements OnModuleInit {
     let token;
     try {
       token = await this.verifier.verify(presented, { audience: this.resources.resourceUrl(server) });
+      await this.revocations.ready();
     } catch (error) {
       if (error instanceof TokenRejectedError) {
         this.logger.log(`${where}: refused an access token (${error.reason})`);
@@ -94,11 +103,19 @@ export class EdgeAuthenticator implements OnModuleInit {
         this.logger.warn(`${where}: cannot verify tokens, the signing keys are unavailable: ${String((error.cause as Error | undefined)?.message ?? error.cause)}`);
         return { ok: false, status: 503, headers: { 'retry-after': '1' }, message: 'Service Unavailable: tokens cannot be verified right now; retry later' };
       }
-      throw error;
+      if (!isRpcError(error)) throw error;
+      // The revocations could not be loaded: no token is accepted without them.
+      this.logger.warn(`${where}: cannot check tokens, the revocations are unavailable: ${error.message}`);
+      return { ok: false, status: 503, headers: { 'retry-after': '1' }, message: 'Service Unavailable: tokens cannot be verified right now; retry later' };
     }
     if (token.tenant !== server.tenant) {
       this.logger.log(`${where}: refused an access token of another tenant`);
       return this.refuse(server, 401, 'invalid_token', 'the token was not issued for this tenant');
+    }
+    // The tenant's immutable id binds the token to this tenant, not to a slug a new tenant may take again.
+    if (token.tenantId === undefined || this.revocations.isRevoked({ subject: token.subject, tenantId: token.tenantId, ...(token.issuedAt === undefined ? {} : { issuedAt: token.issuedAt }) })) {
+      this.logger.log(`${where}: refused a revoked access token (its ${token.tenantId === undefined ? 'tenant id is missing' : 'user or tenant was disabled or deleted'})`);
+      return this.refuse(server, 401, 'invalid_token', 'the token was revoked: its user or tenant was disabled or deleted since it was issued');
     }
     if (!server.public && missingScopes(token.scopes, [BASELINE_SCOPE]).length > 0) {
       this.logger.log(`${where}: refused an access token without the ${BASELINE_SCOPE} scope`);
@@ -111,6 +128,7 @@ export class EdgeAuthenticator implements OnModuleInit {
         tenant: server.tenant,
         ...(token.clientId === undefined ? {} : { clientId: token.clientId }),
         scopes: token.scopes,
+        ...(token.obtainableScopes === undefined ? {} : { obtainableScopes: token.obtainableScopes }),
         anonymous: false,
       },
       expiresAt: token.expiresAt,

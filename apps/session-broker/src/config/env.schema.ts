@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commaList, httpEnv, loadEnv, logEnv, natsEnv, trustProxyEnv } from '@mcp-platform/shared-config';
+import { booleanFlag, commaList, httpEnv, loadEnv, logEnv, natsEnv, trustProxyEnv } from '@mcp-platform/shared-config';
 import { parseRequestStateKeys } from '../modern/request-state-keys';
 import { DEFAULT_LEGACY_SESSION_LIMITS } from '../session-broker.options';
 import { DEFAULT_TASK_OPERATIONS_PER_MINUTE } from '../tasks/task-rate-limiter';
@@ -52,6 +52,12 @@ export const sessionBrokerEnv = {
   ...mcpEdgeEnv,
   /** Idle lifetime of a legacy session, in seconds. */
   SESSION_TTL_SECONDS: z.coerce.number().int().min(60).max(30 * 24 * 3600).default(24 * 3600),
+  /**
+   * Log every virtual server's MCP URL once the tool executor answers (how a person finds them in
+   * `docker compose logs`). Off where something else prints them: `npm run start:cluster` does, in its
+   * ready banner, which must stay the last thing printed.
+   */
+  ANNOUNCE_VIRTUAL_SERVERS: booleanFlag.default(true),
   /** This replica's route token for call notifications; random when absent. */
   REPLICA_ID: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional(),
   /**

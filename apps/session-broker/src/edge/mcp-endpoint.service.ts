@@ -24,6 +24,7 @@ import { StreamResumption } from '../streams/stream-resumption.service';
 import { VirtualServerCache } from '../virtual-servers/virtual-server.cache';
 import { EdgePolicy, type EdgeRejection } from './edge-policy';
 import { headerValue, UNPARSEABLE_BODY, type McpHttpRequest } from './mcp-request';
+import { OpenConnections } from './open-connections.registry';
 import { endAtShutdown, SHUTDOWN_RETRY_AFTER, shuttingDownError } from './shutdown-answers';
 
 /** A request being served: its JSON-RPC id once the body was read (what a made-up answer at shutdown carries). */
@@ -56,6 +57,7 @@ export class McpEndpoint implements OnDrain {
     private readonly modern: ModernEndpoint,
     private readonly calls: CallRegistry,
     private readonly resumption: StreamResumption,
+    private readonly connections: OpenConnections,
     @Inject(SESSION_BROKER_OPTIONS) private readonly options: ResolvedSessionBrokerOptions,
   ) {
     this.policy = new EdgePolicy(options.allowedHosts, options.allowedOrigins);
@@ -134,6 +136,8 @@ export class McpEndpoint implements OnDrain {
       return new LazyResponse(target).respond(jsonRpcError(undefined, JsonRpcErrorCode.InvalidRequest, auth.message), auth.status, auth.headers);
     }
     const principal = auth.principal;
+    // Cut at once should the tenant be disabled or the caller's tokens revoked while this is open (a stream).
+    this.connections.track(server.tenant, principal.subject, target);
     const sessionId = headerValue(request.headers, McpHttpHeader.SessionId);
 
     if (request.method === 'GET' || request.method === 'DELETE') {

@@ -245,6 +245,11 @@ export class SessionStore {
     await this.bucket.delete(id);
   }
 
+  /** The ids of the tenant's sessions this replica knows of (its mirror), for ending them with the tenant. */
+  idsOfTenant(tenant: string): string[] {
+    return [...this.mirror].filter(([, entry]) => entry.session.tenant === tenant).map(([id]) => id);
+  }
+
   /** Drops a session from this replica's mirror (a `sessionClosed` event arrived before the watch did). */
   forget(id: string): void {
     this.drop(id);

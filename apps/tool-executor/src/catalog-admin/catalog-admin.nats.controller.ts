@@ -13,7 +13,7 @@ export class CatalogAdminNatsController {
 
   @RpcHandler(toolExecutor.putTenant)
   putTenant(request: RpcRequestParsed<typeof toolExecutor.putTenant>) {
-    return this.admin.putTenant(request.tenant);
+    return this.admin.putTenant(request.tenant, request.disabled);
   }
 
   @RpcHandler(toolExecutor.deleteTenant)

@@ -4,12 +4,13 @@ import type { MessageBus } from '@mcp-platform/shared-messaging';
 import { BuiltinToolRegistry } from '../builtin/builtin-tool.registry';
 import type { CatalogRepository } from '../catalog/catalog.repository';
 import { CatalogService } from '../catalog/catalog.service';
-import type { CatalogTool, CatalogVirtualServer, TenantCatalog, ToolDefinition, VirtualServerDefinition } from '../catalog/catalog.types';
+import type { CatalogTool, CatalogVirtualServer, TenantCatalog, ToolDefinition, ToolLastError, VirtualServerDefinition } from '../catalog/catalog.types';
+import type { ToolLastErrorsRepository } from '../catalog/tool-last-errors.repository';
 import { CatalogAdminService } from './catalog-admin.service';
 
 /** The repository's contract over plain maps: enough to see what the service stores and when. */
 class MemoryCatalogRepository {
-  readonly tenants = new Map<string, { tools: Map<string, CatalogTool>; servers: Map<string, CatalogVirtualServer> }>();
+  readonly tenants = new Map<string, { disabled?: boolean; tools: Map<string, CatalogTool>; servers: Map<string, CatalogVirtualServer> }>();
   private version = 0;
 
   async listTenants(): Promise<string[]> {
@@ -22,6 +23,7 @@ class MemoryCatalogRepository {
     const byName = <T extends { name: string }>(a: T, b: T) => (a.name < b.name ? -1 : 1);
     return {
       tenant,
+      ...(entry.disabled ? { disabled: true } : {}),
       tools: [...entry.tools.values()].sort(byName),
       servers: [...entry.servers.values()].map((server) => ({ ...server, toolNames: server.toolNames.filter((name) => entry.tools.has(name)) })).sort(byName),
     };
@@ -30,6 +32,13 @@ class MemoryCatalogRepository {
   async ensureTenant(tenant: string): Promise<boolean> {
     if (this.tenants.has(tenant)) return false;
     this.tenants.set(tenant, { tools: new Map(), servers: new Map() });
+    return true;
+  }
+
+  async setTenantDisabled(tenant: string, disabled: boolean): Promise<boolean> {
+    const entry = this.require(tenant);
+    if ((entry.disabled ?? false) === disabled) return false;
+    entry.disabled = disabled;
     return true;
   }
 
@@ -66,13 +75,23 @@ class MemoryCatalogRepository {
   }
 }
 
+/** Last failures by tenant, then by tool id. */
+class MemoryLastErrors {
+  readonly byTenant = new Map<string, Map<string, ToolLastError>>();
+
+  async forTenant(tenant: string): Promise<Map<string, ToolLastError>> {
+    return new Map(this.byTenant.get(tenant));
+  }
+}
+
 function setup() {
   const repository = new MemoryCatalogRepository();
+  const lastErrors = new MemoryLastErrors();
   const catalog = new CatalogService(repository as unknown as CatalogRepository, new BuiltinToolRegistry());
   const published: unknown[] = [];
   const bus = { emit: (_contract: unknown, payload: unknown) => published.push(payload) } as unknown as MessageBus;
-  const service = new CatalogAdminService(repository as unknown as CatalogRepository, catalog, bus);
-  return { repository, catalog, service, published };
+  const service = new CatalogAdminService(repository as unknown as CatalogRepository, lastErrors as unknown as ToolLastErrorsRepository, catalog, bus);
+  return { repository, lastErrors, catalog, service, published };
 }
 
 const builtinTool = (overrides: Partial<toolExecutor.ToolDefinitionRecord> = {}): toolExecutor.ToolDefinitionRecord =>
@@ -101,6 +120,22 @@ describe(CatalogAdminService, () => {
       await expect(service.putTenant('acme')).resolves.toEqual({ created: true });
       await expect(service.putTenant('acme')).resolves.toEqual({ created: false });
       expect(published).toEqual([{ tenant: 'acme', servers: [] }]);
+    });
+
+    it('disables and enables a tenant: its servers say so on every replica (a reload), nothing else is told', async () => {
+      const { service, catalog, published } = setup();
+      await service.putTenant('acme');
+      await service.putServer('acme', { name: 'main', public: true, tools: [] });
+      await expect(service.putTenant('acme', true)).resolves.toEqual({ created: false });
+      expect(catalog.getServer('acme', 'main')?.server.disabled).toBe(true);
+      await service.putTenant('acme', true);
+      await service.putTenant('acme', false);
+      expect(catalog.getServer('acme', 'main')?.server.disabled).toBeUndefined();
+      expect((published as Array<{ servers: string[] }>).filter((event) => event.servers.length === 0)).toEqual([
+        { tenant: 'acme', servers: [] },
+        { tenant: 'acme', servers: [] },
+        { tenant: 'acme', servers: [] },
+      ]);
     });
 
     it("refuses a name the platform's own routes use", async () => {
@@ -161,19 +196,64 @@ describe(CatalogAdminService, () => {
       expect(catalog.getServer('acme', 'main')?.tools[0]?.wire).not.toHaveProperty('execution');
     });
 
-    it('accepts an HTTP tool with an https URL and keeps its headers', async () => {
-      const { service } = setup();
+    it('stores an HTTP tool’s header values and shows them only as set, in every answer (issue 13 item 7)', async () => {
+      const { service, repository, catalog } = setup();
       await service.putTenant('acme');
-      const tool = builtinTool({ kind: 'http', config: { url: 'https://api.example.com/run', headers: { 'x-api-key': 'k' } } } as never);
-      await expect(service.putTool('acme', tool)).resolves.toMatchObject({
-        created: true,
-        tool: { kind: 'http', config: { url: 'https://api.example.com/run', headers: { 'x-api-key': 'k' } } },
-      });
+      const tool = builtinTool({ name: 'web', kind: 'http', config: { url: 'https://api.example.com/run', headers: { 'X-Api-Key': 'secret-1' } } } as never);
+      const shown = { kind: 'http', config: { url: 'https://api.example.com/run', headers: { 'x-api-key': { set: true } } } };
+      await expect(service.putTool('acme', tool)).resolves.toMatchObject({ created: true, tool: shown });
+      await expect(service.getTool('acme', 'web')).resolves.toMatchObject(shown);
+      const answers = JSON.stringify([await service.getTool('acme', 'web'), await service.listTools('acme')]);
+      expect(answers).not.toContain('secret-1');
+      // The executor itself keeps the value, for the tool's own requests.
+      expect(repository.tenants.get('acme')?.tools.get('web')?.config).toEqual({ url: 'https://api.example.com/run', headers: { 'x-api-key': 'secret-1' } });
+      await service.putServer('acme', server({ tools: ['web'] }));
+      expect(catalog.getServer('acme', 'main')?.tools[0]?.runner).toEqual({ kind: 'http', config: { url: 'https://api.example.com/run', headers: { 'x-api-key': 'secret-1' } } });
+    });
+
+    it('keeps header values an update does not name, so a tool read from the API can be written back (disable, enable)', async () => {
+      const { service, repository } = setup();
+      await service.putTenant('acme');
+      await service.putTool('acme', builtinTool({ name: 'web', kind: 'http', config: { url: 'https://api.example.com/run', headers: { 'x-api-key': 'secret-1', 'x-tenant': 'acme' } } } as never));
+      const read = await service.getTool('acme', 'web');
+      await expect(service.putTool('acme', { ...read, enabled: false } as never)).resolves.toMatchObject({ created: false, tool: { enabled: false } });
+      await service.putTool('acme', builtinTool({ name: 'web', kind: 'http', config: { url: 'https://api.example.com/v2', headers: { 'x-tenant': null } } } as never));
+      expect(repository.tenants.get('acme')?.tools.get('web')?.config).toEqual({ url: 'https://api.example.com/v2', headers: { 'x-api-key': 'secret-1' } });
+    });
+
+    it('refuses to carry stored header values to a URL of another origin, naming the headers and storing nothing', async () => {
+      const { service, repository } = setup();
+      await service.putTenant('acme');
+      await service.putTool('acme', builtinTool({ name: 'web', kind: 'http', config: { url: 'https://api.example.com/run', headers: { 'x-api-key': 'secret-1' } } } as never));
+      const error: unknown = await service
+        .putTool('acme', builtinTool({ name: 'web', kind: 'http', config: { url: 'https://attacker.example.net/collect' } } as never))
+        .catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ code: WireErrorCode.InvalidParams, message: expect.stringContaining('send x-api-key again') });
+      expect(repository.tenants.get('acme')?.tools.get('web')?.config).toEqual({ url: 'https://api.example.com/run', headers: { 'x-api-key': 'secret-1' } });
     });
 
     it('answers NOT_FOUND for an unknown tenant', async () => {
       const { service } = setup();
       await expect(service.putTool('nobody', builtinTool())).rejects.toMatchObject({ code: WireErrorCode.NotFound });
+    });
+  });
+
+  describe('getTool and listTools', () => {
+    it("show an HTTP tool's last outbound failure (time, error id, kind, detail), and nothing for a tool without one", async () => {
+      const { service, lastErrors } = setup();
+      await service.putTenant('acme');
+      await service.putTool('acme', builtinTool({ name: 'web', kind: 'http', config: { url: 'https://api.example.com/run' } } as never));
+      await service.putTool('acme', builtinTool());
+      const failure: ToolLastError = { at: new Date(Date.UTC(2026, 0, 2, 3, 4, 5)), errorId: 'e-1', kind: 'refused', detail: 'refused by the SSRF guard: api.example.com resolves to 10.0.0.1' };
+      lastErrors.byTenant.set('acme', new Map([['web', failure]]));
+      const lastError = { at: '2026-01-02T03:04:05.000Z', errorId: 'e-1', kind: 'refused', detail: failure.detail };
+      await expect(service.getTool('acme', 'web')).resolves.toMatchObject({ name: 'web', lastError });
+      await expect(service.getTool('acme', 'simple')).resolves.not.toHaveProperty('lastError');
+      const { tools } = await service.listTools('acme');
+      expect(tools.map((tool) => [tool.name, tool.lastError])).toEqual([
+        ['simple', undefined],
+        ['web', lastError],
+      ]);
     });
   });
 

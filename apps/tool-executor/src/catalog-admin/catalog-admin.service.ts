@@ -3,6 +3,7 @@ import { RESERVED_TENANT_SLUGS, toolExecutor } from '@mcp-platform/protocol-cont
 import { MessageBus, RpcError, WireErrorCode } from '@mcp-platform/shared-messaging';
 import { CatalogRepository } from '../catalog/catalog.repository';
 import { CatalogService } from '../catalog/catalog.service';
+import { ToolLastErrorsRepository } from '../catalog/tool-last-errors.repository';
 import {
   DEFAULT_TOOL_TIMEOUT_MS,
   type BuiltinToolConfig,
@@ -10,9 +11,12 @@ import {
   type HttpToolConfig,
   type TenantCatalog,
   type ToolDefinition,
+  type ToolLastError,
 } from '../catalog/catalog.types';
+import { headersAsSet, mergeHttpHeaders } from './http-tool-headers';
 
 type ToolRecord = toolExecutor.ToolDefinitionRecord;
+type ToolView = toolExecutor.ToolDefinitionView;
 type ServerRecord = toolExecutor.VirtualServerDefinitionRecord;
 
 /**
@@ -28,17 +32,23 @@ export class CatalogAdminService {
 
   constructor(
     private readonly repository: CatalogRepository,
+    private readonly lastErrors: ToolLastErrorsRepository,
     private readonly catalog: CatalogService,
     private readonly bus: MessageBus,
   ) {}
 
-  async putTenant(tenant: string): Promise<{ created: boolean }> {
+  /**
+   * Creates the tenant if missing and, when `disabled` is given, sets whether it is disabled. The other
+   * replicas reload it (`catalogChanged` naming no server: no client hears of it); the brokers learn of
+   * a disabled tenant from the authorization server's own event.
+   */
+  async putTenant(tenant: string, disabled?: boolean): Promise<{ created: boolean }> {
     if (RESERVED_TENANT_SLUGS.includes(tenant)) throw invalid(`"${tenant}" is reserved for the platform's own routes and cannot name a tenant`);
     const created = await this.repository.ensureTenant(tenant);
-    if (created) {
-      this.logger.log(`tenant ${tenant} created`);
-      await this.published(tenant, []);
-    }
+    const changed = disabled !== undefined && (await this.repository.setTenantDisabled(tenant, disabled));
+    if (created) this.logger.log(`tenant ${tenant} created`);
+    if (changed) this.logger.log(`tenant ${tenant} ${disabled ? 'disabled' : 'enabled'}`);
+    if (created || changed) await this.published(tenant, []);
     return { created };
   }
 
@@ -50,22 +60,28 @@ export class CatalogAdminService {
     return { deleted: true };
   }
 
-  async listTools(tenant: string): Promise<{ tools: ToolRecord[] }> {
-    const catalog = await this.load(tenant);
-    return { tools: catalog.tools.map(toToolRecord) };
+  /** Every tool of the tenant with its last outbound failure, if any. */
+  async listTools(tenant: string): Promise<{ tools: ToolView[] }> {
+    const [catalog, lastErrors] = await Promise.all([this.load(tenant), this.lastErrors.forTenant(tenant)]);
+    return { tools: catalog.tools.map((tool) => toToolView(tool, lastErrors.get(tool.id))) };
   }
 
-  async getTool(tenant: string, name: string): Promise<ToolRecord> {
-    const catalog = await this.load(tenant);
+  /** One tool with its last outbound failure, if any. */
+  async getTool(tenant: string, name: string): Promise<ToolView> {
+    const [catalog, lastErrors] = await Promise.all([this.load(tenant), this.lastErrors.forTenant(tenant)]);
     const tool = catalog.tools.find((candidate) => candidate.name === name);
     if (!tool) throw new RpcError(WireErrorCode.NotFound, `Unknown tool ${name} in tenant ${tenant}`);
-    return toToolRecord(tool);
+    return toToolView(tool, lastErrors.get(tool.id));
   }
 
-  /** Creates or replaces a tool; the servers exposing it see the new version. */
-  async putTool(tenant: string, record: ToolRecord): Promise<{ created: boolean; tool: ToolRecord }> {
+  /**
+   * Creates or replaces a tool; the servers exposing it see the new version. An HTTP tool's header
+   * values are write-only: an update names only the headers it changes (`mergeHttpHeaders`).
+   */
+  async putTool(tenant: string, record: ToolRecord): Promise<{ created: boolean; tool: ToolView }> {
     const catalog = await this.load(tenant);
-    const definition = toToolDefinition(record);
+    const stored = catalog.tools.find((tool) => tool.name === record.name);
+    const definition = toToolDefinition(record, stored?.kind === 'http' ? (stored.config as HttpToolConfig) : undefined);
     try {
       this.catalog.assertServable(definition);
     } catch (error) {
@@ -76,7 +92,7 @@ export class CatalogAdminService {
       this.logger.log(`tool ${tenant}/${definition.name} ${created ? 'created' : 'updated'}`);
       await this.published(tenant, serversExposing(catalog, definition.name));
     }
-    return { created, tool: toToolRecord(definition) };
+    return { created, tool: toToolView(definition) };
   }
 
   /** Deletes a tool; the servers that exposed it stop exposing it (the join rows cascade). */
@@ -152,8 +168,11 @@ function serversExposing(catalog: TenantCatalog, toolName: string): string[] {
   return catalog.servers.filter((server) => server.toolNames.includes(toolName)).map((server) => server.name);
 }
 
-/** The catalog's form of an administrator's definition: defaults applied (`forbidden` tasks), scopes once each and sorted. */
-export function toToolDefinition(record: ToolRecord): ToolDefinition {
+/**
+ * The catalog's form of an administrator's definition: defaults applied (`forbidden` tasks), scopes
+ * once each and sorted, and an HTTP tool's headers merged with the stored ones (`storedHttp`).
+ */
+export function toToolDefinition(record: ToolRecord, storedHttp?: HttpToolConfig): ToolDefinition {
   return {
     name: record.name,
     ...(record.title === undefined ? {} : { title: record.title }),
@@ -162,7 +181,7 @@ export function toToolDefinition(record: ToolRecord): ToolDefinition {
     ...(record.outputSchema === undefined ? {} : { outputSchema: record.outputSchema }),
     ...(record.annotations === undefined ? {} : { annotations: record.annotations }),
     kind: record.kind,
-    config: record.config,
+    config: record.kind === 'http' ? toHttpToolConfig(record.config, storedHttp) : record.config,
     timeoutMs: record.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
     enabled: record.enabled,
     requiredScopes: [...new Set(record.requiredScopes)].sort(),
@@ -170,8 +189,14 @@ export function toToolDefinition(record: ToolRecord): ToolDefinition {
   };
 }
 
-/** A stored tool as the admin API shows it. */
-export function toToolRecord(tool: ToolDefinition): ToolRecord {
+/** An HTTP tool's configuration as stored: its headers merged with the stored ones. */
+function toHttpToolConfig(written: Extract<ToolRecord, { kind: 'http' }>['config'], stored: HttpToolConfig | undefined): HttpToolConfig {
+  const headers = mergeHttpHeaders(written.headers, written.url, stored);
+  return { url: written.url, ...(headers ? { headers } : {}), ...(written.timeoutMs === undefined ? {} : { timeoutMs: written.timeoutMs }) };
+}
+
+/** A stored tool as the admin API shows it (header values left out), with its last outbound failure when it has one. */
+export function toToolView(tool: ToolDefinition, lastError?: ToolLastError): ToolView {
   const common = {
     name: tool.name,
     ...(tool.title === undefined ? {} : { title: tool.title }),
@@ -184,6 +209,7 @@ export function toToolRecord(tool: ToolDefinition): ToolRecord {
     requiredScopes: tool.requiredScopes,
     // Like tools/list: the default (`forbidden`) goes unsaid.
     ...(tool.taskSupport === 'forbidden' ? {} : { execution: { taskSupport: tool.taskSupport } }),
+    ...(lastError ? { lastError: { at: lastError.at.toISOString(), errorId: lastError.errorId, kind: lastError.kind, detail: lastError.detail } } : {}),
   };
   if (tool.kind === 'http') {
     const config = tool.config as HttpToolConfig;
@@ -192,7 +218,8 @@ export function toToolRecord(tool: ToolDefinition): ToolRecord {
       kind: 'http',
       config: {
         url: config.url,
-        ...(config.headers === undefined ? {} : { headers: config.headers }),
+        // Issue 13 item 7: header values (API keys) are write-only, shown only as set.
+        ...(config.headers === undefined ? {} : { headers: headersAsSet(config.headers) }),
         ...(config.timeoutMs === undefined ? {} : { timeoutMs: config.timeoutMs }),
       },
     };

@@ -3,12 +3,13 @@ import { BuiltinModule } from '../builtin/builtin.module';
 import { CatalogNatsController } from './catalog.nats.controller';
 import { CatalogRepository } from './catalog.repository';
 import { CatalogService } from './catalog.service';
+import { ToolLastErrorsRepository } from './tool-last-errors.repository';
 
-/** Tenants, virtual servers and tools: tables, repository and the in-memory snapshot. */
+/** Tenants, virtual servers and tools: tables, repositories (the catalog, the tools' last failures) and the in-memory snapshot. */
 @Module({
   imports: [BuiltinModule],
   controllers: [CatalogNatsController],
-  providers: [CatalogRepository, CatalogService],
-  exports: [CatalogRepository, CatalogService],
+  providers: [CatalogRepository, ToolLastErrorsRepository, CatalogService],
+  exports: [CatalogRepository, ToolLastErrorsRepository, CatalogService],
 })
 export class CatalogModule {}

@@ -45,6 +45,7 @@ export class CatalogRepository {
     const toolNameById = new Map(tools.map((tool) => [tool.id, tool.name]));
     return {
       tenant,
+      disabled: tenantRow.disabled,
       tools: tools.map((row) => toCatalogTool(tenant, row)),
       servers: servers.map(
         (row): CatalogVirtualServer => ({
@@ -69,6 +70,12 @@ export class CatalogRepository {
     if (await this.tenants.existsBy({ slug: tenant })) return false;
     await this.tenants.createQueryBuilder().insert().values({ id: randomUUID(), slug: tenant }).orIgnore().execute();
     return true;
+  }
+
+  /** Sets whether the tenant is disabled; answers whether that changed anything. */
+  async setTenantDisabled(tenant: string, disabled: boolean): Promise<boolean> {
+    const result = await this.tenants.update({ slug: tenant, disabled: !disabled }, { disabled });
+    return (result.affected ?? 0) > 0;
   }
 
   /** Deletes the tenant with its servers and tools (foreign keys cascade); answers whether it existed. */

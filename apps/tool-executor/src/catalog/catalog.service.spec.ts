@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { REQUIRED_SCOPES_META_KEY } from '@mcp-platform/protocol-mcp';
 import { BuiltinToolRegistry } from '../builtin/builtin-tool.registry';
 import type { CatalogRepository } from './catalog.repository';
 import { CatalogService } from './catalog.service';
@@ -76,6 +77,18 @@ describe(CatalogService, () => {
     });
   });
 
+  describe('disabled tenants', () => {
+    it('marks every server of a disabled tenant disabled, so brokers refuse all of its callers', async () => {
+      const { service } = serviceWith({
+        acme: { tenant: 'acme', disabled: true, servers: [{ tenant: 'acme', name: 'main', public: true, toolNames: [] }], tools: [] },
+        beta: { tenant: 'beta', disabled: false, servers: [{ tenant: 'beta', name: 'main', public: true, toolNames: [] }], tools: [] },
+      });
+      await service.loadAll();
+      expect(service.getServer('acme', 'main')?.server).toMatchObject({ public: true, disabled: true });
+      expect(service.getServer('beta', 'main')?.server.disabled).toBeUndefined();
+    });
+  });
+
   describe('wire definitions', () => {
     it('publishes execution.taskSupport of a tool that allows or requires tasks, and nothing for forbidden (the default, S-197)', async () => {
       const { service } = serviceWith({
@@ -88,6 +101,19 @@ describe(CatalogService, () => {
       await service.loadAll();
       const wire = Object.fromEntries((service.getServer('acme', 'main')?.tools ?? []).map((tool) => [tool.wire.name, tool.wire.execution]));
       expect(wire).toEqual({ forbidden: undefined, optional: { taskSupport: 'optional' }, required: { taskSupport: 'required' } });
+    });
+
+    it('marks a tool that requires scopes with them in _meta (the baseline left out), and leaves other tools unmarked (issue 13 item 13)', async () => {
+      const { service } = serviceWith({
+        acme: {
+          tenant: 'acme',
+          servers: [{ tenant: 'acme', name: 'main', public: false, toolNames: ['hash', 'plain'] }],
+          tools: [baseTool('hash', { requiredScopes: ['demo:crypto', 'mcp'] }), baseTool('plain')],
+        },
+      });
+      await service.loadAll();
+      const wire = Object.fromEntries((service.getServer('acme', 'main')?.tools ?? []).map((tool) => [tool.wire.name, tool.wire._meta]));
+      expect(wire).toEqual({ hash: { [REQUIRED_SCOPES_META_KEY]: ['demo:crypto'] }, plain: undefined });
     });
   });
 

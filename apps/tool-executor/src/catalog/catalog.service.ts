@@ -1,5 +1,5 @@
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { BASELINE_SCOPE, ToolSchema, type Tool } from '@mcp-platform/protocol-mcp';
+import { BASELINE_SCOPE, REQUIRED_SCOPES_META_KEY, ToolSchema, type Tool } from '@mcp-platform/protocol-mcp';
 import type { toolExecutor } from '@mcp-platform/protocol-contracts';
 import { BuiltinToolRegistry } from '../builtin/builtin-tool.registry';
 import type { ToolImplementation } from '../tools/tool-context';
@@ -55,10 +55,10 @@ export class CatalogService implements OnApplicationBootstrap {
     this.snapshot = next;
     this.prune();
     const servers = this.listServers();
-    this.logger.log(`catalog loaded: ${tenants.length} tenants, ${servers.length} virtual servers`);
-    // Anonymous access is an explicit per-server choice of an admin: say which servers allow it.
+    // Anonymous access is an explicit per-server choice of an admin: say which servers allow it (one
+    // line: a start prints little at info).
     const publicServers = servers.filter((server) => server.public).map((server) => `${server.tenant}/${server.name}`);
-    this.logger.log(`public virtual servers (anonymous callers allowed): ${publicServers.length ? publicServers.join(', ') : 'none'}`);
+    this.logger.log(`catalog loaded: ${tenants.length} tenants, ${servers.length} virtual servers; public (anonymous callers allowed): ${publicServers.length ? publicServers.join(', ') : 'none'}`);
   }
 
   /** Re-reads one tenant (after `catalogChanged`); a tenant that no longer exists disappears. */
@@ -107,6 +107,7 @@ export class CatalogService implements OnApplicationBootstrap {
           ...(server.description === undefined ? {} : { description: server.description }),
           ...(server.instructions === undefined ? {} : { instructions: server.instructions }),
           public: server.public,
+          ...(catalog.disabled ? { disabled: true } : {}),
           scopes: scopesOf(exposed),
         },
         tools: exposed,
@@ -133,6 +134,7 @@ export class CatalogService implements OnApplicationBootstrap {
 
   /** The servable form of a tool; throws when it cannot be served. */
   private compile(record: CatalogTool): PreparedTool {
+    const stepUpScopes = record.requiredScopes.filter((scope) => scope !== BASELINE_SCOPE);
     const parsed = ToolSchema.safeParse({
       name: record.name,
       ...(record.title === undefined ? {} : { title: record.title }),
@@ -142,6 +144,9 @@ export class CatalogService implements OnApplicationBootstrap {
       ...(record.annotations === undefined ? {} : { annotations: record.annotations }),
       // S-197: absent means `forbidden`. The broker drops it for the modern era, where tasks are an extension.
       ...(record.taskSupport === 'forbidden' ? {} : { execution: { taskSupport: record.taskSupport } }),
+      // Issue 13 item 13: a tool listed to a caller who must step up says what for. The same for every
+      // caller (only whether it is listed depends on the caller, S-179).
+      ...(stepUpScopes.length ? { _meta: { [REQUIRED_SCOPES_META_KEY]: stepUpScopes } } : {}),
     });
     if (!parsed.success) throw new Error(`${record.name} is not a valid MCP tool: ${parsed.error.issues.map(describeIssue).join('; ')}`);
     const input = compileSchema(record.inputSchema, `inputSchema of ${record.name}`);

@@ -42,6 +42,15 @@ export interface ToolDefinition {
   taskSupport: toolExecutor.TaskSupport;
 }
 
+/** The last outbound failure of an HTTP tool, kept for its administrators (`toolExecutor.ToolLastErrorSchema`). */
+export interface ToolLastError {
+  at: Date;
+  errorId: string;
+  kind: toolExecutor.ToolFailureKind;
+  /** For administrators only: it may name hosts and addresses of the executor's network. */
+  detail: string;
+}
+
 /** A stored tool: its definition plus identity and version (the validator cache key). */
 export interface CatalogTool extends ToolDefinition {
   id: string;
@@ -67,6 +76,8 @@ export interface CatalogVirtualServer extends VirtualServerDefinition {
 /** Everything one tenant's catalog holds. */
 export interface TenantCatalog {
   tenant: string;
+  /** Nobody may use a disabled tenant's servers (absent: enabled). */
+  disabled?: boolean;
   servers: CatalogVirtualServer[];
   tools: CatalogTool[];
 }

@@ -10,6 +10,10 @@ export class TenantEntity {
   @Column({ type: 'text' })
   slug!: string;
 
+  /** A disabled tenant's virtual servers refuse every caller (the authorization server sets it). */
+  @Column({ type: 'boolean', default: false })
+  disabled!: boolean;
+
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt!: Date;
 }

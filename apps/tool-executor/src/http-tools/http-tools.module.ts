@@ -1,9 +1,11 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { CatalogModule } from '../catalog/catalog.module';
+import { HttpToolFailures, PersistedHttpToolFailures } from './http-tool-failures';
 import { HttpToolRunner } from './http-tool.runner';
 import { HttpToolTransport, UndiciHttpToolTransport } from './http-tool.transport';
 import { DEFAULT_HTTP_TOOL_TIMEOUT_MS, DEFAULT_MAX_RESPONSE_BYTES, HTTP_TOOL_OPTIONS, type HttpToolOptions } from './http-tools.constants';
 
-/** Tools of kind `http`: the guarded outbound transport and the runner. */
+/** Tools of kind `http`: the guarded outbound transport, the runner, and where their failures are kept. */
 @Module({})
 export class HttpToolsModule {
   static register(options: { allowPrivateNetworks: boolean; timeoutMs?: number }): DynamicModule {
@@ -14,7 +16,13 @@ export class HttpToolsModule {
     };
     return {
       module: HttpToolsModule,
-      providers: [{ provide: HTTP_TOOL_OPTIONS, useValue: resolved }, { provide: HttpToolTransport, useClass: UndiciHttpToolTransport }, HttpToolRunner],
+      imports: [CatalogModule],
+      providers: [
+        { provide: HTTP_TOOL_OPTIONS, useValue: resolved },
+        { provide: HttpToolTransport, useClass: UndiciHttpToolTransport },
+        { provide: HttpToolFailures, useClass: PersistedHttpToolFailures },
+        HttpToolRunner,
+      ],
       exports: [HttpToolRunner],
     };
   }

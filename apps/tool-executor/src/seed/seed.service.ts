@@ -65,7 +65,7 @@ export class SeedService implements OnModuleInit {
       for (const tool of tools) changed = (await this.repository.saveTool(entry.tenant, builtinToolDefinition(tool, DEFAULT_TOOL_TIMEOUT_MS))) || changed;
       changed = (await this.repository.saveVirtualServer(entry.tenant, entry.server, tools.map((tool) => tool.definition.name))) || changed;
       if (changed) {
-        this.logger.log(`seeded tenant ${entry.tenant}`);
+        this.logger.debug(`seeded tenant ${entry.tenant}`);
         // Brokers and the other executor replicas refresh their view of this tenant.
         this.bus.emit(toolExecutor.catalogChanged, { tenant: entry.tenant, servers: [entry.server.name] });
       }

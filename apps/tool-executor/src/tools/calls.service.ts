@@ -291,7 +291,7 @@ export class CallsService implements OnDrain {
       closeConnection: () => output.disconnect(),
     };
     const running =
-      tool.runner.kind === 'builtin' ? tool.runner.implementation(args, context) : this.http.run(tool.record.name, tool.runner.config, args, signal);
+      tool.runner.kind === 'builtin' ? tool.runner.implementation(args, context) : this.http.run(tool.record, tool.runner.config, args, signal);
     return new Promise<CallToolResult>((resolve, reject) => {
       const onAbort = (): void => reject(signal.reason);
       if (signal.aborted) onAbort();

@@ -21,6 +21,18 @@ export function mayUse(principal: Principal, tool: PreparedTool): boolean {
 }
 
 /**
+ * Whether the principal could use the tool after stepping up (issue 13 item 13): what it holds and
+ * what its token says it could obtain (`obtainableScopes`, from the authorization server, which knows
+ * the user's roles and the client's limit) cover the tool's scopes. Such a tool is listed, so a client
+ * that only calls listed tools can call it and meet the 403 challenge (S-142); a tool the caller could
+ * never obtain stays hidden. Anonymous callers obtain nothing.
+ */
+export function mayObtain(principal: Principal, tool: PreparedTool): boolean {
+  if (principal.anonymous || !principal.obtainableScopes) return false;
+  return missingScopes([...principal.scopes, ...principal.obtainableScopes], tool.record.requiredScopes).length === 0;
+}
+
+/**
  * Refuses a call of a tool whose scopes the principal lacks: `INSUFFICIENT_SCOPE` with every scope
  * the call needs, the baseline included, so the broker can answer one complete 403 challenge
  * (S-142, S-143: all scopes in a single challenge, not one at a time).

@@ -38,7 +38,14 @@ function serviceWith(tools: PreparedTool[], options: { public?: boolean } = {}) 
   return new ToolsService(catalog);
 }
 
-const principal = (scopes: string[], tenant = 't'): Principal => ({ subject: 'user-1', tenant, clientId: 'client-1', scopes, anonymous: false });
+const principal = (scopes: string[], tenant = 't', obtainableScopes?: string[]): Principal => ({
+  subject: 'user-1',
+  tenant,
+  clientId: 'client-1',
+  scopes,
+  ...(obtainableScopes ? { obtainableScopes } : {}),
+  anonymous: false,
+});
 const anonymous: Principal = { subject: 'anonymous', tenant: 't', scopes: [], anonymous: true };
 const names = (page: { tools: Array<{ name: string }> }) => page.tools.map((entry) => entry.name);
 
@@ -51,6 +58,17 @@ describe(ToolsService, () => {
       // S-144: a broader scope covers the narrower one.
       expect(names(service.listTools('t', 's', undefined, principal(['mcp', 'demo', 'files'])))).toEqual(['alpha', 'hash', 'write']);
       expect(names(service.listTools('t', 's', undefined, anonymous))).toEqual(['alpha']);
+    });
+
+    it('also lists the tools the principal could obtain by stepping up, and keeps hiding those it never could (issue 13 item 13)', () => {
+      const service = serviceWith([tool('alpha'), tool('hash', ['demo:crypto']), tool('write', ['files:write'])]);
+      expect(names(service.listTools('t', 's', undefined, principal(['mcp'], 't', ['mcp', 'demo:crypto'])))).toEqual(['alpha', 'hash']);
+      // S-144: an obtainable broader scope covers the narrower one; a tool needing two scopes needs both obtainable or held.
+      expect(names(service.listTools('t', 's', undefined, principal(['mcp', 'files:write'], 't', ['mcp', 'demo'])))).toEqual(['alpha', 'hash', 'write']);
+      expect(names(service.listTools('t', 's', undefined, principal(['mcp'], 't', ['mcp'])))).toEqual(['alpha']);
+      const both = serviceWith([tool('alpha'), tool('both', ['demo:crypto', 'files:write'])]);
+      expect(names(both.listTools('t', 's', undefined, principal(['mcp', 'files:write'], 't', ['mcp', 'demo:crypto'])))).toEqual(['alpha', 'both']);
+      expect(names(both.listTools('t', 's', undefined, principal(['mcp'], 't', ['mcp', 'demo:crypto'])))).toEqual(['alpha']);
     });
 
     it('pages over the filtered list, and the cursor of one page leads to the next', () => {

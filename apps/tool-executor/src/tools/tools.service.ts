@@ -3,7 +3,7 @@ import type { Principal, RpcResponse, toolExecutor } from '@mcp-platform/protoco
 import { RpcError, WireErrorCode } from '@mcp-platform/shared-messaging';
 import { CatalogService } from '../catalog/catalog.service';
 import { decodeListCursor, encodeListCursor } from './list-cursor';
-import { assertTenantAccess, listCacheScope, mayUse } from './tool-access';
+import { assertTenantAccess, listCacheScope, mayObtain, mayUse } from './tool-access';
 
 /** tools/list page size (S-239: ours to choose). */
 export const TOOLS_PAGE_SIZE = 100;
@@ -21,16 +21,16 @@ export class ToolsService {
   constructor(private readonly catalog: CatalogService) {}
 
   /**
-   * One page of the tools the principal may call (S-179: the list may vary by the caller's scopes,
-   * and stays in name order). Filtering happens before paging, so a cursor (the last name served)
-   * keeps working whatever the caller may see.
+   * One page of the tools the principal may call, or could call after stepping up (S-179: the list may
+   * vary by the caller's authorization, and stays in name order; issue 13 item 13). Filtering happens
+   * before paging, so a cursor (the last name served) keeps working whatever the caller may see.
    */
   listTools(tenant: string, server: string, cursor: string | undefined, principal: Principal | undefined): RpcResponse<typeof toolExecutor.listTools> {
     const caller = assertTenantAccess(principal, tenant);
     const after = cursor === undefined ? undefined : decodeListCursor(cursor);
     const snapshot = this.catalog.getServer(tenant, server);
     if (!snapshot) throw new RpcError(WireErrorCode.NotFound, `Unknown virtual server: ${tenant}/${server}`);
-    const visible = snapshot.tools.filter((tool) => mayUse(caller, tool));
+    const visible = snapshot.tools.filter((tool) => mayUse(caller, tool) || mayObtain(caller, tool));
     const start = after === undefined ? 0 : visible.findIndex((tool) => tool.record.name > after);
     const remaining = start < 0 ? [] : visible.slice(start);
     const page = remaining.slice(0, TOOLS_PAGE_SIZE);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatScopes, missingScopes, parseScopes, scopeCovers } from './scopes';
+import { formatScopes, missingScopes, parseScopes, REQUIRED_SCOPES_META_KEY, scopeCovers } from './scopes';
 
 describe('scopes', () => {
   describe(parseScopes.name, () => {
@@ -37,6 +37,17 @@ describe('scopes', () => {
     it('lists the required scopes no granted scope covers', () => {
       expect(missingScopes(['mcp', 'files'], ['mcp', 'files:read', 'admin'])).toEqual(['admin']);
       expect(missingScopes([], [])).toEqual([]);
+    });
+  });
+
+  describe('REQUIRED_SCOPES_META_KEY', () => {
+    it('is a valid _meta key under a prefix MCP does not reserve (S-26)', () => {
+      const [prefix = '', name = ''] = REQUIRED_SCOPES_META_KEY.split('/');
+      const labels = prefix.split('.');
+      expect(labels.every((label) => /^[A-Za-z]([A-Za-z0-9-]*[A-Za-z0-9])?$/.test(label))).toBe(true);
+      expect(name).toMatch(/^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$/);
+      // 2025-11-25: a second label `mcp` or `modelcontextprotocol` is reserved; 2025-06-18: any label but the last.
+      expect(labels.slice(0, -1).some((label) => label === 'mcp' || label === 'modelcontextprotocol')).toBe(false);
     });
   });
 });

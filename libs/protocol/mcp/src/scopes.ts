@@ -10,6 +10,14 @@
  */
 export const BASELINE_SCOPE = 'mcp';
 
+/**
+ * The `_meta` key of a listed tool that requires scopes: the scopes (besides the baseline) a call needs.
+ * A caller whose token lacks them still sees the tool when it could obtain them by stepping up (issue 13
+ * item 13), and its call meets the 403 `insufficient_scope` challenge naming them (S-142). The prefix is
+ * the platform's own, reverse-DNS, second label not `mcp` nor `modelcontextprotocol` (S-26).
+ */
+export const REQUIRED_SCOPES_META_KEY = 'io.mcp-platform/requiredScopes';
+
 /** The scope of the admin API (REST); who may use it is decided by the caller's roles. */
 export const ADMIN_SCOPE = 'admin';
 

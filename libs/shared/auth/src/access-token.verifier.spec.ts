@@ -121,13 +121,15 @@ describe('AccessTokenVerifier', () => {
   describe('verify', () => {
     it('returns the claims of a valid RS256 access token', async () => {
       const verifier = verifierFor([rsa.publicJwk]);
-      await expect(verifier.verify(await token({ claims: { roles: ['tenant-admin'] } }), { audience: AUDIENCE })).resolves.toEqual({
+      await expect(verifier.verify(await token({ claims: { roles: ['tenant-admin'], tenant_id: 'tenant-uuid' } }), { audience: AUDIENCE })).resolves.toEqual({
         subject: 'user-1',
         clientId: 'client-1',
         tenant: 'demo',
+        tenantId: 'tenant-uuid',
         scopes: ['mcp', 'demo:crypto'],
         roles: ['tenant-admin'],
         expiresAt: (NOW + 600) * 1_000,
+        issuedAt: (NOW - 10) * 1_000,
         audience: [AUDIENCE],
       });
     });
@@ -138,10 +140,25 @@ describe('AccessTokenVerifier', () => {
       await expect(verifier.verify(await token({ key: ec }), { audience: AUDIENCE })).resolves.toMatchObject({ subject: 'user-1' });
     });
 
-    it('reads a token without tenant, client_id, scope and roles as having none', async () => {
+    it('reads a token without tenant, client_id, scope, roles and iat as having none', async () => {
       const verifier = verifierFor([rsa.publicJwk]);
-      const claims = await verifier.verify(await token({ omit: ['tenant', 'client_id', 'scope'] }), { audience: AUDIENCE });
+      const claims = await verifier.verify(await token({ omit: ['tenant', 'client_id', 'scope', 'iat'] }), { audience: AUDIENCE });
       expect(claims).toEqual({ subject: 'user-1', scopes: [], roles: [], expiresAt: (NOW + 600) * 1_000, audience: [AUDIENCE] });
+    });
+
+    it('reads obtainable_scope as the scopes the caller could obtain by stepping up (issue 13 item 13)', async () => {
+      const verifier = verifierFor([rsa.publicJwk]);
+      const claims = await verifier.verify(await token({ claims: { scope: 'mcp', obtainable_scope: 'mcp demo:crypto demo:crypto' } }), { audience: AUDIENCE });
+      expect(claims).toMatchObject({ scopes: ['mcp'], obtainableScopes: ['mcp', 'demo:crypto'] });
+      // Remembered tokens answer a copy too.
+      const again = await verifier.verify(await token({ claims: { scope: 'mcp', obtainable_scope: 'mcp demo:crypto demo:crypto' } }), { audience: AUDIENCE });
+      expect(again.obtainableScopes).toEqual(['mcp', 'demo:crypto']);
+      expect(again.obtainableScopes).not.toBe(claims.obtainableScopes);
+    });
+
+    it('refuses an obtainable_scope that is not a string as malformed', async () => {
+      const verifier = verifierFor([rsa.publicJwk]);
+      expect(await rejectionOf(verifier.verify(await token({ claims: { obtainable_scope: ['mcp'] } }), { audience: AUDIENCE }))).toBe('malformed');
     });
 
     it('refuses alg none as unsupported_alg', async () => {
@@ -273,6 +290,7 @@ describe('AccessTokenVerifier', () => {
       expect(await rejectionOf(verifier.verify(await token({ omit: ['sub'] }), { audience: AUDIENCE }))).toBe('malformed');
       expect(await rejectionOf(verifier.verify(await token({ claims: { roles: 'platform-admin' } }), { audience: AUDIENCE }))).toBe('malformed');
       expect(await rejectionOf(verifier.verify(await token({ claims: { tenant: 7 } }), { audience: AUDIENCE }))).toBe('malformed');
+      expect(await rejectionOf(verifier.verify(await token({ claims: { tenant_id: 7 } }), { audience: AUDIENCE }))).toBe('malformed');
     });
 
     it('fetches the key set once and reuses it', async () => {

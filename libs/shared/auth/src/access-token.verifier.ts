@@ -36,12 +36,22 @@ export interface VerifiedAccessToken {
   clientId?: string;
   /** `tenant`: the caller's tenant (absent only on a platform admin's admin-API token). */
   tenant?: string;
+  /** `tenant_id`: the tenant's immutable id, which a tenant created again with the same slug does not share. */
+  tenantId?: string;
   /** `scope`, split: the granted scopes, each once. */
   scopes: string[];
+  /**
+   * `obtainable_scope`, split: the scopes of this resource the caller could hold by asking again (the
+   * granted ones included), so tools behind a step-up can be listed (issue 13 item 13). Absent when the
+   * token does not say (admin-API tokens, tokens minted before the claim existed): nothing beyond `scopes`.
+   */
+  obtainableScopes?: string[];
   /** `roles` (admin-API tokens), empty when absent. */
   roles: string[];
   /** `exp`, in milliseconds since the epoch. */
   expiresAt: number;
+  /** `iat`, in milliseconds since the epoch (absent when the token has none). */
+  issuedAt?: number;
   /** `aud`, always as a list. */
   audience: string[];
 }
@@ -233,7 +243,9 @@ export class AccessTokenVerifier {
     if (typeof payload.sub !== 'string' || payload.sub.length === 0) throw malformed('the token has no subject');
     const clientId = optionalString(payload, 'client_id');
     const tenant = optionalString(payload, 'tenant');
+    const tenantId = optionalString(payload, 'tenant_id');
     const scope = optionalString(payload, 'scope');
+    const obtainable = optionalString(payload, 'obtainable_scope');
     const roles = payload['roles'];
     if (roles !== undefined && (!Array.isArray(roles) || roles.some((role) => typeof role !== 'string'))) {
       throw malformed('the token’s roles claim is not a list of strings');
@@ -242,9 +254,12 @@ export class AccessTokenVerifier {
       subject: payload.sub,
       ...(clientId === undefined ? {} : { clientId }),
       ...(tenant === undefined ? {} : { tenant }),
-      scopes: scope === undefined ? [] : [...new Set(scope.split(' ').filter((entry) => entry.length > 0))],
+      ...(tenantId === undefined ? {} : { tenantId }),
+      scopes: scope === undefined ? [] : splitScopes(scope),
+      ...(obtainable === undefined ? {} : { obtainableScopes: splitScopes(obtainable) }),
       roles: (roles as string[] | undefined) ?? [],
       expiresAt: (payload.exp as number) * 1_000,
+      ...(typeof payload.iat === 'number' ? { issuedAt: payload.iat * 1_000 } : {}),
       audience,
     };
     return { claims, canonicalAudience };
@@ -338,7 +353,18 @@ function rejection(jose: typeof Jose, error: unknown): Error {
 
 /** A caller's own copy: the remembered claims must not change when a caller edits what it got. */
 function copyClaims(claims: VerifiedAccessToken): VerifiedAccessToken {
-  return { ...claims, scopes: [...claims.scopes], roles: [...claims.roles], audience: [...claims.audience] };
+  return {
+    ...claims,
+    scopes: [...claims.scopes],
+    ...(claims.obtainableScopes === undefined ? {} : { obtainableScopes: [...claims.obtainableScopes] }),
+    roles: [...claims.roles],
+    audience: [...claims.audience],
+  };
+}
+
+/** A space-delimited scope claim (RFC 6749 §3.3), each scope once. */
+function splitScopes(value: string): string[] {
+  return [...new Set(value.split(' ').filter((entry) => entry.length > 0))];
 }
 
 function malformed(message: string): TokenRejectedError {

@@ -8,5 +8,6 @@ export {
   type SigningKeySet,
   type VerifiedAccessToken,
 } from './access-token.verifier';
+export { RevocationList, type RevocableToken } from './revocation-list';
 export { KeySetUnavailableError, TokenRejectedError, TokenRejectionReason } from './token-rejected.error';
 export { bearerChallenge, parseBearerAuthorization, type BearerChallengeParameters, type BearerErrorCode } from './bearer';

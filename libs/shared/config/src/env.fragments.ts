@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { ConfigError } from './load-env';
 
+/** An optional key where an empty value (`KEY=` in a .env file or compose) means "not set". */
+const emptyAsUnset = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
+
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
@@ -103,7 +106,22 @@ export const trustProxyEnv = z
 /** Logging. */
 export const logEnv = {
   LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
+  /** `json` lines or `pretty` (one readable line a record); absent: pretty on a terminal, JSON otherwise. */
+  LOG_FORMAT: emptyAsUnset(z.enum(['json', 'pretty'])),
 };
+
+/**
+ * The first platform admin, created at boot when none exists (the apps that hold users: the
+ * authorization server, and the embedded host). Both keys or neither: pass `BOOTSTRAP_ADMIN_KEYS` to
+ * `loadEnv`'s `together`, so one without the other fails the start instead of being ignored.
+ */
+export const bootstrapAdminEnv = {
+  ADMIN_USERNAME: emptyAsUnset(z.string().min(1)),
+  ADMIN_PASSWORD: emptyAsUnset(z.string().min(12, 'at least 12 characters')),
+};
+
+/** The keys of `bootstrapAdminEnv`, set together or not at all. */
+export const BOOTSTRAP_ADMIN_KEYS = ['ADMIN_USERNAME', 'ADMIN_PASSWORD'] as const;
 
 /** A comma-separated list; absent or empty means an empty list. */
 const commaList = z
@@ -111,4 +129,4 @@ const commaList = z
   .optional()
   .transform((value) => (value ?? '').split(',').map((item) => item.trim()).filter(Boolean));
 
-export { booleanFlag, commaList };
+export { booleanFlag, commaList, emptyAsUnset };

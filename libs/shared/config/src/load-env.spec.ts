@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { z } from 'zod';
-import { ConfigError, httpEnv, httpServerSettings, loadEnv, natsEnv, trustProxyEnv } from './index';
+import { BOOTSTRAP_ADMIN_KEYS, bootstrapAdminEnv, ConfigError, httpEnv, httpServerSettings, loadDotEnvFile, loadEnv, natsEnv, StartupError, trustProxyEnv } from './index';
 
 describe('loadEnv', () => {
   it('fills defaults for absent keys', () => {
@@ -35,6 +38,43 @@ describe('loadEnv', () => {
     expect(loadEnv(natsEnv, { NATS_SUBJECT_PREFIX: 'staging_2-a' })).toMatchObject({ NATS_SUBJECT_PREFIX: 'staging_2-a' });
     for (const bad of ['a.b', '>', '*', 'with space']) {
       expect(() => loadEnv(natsEnv, { NATS_SUBJECT_PREFIX: bad }), bad).toThrow(/NATS_SUBJECT_PREFIX/);
+    }
+  });
+
+  it('refuses one key of a group without the others, naming every key, beside the other bad keys', () => {
+    let error: unknown;
+    try {
+      loadEnv({ ...httpEnv(3000), ...bootstrapAdminEnv }, { PORT: 'eighty', ADMIN_USERNAME: 'root' }, { together: [BOOTSTRAP_ADMIN_KEYS] });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error).toBeInstanceOf(StartupError);
+    expect((error as ConfigError).issues).toEqual([expect.stringMatching(/^PORT: /), 'ADMIN_USERNAME, ADMIN_PASSWORD: set both or neither (only ADMIN_USERNAME is set)']);
+  });
+
+  it('takes a group set together, or left out (empty values are unset)', () => {
+    const options = { together: [BOOTSTRAP_ADMIN_KEYS] };
+    expect(loadEnv(bootstrapAdminEnv, { ADMIN_USERNAME: 'root', ADMIN_PASSWORD: 'long-enough-secret' }, options)).toEqual({ ADMIN_USERNAME: 'root', ADMIN_PASSWORD: 'long-enough-secret' });
+    expect(loadEnv(bootstrapAdminEnv, { ADMIN_USERNAME: '', ADMIN_PASSWORD: '' }, options)).toEqual({});
+  });
+});
+
+describe('loadDotEnvFile', () => {
+  it('adds the keys of a .env file the environment does not set, and answers false without a file', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'dot-env-'));
+    const file = join(folder, '.env');
+    writeFileSync(file, '# comment\nDOT_ENV_SPEC_FROM_FILE=file\nDOT_ENV_SPEC_BOTH="from file"\n');
+    process.env['DOT_ENV_SPEC_BOTH'] = 'environment';
+    try {
+      expect(loadDotEnvFile(file)).toBe(true);
+      expect(process.env['DOT_ENV_SPEC_FROM_FILE']).toBe('file');
+      expect(process.env['DOT_ENV_SPEC_BOTH']).toBe('environment');
+      expect(loadDotEnvFile(join(folder, 'missing.env'))).toBe(false);
+    } finally {
+      delete process.env['DOT_ENV_SPEC_FROM_FILE'];
+      delete process.env['DOT_ENV_SPEC_BOTH'];
+      rmSync(folder, { recursive: true, force: true });
     }
   });
 });

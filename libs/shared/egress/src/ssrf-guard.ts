@@ -2,10 +2,23 @@ import ipaddr from 'ipaddr.js';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 
-/** An outbound call refused by the SSRF guard (DESIGN.md §6, S-164); the message says why. */
+/**
+ * Why the guard refused: `non_public_address`, the target is (or resolves to) an address the policy
+ * keeps out (what an operator's setting can lift); `url`, the URL itself is refused (scheme,
+ * credentials, unparsable), whatever the policy.
+ */
+export type SsrfRefusalReason = 'non_public_address' | 'url';
+
+/**
+ * An outbound call refused by the SSRF guard (DESIGN.md §6, S-164). The message says why, naming
+ * hosts and addresses: it is for logs and administrators, never for the caller that triggered the call.
+ */
 export class SsrfRefusedError extends Error {
   readonly code = 'ERR_SSRF_REFUSED';
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly reason: SsrfRefusalReason,
+  ) {
     super(message);
     this.name = 'SsrfRefusedError';
   }
@@ -26,17 +39,52 @@ export function isHostExempt(policy: EgressPolicy, hostname: string): boolean {
   return (policy.allowedHosts ?? []).some((allowed) => bare(allowed) === host);
 }
 
+/** The global unicast block (RFC 4291 §2.4, IANA): the only IPv6 addresses routed on the internet. */
+const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3') as [ipaddr.IPv6, number];
+/** NAT64's well-known prefix (RFC 6052 §2.1): a translator forwards to the IPv4 address in the last 32 bits. */
+const NAT64_WELL_KNOWN = ipaddr.parseCIDR('64:ff9b::/96') as [ipaddr.IPv6, number];
+
 /**
- * Whether an address is on the public internet. Only ipaddr.js's `unicast` range passes; loopback,
- * private, link-local, unique-local, multicast, unspecified, broadcast, CGNAT, reserved,
- * documentation/benchmarking and the v6 transition ranges (6to4, Teredo, NAT64) are refused.
- * An IPv4-mapped IPv6 address is judged as the IPv4 address it carries.
+ * Whether an address is on the public internet. IPv4: only ipaddr.js's `unicast` range passes
+ * (loopback, private, link-local, multicast, unspecified, broadcast, CGNAT, reserved and
+ * documentation/benchmarking are refused). IPv6: only global unicast (2000::/3) outside every
+ * special range ipaddr.js knows (6to4, Teredo, ORCHID, documentation, benchmarking…), so the
+ * IPv4-compatible `::a.b.c.d` (deprecated, RFC 4291 §2.5.5.1), SIIT's `::ffff:0:a.b.c.d` and the rest
+ * of ::/8 are refused whatever IPv4 address they carry. Two forms are judged as the IPv4 address they
+ * carry: IPv4-mapped (`::ffff:a.b.c.d`, which the socket connects to over IPv4) and NAT64's well-known
+ * prefix (`64:ff9b::a.b.c.d`, what DNS64 answers on an IPv6-only network for a host with only an A record).
  */
 export function isPublicAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  return parsed.range() === 'unicast';
+  const parsed = parseAddress(address);
+  if (!parsed) return false;
+  if (parsed.kind() === 'ipv4') return parsed.range() === 'unicast';
+  const v6 = parsed as ipaddr.IPv6;
+  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().range() === 'unicast';
+  if (v6.match(NAT64_WELL_KNOWN)) return ipv4Of(v6).range() === 'unicast';
+  return v6.match(GLOBAL_UNICAST) && v6.range() === 'unicast';
+}
+
+/**
+ * An address as the socket will read it. ipaddr.js reads `::a.b.c.d` as IPv4-mapped (`::ffff:a.b.c.d`)
+ * where Node reads IPv4-compatible (`::a.b.c.d`); judging one address while connecting to another is
+ * how guards are bypassed, so IPv6 text goes through Node's own parser (the URL host parser, the one
+ * undici uses) first. IPv4 is dotted decimal only (`net.isIP`); anything else is no address.
+ */
+function parseAddress(address: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
+  const version = isIP(address);
+  try {
+    if (version === 4) return ipaddr.IPv4.parse(address);
+    if (version === 6) return ipaddr.IPv6.parse(bare(new URL(`http://[${address}]/`).hostname));
+  } catch {
+    // A zone id (`fe80::1%eth0`) or anything else the URL parser refuses is not a public address.
+  }
+  return undefined;
+}
+
+/** The IPv4 address in the last 32 bits of an IPv6 address. */
+function ipv4Of(address: ipaddr.IPv6): ipaddr.IPv4 {
+  const [high = 0, low = 0] = address.parts.slice(6);
+  return new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
 }
 
 /**
@@ -49,14 +97,14 @@ export function checkOutboundUrl(rawUrl: string, policy: EgressPolicy, protocols
   try {
     url = new URL(rawUrl);
   } catch {
-    throw new SsrfRefusedError('invalid URL');
+    throw new SsrfRefusedError('invalid URL', 'url');
   }
-  if (!protocols.includes(url.protocol)) throw new SsrfRefusedError(`only ${protocols.map((protocol) => protocol.replace(/:$/, '')).join(' and ')} URLs are allowed, not ${url.protocol}`);
-  if (url.username || url.password) throw new SsrfRefusedError('credentials in the URL are not allowed');
+  if (!protocols.includes(url.protocol)) throw new SsrfRefusedError(`only ${protocols.map((protocol) => protocol.replace(/:$/, '')).join(' and ')} URLs are allowed, not ${url.protocol}`, 'url');
+  if (url.username || url.password) throw new SsrfRefusedError('credentials in the URL are not allowed', 'url');
   const host = bare(url.hostname);
   // Literal addresses never reach the DNS lookup below, so they are judged here.
   if (isIP(host) && !isHostExempt(policy, host) && !isPublicAddress(host)) {
-    throw new SsrfRefusedError(`${host} is not a public address (private networks are not allowed)`);
+    throw new SsrfRefusedError(`${host} is not a public address`, 'non_public_address');
   }
   return url;
 }
@@ -83,7 +131,7 @@ export function guardedLookup(policy: EgressPolicy, resolve: Resolver = systemRe
       }
       const refused = isHostExempt(policy, hostname) ? [] : wanted.filter((entry) => !isPublicAddress(entry.address));
       if (refused.length) {
-        callback(new SsrfRefusedError(`${hostname} resolves to ${refused[0]?.address}, which is not a public address`), '', 0);
+        callback(new SsrfRefusedError(`${hostname} resolves to ${refused[0]?.address}, which is not a public address`, 'non_public_address'), '', 0);
         return;
       }
       if (typeof options === 'object' && options?.all) {
@@ -100,7 +148,8 @@ export function guardedLookup(policy: EgressPolicy, resolve: Resolver = systemRe
 export function findSsrfRefusal(error: unknown): SsrfRefusedError | undefined {
   for (let current: unknown = error, depth = 0; current && depth < 5; current = (current as { cause?: unknown }).cause, depth++) {
     if (current instanceof SsrfRefusedError) return current;
-    if ((current as { code?: string }).code === 'ERR_SSRF_REFUSED') return new SsrfRefusedError((current as Error).message);
+    const copy = current as { code?: string; message?: string; reason?: SsrfRefusalReason };
+    if (copy.code === 'ERR_SSRF_REFUSED') return new SsrfRefusedError(copy.message ?? 'refused', copy.reason ?? 'non_public_address');
   }
   return undefined;
 }

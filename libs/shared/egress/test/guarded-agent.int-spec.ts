@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGuardedAgent, findSsrfRefusal, readLimitedBody } from '../src';
+import { checkOutboundUrl, createGuardedAgent, findSsrfRefusal, readLimitedBody, SsrfRefusedError, type EgressPolicy, type Resolver } from '../src';
 
 function listen(server: Server): Promise<number> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
@@ -20,6 +20,22 @@ describe(createGuardedAgent, () => {
   let https: Server;
   let httpPort: number;
   let httpsPort: number;
+  /** Requests the test servers received: a refused call must leave this unchanged. */
+  let received = 0;
+
+  /** An outbound call as the HTTP tools and the CIMD fetcher make it: the URL checked, then a request through the guarded agent. */
+  async function guardedRequest(url: string, policy: EgressPolicy, resolve?: Resolver): Promise<unknown> {
+    const agent = createGuardedAgent(policy, resolve ? { resolve } : {});
+    try {
+      const response = await request(checkOutboundUrl(url, policy), { dispatcher: agent, maxRedirections: 0 });
+      await response.body.dump();
+      return response.statusCode;
+    } catch (error) {
+      return error;
+    } finally {
+      await agent.close();
+    }
+  }
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'egress-'));
@@ -27,6 +43,7 @@ describe(createGuardedAgent, () => {
       '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
     caPem = readFileSync(join(dir, 'cert.pem'), 'utf8');
     const handler = (request: IncomingMessage, response: ServerResponse) => {
+      received++;
       if (request.url === '/redirect') {
         response.writeHead(302, { location: '/big' }).end();
         return;
@@ -48,6 +65,28 @@ describe(createGuardedAgent, () => {
     const error = await request(`http://localhost:${httpPort}/`, { dispatcher: agent }).catch((caught: unknown) => caught);
     expect(findSsrfRefusal(error)?.message).toMatch(/localhost resolves to .*not a public address/);
     await agent.close();
+  });
+
+  it.each([
+    ['IPv4-compatible loopback', '[::127.0.0.1]'],
+    ['IPv4-compatible loopback, hexadecimal', '[::7f00:1]'],
+    ['IPv4-translated loopback', '[::ffff:0:127.0.0.1]'],
+    ['NAT64 of loopback', '[64:ff9b::127.0.0.1]'],
+    ['6to4 of loopback', '[2002:7f00:1::1]'],
+  ])('refuses an IPv6 literal that carries a loopback address (%s) before connecting', async (_form, host) => {
+    const before = received;
+    const error = await guardedRequest(`http://${host}:${httpPort}/`, {});
+    expect(error).toBeInstanceOf(SsrfRefusedError);
+    expect((error as Error).message).toMatch(/not a public address/);
+    expect(received).toBe(before);
+  });
+
+  it.each(['::127.0.0.1', '::7f00:1', '64:ff9b::7f00:1'])('refuses a host name whose AAAA answer is %s', async (address) => {
+    const before = received;
+    const resolveTo: Resolver = (_hostname, callback) => callback(null, [{ address, family: 6 }]);
+    const error = await guardedRequest(`http://tools.example.com:${httpPort}/`, {}, resolveTo);
+    expect(findSsrfRefusal(error)?.message).toMatch(/tools\.example\.com resolves to .*not a public address/);
+    expect(received).toBe(before);
   });
 
   it('connects to a listed host and trusts the extra CA for HTTPS', async () => {

@@ -1,9 +1,9 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import { DiscoveryService, ModulesContainer, NestApplication, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Logger } from 'nestjs-pino';
 import { microserviceOptions, stopTakingRequests, type MessagingOptions } from '@mcp-platform/shared-messaging';
 import { isDrainable, type OnDrain } from './drain';
+import { PlatformLogger } from './platform-logger';
 
 /**
  * How the HTTP server treats slow clients. The timeouts bound receiving a request (its headers, then
@@ -52,6 +52,8 @@ export interface RunServiceOptions {
   httpTimeouts?: Partial<HttpTimeouts>;
   /** How long work in flight gets at shutdown, in milliseconds (default {@link DEFAULT_SHUTDOWN_GRACE_MS}). */
   shutdownGraceMs?: number;
+  /** The apps this process runs, named in its one ready line (the embedded host runs five). */
+  apps?: readonly string[];
 }
 
 /**
@@ -80,7 +82,8 @@ export async function runService(options: RunServiceOptions): Promise<NestFastif
     ...options.fastify,
   });
   const app = await NestFactory.create<NestFastifyApplication>(options.module, adapter, { bufferLogs: true });
-  app.useLogger(app.get(Logger));
+  const logger = app.get(PlatformLogger);
+  app.useLogger(logger);
   await options.configure?.(app);
   const microservice = microserviceOptions(options.messaging);
   app.connectMicroservice(microservice, { inheritAppConfig: true });
@@ -103,7 +106,7 @@ export async function runService(options: RunServiceOptions): Promise<NestFastif
       try {
         await drain(app, microservice, Date.now() + graceMs);
       } catch (error) {
-        app.get(Logger).error(`the drain failed; closing anyway: ${(error as Error)?.stack ?? String(error)}`);
+        logger.error(`the drain failed; closing anyway: ${(error as Error)?.stack ?? String(error)}`);
       }
       await closeNest();
     })();
@@ -113,6 +116,10 @@ export async function runService(options: RunServiceOptions): Promise<NestFastif
   Object.defineProperty(app, 'close', { value: drainThenClose, configurable: true, writable: true });
   for (const [signal, listener] of listeners) process.once(signal, listener);
   await app.listen(options.port, options.host);
+  // The one line a start prints at info besides what the apps did (migrations, keys): where it serves.
+  const address = app.getHttpServer().address();
+  const port = typeof address === 'object' && address !== null ? address.port : options.port;
+  logger.log(`ready on http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}${options.apps?.length ? ` (${options.apps.join(', ')})` : ''}`);
   return app;
 }
 

@@ -50,5 +50,5 @@ export function createDataSourceOptions(database: DatabaseOptions, app: AppDataS
     return { ...common, url: database.url, applicationName: app.applicationName ?? app.schema, poolSize: 10 };
   }
   // PGlite has no extension installer worth trying; nothing here needs uuid-ossp.
-  return { ...common, driver: sharedPGliteDriver(database.dataDir), installExtensions: false };
+  return { ...common, driver: sharedPGliteDriver(database.dataDir, database.onClosed), installExtensions: false };
 }

@@ -11,6 +11,8 @@ export interface PostgresDriverModule {
 
 interface SharedInstance {
   dataDir: string | undefined;
+  /** Told once the instance has closed (the first caller's; every app of a process passes the same). */
+  onClosed: (() => void) | undefined;
   /** DataSources whose pool is open on the instance; the instance closes when the last one ends. */
   openPools: number;
   driver: PostgresDriverModule;
@@ -26,12 +28,13 @@ let shared: SharedInstance | undefined;
  * everyone. The embedded mode runs several apps (one DataSource and one schema each) on that one
  * database, so this wrapper:
  * - creates the driver once and refuses a second, different `dataDir` while the instance is open;
- * - counts the pools open on it and closes the instance only when the last DataSource is destroyed;
+ * - counts the pools open on it and closes the instance only when the last DataSource is destroyed,
+ *   then calls `onClosed`;
  * - hands out the single PGlite connection to one TypeORM query runner at a time (PGlite has one
  *   session: without this, a transaction of one app would swallow the statements of another).
  *   Consequence: code holding a query runner (a transaction) must not ask for a second one.
  */
-export function sharedPGliteDriver(dataDir?: string): PostgresDriverModule {
+export function sharedPGliteDriver(dataDir?: string, onClosed?: () => void): PostgresDriverModule {
   if (shared) {
     if (shared.dataDir !== dataDir) {
       throw new Error(
@@ -42,7 +45,7 @@ export function sharedPGliteDriver(dataDir?: string): PostgresDriverModule {
   }
   const Base = new PGliteDriver(dataDir ? { dataDir } : {}).driver.Pool;
   const lock = new ExclusiveLock();
-  const instance: SharedInstance = { dataDir, openPools: 0, driver: undefined as unknown as PostgresDriverModule };
+  const instance: SharedInstance = { dataDir, onClosed, openPools: 0, driver: undefined as unknown as PostgresDriverModule };
 
   class SharedPGlitePool extends Base {
     constructor() {
@@ -69,7 +72,10 @@ export function sharedPGliteDriver(dataDir?: string): PostgresDriverModule {
         return;
       }
       if (shared === instance) shared = undefined;
-      super.end(errorCallback);
+      super.end((error: unknown) => {
+        instance.onClosed?.();
+        errorCallback(error);
+      });
     }
   }
 

@@ -96,6 +96,19 @@ describe('runMigrations on PGlite', () => {
     }
   });
 
+  it('tells onClosed once the last DataSource has closed the instance, not before', async () => {
+    let closed = 0;
+    const onClosed = (): void => {
+      closed += 1;
+    };
+    const first = await open({ kind: 'pglite', onClosed }, 'app_one');
+    const second = await open({ kind: 'pglite', onClosed }, 'app_two');
+    await first.destroy();
+    expect(closed).toBe(0);
+    await second.destroy();
+    expect(closed).toBe(1);
+  });
+
   it('starts from a fresh in-memory database once every DataSource is closed', async () => {
     const dataSource = await open({ kind: 'pglite' }, 'app_one');
     try {

@@ -1,1 +1,2 @@
 export * from './signing-key.contracts';
+export * from './access.contracts';

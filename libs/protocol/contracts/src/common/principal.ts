@@ -13,6 +13,12 @@ export const PrincipalSchema = z.object({
   clientId: z.string().optional(),
   /** Granted scopes. */
   scopes: z.array(z.string()),
+  /**
+   * The scopes of this virtual server the caller could hold by stepping up (the granted ones included),
+   * from its token's `obtainable_scope`: tools needing them are listed, so a client can call one and
+   * meet the 403 step-up challenge (issue 13 item 13). Absent: nothing beyond `scopes` (anonymous callers).
+   */
+  obtainableScopes: z.array(z.string()).optional(),
   /** True when no token was presented (public virtual servers only). */
   anonymous: z.boolean(),
 });

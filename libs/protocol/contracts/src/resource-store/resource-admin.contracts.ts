@@ -124,7 +124,11 @@ export const PromptArgumentDefinitionSchema = z.object({
 });
 export type PromptArgumentDefinition = z.infer<typeof PromptArgumentDefinitionSchema>;
 
-/** Message content recipes; `{{arg}}` in texts and embedded resource URIs is replaced by the argument. */
+/**
+ * Message content recipes; `{{arg}}` in texts and embedded resource URIs is replaced by the argument, and a
+ * section `{{#arg}}…{{/arg}}` is kept only when the argument is given and not empty (an optional argument's
+ * words and punctuation go with it).
+ */
 export const PromptContentDefinitionSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text'), text: z.string() }),
   z.object({ type: z.literal('image'), data: z.base64(), mimeType: z.string().min(1).max(256) }),

@@ -11,6 +11,8 @@ export const VirtualServerSchema = z.object({
   instructions: z.string().optional(),
   /** Whether anonymous callers are allowed (an explicit choice of the tenant's admin; off by default). */
   public: z.boolean(),
+  /** The tenant is disabled: nobody may use the server, with a token or without (absent: enabled). */
+  disabled: z.boolean().optional(),
   /**
    * Every scope a caller may need on this server: the baseline `mcp` plus the scopes its tools
    * require. The authorization server offers these for the server's resource URL; the broker's

@@ -150,6 +150,17 @@ abstract class InMemoryOAuthProvider<Tokens extends TokensLike, ClientInformatio
     return params;
   }
 
+  /**
+   * The URL the browser came back to (the redirect URI with `code`, `state` and `iss`), as an
+   * application's redirect listener receives it, after checking `state`: what the README's modern-client
+   * snippet hands to `finishAuth` (its `myOAuthProvider.waitForCallback()`).
+   */
+  async waitForCallback(): Promise<string> {
+    const callback = this.callback;
+    this.takeCallbackParams();
+    return callback?.href ?? '';
+  }
+
   /** The last callback's `code` (for the legacy transport's `finishAuth(code)`). */
   takeAuthorizationCode(): string {
     return this.takeCallbackParams().get('code') as string;
