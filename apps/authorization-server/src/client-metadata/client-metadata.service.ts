@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { findSsrfRefusal } from '@mcp-platform/shared-egress';
+import { describeOutboundFailure, findSsrfRefusal } from '@mcp-platform/shared-egress';
 import { CLIENT_METADATA_CACHE, cacheLifetimeSeconds, isClientMetadataDocumentUrl, parseClientMetadataDocument } from './client-metadata.document';
 import { ClientMetadataFetcher, type FetchedDocument } from './client-metadata.fetcher';
 
@@ -118,11 +118,5 @@ function fetchFailureDetail(error: unknown): string {
       ? `refused by the SSRF guard: ${refusal.message} (a host on the operator's own network must be listed in CIMD_ALLOWED_HOSTS)`
       : `refused by the SSRF guard: ${refusal.message}`;
   }
-  const parts: string[] = [];
-  for (let current: unknown = error, depth = 0; current && depth < 5; current = (current as { cause?: unknown }).cause, depth++) {
-    const { message, code } = current as { message?: unknown; code?: unknown };
-    const text = typeof message === 'string' && message ? message : String(current);
-    parts.push(typeof code === 'string' && !text.includes(code) ? `${text} (${code})` : text);
-  }
-  return parts.join(': ');
+  return describeOutboundFailure(error);
 }

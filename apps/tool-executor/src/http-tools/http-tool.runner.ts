@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { toolExecutor } from '@mcp-platform/protocol-contracts';
 import type { CallToolResult } from '@mcp-platform/protocol-mcp';
-import { checkOutboundUrl, findSsrfRefusal, SsrfRefusedError } from '@mcp-platform/shared-egress';
+import { checkOutboundUrl, describeOutboundFailure, findSsrfRefusal, SsrfRefusedError } from '@mcp-platform/shared-egress';
 import type { HttpToolConfig } from '../catalog/catalog.types';
 import type { ToolArguments } from '../tools/tool-context';
 import { mapHttpAnswer } from './http-answer.mapper';
@@ -58,7 +58,7 @@ export class HttpToolRunner {
         this.failed(tool, 'timeout', text);
         return errorResult(text);
       }
-      return this.unreachable(tool, 'unreachable', describeNetworkError(error));
+      return this.unreachable(tool, 'unreachable', describeOutboundFailure(error));
     }
   }
 
@@ -91,13 +91,3 @@ export class HttpToolRunner {
 
 const errorResult = (text: string): CallToolResult => ({ content: [{ type: 'text', text }], isError: true });
 
-/** An undici or socket error with its causes (`connect ECONNREFUSED 10.0.0.5:80`, `getaddrinfo ENOTFOUND …`, certificate errors). */
-function describeNetworkError(error: unknown): string {
-  const parts: string[] = [];
-  for (let current: unknown = error, depth = 0; current && depth < 5; current = (current as { cause?: unknown }).cause, depth++) {
-    const { message, code } = current as { message?: unknown; code?: unknown };
-    const text = typeof message === 'string' && message ? message : String(current);
-    parts.push(typeof code === 'string' && !text.includes(code) ? `${text} (${code})` : text);
-  }
-  return parts.join(': ');
-}
