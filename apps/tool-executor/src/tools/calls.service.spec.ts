@@ -638,8 +638,10 @@ describe(CallsService, () => {
       const run = service.call({ tenant: 't', server: 's', callId: 'task-1', name: 'task_slow', protocolVersion: '2026-07-28', arguments: {}, taskMode: 'task' }, member, undefined, {});
       await flush();
       const started = Date.now();
+      // Awaited after the drain, but handled from now on: the call ends while the drain still runs.
+      const stopped = expect(answer).rejects.toMatchObject({ code: WireErrorCode.Unavailable, message: 'The tool executor stopped before the call finished; call the tool again' });
       await service.onDrain(started + 150);
-      await expect(answer).rejects.toMatchObject({ code: WireErrorCode.Unavailable, message: 'The tool executor stopped before the call finished; call the tool again' });
+      await stopped;
       expect(Date.now() - started).toBeGreaterThanOrEqual(140);
       const logged: string[] = [];
       await eventLog.read('k-1', 0, (event) => void logged.push(event.data), AbortSignal.timeout(100)).catch(() => undefined);
