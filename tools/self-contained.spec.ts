@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const thisFile = 'tools/self-contained.spec.ts';
 
-/** Ways a file of the repository could name the folder beside it (`../shared/...`). */
+/** Ways a file of the repository could name the folder beside it (the parent directory's `shared`). */
 const OUTSIDE_REFERENCES = [/\.\.\/shared\//, /['"]\.\.['"],\s*['"]shared['"]/];
 
 describe('the repository', () => {
