@@ -172,6 +172,17 @@ function parsed<T>(schema: { safeParse(input: unknown): { success: true; data: T
 function fakeResourceStore(log: ResourceLog) {
   @Controller()
   class FakeResourceStore {
+    @RpcHandler(resourceStore.deleteTenantContent)
+    deleteTenantContent(request: RpcRequestParsed<typeof resourceStore.deleteTenantContent>) {
+      log.record(resourceStore.deleteTenantContent.subject, request);
+      const ofTenant = (items: Map<string, unknown>) => {
+        const keys = [...items.keys()].filter((key) => key.startsWith(`${request.tenant}/`));
+        for (const key of keys) items.delete(key);
+        return keys.length;
+      };
+      return { resources: ofTenant(log.resources), resourceTemplates: ofTenant(log.templates), prompts: ofTenant(log.prompts) };
+    }
+
     @RpcHandler(resourceStore.listResourceDefinitions)
     listResources(request: RpcRequestParsed<typeof resourceStore.listResourceDefinitions>) {
       const resources = [...log.resources.entries()].filter(([key]) => key.startsWith(`${request.tenant}/`)).map(([, { text: _text, blob: _blob, ...summary }]) => summary);
@@ -362,6 +373,14 @@ function fakeTaskScheduler(log: TaskLog) {
       if (request.cursor !== undefined && request.cursor !== 'page-2') throw new RpcError(WireErrorCode.InvalidParams, 'Invalid cursor');
       const tasks = [...log.tasks.values()].filter((task) => task.tenant === request.tenant && (request.status === undefined || task.view.status === request.status));
       return { tasks: tasks.map((task) => task.view) };
+    }
+
+    @RpcHandler(taskScheduler.deleteTenantTasks)
+    deleteTasks(request: RpcRequestParsed<typeof taskScheduler.deleteTenantTasks>) {
+      log.record(taskScheduler.deleteTenantTasks.subject, request);
+      const ids = [...log.tasks.entries()].filter(([, task]) => task.tenant === request.tenant).map(([id]) => id);
+      for (const id of ids) log.tasks.delete(id);
+      return { deleted: ids.length };
     }
 
     @RpcHandler(taskScheduler.cancelTenantTask)
@@ -795,10 +814,12 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
       expect((await call('DELETE', '/admin/v1/tenants/acme/tools/echo', { token })).status).toBe(404);
     });
 
-    it('deletes a tenant with its catalog', async () => {
+    it('deletes a tenant with its catalog, its resources and prompts, and its tasks', async () => {
       const token = await platformAdmin();
       expect((await call('DELETE', '/admin/v1/tenants/globex', { token })).status).toBe(204);
       expect(log.requests.at(-1)).toEqual({ subject: toolExecutor.deleteTenant.subject, payload: { tenant: 'globex' } });
+      expect(resourceLog.requests.at(-1)).toEqual({ subject: resourceStore.deleteTenantContent.subject, payload: { tenant: 'globex' } });
+      expect(taskLog.requests.at(-1)).toEqual({ subject: taskScheduler.deleteTenantTasks.subject, payload: { tenant: 'globex' } });
       expect((await call('GET', '/admin/v1/tenants/globex', { token })).status).toBe(404);
     });
   });

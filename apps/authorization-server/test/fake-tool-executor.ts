@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { toolExecutor, WireErrorCode, type RpcRequestParsed } from '@mcp-platform/protocol-contracts';
+import { resourceStore, taskScheduler, toolExecutor, WireErrorCode, type RpcRequestParsed } from '@mcp-platform/protocol-contracts';
 import { RpcError, RpcHandler } from '@mcp-platform/shared-messaging';
 
 /** The virtual servers the fake executor knows, with the scopes the authorization server may grant for them. */
@@ -28,5 +28,19 @@ export class FakeToolExecutorController {
   @RpcHandler(toolExecutor.deleteTenant)
   deleteTenant() {
     return { deleted: true as const };
+  }
+}
+
+/** A stand-in for the resource store and the task scheduler as a tenant's deletion asks them to forget it. */
+@Controller()
+export class FakeTenantDataController {
+  @RpcHandler(resourceStore.deleteTenantContent)
+  deleteTenantContent() {
+    return { resources: 0, resourceTemplates: 0, prompts: 0 };
+  }
+
+  @RpcHandler(taskScheduler.deleteTenantTasks)
+  deleteTenantTasks() {
+    return { deleted: 0 };
   }
 }

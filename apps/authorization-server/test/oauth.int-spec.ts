@@ -37,7 +37,7 @@ import { PasswordHasher } from '../src/users/password-hasher';
 import { SigningKeysService } from '../src/signing-keys/signing-keys.service';
 import { RolesService } from '../src/roles/roles.service';
 import { UsersService } from '../src/users/users.service';
-import { FakeToolExecutorController } from './fake-tool-executor';
+import { FakeTenantDataController, FakeToolExecutorController } from './fake-tool-executor';
 
 const run = `oa${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 const DEMO = { username: 'demo', password: 'demo-password-for-oauth-tests' };
@@ -85,7 +85,7 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
         bootstrapAdmin: ADMIN,
         cimd: { allowedHosts: ['127.0.0.1'], caPem: cimd.caPem },
       }),
-      { controllers: [FakeToolExecutorController], configure: configureAuthorizationServerHttp },
+      { controllers: [FakeToolExecutorController, FakeTenantDataController], configure: configureAuthorizationServerHttp },
     );
     await app.listen(port, '127.0.0.1');
     metadata = await discoverAuthorizationServer(issuer);
@@ -782,7 +782,7 @@ describe('the authorization server behind https (production issuers are https)',
       inProcessMessaging(),
       // The app listens on plain http here, as behind a TLS-terminating proxy; its public URL is https.
       AuthorizationServerModule.register({ database: { kind: 'pglite' }, publicUrl: `https://auth.example.test`, mcpPublicUrl: MCP_PUBLIC_URL, seed: { demoUserPassword: DEMO.password } }),
-      { controllers: [FakeToolExecutorController], configure: configureAuthorizationServerHttp },
+      { controllers: [FakeToolExecutorController, FakeTenantDataController], configure: configureAuthorizationServerHttp },
     );
     await app.listen(port, '127.0.0.1');
   });

@@ -149,6 +149,38 @@ describe.each(setups(run))('resource store administration over $name', (setup) =
     ]);
   });
 
+  it("deletes a deleted tenant's whole content (resources, templates, prompts, uploads), no other tenant's, and serves no cached read of it", async () => {
+    const leaving = { tenant: 'leaving', server: 'main', public: false };
+    const asLeaving = { context: { principal: { ...principal, tenant: 'leaving' } } };
+    const resource = { uri: 'leaving://secret', name: 'secret', text: 'kept by the old tenant' };
+    await bus.request(resourceStore.putResourceDefinition, { tenant: 'leaving', resource });
+    await bus.request(resourceStore.putResourceDefinition, { tenant: 'staying', resource });
+    await bus.request(resourceStore.putResourceTemplateDefinition, { tenant: 'leaving', resourceTemplate: { name: 'items', uriTemplate: 'leaving://items/{id}', text: 'item {id}' } });
+    await bus.request(resourceStore.putPromptDefinition, { tenant: 'leaving', prompt: { name: 'greet', description: 'Greets', messages: [{ role: 'user', content: { type: 'text', text: 'Hi' } }] } });
+    const { uploadId } = await bus.request(resourceStore.beginResourceUpload, { tenant: 'leaving', uri: 'leaving://big', mimeType: 'application/octet-stream', name: 'big' });
+    // Read once, so this replica's cache holds it.
+    await expect(bus.request(resourceStore.readResource, { ...leaving, uri: resource.uri }, asLeaving)).resolves.toMatchObject({ contents: [{ text: resource.text }] });
+    const changed: Array<{ servers: string[]; lists: string[] }> = [];
+    const subscription = bus.subscribe(resourceStore.listChanged, (payload) => {
+      if (payload.tenant === 'leaving') changed.push({ servers: payload.servers, lists: payload.lists });
+    });
+    await bus.flush();
+    try {
+      await expect(bus.request(resourceStore.deleteTenantContent, { tenant: 'leaving' })).resolves.toEqual({ resources: 1, resourceTemplates: 1, prompts: 1 });
+      await expect.poll(() => changed).toEqual([{ servers: [], lists: ['resources', 'prompts'] }]);
+    } finally {
+      subscription.unsubscribe();
+    }
+    await expect(bus.request(resourceStore.listResourceDefinitions, { tenant: 'leaving' })).resolves.toEqual({ resources: [] });
+    await expect(bus.request(resourceStore.listResourceTemplateDefinitions, { tenant: 'leaving' })).resolves.toEqual({ resourceTemplates: [] });
+    await expect(bus.request(resourceStore.listPromptDefinitions, { tenant: 'leaving' })).resolves.toEqual({ prompts: [] });
+    expect((await errorOf(bus.request(resourceStore.readResource, { ...leaving, uri: resource.uri }, asLeaving))).code).toBe('NOT_FOUND');
+    expect((await errorOf(bus.request(resourceStore.appendResourceUpload, { tenant: 'leaving', uploadId, offset: 0, data: 'AA==' }))).code).toBe('NOT_FOUND');
+    await expect(bus.request(resourceStore.getResourceDefinition, { tenant: 'staying', uri: resource.uri })).resolves.toMatchObject({ text: resource.text });
+    // Again: nothing left, nothing fails.
+    await expect(bus.request(resourceStore.deleteTenantContent, { tenant: 'leaving' })).resolves.toEqual({ resources: 0, resourceTemplates: 0, prompts: 0 });
+  });
+
   it('answers NOT_FOUND for unknown items', async () => {
     for (const request of [
       () => bus.request(resourceStore.getResourceDefinition, { tenant: TENANT, uri: 'acme://none' }),

@@ -187,6 +187,41 @@ describe.each(modes)('disabling and deleting tenants and users stops every way i
     }
   });
 
+  it('leaves a new tenant created with the same slug nothing of a deleted one: no resource, template, prompt or task', async () => {
+    const slug = uniqueTenant('e2e-heir');
+    await tenantWithServers(slug);
+    await admin.expect([200, 201], 'PUT', `/tenants/${slug}/tools/calc`, { ...calculatorTool(), execution: { taskSupport: 'optional' } });
+    await admin.expect([200, 201], 'PUT', `/tenants/${slug}/resources/by-uri?uri=${encodeURIComponent('notes://secret')}`, { name: 'secret', text: 'the old tenant’s secret' });
+    await admin.expect([200, 201], 'PUT', `/tenants/${slug}/resource-templates/items`, { uriTemplate: 'items://{id}', text: 'item {id}' });
+    await admin.expect([200, 201], 'PUT', `/tenants/${slug}/prompts/greet`, { description: 'Greets', messages: [{ role: 'user', content: { type: 'text', text: 'Hello' } }] });
+    const openUrl = mcpUrl(platform.baseUrl, slug, 'open');
+    const session = await openLegacySession(openUrl);
+    const created = await sendRaw({
+      url: openUrl,
+      headers: session.headers,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'calc', arguments: { expression: '6*7' }, task: { ttl: 60_000 } } }),
+    });
+    expect(responseMessage(created)?.result, created.body.slice(0, 300)).toMatchObject({ task: { status: expect.any(String) } });
+    const tasksOf = async () => ((await admin.expect(200, 'GET', `/tenants/${slug}/tasks`)).body as { tasks: unknown[] }).tasks;
+    expect(await tasksOf()).toHaveLength(1);
+
+    await admin.expect(204, 'DELETE', `/tenants/${slug}`);
+    await tenantWithServers(slug);
+
+    expect((await admin.expect(200, 'GET', `/tenants/${slug}/resources`)).body).toMatchObject({ resources: [] });
+    expect((await admin.expect(200, 'GET', `/tenants/${slug}/resource-templates`)).body).toMatchObject({ resourceTemplates: [] });
+    expect((await admin.expect(200, 'GET', `/tenants/${slug}/prompts`)).body).toMatchObject({ prompts: [] });
+    expect(await tasksOf()).toEqual([]);
+    // Its MCP callers (anonymous, on the new public server) read nothing of the old tenant either.
+    const read = await sendRaw({
+      url: openUrl,
+      headers: modernHeaders('resources/read', 'notes://secret'),
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'resources/read', params: { uri: 'notes://secret', _meta: modernMeta() } }),
+    });
+    expect(read.body).not.toContain('the old tenant');
+    expect(responseMessage(read)?.error).toBeDefined();
+  });
+
   it("refuses a disabled user's and a deleted user's access token on every replica within seconds", async () => {
     const slug = uniqueTenant('e2e-users');
     await tenantWithServers(slug);

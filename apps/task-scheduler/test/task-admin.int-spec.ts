@@ -236,4 +236,33 @@ describe.each(setups(run))('TaskSchedulerModule tenant administration over $name
       expect(lines).toEqual([`task cancelled: id=${taskId} tenant=acme-audit subject="liam" client="app" by-admin="admin-of-the-tenant"`]);
     });
   });
+
+  describe('deleteTenantTasks', () => {
+    it("deletes every task of a deleted tenant, no other tenant's, and announces the unfinished ones cancelled so their runs stop", async () => {
+      const mia = user('mia', 'acme-gone');
+      const running = await create(mia);
+      await claim(running.taskId);
+      const done = await create(mia);
+      await claim(done.taskId);
+      await finish(done.taskId);
+      const elsewhere = await create(user('mia', 'globex-stays'));
+      const events: Array<EventPayload<typeof taskScheduler.taskStatusChanged>> = [];
+      const subscription = bus.subscribe(taskScheduler.taskStatusChanged, (payload) => {
+        if (payload.tenant === 'acme-gone') events.push(payload);
+      });
+      await bus.flush();
+      try {
+        await expect(bus.request(taskScheduler.deleteTenantTasks, { tenant: 'acme-gone' })).resolves.toEqual({ deleted: 2 });
+        await expect.poll(() => events.map((event) => [event.task.taskId, event.task.status])).toEqual([[running.taskId, 'cancelled']]);
+      } finally {
+        subscription.unsubscribe();
+      }
+      expect(await list('acme-gone')).toEqual({ tasks: [] });
+      expect((await errorOf(bus.request(taskScheduler.getTask, { taskId: done.taskId }, as(mia)))).code).toBe('NOT_FOUND');
+      // The run of the deleted task finds nothing to finish.
+      await expect(finish(running.taskId)).resolves.toEqual({});
+      expect((await list('globex-stays')).tasks.map((task) => task.taskId)).toEqual([elsewhere.taskId]);
+      await expect(bus.request(taskScheduler.deleteTenantTasks, { tenant: 'acme-gone' })).resolves.toEqual({ deleted: 0 });
+    });
+  });
 });

@@ -50,7 +50,7 @@ export class TenantsHttpController {
   @Delete(':tenant')
   @AdminRoute({
     operationId: 'deleteTenant',
-    summary: 'Delete a tenant with its users, roles, clients and tool catalog',
+    summary: 'Delete a tenant with its users, roles, clients, tool catalog, resources, prompts and tasks',
     status: 204,
     errors: [404, 503],
   })

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { authorizationServer, toolExecutor, WireErrorCode, type EventContract, type RpcContract } from '@mcp-platform/protocol-contracts';
+import { authorizationServer, resourceStore, taskScheduler, toolExecutor, WireErrorCode, type EventContract, type RpcContract } from '@mcp-platform/protocol-contracts';
 import { RpcError, type MessageBus } from '@mcp-platform/shared-messaging';
 import { IdentityErrorCode } from '../identity/identity.errors';
 import type { Tenant } from '../identity/identity.types';
@@ -92,7 +92,7 @@ describe(TenantsService, () => {
   });
 
   describe('delete', () => {
-    it('revokes the tenant’s tokens, deletes the catalog, then the tenant, tells the brokers, and tolerates a catalog already gone', async () => {
+    it('revokes the tenant’s tokens, deletes the catalog, the resources and prompts, the tasks, then the tenant, tells the brokers, and tolerates a catalog already gone', async () => {
       const { service, repository, calls, events, revoked } = setup((contract) =>
         contract.subject === toolExecutor.deleteTenant.subject ? new RpcError(WireErrorCode.NotFound, 'no tenant') : { created: true },
       );
@@ -100,14 +100,21 @@ describe(TenantsService, () => {
       await expect(service.delete('acme')).resolves.toBeUndefined();
       expect(repository.rows.has('acme')).toBe(false);
       expect(revoked).toEqual([{ tenantId: id, tenant: 'acme' }]);
-      expect(calls.map((call) => call.subject)).toEqual([toolExecutor.putTenant.subject, toolExecutor.deleteTenant.subject]);
+      expect(calls).toEqual([
+        { subject: toolExecutor.putTenant.subject, payload: { tenant: 'acme' } },
+        { subject: toolExecutor.deleteTenant.subject, payload: { tenant: 'acme' } },
+        { subject: resourceStore.deleteTenantContent.subject, payload: { tenant: 'acme' } },
+        { subject: taskScheduler.deleteTenantTasks.subject, payload: { tenant: 'acme' } },
+      ]);
       expect(events.at(-1)).toEqual({ subject: authorizationServer.tenantStateChanged.subject, payload: { tenant: 'acme', tenantId: id, state: 'deleted' } });
     });
 
-    it('keeps the tenant when the executor fails otherwise', async () => {
-      const { service, repository } = setup((contract) =>
-        contract.subject === toolExecutor.deleteTenant.subject ? new RpcError(WireErrorCode.Timeout, 'late') : { created: true },
-      );
+    it.each([
+      ['the executor fails otherwise', toolExecutor.deleteTenant.subject],
+      ['the resource store fails', resourceStore.deleteTenantContent.subject],
+      ['the task scheduler fails', taskScheduler.deleteTenantTasks.subject],
+    ])('keeps the tenant when %s, so a retry finishes the job', async (_case, failing) => {
+      const { service, repository } = setup((contract) => (contract.subject === failing ? new RpcError(WireErrorCode.Timeout, 'late') : { created: true }));
       await service.create({ slug: 'acme', name: 'Acme' });
       await expect(service.delete('acme')).rejects.toMatchObject({ code: IdentityErrorCode.Unavailable });
       expect(repository.rows.has('acme')).toBe(true);

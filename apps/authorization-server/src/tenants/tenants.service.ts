@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { authorizationServer, toolExecutor, WireErrorCode } from '@mcp-platform/protocol-contracts';
+import { authorizationServer, resourceStore, taskScheduler, toolExecutor, WireErrorCode } from '@mcp-platform/protocol-contracts';
 import { isRpcError, MessageBus } from '@mcp-platform/shared-messaging';
 import { IdentityError, IdentityErrorCode } from '../identity/identity.errors';
 import type { Tenant } from '../identity/identity.types';
@@ -14,7 +14,7 @@ const MAX_NAME_LENGTH = 256;
 
 /**
  * Tenants: who exists, and the tool executor's catalog kept in step (a tenant is created there too,
- * disabled there too, and its catalog is dropped with it). A new tenant gets the built-in roles
+ * disabled there too, and its catalog is dropped with it, as are its resources, prompts and tasks). A new tenant gets the built-in roles
  * `tenant-admin` and `member`. Disabling or deleting a tenant stops every way in (issue 13): its
  * tokens are revoked (`AccessRevocations`), its servers refuse every caller (the executor's flag),
  * and every broker replica hears it (`tenantStateChanged`) and closes what it holds open for it.
@@ -98,9 +98,11 @@ export class TenantsService {
   }
 
   /**
-   * Revokes the tenant's tokens, deletes its catalog in the tool executor (absent is fine), then the
-   * tenant with its users and roles. `NotFound` when unknown; `Unavailable` (nothing deleted here) when
-   * the executor fails.
+   * Revokes the tenant's tokens, deletes its catalog in the tool executor (absent is fine), its
+   * resources, templates and prompts in the resource store and its tasks in the task scheduler, then
+   * the tenant with its users and roles. Those services keep their rows by slug: a tenant created later
+   * with the same slug must find none of them. `NotFound` when unknown; `Unavailable` (the tenant still
+   * here, so a retry finishes the job) when one of them fails.
    */
   async delete(slug: string): Promise<void> {
     const tenant = await this.get(slug);
@@ -110,6 +112,16 @@ export class TenantsService {
       await this.bus.request(toolExecutor.deleteTenant, { tenant: slug });
     } catch (error) {
       if (!(isRpcError(error) && error.code === WireErrorCode.NotFound)) throw unavailable(`the tool executor did not delete the catalog of ${slug}`, error);
+    }
+    try {
+      await this.bus.request(resourceStore.deleteTenantContent, { tenant: slug });
+    } catch (error) {
+      throw unavailable(`the resource store did not delete the resources and prompts of ${slug}`, error);
+    }
+    try {
+      await this.bus.request(taskScheduler.deleteTenantTasks, { tenant: slug });
+    } catch (error) {
+      throw unavailable(`the task scheduler did not delete the tasks of ${slug}`, error);
     }
     if (!(await this.repository.delete(slug))) throw notFound(slug);
     this.bus.emit(authorizationServer.tenantStateChanged, { tenant: slug, tenantId: tenant.id, state: 'deleted' });

@@ -2,11 +2,15 @@ import { Controller } from '@nestjs/common';
 import { resourceStore, type RpcRequestParsed } from '@mcp-platform/protocol-contracts';
 import { RpcHandler } from '@mcp-platform/shared-messaging';
 import { ResourcesService } from './resources.service';
+import { TenantContentService } from './tenant-content.service';
 
-/** Administration of a tenant's resources and resource templates on the bus (the admin API calls these). */
+/** Administration of a tenant's resources and resource templates on the bus (the admin API calls these), and of its whole content. */
 @Controller()
 export class ResourceAdminNatsController {
-  constructor(private readonly resources: ResourcesService) {}
+  constructor(
+    private readonly resources: ResourcesService,
+    private readonly tenantContent: TenantContentService,
+  ) {}
 
   @RpcHandler(resourceStore.listResourceDefinitions)
   listResources(request: RpcRequestParsed<typeof resourceStore.listResourceDefinitions>) {
@@ -51,5 +55,10 @@ export class ResourceAdminNatsController {
   @RpcHandler(resourceStore.deleteResourceTemplateDefinition)
   deleteTemplate(request: RpcRequestParsed<typeof resourceStore.deleteResourceTemplateDefinition>) {
     return this.resources.deleteResourceTemplate(request.tenant, request.name);
+  }
+
+  @RpcHandler(resourceStore.deleteTenantContent)
+  deleteTenantContent(request: RpcRequestParsed<typeof resourceStore.deleteTenantContent>) {
+    return this.tenantContent.delete(request.tenant);
   }
 }

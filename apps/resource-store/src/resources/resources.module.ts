@@ -9,8 +9,12 @@ import { ResourceUploadNatsController } from './resource-upload.nats.controller'
 import { ResourceUploadsService } from './resource-uploads.service';
 import { ResourcesNatsController } from './resources.nats.controller';
 import { ResourcesService } from './resources.service';
+import { TenantContentService } from './tenant-content.service';
 
-/** Resources and resource templates: listing, reading (in chunks when large; small reads from a per-replica cache), writing and uploading within the limits. */
+/**
+ * Resources and resource templates: listing, reading (in chunks when large; small reads from a per-replica
+ * cache), writing and uploading within the limits; and a deleted tenant's whole content (prompts too) going with it.
+ */
 @Module({})
 export class ResourcesModule {
   static register(limits: ResourceLimits, readCache: { entries: number }): DynamicModule {
@@ -21,6 +25,7 @@ export class ResourcesModule {
       providers: [
         ResourcesService,
         ResourceUploadsService,
+        TenantContentService,
         { provide: RESOURCE_LIMITS, useValue: limits },
         {
           provide: ResourceReadCache,

@@ -311,6 +311,20 @@ export class StoreRepository {
     };
     return upsertByKey(this.prompts, tenant, { name: prompt.name }, values);
   }
+
+  /**
+   * Deletes every resource, resource template and prompt of the tenant, in one transaction (the tenant
+   * was deleted); how many of each.
+   */
+  async deleteTenantContent(tenant: string): Promise<{ resources: number; resourceTemplates: number; prompts: number }> {
+    return this.dataSource.transaction(async (manager) => {
+      const deleteAll = async (entity: typeof ResourceEntity | typeof ResourceTemplateEntity | typeof PromptEntity): Promise<number> => {
+        const result = await manager.createQueryBuilder().delete().from(entity).where('tenant = :tenant', { tenant }).returning('id').execute();
+        return ((result.raw ?? []) as unknown[]).length;
+      };
+      return { resources: await deleteAll(ResourceEntity), resourceTemplates: await deleteAll(ResourceTemplateEntity), prompts: await deleteAll(PromptEntity) };
+    });
+  }
 }
 
 /** Creates the tenant's row with this key, or replaces the one that has it (its id stays). */

@@ -164,6 +164,12 @@ export class UploadRepository {
     return ((result.raw ?? []) as unknown[]).length > 0;
   }
 
+  /** Drops every upload of the tenant and their chunks (the tenant was deleted); how many. */
+  async deleteTenant(tenant: string): Promise<number> {
+    const result = await this.dataSource.getRepository(ResourceUploadEntity).createQueryBuilder().delete().where('tenant = :tenant', { tenant }).returning('id').execute();
+    return ((result.raw ?? []) as unknown[]).length;
+  }
+
   /** Drops every upload (of any tenant) without an append for `idleMs`, by the database's clock; how many. */
   async sweepIdle(idleMs: number): Promise<number> {
     const result = await this.dataSource

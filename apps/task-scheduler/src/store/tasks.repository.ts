@@ -181,6 +181,24 @@ export class TasksRepository {
     return entities.map(toStoredTask);
   }
 
+  /**
+   * Deletes every task of the tenant (the tenant was deleted); answers how many, and those that were not
+   * finished yet as they were (their runs may still be under way).
+   */
+  async deleteTenant(tenant: string): Promise<{ deleted: number; unfinished: StoredTask[] }> {
+    return this.dataSource.transaction(async (manager) => {
+      const unfinished = await manager
+        .getRepository(TaskEntity)
+        .createQueryBuilder('t')
+        .setLock('pessimistic_write')
+        .where('t.tenant = :tenant', { tenant })
+        .andWhere(`t.status IN ('working', 'input_required')`)
+        .getMany();
+      const result = await manager.createQueryBuilder().delete().from(TaskEntity).where('tenant = :tenant', { tenant }).returning('id').execute();
+      return { deleted: ((result.raw ?? []) as unknown[]).length, unfinished: unfinished.map(toStoredTask) };
+    });
+  }
+
   /** Deletes every task expired at `now`; how many. */
   async deleteExpired(now: Date): Promise<number> {
     const result = await this.dataSource.getRepository(TaskEntity).createQueryBuilder().delete().where('expires_at <= :now', { now }).returning('id').execute();

@@ -43,6 +43,12 @@ export class TasksNatsController {
     return this.tasks.listForTenant(request.tenant, request.status, request.cursor);
   }
 
+  /** The authorization server deletes a tenant: its tasks go with it. */
+  @RpcHandler(taskScheduler.deleteTenantTasks)
+  deleteTenantTasks(request: RpcRequestParsed<typeof taskScheduler.deleteTenantTasks>) {
+    return this.tasks.deleteForTenant(request.tenant);
+  }
+
   @RpcHandler(taskScheduler.cancelTenantTask)
   cancelTenantTask(request: RpcRequestParsed<typeof taskScheduler.cancelTenantTask>) {
     return this.tasks.cancelForTenant(request.tenant, request.taskId, request.actor);

@@ -198,6 +198,20 @@ export class TasksService implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /**
+   * The tenant was deleted: its tasks go with it, so a tenant created later with the same slug sees none
+   * of them. Those not finished are announced `cancelled` first (their runs stop, their owners hear it).
+   */
+  async deleteForTenant(tenant: string): Promise<{ deleted: number }> {
+    const { deleted, unfinished } = await this.tasks.deleteTenant(tenant);
+    const now = new Date(this.clock.now());
+    for (const task of unfinished) {
+      this.announce({ ...task, status: 'cancelled', statusMessage: 'The task was cancelled: its tenant was deleted', inputRequests: null, lastUpdatedAt: now });
+    }
+    if (deleted > 0) this.logger.log(`deleted ${deleted} task(s) of deleted tenant ${tenant} (${unfinished.length} unfinished, cancelled)`);
+    return { deleted };
+  }
+
+  /**
    * Modern era: the client's answers (S-301). Only answers to the keys the task asks now count; when
    * some do, they join the earlier answers, the task is `working` again and a new job runs it. Anything
    * else (no such key, a task not waiting for input) is acknowledged without effect.

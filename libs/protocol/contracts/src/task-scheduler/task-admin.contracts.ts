@@ -58,3 +58,15 @@ export const cancelTenantTask = defineRpc({
   }),
   response: AdminTaskViewSchema,
 });
+
+/**
+ * Deletes every task of a tenant, when the tenant is deleted: tasks live under its slug, and a tenant
+ * created later with the same slug must see none of them. Tasks not yet terminal are announced
+ * `cancelled` first (`taskStatusChanged`), so their running work stops. Idempotent; answers how many
+ * tasks were deleted.
+ */
+export const deleteTenantTasks = defineRpc({
+  subject: 'task-scheduler.v1.tenant-tasks.delete',
+  request: z.object({ tenant: Tenant }),
+  response: z.object({ deleted: z.number().int().nonnegative() }),
+});
