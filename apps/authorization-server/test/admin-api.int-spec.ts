@@ -16,6 +16,7 @@ import {
   type ThrowawayDatabase,
 } from '@mcp-platform/shared-testing';
 import { AuthorizationServerModule, configureAdminOpenApi, SigningKeysService } from '../src';
+import { TenantsService } from '../src/tenants/tenants.service';
 import { UsersService } from '../src/users/users.service';
 
 const PUBLIC_URL = 'http://127.0.0.1:3101';
@@ -481,7 +482,13 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
 
   /** An admin access token signed with the server's current key, as its token endpoint would mint it. */
   async function adminToken(claims: { roles?: string[]; tenant?: string; scope?: string }, subject = platformAdminId): Promise<string> {
-    return mintAccessToken(await serverSigningKey(), { iss: ISSUER, aud: ADMIN_AUDIENCE, sub: subject, scope: 'admin', client_id: 'admin-test', ...claims }, { lifetimeSeconds: 300 });
+    // A tenant is named by its id too, as the token endpoint does.
+    const tenantId = claims.tenant === undefined ? undefined : (await app.get(TenantsService).find(claims.tenant))?.id;
+    return mintAccessToken(
+      await serverSigningKey(),
+      { iss: ISSUER, aud: ADMIN_AUDIENCE, sub: subject, scope: 'admin', client_id: 'admin-test', ...claims, ...(tenantId === undefined ? {} : { tenant_id: tenantId }) },
+      { lifetimeSeconds: 300 },
+    );
   }
 
   const platformAdmin = () => adminToken({ roles: ['platform-admin'] });
@@ -633,6 +640,35 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
       const refused = await call('GET', '/admin/v1/tenants/acme/roles', { token: coyoteToken });
       expect(refused.status).toBe(401);
       expect(refused.headers['www-authenticate']).toContain('error="invalid_token"');
+    });
+
+    it('keeps the tokens of a disabled, then re-enabled, administrator or tenant refused; new ones work', async () => {
+      const token = await platformAdmin();
+      /** Mints after the current second: `iat` has whole seconds, and one minted in a revocation's second counts as issued before it. */
+      const nextSecondToken = async (claims: Parameters<typeof adminToken>[0], subject: string) => {
+        await new Promise((resolve) => setTimeout(resolve, 1_000 - (Date.now() % 1_000) + 10));
+        return adminToken(claims, subject);
+      };
+      const created = await call('POST', '/admin/v1/tenants/acme/users', { token, body: { username: 'roadrunner', password: 'a long enough password', roles: ['tenant-admin'] } });
+      const userId = created.body.id as string;
+      const old = await adminToken({ roles: ['tenant-admin'], tenant: 'acme' }, userId);
+      expect((await call('GET', '/admin/v1/tenants/acme/roles', { token: old })).status).toBe(200);
+      expect((await call('PATCH', `/admin/v1/tenants/acme/users/${userId}`, { token, body: { disabled: true } })).status).toBe(200);
+      expect((await call('PATCH', `/admin/v1/tenants/acme/users/${userId}`, { token, body: { disabled: false } })).status).toBe(200);
+      const refused = await call('GET', '/admin/v1/tenants/acme/roles', { token: old });
+      expect(refused.status).toBe(401);
+      expect(refused.headers['www-authenticate']).toContain('error="invalid_token"');
+      expect((await call('GET', '/admin/v1/tenants/acme/roles', { token: await nextSecondToken({ roles: ['tenant-admin'], tenant: 'acme' }, userId) })).status).toBe(200);
+
+      expect((await call('POST', '/admin/v1/tenants', { token, body: { slug: 'initech', name: 'Initech' } })).status).toBe(201);
+      const tenantAdmin = await call('POST', '/admin/v1/tenants/initech/users', { token, body: { username: 'lumbergh', password: 'a long enough password', roles: ['tenant-admin'] } });
+      const claims = { roles: ['tenant-admin'], tenant: 'initech' };
+      const before = await adminToken(claims, tenantAdmin.body.id);
+      expect((await call('GET', '/admin/v1/tenants/initech/roles', { token: before })).status).toBe(200);
+      expect((await call('PATCH', '/admin/v1/tenants/initech', { token, body: { disabled: true } })).status).toBe(200);
+      expect((await call('PATCH', '/admin/v1/tenants/initech', { token, body: { disabled: false } })).status).toBe(200);
+      expect((await call('GET', '/admin/v1/tenants/initech/roles', { token: before })).status).toBe(401);
+      expect((await call('GET', '/admin/v1/tenants/initech/roles', { token: await nextSecondToken(claims, tenantAdmin.body.id) })).status).toBe(200);
     });
 
     it('refuses a body that is not JSON with 400', async () => {

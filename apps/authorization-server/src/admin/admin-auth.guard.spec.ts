@@ -2,7 +2,7 @@ import type { ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type * as Jose from 'jose' with { 'resolution-mode': 'import' };
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AccessTokenVerifier } from '@mcp-platform/shared-auth';
+import { AccessTokenVerifier, type RevocableToken } from '@mcp-platform/shared-auth';
 import type { AdminAccessLevel, CurrentAdminRights } from './admin-access';
 import { AdminAccess, AdminAuthGuard, type AdminRequest } from './admin-auth.guard';
 import { AdminSubjects } from './admin-subjects.service';
@@ -47,6 +47,7 @@ const PLATFORM_ADMIN = '5d9b4e0e-8f61-4a51-9c43-3c3f1f0b8a11';
 const ACME_ADMIN = '7a0c1f4e-2b3d-4c5e-8f60-718293a4b5c6';
 const DEMOTED = '8b1d2e3f-4a5b-4c6d-9e7f-8091a2b3c4d5';
 const MOVED = '9c2e3f40-5b6c-4d7e-8f90-a1b2c3d4e5f6';
+const ACME_ID = '0f1e2d3c-4b5a-4968-8776-655443322110';
 
 /** What the users table says now, per subject; an absent subject is unknown or disabled. */
 const currentRights = new Map<string, CurrentAdminRights>([
@@ -57,8 +58,8 @@ const currentRights = new Map<string, CurrentAdminRights>([
 ]);
 
 class FakeSubjects extends AdminSubjects {
-  async currentRights(subject: string): Promise<CurrentAdminRights | undefined> {
-    return currentRights.get(subject);
+  async currentRights(token: RevocableToken): Promise<CurrentAdminRights | undefined> {
+    return currentRights.get(token.subject);
   }
 }
 
@@ -139,10 +140,16 @@ describe(AdminAuthGuard, () => {
     });
 
     it("lets a tenant admin into its own tenant's routes only", async () => {
-      const authorization = await bearer({ roles: ['tenant-admin'], tenant: 'acme' }, { subject: ACME_ADMIN });
+      const authorization = await bearer({ roles: ['tenant-admin'], tenant: 'acme', tenant_id: ACME_ID }, { subject: ACME_ADMIN });
       expect(await outcome('tenant', authorization, 'acme')).toMatchObject({ status: 200 });
       expect(await outcome('tenant', authorization, 'globex')).toEqual({ status: 403, code: 'FORBIDDEN', challenge: undefined });
       expect(await outcome('platform', authorization)).toEqual({ status: 403, code: 'FORBIDDEN', challenge: undefined });
+    });
+
+    it('answers 401 invalid_token to a token that names a tenant without its id (tenant_id)', async () => {
+      const result = await outcome('tenant', await bearer({ roles: ['tenant-admin'], tenant: 'acme' }, { subject: ACME_ADMIN }), 'acme');
+      expect(result).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
+      expect(result.challenge).toContain('error="invalid_token"');
     });
 
     it('answers 403 insufficient_scope for an admin without the admin scope', async () => {
@@ -153,7 +160,7 @@ describe(AdminAuthGuard, () => {
     });
 
     it('answers 403 to a valid token without an admin role', async () => {
-      expect(await outcome('tenant', await bearer({ roles: [], tenant: 'acme' }, { subject: ACME_ADMIN }), 'acme')).toMatchObject({ status: 403, code: 'FORBIDDEN' });
+      expect(await outcome('tenant', await bearer({ roles: [], tenant: 'acme', tenant_id: ACME_ID }, { subject: ACME_ADMIN }), 'acme')).toMatchObject({ status: 403, code: 'FORBIDDEN' });
     });
 
     it('answers 401 invalid_token when the user is gone or disabled, whatever the token says', async () => {
@@ -163,12 +170,12 @@ describe(AdminAuthGuard, () => {
     });
 
     it('answers 403 when the user lost the role the token still claims', async () => {
-      expect(await outcome('tenant', await bearer({ roles: ['tenant-admin'], tenant: 'acme' }, { subject: DEMOTED }), 'acme')).toMatchObject({ status: 403, code: 'FORBIDDEN' });
+      expect(await outcome('tenant', await bearer({ roles: ['tenant-admin'], tenant: 'acme', tenant_id: ACME_ID }, { subject: DEMOTED }), 'acme')).toMatchObject({ status: 403, code: 'FORBIDDEN' });
       expect(await outcome('platform', await bearer({ roles: ['platform-admin'] }, { subject: ACME_ADMIN }))).toMatchObject({ status: 403, code: 'FORBIDDEN' });
     });
 
     it('answers 403 when the user now belongs to another tenant than the token names', async () => {
-      expect(await outcome('tenant', await bearer({ roles: ['tenant-admin'], tenant: 'acme' }, { subject: MOVED }), 'acme')).toMatchObject({ status: 403, code: 'FORBIDDEN' });
+      expect(await outcome('tenant', await bearer({ roles: ['tenant-admin'], tenant: 'acme', tenant_id: ACME_ID }, { subject: MOVED }), 'acme')).toMatchObject({ status: 403, code: 'FORBIDDEN' });
     });
   });
 });

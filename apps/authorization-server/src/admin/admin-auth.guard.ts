@@ -2,7 +2,7 @@ import { createParamDecorator, Inject, Injectable, SetMetadata, type CanActivate
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { ADMIN_SCOPE } from '@mcp-platform/protocol-mcp';
-import { AccessTokenVerifier, bearerChallenge, KeySetUnavailableError, parseBearerAuthorization, TokenRejectedError } from '@mcp-platform/shared-auth';
+import { AccessTokenVerifier, bearerChallenge, KeySetUnavailableError, parseBearerAuthorization, TokenRejectedError, type VerifiedAccessToken } from '@mcp-platform/shared-auth';
 import { decideAdminAccess, withCurrentRights, type AdminAccessLevel, type AdminPrincipal } from './admin-access';
 import { AdminSubjects } from './admin-subjects.service';
 import { ADMIN_API_SETTINGS, type AdminApiSettings } from './admin.constants';
@@ -27,8 +27,9 @@ export const Actor = createParamDecorator((_data: unknown, context: ExecutionCon
 /**
  * Authenticates and authorizes every admin route: a Bearer JWT access token (RFC 6750 §2.1, header
  * only) issued by this authorization server for the admin API's audience (RFC 8707), verified
- * locally against the server's own signing keys; its user still enabled, its roles cut down to those
- * the user still holds (`withCurrentRights`); then `decideAdminAccess` on its scope, roles and tenant
+ * locally against the server's own signing keys; not revoked since it was issued (its user or tenant
+ * disabled or deleted, even if enabled again since), its user still enabled, its roles cut down to
+ * those the user still holds (`withCurrentRights`); then `decideAdminAccess` on its scope, roles and tenant
  * against the route's access level and `{tenant}` path parameter.
  */
 @Injectable()
@@ -67,17 +68,23 @@ export class AdminAuthGuard implements CanActivate {
       });
     }
     if (token === 'malformed') throw this.invalidToken('the Authorization header is not "Bearer <token>"');
-    let principal: AdminPrincipal;
+    let verified: VerifiedAccessToken;
     try {
-      const verified = await this.verifier.verify(token, { audience: this.settings.audience });
-      principal = { subject: verified.subject, clientId: verified.clientId, tenant: verified.tenant, scopes: verified.scopes, roles: verified.roles };
+      verified = await this.verifier.verify(token, { audience: this.settings.audience });
     } catch (error) {
       if (error instanceof TokenRejectedError) throw this.invalidToken(error.message);
       if (error instanceof KeySetUnavailableError) throw new AdminApiError(AdminErrorCode.Unavailable, error.message);
       throw error;
     }
-    const current = await this.subjects.currentRights(principal.subject);
-    if (!current) throw this.invalidToken('the token’s user is disabled or no longer exists');
+    // As at the MCP edge: a tenant is named by its immutable id too, which revocations name.
+    if (verified.tenant !== undefined && verified.tenantId === undefined) throw this.invalidToken('the token names a tenant without its id (tenant_id)');
+    const principal: AdminPrincipal = { subject: verified.subject, clientId: verified.clientId, tenant: verified.tenant, scopes: verified.scopes, roles: verified.roles };
+    const current = await this.subjects.currentRights({
+      subject: verified.subject,
+      ...(verified.tenantId === undefined ? {} : { tenantId: verified.tenantId }),
+      ...(verified.issuedAt === undefined ? {} : { issuedAt: verified.issuedAt }),
+    });
+    if (!current) throw this.invalidToken('the token was revoked, or its user is disabled or no longer exists');
     return withCurrentRights(principal, current);
   }
 

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import type { RevocableToken } from '@mcp-platform/shared-auth';
 import { ClientsService } from '../clients/clients.service';
 import { TENANT_ADMIN_ROLE } from '../identity/identity.types';
+import { AccessRevocations } from '../revocations/access-revocations.service';
 import { UsersService } from '../users/users.service';
 import { PLATFORM_ADMIN_ROLE, type CurrentAdminRights } from './admin-access';
 
@@ -10,15 +12,17 @@ import { PLATFORM_ADMIN_ROLE, type CurrentAdminRights } from './admin-access';
  */
 export abstract class AdminSubjects {
   /**
-   * The subject's current rights; `undefined` when it is neither an enabled user of an enabled tenant
-   * (or a platform administrator) nor a tenant's automation client that may still administer it.
+   * The current rights of the token's subject; `undefined` when the token was revoked (its user or
+   * tenant was disabled or deleted since it was issued, even if enabled again), or the subject is
+   * neither an enabled user of an enabled tenant (or a platform administrator) nor a tenant's
+   * automation client that may still administer it.
    */
-  abstract currentRights(subject: string): Promise<CurrentAdminRights | undefined>;
+  abstract currentRights(token: RevocableToken): Promise<CurrentAdminRights | undefined>;
 }
 
 /**
- * `AdminSubjects` from the users and clients tables: the same roles the token endpoint would put in a
- * new admin token. A user's token names the user; a tenant's automation client's token (client
+ * `AdminSubjects` from the revocations, users and clients tables: the same roles the token endpoint
+ * would put in a new admin token. A user's token names the user; a tenant's automation client's token (client
  * credentials) names the client, which counts as a tenant administrator of its tenant while it exists,
  * keeps the `admin` scope, and its tenant is enabled.
  */
@@ -27,11 +31,14 @@ export class UsersAdminSubjects extends AdminSubjects {
   constructor(
     private readonly users: UsersService,
     private readonly clients: ClientsService,
+    private readonly revocations: AccessRevocations,
   ) {
     super();
   }
 
-  async currentRights(subject: string): Promise<CurrentAdminRights | undefined> {
+  async currentRights(token: RevocableToken): Promise<CurrentAdminRights | undefined> {
+    if (await this.revocations.isRevoked(token)) return undefined;
+    const subject = token.subject;
     const user = await this.users.findById(subject);
     if (!user) {
       const tenant = await this.clients.administeredTenant(subject);

@@ -5,6 +5,7 @@ import { AUTHORIZATION_SERVER_OPTIONS } from '../authorization-server.constants'
 import type { ResolvedAuthorizationServerOptions } from '../authorization-server.options';
 import { IdentityModule } from '../identity/identity.module';
 import { OAuthModule } from '../oauth/oauth.module';
+import { RevocationsModule } from '../revocations/revocations.module';
 import { SigningKeysModule } from '../signing-keys/signing-keys.module';
 import { SigningKeysService } from '../signing-keys/signing-keys.service';
 import { AdminAuditInterceptor } from './admin-audit.interceptor';
@@ -61,7 +62,7 @@ class VerifierKeyInvalidation implements OnModuleDestroy {
  * the OpenAPI document is served by `configureAdminOpenApi`.
  */
 @Module({
-  imports: [IdentityModule, SigningKeysModule, OAuthModule],
+  imports: [IdentityModule, SigningKeysModule, OAuthModule, RevocationsModule],
   controllers: [
     TenantsHttpController,
     UsersHttpController,

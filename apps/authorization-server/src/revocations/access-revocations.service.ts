@@ -1,5 +1,6 @@
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { authorizationServer } from '@mcp-platform/protocol-contracts';
+import { RevocationList, type RevocableToken } from '@mcp-platform/shared-auth';
 import { MessageBus } from '@mcp-platform/shared-messaging';
 import { Clock } from '../identity/clock';
 import { RevocationsRepository } from './revocations.repository';
@@ -42,6 +43,18 @@ export class AccessRevocations implements OnModuleInit, OnModuleDestroy {
   /** Every token whose `sub` is `subject`: a user's id, or a machine client's id. */
   revokeSubject(subject: string): Promise<void> {
     return this.revoke({ kind: 'subject', id: subject, revokedAt: this.clock.now().getTime() });
+  }
+
+  /**
+   * Whether the token's subject or tenant was revoked at or after it was issued, by the same rule the
+   * brokers apply (`RevocationList`). The admin API asks on every request (it reads the caller's rights
+   * from the database anyway): a user or tenant disabled and enabled again has its older tokens refused
+   * here too, not only on the MCP servers.
+   */
+  async isRevoked(token: RevocableToken): Promise<boolean> {
+    const list = new RevocationList(() => this.clock.now().getTime());
+    for (const revocation of await this.repository.findFor(token.subject, token.tenantId)) list.add(revocation);
+    return list.isRevoked(token);
   }
 
   /** The revocations within the horizon (tokens they refuse may still be unexpired). */

@@ -31,7 +31,17 @@ export class RevocationsRepository {
   /** The revocations made at or after `since`. */
   async listSince(since: Date): Promise<authorizationServer.Revocation[]> {
     const rows = await queryRows<RevocationRow>(this.dataSource, `SELECT kind, id, revoked_at, tenant FROM ${REVOCATIONS} WHERE revoked_at >= $1 ORDER BY revoked_at`, [since]);
-    return rows.map((row) => ({ kind: row.kind, id: row.id, revokedAt: new Date(row.revoked_at).getTime(), ...(row.tenant === null ? {} : { tenant: row.tenant }) }));
+    return rows.map(toRevocation);
+  }
+
+  /** The revocations of the subject and of the tenant (by id), at most one of each. */
+  async findFor(subject: string, tenantId: string | undefined): Promise<authorizationServer.Revocation[]> {
+    const rows = await queryRows<RevocationRow>(
+      this.dataSource,
+      `SELECT kind, id, revoked_at, tenant FROM ${REVOCATIONS} WHERE (kind = 'subject' AND id = $1) OR (kind = 'tenant' AND id = $2)`,
+      [subject, tenantId ?? null],
+    );
+    return rows.map(toRevocation);
   }
 
   /** Deletes the revocations older than `before`; answers how many. */
@@ -39,4 +49,8 @@ export class RevocationsRepository {
     const rows = await queryRows(this.dataSource, `DELETE FROM ${REVOCATIONS} WHERE revoked_at < $1 RETURNING id`, [before]);
     return rows.length;
   }
+}
+
+function toRevocation(row: RevocationRow): authorizationServer.Revocation {
+  return { kind: row.kind, id: row.id, revokedAt: new Date(row.revoked_at).getTime(), ...(row.tenant === null ? {} : { tenant: row.tenant }) };
 }
