@@ -55,8 +55,16 @@ function setup(answer: (contract: RpcContract) => unknown = () => ({ created: tr
   const repository = new FakeTenants();
   const { bus, calls, events } = fakeBus(answer);
   const revoked: Array<{ tenantId: string; tenant: string }> = [];
-  const revocations = { revokeTenant: async (tenantId: string, tenant: string) => void revoked.push({ tenantId, tenant }) } as unknown as AccessRevocations;
-  return { repository, calls, events, revoked, service: new TenantsService(repository as unknown as TenantsRepository, bus, revocations) };
+  /** What the tenants table said of the tenant at each revocation. */
+  const storedAtRevocation: Array<'enabled' | 'disabled' | 'deleted'> = [];
+  const revocations = {
+    revokeTenant: async (tenantId: string, tenant: string) => {
+      if (!revoked.some((revocation) => revocation.tenantId === tenantId)) revoked.push({ tenantId, tenant });
+      const row = repository.rows.get(tenant);
+      storedAtRevocation.push(row === undefined ? 'deleted' : row.disabled ? 'disabled' : 'enabled');
+    },
+  } as unknown as AccessRevocations;
+  return { repository, calls, events, revoked, storedAtRevocation, service: new TenantsService(repository as unknown as TenantsRepository, bus, revocations) };
 }
 
 describe(TenantsService, () => {
@@ -147,6 +155,15 @@ describe(TenantsService, () => {
       expect(revoked).toHaveLength(1);
       expect(calls.at(-1)).toEqual({ subject: toolExecutor.putTenant.subject, payload: { tenant: 'acme', disabled: false } });
       expect(events.at(-1)).toMatchObject({ payload: { state: 'enabled' } });
+    });
+
+    it('revokes the tokens again once the tenant is stored disabled or deleted, so those issued meanwhile are refused too', async () => {
+      const { service, storedAtRevocation } = setup();
+      await service.create({ slug: 'acme', name: 'Acme' });
+      await service.update('acme', { disabled: true });
+      expect(storedAtRevocation).toEqual(['enabled', 'disabled']);
+      await service.delete('acme');
+      expect(storedAtRevocation).toEqual(['enabled', 'disabled', 'disabled', 'deleted']);
     });
 
     it('keeps the tenant enabled when the executor does not take the change', async () => {

@@ -73,7 +73,8 @@ export class TenantsService {
   /**
    * Renames, disables or enables the tenant. Disabling: its tokens issued until now are revoked first
    * (harmless should the rest fail), then the executor marks it disabled (its servers refuse every
-   * caller, anonymous ones too), then it is stored; nobody of it signs in or gets a token any more.
+   * caller, anonymous ones too), then it is stored, and its tokens are revoked again (those issued
+   * meanwhile); nobody of it signs in or gets a token any more.
    * `Unavailable` (the tenant unchanged here) when the executor does not take it.
    */
   async update(slug: string, changes: { name?: string; disabled?: boolean }): Promise<Tenant> {
@@ -90,6 +91,8 @@ export class TenantsService {
     }
     const tenant = await this.repository.update(slug, { ...(name === undefined ? {} : { name }), ...(changes.disabled === undefined ? {} : { disabled: changes.disabled }) });
     if (!tenant) throw notFound(slug);
+    // Again once stored: a token issued while the executor was asked (the tenant still enabled here) is later than the first.
+    if (changes.disabled === true) await this.revocations.revokeTenant(current.id, slug);
     if (stateChanges) {
       this.bus.emit(authorizationServer.tenantStateChanged, { tenant: slug, tenantId: tenant.id, state: tenant.disabled ? 'disabled' : 'enabled' });
       this.logger.log(`${tenant.disabled ? 'disabled' : 'enabled'} tenant ${slug}`);
@@ -124,6 +127,8 @@ export class TenantsService {
       throw unavailable(`the task scheduler did not delete the tasks of ${slug}`, error);
     }
     if (!(await this.repository.delete(slug))) throw notFound(slug);
+    // Again once deleted: a token issued while the services above were asked is later than the first.
+    await this.revocations.revokeTenant(tenant.id, slug);
     this.bus.emit(authorizationServer.tenantStateChanged, { tenant: slug, tenantId: tenant.id, state: 'deleted' });
     this.logger.log(`deleted tenant ${slug}`);
   }

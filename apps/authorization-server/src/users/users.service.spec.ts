@@ -80,14 +80,20 @@ describe(UsersService, () => {
   let users: FakeUsers;
   let hasher: FakeHasher;
   let service: UsersService;
-  let revoked: string[];
+  /** Each revocation, with what the users table said of its subject at that moment. */
+  let revocations: Array<{ subject: string; stored: 'enabled' | 'disabled' | 'deleted' }>;
+  const revoked = () => [...new Set(revocations.map((revocation) => revocation.subject))];
 
   beforeEach(() => {
     users = new FakeUsers();
     hasher = new FakeHasher();
-    revoked = [];
-    const revocations = { revokeSubject: async (subject: string) => void revoked.push(subject) } as unknown as AccessRevocations;
-    service = new UsersService(users as unknown as UsersRepository, fakeTenants, fakeRoles, hasher, revocations);
+    revocations = [];
+    const stateOf = (subject: string) => {
+      const row = users.rows.get(subject);
+      return row === undefined ? 'deleted' : row.account.disabled ? 'disabled' : 'enabled';
+    };
+    const revocationsService = { revokeSubject: async (subject: string) => void revocations.push({ subject, stored: stateOf(subject) }) } as unknown as AccessRevocations;
+    service = new UsersService(users as unknown as UsersRepository, fakeTenants, fakeRoles, hasher, revocationsService);
   });
 
   describe('create', () => {
@@ -176,10 +182,24 @@ describe(UsersService, () => {
       const ivan = await service.create('demo', { username: 'ivan', password: 'a long password' });
       const judy = await service.create('demo', { username: 'judy', password: 'a long password' });
       await service.update('demo', ivan.id, { roles: ['member'] });
-      expect(revoked).toEqual([]);
+      expect(revoked()).toEqual([]);
       await service.update('demo', ivan.id, { disabled: true });
       await service.delete('demo', judy.id);
-      expect(revoked).toEqual([ivan.id, judy.id]);
+      expect(revoked()).toEqual([ivan.id, judy.id]);
+    });
+
+    it('revoke again once the change is stored, so a token issued while it was being made (a refresh, a slow password hash) is refused too', async () => {
+      const ivan = await service.create('demo', { username: 'ivan', password: 'a long password' });
+      const judy = await service.create('demo', { username: 'judy', password: 'a long password' });
+      await service.update('demo', ivan.id, { disabled: true, password: 'a new long password' });
+      await service.delete('demo', judy.id);
+      // Before the change (harmless should it fail) and after it: the later revocation covers the window.
+      expect(revocations).toEqual([
+        { subject: ivan.id, stored: 'enabled' },
+        { subject: ivan.id, stored: 'disabled' },
+        { subject: judy.id, stored: 'enabled' },
+        { subject: judy.id, stored: 'deleted' },
+      ]);
     });
 
     it('never leave the platform without an enabled platform admin', async () => {

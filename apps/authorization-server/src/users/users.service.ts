@@ -105,7 +105,9 @@ export class UsersService {
   /**
    * Changes the password, roles or disabled state. `Conflict` when it would disable the last enabled
    * platform administrator. Disabling revokes the user's access tokens first (resource servers refuse
-   * them at once; refresh tokens already stop at the account check).
+   * them at once; refresh tokens already stop at the account check), and again once the change is
+   * stored: a token issued meanwhile (a refresh while the new password was being hashed) is later than
+   * the first revocation, not the second.
    */
   async update(tenant: string | null, id: string, changes: UserUpdateInput): Promise<UserAccount> {
     const current = await this.get(tenant, id);
@@ -119,15 +121,20 @@ export class UsersService {
       ...(roles === undefined ? {} : { roles }),
     });
     if (!updated) throw notFound(tenant, id);
+    if (changes.disabled === true) await this.revocations.revokeSubject(id);
     return updated.account;
   }
 
-  /** Deletes the user, revoking their access tokens first. `Conflict` when it is the last enabled platform administrator. */
+  /**
+   * Deletes the user, revoking their access tokens first and again once deleted (see `update`).
+   * `Conflict` when it is the last enabled platform administrator.
+   */
   async delete(tenant: string | null, id: string): Promise<void> {
     const current = await this.get(tenant, id);
     if (current.platformAdmin && !current.disabled) await this.requireAnotherPlatformAdmin(id);
     await this.revocations.revokeSubject(id);
     if (!(await this.repository.delete(tenant, id))) throw notFound(tenant, id);
+    await this.revocations.revokeSubject(id);
   }
 
   private async requireTenant(tenant: string | null): Promise<void> {
