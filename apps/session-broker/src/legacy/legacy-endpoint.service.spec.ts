@@ -183,7 +183,7 @@ describe('LegacyEndpoint initialize', () => {
     expect(emitted).toEqual(opened.slice(0, 2).map((sessionId) => ({ subject: 'session-broker.v1.session.closed', payload: { sessionId, reason: 'evicted' } })));
   });
 
-  it('counts an IPv6 caller by its /64 and a principal by subject and client, wherever it calls from', async () => {
+  it('counts an IPv6 caller by its /64 and a principal by its subject, whichever client and address it calls from', async () => {
     const { store, initialize } = await initializing({ perCaller: 1 });
     const first = await initialize(params(), { address: '2001:db8:1:2::1' });
     await initialize(params(), { address: '2001:db8:1:2::ffff' });
@@ -191,9 +191,12 @@ describe('LegacyEndpoint initialize', () => {
     const alice: Principal = { subject: 'alice', tenant: 'demo', clientId: 'c1', scopes: ['mcp'], anonymous: false };
     const fromHome = await initialize(params(), { principal: alice, address: '203.0.113.1' });
     const fromWork = await initialize(params(), { principal: alice, address: '203.0.113.2' });
-    const otherClient = await initialize(params(), { principal: { ...alice, clientId: 'c2' }, address: '203.0.113.2' });
     await expect(store.get(fromHome.sessionId ?? '')).resolves.toBeUndefined();
-    for (const kept of [fromWork, otherClient]) await expect(store.get(kept.sessionId ?? '')).resolves.toBeDefined();
+    // A client registered a minute ago (DCR is open) is no way past the cap: alice's older session ends.
+    const otherClient = await initialize(params(), { principal: { ...alice, clientId: 'c2' }, address: '203.0.113.2' });
+    await expect(store.get(fromWork.sessionId ?? '')).resolves.toBeUndefined();
+    const bob = await initialize(params(), { principal: { ...alice, subject: 'bob' }, address: '203.0.113.2' });
+    for (const kept of [otherClient, bob]) await expect(store.get(kept.sessionId ?? '')).resolves.toBeDefined();
   });
 
   it('refuses a new caller at the tenant’s cap with 429, -32000 and Retry-After, while a caller at its own cap still replaces its sessions', async () => {

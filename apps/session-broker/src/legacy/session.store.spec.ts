@@ -239,6 +239,19 @@ describe('SessionStore', () => {
       expect(second.count('demo', callerOf({ ...fields, anonymous: true, clientAddress: '203.0.113.7' }))).toMatchObject({ caller: 1 });
     });
 
+    it('counts a user’s sessions as one caller whichever OAuth client opened them: clients register for free (DCR, CIMD), so a per-client count has no cap', async () => {
+      const store = await open(new MemoryKeyValueFactory());
+      await store.create(fields);
+      await store.create({ ...fields, clientId: 'registered-a-minute-ago' });
+      await store.create({ ...fields, clientId: 'https://attacker.example/client.json' });
+      await settle();
+      expect(store.count('demo', ALICE)).toMatchObject({ caller: 3 });
+      const viaAnotherClient = { ...fields, clientId: 'yet-another' };
+      expect(store.sessionsOf(callerOf(viaAnotherClient))).toHaveLength(3);
+      // Another user of the tenant is another caller.
+      expect(store.count('demo', callerOf({ ...fields, subject: 'bob' }))).toMatchObject({ caller: 0, tenant: 3 });
+    });
+
     it('holds no more sessions in the mirror than it may, and still serves the others from the bucket', async () => {
       const keyValue = new MemoryKeyValueFactory();
       const writer = await open(keyValue);

@@ -54,13 +54,15 @@ export type NewSession = Omit<LegacySession, 'createdAt' | 'touchedAt' | 'initia
 };
 
 /**
- * Who a session counts against for the session caps: the principal (tenant, subject, OAuth client), or
- * for an anonymous caller its network, within the tenant (anonymous callers share one subject).
+ * Who a session counts against for the session caps: the principal (tenant, subject), or for an
+ * anonymous caller its network, within the tenant (anonymous callers share one subject). Not the OAuth
+ * client: anyone registers clients for free (DCR, a Client ID Metadata Document of their own), so a cap
+ * per user and client would let one user hold any number of sessions, up to the tenant's cap.
  */
-export function callerOf(session: Pick<LegacySession, 'tenant' | 'subject' | 'clientId' | 'anonymous' | 'clientAddress'>): string {
+export function callerOf(session: Pick<LegacySession, 'tenant' | 'subject' | 'anonymous' | 'clientAddress'>): string {
   return session.anonymous
     ? JSON.stringify(['anonymous', session.tenant, session.clientAddress ?? 'unknown'])
-    : JSON.stringify(['principal', session.tenant, session.subject, session.clientId ?? null]);
+    : JSON.stringify(['principal', session.tenant, session.subject]);
 }
 
 /** A session as the caps see it: its id and when it was last used. */

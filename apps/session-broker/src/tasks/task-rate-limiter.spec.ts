@@ -101,8 +101,6 @@ describe(TaskRateLimiter, () => {
   describe('requesterKey', () => {
     it.each<[string, string]>([
       ['another subject', TaskRateLimiter.requesterKey({ ...alice, subject: 'bob' })],
-      ['another OAuth client of the same subject', TaskRateLimiter.requesterKey({ ...alice, clientId: 'client-2' })],
-      ['the same subject without a client', TaskRateLimiter.requesterKey({ ...alice, clientId: undefined })],
       ['the same subject in another tenant', TaskRateLimiter.requesterKey({ ...alice, tenant: 'acme' })],
       ['an anonymous caller', TaskRateLimiter.requesterKey(anonymous)],
     ])('keeps %s apart from alice', (_name, other) => {
@@ -114,6 +112,15 @@ describe(TaskRateLimiter, () => {
 
     it('does not let separators in names make two requesters one', () => {
       expect(TaskRateLimiter.requesterKey({ ...alice, tenant: 'a', subject: 'b:c' })).not.toBe(TaskRateLimiter.requesterKey({ ...alice, tenant: 'a:b', subject: 'c' }));
+    });
+
+    it('counts a subject across its OAuth clients: clients register for free (DCR, CIMD), so a per-client allowance has no bound', () => {
+      const { instance } = limiter({ operationsPerMinute: 600 });
+      takeMany(instance, ALICE, 60);
+      const viaNewClient: Principal = { ...alice, clientId: 'registered-a-minute-ago' };
+      const { clientId: _none, ...withoutClient } = alice;
+      expect(instance.take(TaskRateLimiter.requesterKey(viaNewClient)).allowed).toBe(false);
+      expect(instance.take(TaskRateLimiter.requesterKey(withoutClient)).allowed).toBe(false);
     });
 
     it('counts an authenticated caller across its legacy sessions', () => {

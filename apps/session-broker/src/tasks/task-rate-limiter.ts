@@ -89,13 +89,14 @@ export class TaskRateLimiter {
   }
 
   /**
-   * Who a task operation counts against: the principal's tenant, subject and OAuth client; an
-   * anonymous caller (development tenants only) by its legacy session when it has one, else the
-   * tenant's anonymous callers share one allowance. A fresh legacy session is a fresh allowance, which
-   * is as far as anonymous callers can be told apart.
+   * Who a task operation counts against: the principal's tenant and subject (not its OAuth client:
+   * clients register for free, so each would bring a fresh allowance); an anonymous caller (development
+   * tenants only) by its legacy session when it has one, else the tenant's anonymous callers share one
+   * allowance. A fresh legacy session is a fresh allowance, which is as far as anonymous callers can be
+   * told apart.
    */
-  static requesterKey(principal: Pick<Principal, 'tenant' | 'subject' | 'clientId' | 'anonymous'>, sessionId?: string): string {
-    if (!principal.anonymous) return JSON.stringify(['principal', principal.tenant, principal.subject, principal.clientId ?? null]);
+  static requesterKey(principal: Pick<Principal, 'tenant' | 'subject' | 'anonymous'>, sessionId?: string): string {
+    if (!principal.anonymous) return JSON.stringify(['principal', principal.tenant, principal.subject]);
     return sessionId === undefined ? JSON.stringify(['anonymous', principal.tenant]) : JSON.stringify(['anonymous-session', principal.tenant, sessionId]);
   }
 
