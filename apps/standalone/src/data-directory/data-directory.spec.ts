@@ -1,12 +1,12 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DATABASE_FOLDER, DataDirectory, DataDirectoryInUseError, LOCK_FILE, type ProcessProbe } from './data-directory';
 
-/** This process, plus the pids a test says are alive. */
-function processes(alive: number[] = []): ProcessProbe {
-  return { pid: process.pid, isAlive: (pid) => alive.includes(pid) };
+/** This process (as this user, unless told another), plus the pids a test says are alive. */
+function processes(alive: number[] = [], uid = process.getuid?.()): ProcessProbe {
+  return { pid: process.pid, ...(uid === undefined ? {} : { uid }), isAlive: (pid) => alive.includes(pid) };
 }
 
 function writeLock(directory: string, holder: Record<string, unknown>): void {
@@ -66,6 +66,19 @@ describe('DataDirectory', () => {
       expect(() => open()).not.toThrow();
     });
 
+    it('makes a directory that existed already owner-only: the database holds password hashes and signing keys', () => {
+      mkdirSync(path, { mode: 0o755 });
+      chmodSync(path, 0o755);
+      open();
+      expect(statSync(path).mode & 0o777).toBe(0o700);
+    });
+
+    it("refuses a directory of another user, who could plant the platform's secrets in it", () => {
+      mkdirSync(path);
+      const owner = statSync(path).uid;
+      expect(() => open(processes([], owner + 1))).toThrow(`data directory ${path} belongs to another user (uid ${owner})`);
+    });
+
     it('keeps a directory PGlite used directly as the database', () => {
       mkdirSync(path);
       writeFileSync(join(path, 'PG_VERSION'), '17\n');
@@ -90,6 +103,22 @@ describe('DataDirectory', () => {
       expect(directory.secret('demo-user-password', generate)).toBe('secret-1');
       expect(generated).toBe(1);
       expect(readFileSync(join(path, 'demo-user-password'), 'utf8')).toBe('secret-1\n');
+      expect(statSync(join(path, 'demo-user-password')).mode & 0o777).toBe(0o600);
+    });
+
+    it('refuses a secret file that is a symbolic link: a planted link must not make it read, use and print another file', () => {
+      const directory = open();
+      const elsewhere = join(parent, 'not-a-secret');
+      writeFileSync(join(parent, 'not-a-secret'), 'the content of another file\n');
+      symlinkSync(elsewhere, join(path, 'demo-user-password'));
+      expect(() => directory.secret('demo-user-password', () => 'x')).toThrow(`${join(path, 'demo-user-password')} is a symbolic link`);
+    });
+
+    it('makes a secret file that existed already owner-only', () => {
+      const directory = open();
+      writeFileSync(join(path, 'demo-user-password'), 'kept from before\n', { mode: 0o644 });
+      chmodSync(join(path, 'demo-user-password'), 0o644);
+      expect(directory.secret('demo-user-password', () => 'x')).toBe('kept from before');
       expect(statSync(join(path, 'demo-user-password')).mode & 0o777).toBe(0o600);
     });
 

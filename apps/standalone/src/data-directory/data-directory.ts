@@ -1,4 +1,4 @@
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, constants, existsSync, fchmodSync, fstatSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { StartupError } from '@mcp-platform/shared-config';
@@ -34,12 +34,17 @@ export class DataDirectoryInUseError extends StartupError {
 export interface ProcessProbe {
   /** This process's id. */
   pid: number;
+  /** This process's user id (absent where there is none: Windows). */
+  uid?: number;
   /** Whether a process with this id runs on this host. */
   isAlive(pid: number): boolean;
 }
 
+const currentUid = process.getuid?.();
+
 const NODE_PROCESSES: ProcessProbe = {
   pid: process.pid,
+  ...(currentUid === undefined ? {} : { uid: currentUid }),
   isAlive(pid) {
     try {
       process.kill(pid, 0);
@@ -73,10 +78,20 @@ export class DataDirectory {
     private readonly lock: string,
   ) {}
 
-  /** Creates the directory (owner-only) when missing and takes its lock; throws `DataDirectoryInUseError`. */
+  /**
+   * Creates the directory when missing, makes it owner-only (it may have existed, made by hand with the
+   * usual 0755: the database holds password hashes, client secrets' hashes and, unless encrypted, the
+   * signing keys) and takes its lock. Throws `DataDirectoryInUseError`, or a `StartupError` for a
+   * directory of another user (who could plant the secrets the platform then uses).
+   */
   static open(path: string, processes: ProcessProbe = NODE_PROCESSES): DataDirectory {
     const directory = resolve(path);
     mkdirSync(directory, { recursive: true, mode: 0o700 });
+    const stats = statSync(directory);
+    if (processes.uid !== undefined && stats.uid !== processes.uid) {
+      throw new StartupError(`data directory ${directory} belongs to another user (uid ${stats.uid}): use a directory of your own (DATA_DIR)`);
+    }
+    if ((stats.mode & 0o077) !== 0) chmodSync(directory, 0o700);
     const lock = join(directory, LOCK_FILE);
     takeLock(directory, lock, processes);
     heldInThisProcess.add(directory);
@@ -87,11 +102,14 @@ export class DataDirectory {
 
   /**
    * The secret stored under `name`, generated (by `generate`) and written owner-only (0600) the first
-   * time: the platform keeps it across restarts, and the operator can read it there.
+   * time: the platform keeps it across restarts, and the operator can read it there. An existing file
+   * is read only if it is a regular file (a symbolic link is refused, not followed: the demo password is
+   * printed at every start, so a planted link would print another file) and is made owner-only.
    */
   secret(name: string, generate: () => string): string {
     const file = join(this.path, name);
     try {
+      // `wx` (O_EXCL) fails on any existing entry, a symbolic link included: nothing is written through one.
       const descriptor = openSync(file, 'wx', 0o600);
       try {
         const value = generate();
@@ -103,7 +121,7 @@ export class DataDirectory {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
-    const stored = readFileSync(file, 'utf8').trim();
+    const stored = readOwnerOnly(file).trim();
     if (stored === '') throw new StartupError(`${file} is empty: delete it to generate a new one`);
     return stored;
   }
@@ -118,6 +136,26 @@ export class DataDirectory {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
+  }
+}
+
+/** A regular file's content, never through a symbolic link; a file others may read is made owner-only first. */
+function readOwnerOnly(file: string): string {
+  let descriptor: number;
+  try {
+    // O_NOFOLLOW: opening a symbolic link fails (ELOOP) instead of opening its target.
+    descriptor = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw new StartupError(`${file} is a symbolic link, not a file the platform wrote: delete it to generate a new one`);
+    throw error;
+  }
+  try {
+    const stats = fstatSync(descriptor);
+    if (!stats.isFile()) throw new StartupError(`${file} is not a regular file: delete it to generate a new one`);
+    if ((stats.mode & 0o077) !== 0) fchmodSync(descriptor, 0o600);
+    return readFileSync(descriptor, 'utf8');
+  } finally {
+    closeSync(descriptor);
   }
 }
 
