@@ -480,6 +480,24 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
       // Signed in: the provider resumes the authorization (a redirect), no 429 page.
       expect(accepted.kind === 'page' ? `page ${accepted.page.status}` : accepted.url.pathname).toMatch(/^\/oauth\/auth\//);
     });
+
+    it('forgets the browsers an account was known in once its password changes: a cookie kept by whoever knew the old one skips no pause', async () => {
+      const owner = await member(`reset-${randomUUID().slice(0, 8)}`);
+      stopTheClock();
+      // Someone who knew the old password signed in once, and keeps the browser's cookie.
+      const formerBrowser = new OAuthBrowser();
+      await client(publicClient).authorize(formerBrowser, owner, { resource: DEMO_RESOURCE, scope: 'mcp' });
+      const users = app.get(UsersService);
+      const [account] = (await users.list('demo')).filter((user) => user.username === owner.username);
+      const newPassword = `${owner.username}-new-password`;
+      await users.update('demo', account?.id ?? '', { password: newPassword });
+      const throttle = app.get(SignInThrottle);
+      for (let attempt = 0; attempt < ACCOUNT_FREE_ATTEMPTS; attempt += 1) await throttle.reserve(owner.username, `10.7.0.${attempt}`, { knownBrowser: false });
+
+      const signIn = await authorizationPage(formerBrowser, { extra: { prompt: 'login' } });
+      const refused = pageOf(await formerBrowser.submit(signIn, 'login', { fields: { username: owner.username, password: 'a guess at the new one' }, follow: false }));
+      expect(refused.status).toBe(429);
+    });
   });
 
   describe('obtainable_scope: what a step-up could get, for the broker to list (issue 13 item 13)', () => {

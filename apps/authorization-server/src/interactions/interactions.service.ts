@@ -6,6 +6,7 @@ import type { ResolvedAuthorizationServerOptions } from '../authorization-server
 import { ClientMetadataService } from '../client-metadata/client-metadata.service';
 import { ClientsService } from '../clients/clients.service';
 import { isLoopbackUri } from '../clients/redirect-uri.policy';
+import { Clock } from '../identity/clock';
 import type { UserAccount } from '../identity/identity.types';
 import { AuthorizationPolicy } from '../oauth/authorization-policy.service';
 import { OAuthProviderService, type OidcProvider } from '../oauth/oauth-provider.service';
@@ -80,6 +81,7 @@ export class InteractionsService {
     private readonly roles: RolesService,
     private readonly tenants: TenantsService,
     private readonly throttle: SignInThrottle,
+    private readonly clock: Clock,
   ) {
     const secure = options.issuer.startsWith('https://');
     this.knownBrowser = { name: knownBrowserCookieName(secure), secure };
@@ -109,8 +111,11 @@ export class InteractionsService {
     const password = typeof form.password === 'string' ? form.password.slice(0, 1024) : '';
     const { csrfKey } = await this.secrets.secrets();
     const cookieHeader = exchange.req.headers.cookie;
+    const now = this.clock.now().getTime();
+    const stamp = await this.users.credentialStamp(username);
+    const knownBrowser = stamp !== undefined && isKnownBrowser(csrfKey, cookieHeader, this.knownBrowser.name, stamp, now);
     // The attempt is counted before the slow password check, so attempts racing on any replica cannot exceed the free ones.
-    const reservation = await this.throttle.reserve(username, exchange.address, { knownBrowser: isKnownBrowser(csrfKey, cookieHeader, this.knownBrowser.name, username) });
+    const reservation = await this.throttle.reserve(username, exchange.address, { knownBrowser });
     if (!reservation.ok) {
       this.logger.warn(`sign-in of "${username}" from ${exchange.address} refused: too many failed attempts`);
       return this.signInPage(loaded, 429, { username, error: `Too many failed attempts. Try again in ${Math.ceil(reservation.retryAfterMs / 1000)} seconds.` });
@@ -121,11 +126,14 @@ export class InteractionsService {
       return this.signInPage(loaded, 200, { username, error: 'Wrong username or password.' });
     }
     await this.throttle.succeeded(reservation);
-    // This browser may sign in as this user while someone else's guesses pause the account.
-    exchange.res.setHeader(
-      'set-cookie',
-      knownBrowserCookie(csrfKey, cookieHeader, { name: this.knownBrowser.name, username: user.username, secure: this.knownBrowser.secure, path: this.oauth.basePath() || '/' }),
-    );
+    // This browser may sign in as this user while someone else's guesses pause the account, until its password changes.
+    const signedInStamp = await this.users.credentialStamp(user.username);
+    if (signedInStamp !== undefined) {
+      exchange.res.setHeader(
+        'set-cookie',
+        knownBrowserCookie(csrfKey, cookieHeader, { name: this.knownBrowser.name, stamp: signedInStamp, secure: this.knownBrowser.secure, path: this.oauth.basePath() || '/', now }),
+      );
+    }
     const problem = this.policy.signInProblem(user, loaded.target);
     if (problem) {
       this.logger.warn(`sign-in of "${user.username}" refused for ${loaded.resource}: ${problem}`);

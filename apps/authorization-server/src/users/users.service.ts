@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { IdentityError, IdentityErrorCode } from '../identity/identity.errors';
 import type { UserAccount } from '../identity/identity.types';
 import { AccessRevocations } from '../revocations/access-revocations.service';
@@ -57,6 +57,17 @@ export class UsersService {
       return undefined;
     }
     return (await this.hasher.verify(stored.passwordHash, password)) ? stored.account : undefined;
+  }
+
+  /**
+   * An opaque stamp of the account named `username` and its current password (`undefined` when there is
+   * no such account): it changes when the password does, or when the account is deleted and created again
+   * under the same name. The sign-in throttle's known-browser proof is bound to it, so a browser known to
+   * an account is forgotten once its password changes.
+   */
+  async credentialStamp(username: string): Promise<string | undefined> {
+    const stored = await this.repository.findByUsername(normalizeUsername(username));
+    return stored && createHash('sha256').update(`${stored.account.id}\u0000${stored.passwordHash}`).digest('base64url');
   }
 
   /** The account by id whatever its state (oidc-provider's `findAccount` decides what a disabled one may do). */
