@@ -64,6 +64,27 @@ describe('renderPrompt', () => {
     const prompt: RenderablePrompt = { name: 'p', description: 'd', arguments: [], messages: [{ role: 'user', content: { type: 'text', text: 'a{{#nope}}b{{/nope}}c' } }] };
     expect(renderPrompt(prompt).messages[0]?.content).toEqual({ type: 'text', text: 'a{{#nope}}b{{/nope}}c' });
   });
+
+  it.each([
+    ['unbalanced openers stay as written', 'x{{#a}}y{{#a}}z', { a: '1' }, 'x{{#a}}y{{#a}}z'],
+    ['an inner opener of a section goes with its body', '{{#a}}p{{#a}}q{{/a}}r{{/a}}', { a: '1' }, 'p{{#a}}qr{{/a}}'],
+    ['a stray closer stays as written', 'p{{/a}}q{{#a}}r{{/a}}', {}, 'p{{/a}}q'],
+    ['a section inside another stays as written (sections do not nest)', '{{#a}}A{{#b}}B{{/b}}{{/a}}', { a: '1' }, 'A{{#b}}B{{/b}}'],
+    ['spaces inside the tags', '{{# a }}A{{/ a }}!', { a: '1' }, 'A!'],
+    ['a value holding a tag is not read as one', '{{#a}}[{{a}}]{{/a}}{{b}}', { a: '{{b}}', b: 'B' }, '[{{b}}]B'],
+  ])('reads sections as before where tags are odd: %s', (_case, text, given, expected) => {
+    const prompt: RenderablePrompt = { name: 'p', description: 'd', arguments: [{ name: 'a' }, { name: 'b' }], messages: [{ role: 'user', content: { type: 'text', text } }] };
+    expect(renderPrompt(prompt, given).messages[0]?.content).toEqual({ type: 'text', text: expected });
+  });
+
+  it("renders a text of 300,000 unclosed section openers in one pass: a tenant admin's prompt must not stall the store for every tenant", () => {
+    // A backtracking search for each opener's closer takes time quadratic in their number (about a
+    // minute here, with the whole store's event loop stalled each time anyone gets the prompt); one pass
+    // over the tags takes a fraction of a second, far inside this test's timeout.
+    const text = `${'{{#a}}'.repeat(300_000)}${'{{/b}}'.repeat(100_000)}`;
+    const prompt: RenderablePrompt = { name: 'p', description: 'd', arguments: [{ name: 'a' }], messages: [{ role: 'user', content: { type: 'text', text } }] };
+    expect((renderPrompt(prompt, { a: 'x' }).messages[0]?.content as { text: string }).text).toBe(text);
+  }, 10_000);
 });
 
 describe('the demo prompts', () => {

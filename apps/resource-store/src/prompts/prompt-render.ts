@@ -10,10 +10,53 @@ export interface RenderablePrompt {
   messages: PromptMessageDefinition[];
 }
 
-/** `{{#name}}…{{/name}}`: a part of a text that exists only when the argument is given (same name at both ends, not nested). */
-const SECTION = /\{\{#\s*([A-Za-z0-9_.-]+)\s*\}\}([\s\S]*?)\{\{\/\s*\1\s*\}\}/g;
+/** `{{#name}}` or `{{/name}}`: a section's opening or closing tag. */
+const SECTION_TAG = /\{\{([#/])\s*([A-Za-z0-9_.-]+)\s*\}\}/g;
 /** `{{name}}`: the argument's value. */
 const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g;
+
+interface SectionTag {
+  opens: boolean;
+  name: string;
+  start: number;
+  end: number;
+}
+
+/**
+ * `{{#name}}…{{/name}}`: a part of a text that exists only when the argument is given (same name at
+ * both ends, not nested: the first closing tag of the name after an opening one ends it). `render`
+ * answers the section's replacement from its name, its whole text and its body. One pass over the
+ * tags, each closing tag looked at once: a backtracking search for each opener's closer (a lazy regex
+ * with a back-reference) takes time quadratic in the openers, and a prompt of a few hundred
+ * kilobytes of unclosed `{{#a}}` would stall the store for a minute at every `prompts/get`.
+ */
+function replaceSections(text: string, render: (name: string, section: string, body: string) => string): string {
+  const tags: SectionTag[] = [...text.matchAll(SECTION_TAG)].map((match) => ({ opens: match[1] === '#', name: match[2] ?? '', start: match.index, end: match.index + match[0].length }));
+  // Each name's closing tags in order, and how many of them lie behind the scan already.
+  const closers = new Map<string, SectionTag[]>();
+  for (const tag of tags) {
+    if (tag.opens) continue;
+    const ofName = closers.get(tag.name);
+    if (ofName) ofName.push(tag);
+    else closers.set(tag.name, [tag]);
+  }
+  const passed = new Map<string, number>();
+  let output = '';
+  let position = 0;
+  for (const tag of tags) {
+    if (!tag.opens || tag.start < position) continue;
+    const ofName = closers.get(tag.name) ?? [];
+    let next = passed.get(tag.name) ?? 0;
+    while (next < ofName.length && (ofName[next]?.start ?? 0) < tag.end) next += 1;
+    passed.set(tag.name, next);
+    const closer = ofName[next];
+    // No closing tag after it: the opener stays as written (and neither may any later one of its name close).
+    if (closer === undefined) continue;
+    output += text.slice(position, tag.start) + render(tag.name, text.slice(tag.start, closer.end), text.slice(tag.end, closer.start));
+    position = closer.end;
+  }
+  return output + text.slice(position);
+}
 
 /**
  * Renders `prompts/get` (S-219, S-220): `{{arg}}` in texts and in an embedded resource's URI and
@@ -28,9 +71,9 @@ export function renderPrompt(prompt: RenderablePrompt, given: Record<string, str
   if (missing.length) throw new RpcError(WireErrorCode.InvalidParams, `Prompt ${prompt.name} requires argument(s) ${missing.join(', ')}`, { missing });
   const known = new Set(prompt.arguments.map((argument) => argument.name));
   const fill = (text: string): string =>
-    text
-      .replace(SECTION, (section, name: string, body: string) => (known.has(name) ? (given[name] ? body : '') : section))
-      .replace(PLACEHOLDER, (placeholder, name: string) => (known.has(name) ? (given[name] ?? '') : placeholder));
+    replaceSections(text, (name, section, body) => (known.has(name) ? (given[name] ? body : '') : section)).replace(PLACEHOLDER, (placeholder, name: string) =>
+      known.has(name) ? (given[name] ?? '') : placeholder,
+    );
   return {
     description: prompt.description,
     messages: prompt.messages.map((message) => {
