@@ -37,6 +37,27 @@ describe(compileSchema, () => {
     );
   });
 
+  it("checks a caller's string against a tenant's pattern in linear time: a backtracking one would stall the executor for every tenant", () => {
+    // `^(a+)+$` against 40 a's and a bang takes about 2^40 steps in a backtracking engine (hours); a
+    // linear one answers at once. The same holds for patternProperties.
+    const schema = compileSchema(
+      { type: 'object', properties: { name: { type: 'string', pattern: '^(a+)+$' } }, patternProperties: { '^(x+)+y$': { type: 'number' } } },
+      'inputSchema',
+    );
+    const hostile = `${'a'.repeat(40)}!`;
+    expect(schema.validate({ name: hostile })).toBe('/name: must match pattern "^(a+)+$"');
+    expect(schema.validate({ name: 'aaaa' })).toBeUndefined();
+    expect(schema.validate({ [`${'x'.repeat(40)}!`]: 'not checked', xxy: 'no' })).toBe('/xxy: must be number');
+  }, 10_000);
+
+  it('keeps the usual pattern syntax (classes, escapes, Unicode, named groups) and refuses what has no linear-time match (look-arounds, back-references)', () => {
+    const schema = compileSchema({ type: 'string', pattern: '^[\\p{L}\\d_-]{2,8}(?<suffix>\\.\\w+)?$' }, 'inputSchema');
+    expect(schema.validate('héllo_1.md')).toBeUndefined();
+    expect(schema.validate('a')).toBe('(root): must match pattern "^[\\p{L}\\d_-]{2,8}(?<suffix>\\.\\w+)?$"');
+    expect(() => compileSchema({ type: 'string', pattern: '^(?!admin).*$' }, 'inputSchema')).toThrow(SchemaRejectedError);
+    expect(() => compileSchema({ type: 'string', pattern: '^(a)\\1$' }, 'inputSchema')).toThrow(/does not compile/);
+  });
+
   it('rejects a schema nested beyond the depth bound', () => {
     let deep: Record<string, unknown> = { type: 'string' };
     for (let level = 0; level < 40; level += 1) deep = { anyOf: [deep] };

@@ -1,5 +1,7 @@
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
+import type { RegExpEngine } from 'ajv/dist/types';
 import addFormats from 'ajv-formats';
+import { RE2JS } from 're2js';
 import type { JsonObject } from './catalog.types';
 
 /** The only dialect we validate (S-19, S-20): JSON Schema 2020-12, also when `$schema` is absent. */
@@ -22,14 +24,32 @@ export interface CompiledSchema {
 }
 
 /**
+ * `pattern` and `patternProperties` run on RE2JS, a linear-time engine, not on JavaScript's
+ * backtracking one: a tenant writes the pattern and any caller the string, and `^(a+)+$` against 41
+ * characters would hold the executor (every tenant's calls; the whole process in embedded mode) for
+ * hours. The usual syntax is kept (classes, `\p{…}`, quantifiers, named groups); what has no
+ * linear-time match (look-arounds, back-references) does not compile, and the tool is refused with
+ * the reason.
+ */
+const linearRegExp: RegExpEngine = Object.assign(
+  (pattern: string): { test(text: string): boolean; toString(): string } => {
+    const compiled = RE2JS.compile(RE2JS.translateRegExp(pattern));
+    // Ajv tells its compiled patterns apart by `toString()`, as it would native ones.
+    return { test: (text: string) => compiled.test(text), toString: () => `/${pattern}/u` };
+  },
+  { code: 'RE2JS' },
+);
+
+/**
  * Compiles a tool's schema once (the catalog caches it per tool version). A fresh Ajv per schema keeps
  * `$id`s of different tools from colliding. No `loadSchema` is configured, so a `$ref` that is not
  * inside the schema fails compilation instead of being fetched (S-21): such a schema is rejected.
+ * Patterns run in linear time (`linearRegExp`).
  */
 export function compileSchema(schema: JsonObject, what: string): CompiledSchema {
   checkDialect(schema, what);
   checkLimits(schema, what);
-  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, code: { regExp: linearRegExp } });
   addFormats(ajv);
   let validate: ValidateFunction;
   try {
