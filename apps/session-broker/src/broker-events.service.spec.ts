@@ -81,7 +81,7 @@ describe(BrokerEvents, () => {
     const filter = readSubscriptionFilter({ notifications: { taskIds } });
     if ('invalid' in filter) throw new Error(filter.invalid);
     const target = new FakeTarget();
-    listens.open({ id, tenant: principal.tenant, server: 'default', principal, filter, response: new LazyResponse(target), completion: () => ({}) });
+    listens.open({ id, tenant: principal.tenant, server: 'default', principal, caller: principal.subject, filter, response: new LazyResponse(target), completion: () => ({}) });
     return target;
   }
 

@@ -20,6 +20,7 @@ async function main(): Promise<void> {
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     sessionTtlSeconds: env.SESSION_TTL_SECONDS,
     legacySessionLimits: { perCaller: env.LEGACY_SESSIONS_PER_CALLER, perTenant: env.LEGACY_SESSIONS_PER_TENANT, total: env.LEGACY_SESSIONS_MAX },
+    listenStreamsPerCaller: env.LISTEN_STREAMS_PER_CALLER,
     sseRetryMs: env.SSE_RETRY_MS,
     taskOperationsPerMinute: env.TASK_OPERATIONS_PER_MINUTE,
     announceVirtualServers: env.ANNOUNCE_VIRTUAL_SERVERS,

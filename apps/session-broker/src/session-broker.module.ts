@@ -64,7 +64,7 @@ export class SessionBrokerModule {
         CallRegistry,
         SessionStreams,
         StreamResumption,
-        ListenStreams,
+        { provide: ListenStreams, useFactory: () => new ListenStreams(resolved.listenStreamsPerCaller) },
         ToolMethods,
         { provide: RequestStates, inject: [SESSION_BROKER_OPTIONS], useFactory: requestStates },
         ToolRoundTrips,

@@ -18,6 +18,8 @@ export interface SessionBrokerOptions {
   sessionTtlSeconds?: number;
   /** How many legacy sessions are let in: per caller, per tenant, in all (defaults: {@link DEFAULT_LEGACY_SESSION_LIMITS}). */
   legacySessionLimits?: Partial<LegacySessionLimits>;
+  /** `subscriptions/listen` streams one caller holds on a replica; beyond it their oldest ends (default {@link DEFAULT_LISTEN_STREAMS_PER_CALLER}). */
+  listenStreamsPerCaller?: number;
   /**
    * The SSE `retry` delay sent on resumable streams (S-81), in milliseconds (default 1000): how long a
    * client waits before reconnecting after the broker closed its connection (polling, shutdown).
@@ -74,6 +76,12 @@ export interface LegacySessionLimits {
  */
 export const DEFAULT_LEGACY_SESSION_LIMITS: LegacySessionLimits = { perCaller: 100, perTenant: 10_000, total: 50_000 };
 
+/**
+ * `subscriptions/listen` streams one caller holds open on one replica: a client needs one per server,
+ * so a hundred is room for a person's every client, and bounds one address to about 1.5 MB a replica.
+ */
+export const DEFAULT_LISTEN_STREAMS_PER_CALLER = 100;
+
 /** Who issues the tokens the broker accepts, and the development escape hatch. */
 export interface SessionBrokerAuthOptions {
   /**
@@ -117,6 +125,7 @@ export function resolveSessionBrokerOptions(options: SessionBrokerOptions): Reso
     replicaId,
     sessionTtlSeconds: options.sessionTtlSeconds ?? 24 * 3600,
     legacySessionLimits,
+    listenStreamsPerCaller: positiveInteger('listenStreamsPerCaller', options.listenStreamsPerCaller ?? DEFAULT_LISTEN_STREAMS_PER_CALLER),
     sseRetryMs: options.sseRetryMs ?? 1_000,
     taskOperationsPerMinute: options.taskOperationsPerMinute ?? DEFAULT_TASK_OPERATIONS_PER_MINUTE,
     drainHandsOff: options.drainHandsOff ?? true,
@@ -143,4 +152,9 @@ export function defaultAllowLists(publicUrl: string, port: number): { allowedHos
     origins.add(`http://${loopback}:${port}`);
   }
   return { allowedHosts: [...hosts], allowedOrigins: [...origins] };
+}
+
+function positiveInteger(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 1) throw new Error(`invalid ${name}: ${value}`);
+  return value;
 }

@@ -21,6 +21,7 @@ async function main(): Promise<void> {
     sseRetryMs: env.SSE_RETRY_MS,
     taskOperationsPerMinute: env.TASK_OPERATIONS_PER_MINUTE,
     legacySessionLimits: { perCaller: env.LEGACY_SESSIONS_PER_CALLER, perTenant: env.LEGACY_SESSIONS_PER_TENANT, total: env.LEGACY_SESSIONS_MAX },
+    listenStreamsPerCaller: env.LISTEN_STREAMS_PER_CALLER,
     trustProxy: env.TRUST_PROXY,
     ...httpServerSettings(env),
     dataDir,

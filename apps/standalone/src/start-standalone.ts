@@ -30,6 +30,8 @@ export interface StandaloneOptions {
   taskOperationsPerMinute?: number;
   /** Caps on legacy sessions: per caller, per tenant, in all (defaults: the broker's). */
   legacySessionLimits?: Partial<LegacySessionLimits>;
+  /** `subscriptions/listen` streams one caller holds open (default: the broker's). */
+  listenStreamsPerCaller?: number;
   /** Whose `X-Forwarded-For` is believed for the client's address (Fastify's `trustProxy`; default nobody). */
   trustProxy?: boolean | string[];
   /** The HTTP server's header, request and keep-alive timeouts (defaults: `runService`'s). */
@@ -119,6 +121,7 @@ async function startOn(dataDirectory: DataDirectory | undefined, host: string, p
     ...(options.sseRetryMs === undefined ? {} : { sseRetryMs: options.sseRetryMs }),
     ...(options.taskOperationsPerMinute === undefined ? {} : { taskOperationsPerMinute: options.taskOperationsPerMinute }),
     ...(options.legacySessionLimits === undefined ? {} : { legacySessionLimits: options.legacySessionLimits }),
+    ...(options.listenStreamsPerCaller === undefined ? {} : { listenStreamsPerCaller: options.listenStreamsPerCaller }),
     // No other replica to hand a call's stream to, and the executor stops with this process: at shutdown
     // calls finish within the grace or end with an error.
     drainHandsOff: false,

@@ -1,3 +1,4 @@
+import { Agent, request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -8,7 +9,7 @@ import {
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport, type McpSubscription, type SubscriptionFilter } from '@modelcontextprotocol/client';
-import { MODERN_PROTOCOL_VERSION, mcpUrl, waitUntil } from '@mcp-platform/shared-testing';
+import { MODERN_PROTOCOL_VERSION, mcpUrl, modernHeaders, modernMeta, waitUntil } from '@mcp-platform/shared-testing';
 import { AdminApi, calculatorTool, createPublicTenant, PUBLIC_SERVER, publicServer, resourcePath, uniqueTenant } from './admin-api';
 import { adminUserOf, distributedMode, embeddedMode, type Platform, type PlatformMode } from './platforms';
 
@@ -26,6 +27,39 @@ const LOAD_WRITES = 1_000;
 const LOAD_PARALLEL_WRITES = 8;
 
 const modes: PlatformMode[] = [embeddedMode(), distributedMode(2)];
+/** The broker's default `LISTEN_STREAMS_PER_CALLER`. */
+const LISTEN_STREAMS_PER_CALLER = 100;
+
+/** A `subscriptions/listen` stream opened with raw HTTP: what it received so far, and whether the server ended it. */
+interface RawListen {
+  text(): string;
+  ended(): boolean;
+  close(): void;
+}
+
+/** Opens a listen stream (anonymous, `toolsListChanged`) with JSON-RPC id `id`; resolves once its acknowledgement arrived. */
+function rawListen(url: URL, agent: Agent, id: number): Promise<RawListen> {
+  const body = JSON.stringify({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { _meta: modernMeta(), notifications: { toolsListChanged: true } } });
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', agent, headers: { ...modernHeaders('subscriptions/listen'), 'content-length': Buffer.byteLength(body) } },
+      (response) => {
+        let text = '';
+        let ended = false;
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          text += chunk;
+          if (text.includes('acknowledged')) resolve({ text: () => text, ended: () => ended, close: () => request.destroy() });
+        });
+        response.on('end', () => (ended = true));
+        response.on('error', () => (ended = true));
+        if (response.statusCode !== 200) reject(new Error(`listen answered ${response.statusCode}`));
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
+}
 
 /** One notification as a client received it, and when (`performance.now()`). */
 interface Received {
@@ -227,6 +261,26 @@ describe.each(modes)('change notifications through the admin API, $name mode', (
         expect(inbox.updatesPerUri(from[index]), name).toEqual({ [SENTINEL]: 1 });
       }
     });
+  });
+
+  it(`ends an anonymous caller's oldest listen stream, with its result, when it opens more than ${LISTEN_STREAMS_PER_CALLER} on a replica`, async () => {
+    const url = new URL(mcpUrl(brokers(platform)[0], tenant, PUBLIC_SERVER));
+    const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
+    const streams: RawListen[] = [];
+    try {
+      for (let index = 0; index < LISTEN_STREAMS_PER_CALLER; index++) streams.push(await rawListen(url, agent, index));
+      const [oldest] = streams;
+      expect(oldest?.ended()).toBe(false);
+      streams.push(await rawListen(url, agent, LISTEN_STREAMS_PER_CALLER));
+      await waitUntil(async () => oldest?.ended() === true, { timeoutMs: 10_000, description: 'the oldest listen stream to end' });
+      // Ended as a deliberate end is (S-313): the listen's result, so its client can tell it from a dropped connection.
+      const result = oldest?.text().split('\n').find((line) => line.startsWith('data: ') && line.includes('"result"'));
+      expect(JSON.parse(result?.slice('data: '.length) ?? '{}')).toMatchObject({ id: 0, result: { resultType: 'complete' } });
+      expect(streams.slice(1).filter((stream) => stream.ended())).toEqual([]);
+    } finally {
+      for (const stream of streams) stream.close();
+      agent.destroy();
+    }
   });
 
   if (mode.name === 'distributed') {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { booleanFlag, commaList, httpEnv, loadEnv, logEnv, natsEnv, trustProxyEnv } from '@mcp-platform/shared-config';
 import { parseRequestStateKeys } from '../modern/request-state-keys';
-import { DEFAULT_LEGACY_SESSION_LIMITS } from '../session-broker.options';
+import { DEFAULT_LEGACY_SESSION_LIMITS, DEFAULT_LISTEN_STREAMS_PER_CALLER } from '../session-broker.options';
 import { DEFAULT_TASK_OPERATIONS_PER_MINUTE } from '../tasks/task-rate-limiter';
 
 /** The MCP edge's keys, shared with the embedded host (`apps/standalone`), which serves the same edge. */
@@ -30,6 +30,8 @@ export const mcpEdgeEnv = {
   LEGACY_SESSIONS_PER_TENANT: z.coerce.number().int().min(1).max(10_000_000).default(DEFAULT_LEGACY_SESSION_LIMITS.perTenant),
   /** Legacy sessions the platform keeps in all (each broker replica mirrors them): a new one beyond it is refused (HTTP 503). */
   LEGACY_SESSIONS_MAX: z.coerce.number().int().min(1).max(10_000_000).default(DEFAULT_LEGACY_SESSION_LIMITS.total),
+  /** `subscriptions/listen` streams one caller holds open on one replica: a new one beyond it ends the caller's oldest. */
+  LISTEN_STREAMS_PER_CALLER: z.coerce.number().int().min(1).max(1_000_000).default(DEFAULT_LISTEN_STREAMS_PER_CALLER),
   /**
    * Whose `X-Forwarded-For` is believed for the client's address (what anonymous callers are counted
    * by): `false` (default), a hop count, proxy addresses/CIDRs, or `true` (every hop).

@@ -21,7 +21,9 @@ import {
   type LoggingLevel,
 } from '@mcp-platform/protocol-mcp';
 import { modernCallId } from '../calls/call-id';
+import { clientNetwork } from '../edge/client-network';
 import { headerValue, type McpHttpRequest } from '../edge/mcp-request';
+import { callerOf } from '../legacy/session.store';
 import type { InputRequiredOutcome, MethodOutcome } from '../methods/method-outcome';
 import { serverCapabilities, serverInfo } from '../methods/server-identity';
 import { TaskMethods, TASKS_EXTENSION } from '../tasks/task-methods.service';
@@ -104,7 +106,7 @@ export class ModernEndpoint {
       this.logger.debug(`modern request refused (${envelope.status}): ${envelope.error.error.message}`);
       return response.respond(envelope.error, envelope.status);
     }
-    if (message.method === 'subscriptions/listen') return this.listen(message, envelope, server, caller, response);
+    if (message.method === 'subscriptions/listen') return this.listen(message, envelope, server, { ...caller, address: request.clientAddress }, response);
     const outcome = await this.dispatch(message, envelope, server, principal, response);
     if (outcome.kind === 'result') {
       response.respond({ jsonrpc: '2.0', id: message.id, result: this.complete(outcome.result, server) });
@@ -228,7 +230,7 @@ export class ModernEndpoint {
     message: Request,
     envelope: ModernEnvelope,
     server: VirtualServer,
-    caller: { principal: Principal; expiresAt?: number },
+    caller: { principal: Principal; expiresAt?: number; address: string | undefined },
     response: LazyResponse,
   ): void {
     const filter = readSubscriptionFilter(message.params);
@@ -245,6 +247,8 @@ export class ModernEndpoint {
       tenant: server.tenant,
       server: server.name,
       principal: caller.principal,
+      // Counted as legacy sessions are: an anonymous caller by its network, anyone else by tenant and subject.
+      caller: callerOf({ ...caller.principal, ...(caller.principal.anonymous ? { clientAddress: clientNetwork(caller.address) } : {}) }),
       filter,
       response,
       ...(caller.expiresAt === undefined ? {} : { endsAt: caller.expiresAt }),

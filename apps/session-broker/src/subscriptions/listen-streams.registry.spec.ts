@@ -55,7 +55,7 @@ describe('ListenStreams', () => {
   function listen(
     id: string | number,
     notifications: Record<string, unknown>,
-    where: { tenant?: string; server?: string; endsAt?: number; principal?: Principal } = {},
+    where: { tenant?: string; server?: string; endsAt?: number; principal?: Principal; caller?: string } = {},
   ): FakeTarget {
     const target = new FakeTarget();
     streams.open({
@@ -63,6 +63,7 @@ describe('ListenStreams', () => {
       tenant: where.tenant ?? 'demo',
       server: where.server ?? 'default',
       principal: where.principal ?? alice,
+      caller: where.caller ?? 'alice',
       filter: filterOf(notifications),
       response: new LazyResponse(target),
       ...(where.endsAt === undefined ? {} : { endsAt: where.endsAt }),
@@ -70,6 +71,23 @@ describe('ListenStreams', () => {
     });
     return target;
   }
+
+  it("ends a caller's oldest stream, with its result, when the caller opens one beyond its cap: one address must not hold streams without end", () => {
+    streams = new ListenStreams(3);
+    const first = listen(1, { toolsListChanged: true });
+    const others = [listen(2, { toolsListChanged: true }), listen(3, { toolsListChanged: true })];
+    const someoneElse = listen('b', { toolsListChanged: true }, { caller: 'bob' });
+    expect(streams.size).toBe(4);
+    const newest = listen(4, { toolsListChanged: true });
+    expect(first.writableEnded).toBe(true);
+    expect(messagesOn(first).at(-1)).toEqual({ jsonrpc: '2.0', id: 1, result: { resultType: 'complete', _meta: { [ID_KEY]: 1 } } });
+    for (const kept of [...others, newest, someoneElse]) expect(kept.writableEnded).toBe(false);
+    expect(streams.size).toBe(4);
+    // A stream its client closed no longer counts.
+    others[0]?.end();
+    listen(5, { toolsListChanged: true });
+    expect(others[1]?.writableEnded).toBe(false);
+  });
 
   it('opens an SSE stream whose first message is the acknowledgement with the honoured filter (S-310)', () => {
     const target = listen('sub-1', { toolsListChanged: true, promptsListChanged: false });

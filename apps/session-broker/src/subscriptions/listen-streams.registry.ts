@@ -1,6 +1,8 @@
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { EventPayload, Principal, taskScheduler } from '@mcp-platform/protocol-contracts';
 import { JSONRPC_VERSION, ModernMetaKey } from '@mcp-platform/protocol-mcp';
+import { ReportThrottle } from '../legacy/report-throttle';
+import { DEFAULT_LISTEN_STREAMS_PER_CALLER } from '../session-broker.options';
 import type { LazyResponse } from '../streams/lazy-response';
 import { endWhenExpired, keepAliveEvery } from '../streams/stream-expiry';
 import { acknowledgedFilter, type HonouredFilter, type ListName } from './subscription-filter';
@@ -13,6 +15,8 @@ export interface ListenStream {
   server: string;
   /** Who listens: only their own tasks' status changes reach them (S-289, S-304). */
   principal: Principal;
+  /** Who the stream counts against for the per-caller cap (`callerOf`: a principal, or an anonymous caller's network). */
+  caller: string;
   filter: HonouredFilter;
   response: LazyResponse;
   /** When the subscription ends on its own (the access token's expiry), in epoch milliseconds. */
@@ -46,17 +50,29 @@ interface HeldStream extends ListenStream {
 
 /**
  * The modern era's `subscriptions/listen` streams held by this replica (S-308..S-315). A stream lives
- * as long as its request: the client closing it, or this replica shutting down, ends it; nothing of it
- * is stored elsewhere (S-315). Change events reach every replica, and each serves only its own
- * streams, so each listener hears of a change once, whichever replica took it (§3.1.6, §3.1.7).
+ * as long as its request: the client closing it, this replica shutting down, its token expiring, or
+ * its caller opening more than `perCaller` of them (the oldest ends) ends it; nothing of it is stored
+ * elsewhere (S-315). Change events reach every replica, and each serves only its own streams, so each
+ * listener hears of a change once, whichever replica took it (§3.1.6, §3.1.7).
+ *
+ * The cap is per replica, like the connections it bounds: an anonymous stream never ends on its own,
+ * and one address holding thousands (about 15 KB each, with their sockets and keep-alive timers)
+ * would exhaust a replica's memory or file descriptors for everyone. Like the legacy session cap, it
+ * ends the caller's own oldest stream rather than refusing the new one, so a client whose old streams
+ * died unseen is not locked out.
  */
 @Injectable()
 export class ListenStreams implements OnModuleDestroy {
   private readonly logger = new Logger(ListenStreams.name);
   /** The streams by tenant: every event names one tenant. */
   private readonly byTenant = new Map<string, Set<HeldStream>>();
+  /** The streams by caller, oldest first (a Set keeps insertion order). */
+  private readonly byCaller = new Map<string, Set<HeldStream>>();
+  private readonly reports = new ReportThrottle();
 
-  /** Opens the stream and sends the acknowledgement before anything else (S-310). */
+  constructor(private readonly perCaller: number = DEFAULT_LISTEN_STREAMS_PER_CALLER) {}
+
+  /** Opens the stream and sends the acknowledgement before anything else (S-310); at its caller's cap, their oldest stream ends. */
   open(opened: ListenStream): void {
     // An anonymous listener never hears of a task (see `listensAsOwner`), so its acknowledgement has no task ids (S-310).
     const stream = opened.principal.anonymous && opened.filter.taskIds.size > 0 ? { ...opened, filter: { ...opened.filter, taskIds: new Set<string>() } } : opened;
@@ -69,7 +85,27 @@ export class ListenStreams implements OnModuleDestroy {
     let streams = this.byTenant.get(stream.tenant);
     if (!streams) this.byTenant.set(stream.tenant, (streams = new Set()));
     streams.add(held);
+    let ofCaller = this.byCaller.get(stream.caller);
+    if (!ofCaller) this.byCaller.set(stream.caller, (ofCaller = new Set()));
+    ofCaller.add(held);
     response.onClientGone(() => this.release(held));
+    this.endBeyondCap(ofCaller, stream);
+  }
+
+  /** Ends the caller's oldest streams while it holds more than its cap, and says so once a minute per caller. */
+  private endBeyondCap(ofCaller: Set<HeldStream>, opened: ListenStream): void {
+    if (ofCaller.size <= this.perCaller) return;
+    for (const oldest of ofCaller) {
+      if (ofCaller.size <= this.perCaller) break;
+      this.end(oldest);
+    }
+    const since = this.reports.note(opened.caller);
+    if (since !== undefined) {
+      this.logger.warn(
+        `a caller of tenant ${opened.tenant} holds its cap of ${this.perCaller} listen streams on this replica: its oldest ones end ` +
+          `(${since} time(s) since the last report; caller ${opened.caller.slice(0, 200)})`,
+      );
+    }
   }
 
   /** How many listen streams this replica holds. */
@@ -154,5 +190,8 @@ export class ListenStreams implements OnModuleDestroy {
     const streams = this.byTenant.get(stream.tenant);
     streams?.delete(stream);
     if (streams?.size === 0) this.byTenant.delete(stream.tenant);
+    const ofCaller = this.byCaller.get(stream.caller);
+    ofCaller?.delete(stream);
+    if (ofCaller?.size === 0) this.byCaller.delete(stream.caller);
   }
 }
