@@ -6,6 +6,7 @@ import type { ServerResponse } from 'node:http';
 import { PAGE_HEADERS, renderMessagePage } from './interactions/interaction-pages';
 import { InteractionsService, type InteractionExchange, type InteractionForm, type InteractionOutcome } from './interactions/interactions.service';
 import { OAuthProviderService } from './oauth/oauth-provider.service';
+import { RegistrationThrottle } from './oauth/registration.throttle';
 
 /** Where the provider is mounted on this app's HTTP server (the issuer's path is `${AUTH_PUBLIC_URL}/oauth`). */
 export const OAUTH_MOUNT = '/oauth';
@@ -28,18 +29,20 @@ const logger = new Logger('AuthorizationServerHttp');
  *   Koa callback with the mount path stripped.
  * - `/.well-known/oauth-authorization-server/oauth` and `/.well-known/openid-configuration/oauth`:
  *   the same discovery document (RFC 8414 §3, S-157).
+ * - `POST /oauth/reg`: dynamic client registration, after `RegistrationThrottle` counted it (429 beyond).
  * - `/oauth/interaction/:uid` (GET) and `…/login`, `…/confirm`, `…/abort` (POST, form-encoded):
  *   the sign-in and consent pages.
  */
 export function configureAuthorizationServerHttp(app: NestFastifyApplication): void {
   const oauth = app.get(OAuthProviderService);
   const interactions = app.get(InteractionsService);
+  const registrations = app.get(RegistrationThrottle);
   const fastify = app.getHttpAdapter().getInstance();
-  void fastify.register(async (scope) => registerProviderRoutes(scope, oauth));
+  void fastify.register(async (scope) => registerProviderRoutes(scope, oauth, registrations));
   void fastify.register(async (scope) => registerInteractionRoutes(scope, interactions));
 }
 
-async function registerProviderRoutes(scope: FastifyInstance, oauth: OAuthProviderService): Promise<void> {
+async function registerProviderRoutes(scope: FastifyInstance, oauth: OAuthProviderService, registrations: RegistrationThrottle): Promise<void> {
   scope.removeAllContentTypeParsers();
   // Accept every body unread: oidc-provider parses (and limits) it itself.
   scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
@@ -60,6 +63,18 @@ async function registerProviderRoutes(scope: FastifyInstance, oauth: OAuthProvid
   };
 
   const stripMount = (url: string) => url.slice(OAUTH_MOUNT.length) || '/';
+  // Dynamic client registration is open, and each client is stored: counted per client network first
+  // (`request.ip`, through TRUST_PROXY as Fastify reads it), refused with 429 beyond the allowance.
+  scope.post(`${OAUTH_MOUNT}/reg`, async (request, reply) => {
+    const outcome = await registrations.take(request.ip);
+    if (outcome.ok) return forward(stripMount)(request, reply);
+    const seconds = Math.ceil(outcome.retryAfterMs / 1_000);
+    return reply
+      .code(429)
+      .header('retry-after', String(seconds))
+      .header('cache-control', 'no-store')
+      .send({ error: 'temporarily_unavailable', error_description: `too many client registrations from this network; retry in ${seconds} seconds` });
+  });
   scope.all(OAUTH_MOUNT, forward(stripMount));
   scope.all(`${OAUTH_MOUNT}/*`, forward(stripMount));
   for (const path of WELL_KNOWN_METADATA_PATHS) {

@@ -32,6 +32,7 @@ import { configureAuthorizationServerHttp } from '../src/authorization-server.ht
 import { AuthorizationServerModule } from '../src/authorization-server.module';
 import { ClientsService } from '../src/clients/clients.service';
 import { ACCOUNT_FREE_ATTEMPTS, FREE_ATTEMPTS, SignInThrottle } from '../src/interactions/sign-in.throttle';
+import { REGISTRATIONS_PER_HOUR } from '../src/oauth/registration.throttle';
 import { TenantsService } from '../src/tenants/tenants.service';
 import { PasswordHasher } from '../src/users/password-hasher';
 import { SigningKeysService } from '../src/signing-keys/signing-keys.service';
@@ -680,6 +681,35 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
       expect(plainHttp.status).toBe(400);
       expect(await plainHttp.json()).toMatchObject({ error: 'invalid_redirect_uri', error_description: expect.stringMatching(/loopback/) });
     });
+
+    it(`refuses an address's registration beyond ${REGISTRATIONS_PER_HOUR} an hour with 429: registering is open, and every client is stored`, async () => {
+      const from = async (remoteAddress: string) => {
+        const answer = await app.inject({
+          method: 'POST',
+          url: '/oauth/reg',
+          remoteAddress,
+          headers: { 'content-type': 'application/json' },
+          payload: JSON.stringify({ client_name: 'Flood', redirect_uris: [CALLBACK], token_endpoint_auth_method: 'none' }),
+        });
+        return { status: answer.statusCode, retryAfter: answer.headers['retry-after'], body: answer.json<Record<string, unknown>>() };
+      };
+      // No window may end while the test runs.
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+      try {
+        for (let batch = 0; batch < REGISTRATIONS_PER_HOUR; batch += 50) {
+          const statuses = await Promise.all(Array.from({ length: Math.min(50, REGISTRATIONS_PER_HOUR - batch) }, async () => (await from('203.0.113.77')).status));
+          expect(statuses.filter((status) => status !== 201)).toEqual([]);
+        }
+        const refused = await from('203.0.113.77');
+        expect(refused.status).toBe(429);
+        expect(Number(refused.retryAfter)).toBeGreaterThan(0);
+        expect(refused.body).toMatchObject({ error: 'temporarily_unavailable' });
+        // Another address is not held back.
+        expect((await from('203.0.113.78')).status).toBe(201);
+      } finally {
+        vi.useRealTimers();
+      }
+    }, 120_000);
 
     async function register(metadata: Record<string, unknown>): Promise<Record<string, string>> {
       const response = await fetch(`${issuer}/reg`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(metadata) });

@@ -21,8 +21,10 @@ interface AttemptsRow {
 }
 
 /**
- * The `sign_in_attempts` table. `update` runs a decision under row locks, so attempts racing on any
- * replica are decided one after the other on the same counts (a reservation is never lost or doubled).
+ * The `sign_in_attempts` table: the throttles' counts by key (sign-in attempts per username and address
+ * or account, `SignInThrottle`; client registrations per network, `RegistrationThrottle`). `update` runs a
+ * decision under row locks, so attempts racing on any replica are decided one after the other on the
+ * same counts (a reservation is never lost or doubled).
  */
 @Injectable()
 export class SignInAttemptsRepository {

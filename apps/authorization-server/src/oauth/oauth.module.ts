@@ -17,6 +17,7 @@ import { OAuthSecretsRepository } from './oauth-secrets.repository';
 import { OAuthSecretsService } from './oauth-secrets.service';
 import { OidcRecordsCleaner } from './oidc-records.cleaner';
 import { OidcRecordsRepository } from './oidc-records.repository';
+import { RegistrationThrottle } from './registration.throttle';
 import { ResourceServersService } from './resource-servers.service';
 
 /**
@@ -44,8 +45,9 @@ import { ResourceServersService } from './resource-servers.service';
     { provide: Clock, useClass: SystemClock },
     SignInAttemptsRepository,
     SignInThrottle,
+    RegistrationThrottle,
     InteractionsService,
   ],
-  exports: [ClientsService, OAuthProviderService, InteractionsService, ResourceServersService],
+  exports: [ClientsService, OAuthProviderService, InteractionsService, ResourceServersService, RegistrationThrottle],
 })
 export class OAuthModule {}
