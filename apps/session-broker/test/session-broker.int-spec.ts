@@ -22,9 +22,13 @@ import { ACCEPT_BOTH, eventually, initializeRaw, MODERN, modernHeaders, modernPa
 
 const run = `sb${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 
-const transports: Array<[string, () => MessagingOptions]> = [
+/**
+ * The suite's transports. A test that boots a broker of its own with its own fake executor names an
+ * isolation: over NATS both fakes would otherwise share one queue group and take turns at its calls.
+ */
+const transports: Array<[string, (isolation?: string) => MessagingOptions]> = [
   ['in-process', () => inProcessMessaging()],
-  ['nats', () => isolatedNatsMessaging(`session-broker-test-${run}`, run)],
+  ['nats', (isolation) => isolatedNatsMessaging(`session-broker-test-${run}`, isolation === undefined ? run : `${run}-${isolation}`)],
 ];
 
 describe.each(transports)('SessionBroker over %s', (_transport, messaging) => {
@@ -737,7 +741,7 @@ describe.each(transports)('SessionBroker over %s', (_transport, messaging) => {
   describe('shutdown', () => {
     it('drains: refuses new work with 503, takes a client’s notifications, and ends a call still running at the deadline with a JSON-RPC error, cancelling it', async () => {
       const executor = new ExecutorLog();
-      const own = await bootBroker(messaging(), { executor });
+      const own = await bootBroker(messaging('drain'), { executor });
       try {
         // 2025-06-18: no priming event, so the call's answer stays plain JSON and nothing can resume it.
         const sessionId = await initializeRaw(own.mcpUrl, '2025-06-18');
@@ -762,7 +766,7 @@ describe.each(transports)('SessionBroker over %s', (_transport, messaging) => {
     });
 
     it('ends every listen subscription with its result, so clients see a graceful end (S-313)', async () => {
-      const own = await bootBroker(messaging(), { executor: new ExecutorLog() });
+      const own = await bootBroker(messaging('listen-shutdown'), { executor: new ExecutorLog() });
       const client = new ModernClient({ name: 'shutdown-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: MODERN } } });
       await client.connect(new ModernTransport(new URL(own.mcpUrl)));
       const subscription = await client.listen({ toolsListChanged: true });
