@@ -1,30 +1,37 @@
 #!/usr/bin/env node
-// `npm run test:conformance`: the official MCP conformance suite against the platform, in both modes.
-// Installs the suite on first use (suite.mjs: @modelcontextprotocol/conformance with the TypeScript SDK
+// `npm run test:conformance`: the official MCP conformance suites against the platform, in both modes.
+// Installs the suites on first use (suite.mjs: @modelcontextprotocol/conformance with the TypeScript SDK
 // client it drives, and Node 22 when this Node is older, from the npm registry into a cache), starts the
 // embedded platform (`node apps/standalone/dist/main.js` on a free port, in memory), then the distributed
-// platform (five processes over the real NATS and PostgreSQL, a throwaway database), and runs against
-// `<base>/conformance/everything/mcp` in each: the active suite with the baseline in
-// expected-failures.yml, then the pending `json-schema-2020-12` scenario, then the pending
-// `server-sse-polling` scenario (SSE resumability: priming event, `retry`, Last-Event-ID) strictly, so a
-// WARNING (or a pass on a missing fixture) fails it too.
-// Environment: CONFORMANCE_MODES (default `embedded,distributed`), CONFORMANCE_CACHE (default
-// node_modules/.cache/mcp-conformance; point it at a filled cache to run offline), CONFORMANCE_VERSION
-// and CONFORMANCE_SDK_VERSION (the suite and SDK versions; defaults in suite.mjs).
+// platform (five processes over the real NATS and PostgreSQL, a throwaway database, two broker replicas
+// behind a round-robin proxy so that every request lands on the other replica than the one before), and
+// runs against `<base>/conformance/everything/mcp` in each:
+// - the current suite (0.1.16): the active suite with the baseline in expected-failures.yml, then the
+//   pending `json-schema-2020-12` scenario, then the pending `server-sse-polling` scenario strictly;
+// - the newest suite (0.2.0-alpha.12): every server scenario at both wires (the 2025-11-25 handshake and
+//   the stateless 2026-07-28 wire, the tasks and skills extensions included), strictly (a WARNING or a
+//   pass on a missing fixture fails a scenario), with the baseline in expected-failures-next.yml.
+// Environment: CONFORMANCE_MODES (default `embedded,distributed`), CONFORMANCE_SUITES (default
+// `current,next`), CONFORMANCE_CACHE (default node_modules/.cache/mcp-conformance; point it at a filled
+// cache to run offline), CONFORMANCE_VERSION, CONFORMANCE_NEXT_VERSION and CONFORMANCE_SDK_VERSION (the
+// suite and SDK versions; defaults in suite.mjs).
 // Builds nothing (run `npm run build` first; `npm test` does). Exits 1 on any unexpected failure or
 // stale baseline entry, 2 when it cannot run; stops every process it started, by pid.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_SDK_VERSION, DEFAULT_SUITE_VERSION, defaultCacheDir, installSuite, runLeg } from './suite.mjs';
+import { DEFAULT_SDK_VERSION, DEFAULT_SUITE_VERSION, NEXT_SUITE_VERSION, defaultCacheDir, installSuite, parseWireBaseline, runBothWires, runLeg } from './suite.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const baseline = join(root, 'tools', 'conformance', 'expected-failures.yml');
+const nextBaseline = join(root, 'tools', 'conformance', 'expected-failures-next.yml');
 const standaloneMain = join(root, 'apps', 'standalone', 'dist', 'main.js');
 const virtualServerPath = '/conformance/everything/mcp';
 const modes = (process.env.CONFORMANCE_MODES ?? 'embedded,distributed').split(',').map((mode) => mode.trim());
 const cacheDir = resolve(process.env.CONFORMANCE_CACHE || defaultCacheDir(root));
+const suites = (process.env.CONFORMANCE_SUITES ?? 'current,next').split(',').map((name) => name.trim());
 const version = process.env.CONFORMANCE_VERSION || DEFAULT_SUITE_VERSION;
+const nextVersion = process.env.CONFORMANCE_NEXT_VERSION || NEXT_SUITE_VERSION;
 const sdkVersion = process.env.CONFORMANCE_SDK_VERSION || DEFAULT_SDK_VERSION;
 const resultsRoot = join(root, 'tmp', 'conformance', new Date().toISOString().replace(/[:.]/g, '-'));
 
@@ -35,13 +42,19 @@ function fail(message) {
 
 if (!existsSync(standaloneMain)) fail(`${relative(root, standaloneMain)} is missing: run \`npm run build\` first`);
 
-let suite;
-try {
-  suite = await installSuite({ cacheDir, version, sdkVersion, log: (line) => console.log(`conformance: ${line}`) });
-} catch (error) {
-  fail(`cannot install the conformance suite ${version} (set CONFORMANCE_CACHE to a filled cache to run offline): ${error.message}`);
+for (const name of suites) if (name !== 'current' && name !== 'next') fail(`unknown suite "${name}" in CONFORMANCE_SUITES (current, next)`);
+
+async function install(suiteVersion) {
+  try {
+    const installed = await installSuite({ cacheDir, version: suiteVersion, sdkVersion, log: (line) => console.log(`conformance: ${line}`) });
+    console.log(`conformance: @modelcontextprotocol/conformance@${installed.version} with @modelcontextprotocol/sdk@${installed.sdkVersion ?? 'the suite\'s range'}, run by ${installed.node === process.execPath ? `this node (${process.version})` : installed.node}`);
+    return installed;
+  } catch (error) {
+    return fail(`cannot install the conformance suite ${suiteVersion} (set CONFORMANCE_CACHE to a filled cache to run offline): ${error.message}`);
+  }
 }
-console.log(`conformance: @modelcontextprotocol/conformance@${suite.version} with @modelcontextprotocol/sdk@${suite.sdkVersion ?? 'the suite\'s range'}, run by ${suite.node === process.execPath ? `this node (${process.version})` : suite.node}`);
+const suite = suites.includes('current') ? await install(version) : undefined;
+const next = suites.includes('next') ? await install(nextVersion) : undefined;
 
 let testing;
 try {
@@ -50,7 +63,7 @@ try {
 } catch (error) {
   fail(`cannot load @mcp-platform/shared-testing (run \`npm run build\` first): ${error.message}`);
 }
-const { ProcessTracker, bootDistributed, findClusterModule, getFreePort, importClusterModule, waitForHttpOk } = testing;
+const { ProcessTracker, bootDistributed, findClusterModule, getFreePort, importClusterModule, startRoundRobinProxy, waitForHttpOk } = testing;
 
 const tracker = new ProcessTracker();
 const cleanups = [];
@@ -70,19 +83,34 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
-/** The active suite with the baseline, then the pending json-schema-2020-12 and (strict) server-sse-polling scenarios. */
+/**
+ * The current suite (the active suite with the baseline, then the pending json-schema-2020-12 and, strictly,
+ * server-sse-polling scenarios) and the newest suite at both wires, strictly, with its baseline. Each run
+ * is one entry of the result: its title and exit code (0 ok).
+ */
 async function runSuites(mode, url) {
-  const leg = async (title, name, args, options = {}) => {
-    console.log(`\n=== ${mode}: ${url} — ${title} ===`);
-    const result = await runLeg(suite, { url, args, resultsDir: join(resultsRoot, `${mode}-${name}`), ...options });
+  const runs = [];
+  const report = (title, result) => {
     for (const line of result.lines) console.log(line);
     console.log(`conformance: ${result.passed} passed, ${result.failed} failed${result.ok ? '' : ' — FAILED'}`);
-    return result.ok ? 0 : 1;
+    runs.push({ title, code: result.ok ? 0 : 1 });
   };
-  const active = await leg(`active suite, baseline ${relative(root, baseline)}`, 'active', ['--suite', 'active', '--expected-failures', baseline], { timeoutMs: 300_000 });
-  const pending = await leg('pending scenario json-schema-2020-12', 'json-schema-2020-12', ['--scenario', 'json-schema-2020-12'], { timeoutMs: 120_000 });
-  const polling = await leg('pending scenario server-sse-polling, strict', 'server-sse-polling', ['--scenario', 'server-sse-polling'], { strict: true, timeoutMs: 120_000 });
-  return { mode, active, pending, polling };
+  const leg = async (title, name, args, options = {}) => {
+    console.log(`\n=== ${mode}: ${url} — ${title} ===`);
+    report(title, await runLeg(suite, { url, args, resultsDir: join(resultsRoot, `${mode}-${name}`), ...options }));
+  };
+  if (suite) {
+    await leg('active suite (with baseline)', 'active', ['--suite', 'active', '--expected-failures', baseline], { timeoutMs: 300_000 });
+    await leg('json-schema-2020-12', 'json-schema-2020-12', ['--scenario', 'json-schema-2020-12'], { timeoutMs: 120_000 });
+    await leg('server-sse-polling (strict)', 'server-sse-polling', ['--scenario', 'server-sse-polling'], { strict: true, timeoutMs: 120_000 });
+  }
+  if (next) {
+    const title = `${next.version}, both wires (strict, with baseline)`;
+    console.log(`\n=== ${mode}: ${url} — ${title}, baseline ${relative(root, nextBaseline)} ===`);
+    const expected = parseWireBaseline(readFileSync(nextBaseline, 'utf8'));
+    report(title, await runBothWires(next, { url, resultsDir: join(resultsRoot, `${mode}-next`), baseline: expected }));
+  }
+  return { mode, runs };
 }
 
 async function embedded() {
@@ -106,13 +134,21 @@ async function embedded() {
   }
 }
 
+/** Two broker replicas behind a round-robin proxy: the suites' sessions, streams and retries cross replicas. */
 async function distributed() {
   const startCluster = await importClusterModule(findClusterModule(root));
-  const platform = await bootDistributed(startCluster, { brokerReplicas: 1, env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' } });
+  const proxyPort = await getFreePort();
+  const publicUrl = `http://127.0.0.1:${proxyPort}`;
+  const platform = await bootDistributed(startCluster, { brokerReplicas: 2, env: { PUBLIC_URL: publicUrl, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' } });
   cleanups.push(() => platform.stop());
+  const proxy = await startRoundRobinProxy(platform.brokerUrls, { port: proxyPort });
+  cleanups.push(() => proxy.close());
   try {
-    return await runSuites('distributed', `${platform.baseUrl}${virtualServerPath}`);
+    const outcome = await runSuites('distributed', `${publicUrl}${virtualServerPath}`);
+    console.log(`conformance: the proxy sent ${proxy.counts.join(' and ')} requests to the two broker replicas`);
+    return outcome;
   } finally {
+    await proxy.close();
     await platform.stop();
   }
 }
@@ -132,14 +168,11 @@ try {
 await stopEverything();
 
 console.log('\n=== conformance summary ===');
-let failed = false;
-const verdict = (code) => (code === 0 ? 'ok' : `FAILED (exit ${code})`);
-for (const { mode, active, pending, polling } of results) {
-  console.log(`${mode.padEnd(12)} active suite (with baseline): ${verdict(active)}; json-schema-2020-12: ${verdict(pending)}; server-sse-polling (strict): ${verdict(polling)}`);
-  if (active !== 0 || pending !== 0 || polling !== 0) failed = true;
-}
-// One closing line for the whole tier: each suite run (active against its baseline, and each pending
-// scenario) in each mode counts once; the per-scenario lines above include the baseline's expected failures.
-const runs = results.flatMap(({ active, pending, polling }) => [active, pending, polling]);
-console.log(`conformance runs: ${runs.filter((code) => code === 0).length} passed, ${runs.filter((code) => code !== 0).length} failed`);
-process.exit(failed ? 1 : 0);
+const verdict = (code) => (code === 0 ? 'ok' : 'FAILED');
+for (const { mode, runs } of results) console.log(`${mode.padEnd(12)} ${runs.map((run) => `${run.title}: ${verdict(run.code)}`).join('; ')}`);
+// One closing line for the whole tier: each suite run in each mode counts once; the per-scenario lines
+// above include the baselines' expected failures.
+const runs = results.flatMap((result) => result.runs);
+const failed = runs.filter((run) => run.code !== 0).length;
+console.log(`conformance runs: ${runs.length - failed} passed, ${failed} failed`);
+process.exit(failed > 0 ? 1 : 0);

@@ -20,6 +20,14 @@ import { join } from 'node:path';
 /** The suite this project is tested with, and the SDK client it drives servers with. */
 export const DEFAULT_SUITE_VERSION = '0.1.16';
 export const DEFAULT_SDK_VERSION = '1.32.2';
+/**
+ * The newest suite (the 0.2 line, which tests the 2026-07-28 revision scenario by scenario and runs each
+ * scenario at one wire version), run beside the current one.
+ */
+export const NEXT_SUITE_VERSION = '0.2.0-alpha.12';
+/** The modern wire revision, and the last dated (legacy) one. */
+export const MODERN_WIRE = '2026-07-28';
+export const LEGACY_WIRE = '2025-11-25';
 const SUITE_PACKAGE = '@modelcontextprotocol/conformance';
 const SDK_PACKAGE = '@modelcontextprotocol/sdk';
 /** The major version of the Node the suite's CLI needs when this one is older. */
@@ -287,6 +295,122 @@ export async function runLeg(suite, { url, args, resultsDir, strict = false, tim
   if (verdicts.length === 0) lines.push(`# the suite ran no scenario; its output is in ${logFile}:`, ...log.trim().split('\n').slice(-10).map((line) => `#   ${line}`));
   const ok = !timedOut && verdicts.length > 0 && (withBaseline ? code === 0 : failed === 0);
   lines.push(`results: ${resultsDir} (suite output: ${logFile})`);
+  return { ok, lines, passed, failed };
+}
+
+/**
+ * The suite's server scenarios and the revisions each belongs to, from `conformance list --server`
+ * (`  - tools-list [2025-06-18,2025-11-25,2026-07-28]`, `  - tasks-lifecycle [extension]`).
+ * @param {string} listing
+ * @returns {Map<string, string[]>}
+ */
+export function parseScenarioListing(listing) {
+  const scenarios = new Map();
+  for (const match of withoutColours(listing).matchAll(/^\s+- (\S+) \[([^\]]*)\]/gm)) {
+    scenarios.set(/** @type {string} */ (match[1]), /** @type {string} */ (match[2]).split(','));
+  }
+  return scenarios;
+}
+
+/** @param {{ node: string, cli: string }} suite */
+export async function listScenarios(suite) {
+  const { code, output } = await run(suite.node, [suite.cli, 'list', '--server'], { timeoutMs: 60_000 });
+  if (code !== 0) throw new Error(`the suite cannot list its scenarios (exit ${code}): ${output.trim().slice(0, 500)}`);
+  return parseScenarioListing(output);
+}
+
+/**
+ * The wire a scenario ran at in a leg of the 0.2 suite. Without `--spec-version` the suite runs a
+ * scenario of the dated revisions at 2025-11-25 (the initialize handshake) and a 2026-only or extension
+ * scenario at 2026-07-28; with `--spec-version 2026-07-28` every scenario runs at that wire.
+ * @param {string[] | undefined} revisions @param {string | undefined} specVersion
+ */
+export function wireOf(revisions, specVersion) {
+  if (specVersion !== undefined) return specVersion;
+  return (revisions ?? []).some((revision) => /^\d{4}-\d\d-\d\d$/.test(revision) && revision < MODERN_WIRE) ? LEGACY_WIRE : MODERN_WIRE;
+}
+
+/**
+ * The entries of a baseline file of `<scenario>@<wire>` items (`server:` then `  - name@wire` lines;
+ * `#` comments and blank lines ignored).
+ * @param {string} text
+ * @returns {Set<string>}
+ */
+export function parseWireBaseline(text) {
+  const entries = new Set();
+  for (const line of text.split('\n')) {
+    const item = /^\s+-\s+(\S+@\S+)\s*(#.*)?$/.exec(line);
+    if (item?.[1]) entries.add(item[1]);
+  }
+  return entries;
+}
+
+/**
+ * Verdicts of the 0.2 suite's legs against a baseline of expected failures: a failure not in it, or an
+ * entry that passes now (stale) or never ran, fails the run.
+ * @param {ScenarioVerdict[]} verdicts scenarios labelled `<scenario>@<wire>`
+ * @param {Set<string>} baseline
+ * @returns {{ ok: boolean, lines: string[] }}
+ */
+export function judgeAgainstBaseline(verdicts, baseline) {
+  const lines = [];
+  const seen = new Set(verdicts.map((verdict) => verdict.scenario));
+  for (const verdict of verdicts) {
+    if (verdict.status === 'FAIL' && baseline.has(verdict.scenario)) lines.push(`# baseline: expected failure ${verdict.scenario}`);
+    else if (verdict.status === 'FAIL') lines.push(`# baseline: UNEXPECTED failure ${verdict.scenario}`);
+    else if (baseline.has(verdict.scenario)) lines.push(`# baseline: STALE entry ${verdict.scenario} (it passes now: remove it from the baseline)`);
+  }
+  for (const entry of baseline) if (!seen.has(entry)) lines.push(`# baseline: STALE entry ${entry} (the suite no longer runs it)`);
+  return { ok: !lines.some((line) => /UNEXPECTED|STALE/.test(line)), lines };
+}
+
+/**
+ * The 0.2 suite, every server scenario at both wires, judged strictly: leg 1 `--suite all` (dated
+ * scenarios at 2025-11-25, 2026-only and extension scenarios at 2026-07-28), leg 2 `--suite all
+ * --spec-version 2026-07-28` (the scenarios of both eras again, stateless). Each scenario is labelled
+ * `<scenario>@<wire>`, once; with a baseline, its expected failures are allowed (and must still fail).
+ * @param {{ node: string, cli: string }} suite
+ * @param {{ url: string, resultsDir: string, baseline?: Set<string>, timeoutMs?: number }} options
+ * @returns {Promise<{ ok: boolean, lines: string[], passed: number, failed: number }>}
+ */
+export async function runBothWires(suite, { url, resultsDir, baseline, timeoutMs = 600_000 }) {
+  const revisions = await listScenarios(suite);
+  /** @type {ScenarioVerdict[]} */
+  const verdicts = [];
+  const labels = new Set();
+  const lines = [];
+  let ok = true;
+  for (const [leg, specVersion] of /** @type {const} */ ([['legacy', undefined], ['modern', MODERN_WIRE]])) {
+    const dir = join(resultsDir, leg);
+    const args = ['--suite', 'all', ...(specVersion ? ['--spec-version', specVersion] : [])];
+    const { timedOut, log, logFile } = await runSuite(suite, { url, args, resultsDir: dir, timeoutMs });
+    if (timedOut) {
+      ok = false;
+      lines.push(`# leg ${leg}: the suite did not finish within ${Math.round(timeoutMs / 1000)} s (output: ${logFile})`);
+    }
+    const legVerdicts = judgeScenarios(scenariosStarted(log), readChecks(dir), { strict: true });
+    if (legVerdicts.length === 0) {
+      ok = false;
+      lines.push(`# leg ${leg} ran no scenario; its output is in ${logFile}:`, ...log.trim().split('\n').slice(-10).map((line) => `#   ${line}`));
+    }
+    for (const verdict of legVerdicts) {
+      const label = `${verdict.scenario}@${wireOf(revisions.get(verdict.scenario), specVersion)}`;
+      if (labels.has(label)) continue;
+      labels.add(label);
+      verdicts.push({ ...verdict, scenario: label });
+    }
+  }
+  lines.unshift(...reportLines(verdicts, undefined));
+  const passed = verdicts.filter((verdict) => verdict.status === 'PASS').length;
+  const failed = verdicts.length - passed;
+  if (baseline) {
+    const judged = judgeAgainstBaseline(verdicts, baseline);
+    lines.push(...judged.lines);
+    ok = ok && judged.ok;
+  } else {
+    ok = ok && failed === 0;
+  }
+  lines.push(`results: ${resultsDir}`);
   return { ok, lines, passed, failed };
 }
 

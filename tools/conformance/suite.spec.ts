@@ -2,7 +2,20 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { baselineVerdicts, judgeScenarios, readChecks, reportLines, scenarioOfResultsFolder, scenariosStarted, suiteDir, vacuousPass } from './suite.mjs';
+import {
+  baselineVerdicts,
+  judgeAgainstBaseline,
+  judgeScenarios,
+  parseScenarioListing,
+  parseWireBaseline,
+  readChecks,
+  reportLines,
+  scenarioOfResultsFolder,
+  scenariosStarted,
+  suiteDir,
+  vacuousPass,
+  wireOf,
+} from './suite.mjs';
 
 const ok = (id: string) => ({ id, status: 'SUCCESS' });
 const failure = (id: string, errorMessage: string) => ({ id, status: 'FAILURE', errorMessage });
@@ -130,6 +143,51 @@ describe('conformance suite runner', () => {
       mkdirSync(join(dir, 'server-tools-list-2026-12-01T23-02-45-952Z'));
       writeFileSync(join(dir, 'notes.txt'), 'not a scenario');
       expect(readChecks(dir)).toEqual({ ping: [ok('ping')] });
+    });
+  });
+
+  describe('parseScenarioListing', () => {
+    it('reads each scenario with its revisions, extensions included', () => {
+      const listing = 'Server scenarios (test against a server):\n  - tools-list [2025-06-18,2025-11-25,2026-07-28]\n  - tasks-lifecycle [extension]\n';
+      expect([...parseScenarioListing(listing)]).toEqual([
+        ['tools-list', ['2025-06-18', '2025-11-25', '2026-07-28']],
+        ['tasks-lifecycle', ['extension']],
+      ]);
+    });
+  });
+
+  describe('wireOf', () => {
+    it('runs a dated scenario at 2025-11-25 and a 2026-only or extension one at 2026-07-28, unless the leg names a wire', () => {
+      expect(wireOf(['2025-06-18', '2026-07-28'], undefined)).toBe('2025-11-25');
+      expect(wireOf(['2026-07-28'], undefined)).toBe('2026-07-28');
+      expect(wireOf(['extension'], undefined)).toBe('2026-07-28');
+      expect(wireOf(['2025-06-18', '2025-11-25'], '2026-07-28')).toBe('2026-07-28');
+    });
+  });
+
+  describe('parseWireBaseline', () => {
+    it('reads scenario@wire items and skips comments', () => {
+      const text = '# why\nserver:\n  - tasks-lifecycle@2026-07-28\n  - ping@2025-11-25  # a note\n  - not-an-entry\n';
+      expect([...parseWireBaseline(text)]).toEqual(['tasks-lifecycle@2026-07-28', 'ping@2025-11-25']);
+    });
+  });
+
+  describe('judgeAgainstBaseline', () => {
+    const verdict = (scenario: string, status: 'PASS' | 'FAIL') => ({ scenario, status, summary: '', notes: [] });
+
+    it('accepts expected failures, and fails on an unexpected failure, a passing entry or one that never ran', () => {
+      expect(judgeAgainstBaseline([verdict('a@2026-07-28', 'FAIL'), verdict('b@2026-07-28', 'PASS')], new Set(['a@2026-07-28']))).toEqual({
+        ok: true,
+        lines: ['# baseline: expected failure a@2026-07-28'],
+      });
+      expect(judgeAgainstBaseline([verdict('a@2026-07-28', 'FAIL')], new Set()).ok).toBe(false);
+      expect(judgeAgainstBaseline([verdict('a@2026-07-28', 'PASS')], new Set(['a@2026-07-28'])).lines).toEqual([
+        '# baseline: STALE entry a@2026-07-28 (it passes now: remove it from the baseline)',
+      ]);
+      expect(judgeAgainstBaseline([], new Set(['gone@2025-11-25']))).toEqual({
+        ok: false,
+        lines: ['# baseline: STALE entry gone@2025-11-25 (the suite no longer runs it)'],
+      });
     });
   });
 });

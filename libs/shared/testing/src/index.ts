@@ -5,6 +5,7 @@
  */
 export { getFreePort } from './network/free-port';
 export { waitForHttpOk, waitUntil, type WaitOptions } from './network/wait-until';
+export { startRoundRobinProxy, type RoundRobinProxy } from './network/round-robin-proxy';
 export { ProcessTracker, type TrackedProcess } from './processes/process-tracker';
 export { findRepoRoot } from './platform/repo-root';
 export { testInfrastructure, uniqueRunId, type TestInfrastructure } from './platform/test-infrastructure';

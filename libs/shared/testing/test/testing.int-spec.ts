@@ -11,6 +11,7 @@ import {
   deleteBucketsWithPrefix,
   getFreePort,
   sendRaw,
+  startRoundRobinProxy,
   testInfrastructure,
   uniqueRunId,
   type StartCluster,
@@ -165,6 +166,63 @@ describe('bootDistributed', () => {
       expect(first.subjectPrefix).not.toBe(second.subjectPrefix);
     } finally {
       await Promise.all([first.stop(), second.stop()]);
+    }
+  });
+});
+
+describe('startRoundRobinProxy', () => {
+  const servers: Server[] = [];
+  const backend = async (name: string): Promise<string> => {
+    const server = createServer((request, response) => {
+      if (request.url === '/stream') {
+        response.writeHead(200, { 'content-type': 'text/event-stream' });
+        response.write(`data: ${name} first\n\n`);
+        setTimeout(() => response.end(`data: ${name} last\n\n`), 200);
+        return;
+      }
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      request.on('end', () => response.writeHead(200, { 'x-backend': name, 'x-host': request.headers.host ?? '' }).end(`${name}:${body}`));
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  };
+
+  afterAll(async () => {
+    await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  });
+
+  it('sends each request to the next target in turn, body and Host passed on', async () => {
+    const proxy = await startRoundRobinProxy([await backend('a'), await backend('b')]);
+    try {
+      const answers = [];
+      for (let index = 0; index < 4; index++) {
+        const response = await fetch(`${proxy.url}/echo`, { method: 'POST', body: `n${index}` });
+        answers.push({ text: await response.text(), host: response.headers.get('x-host') });
+      }
+      expect(answers.map((answer) => answer.text)).toEqual(['a:n0', 'b:n1', 'a:n2', 'b:n3']);
+      expect(answers[0]?.host).toBe(new URL(proxy.url).host);
+      expect(proxy.counts).toEqual([2, 2]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('streams an answer as it arrives, and answers 502 for a target that is down', async () => {
+    const down = `http://127.0.0.1:${await getFreePort()}`;
+    const proxy = await startRoundRobinProxy([await backend('c'), down]);
+    try {
+      const response = await fetch(`${proxy.url}/stream`);
+      const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+      const first = await reader.read();
+      // The first event arrives before the backend ends its answer 200 ms later.
+      expect(new TextDecoder().decode(first.value)).toBe('data: c first\n\n');
+      await reader.cancel();
+      const refused = await fetch(`${proxy.url}/stream`);
+      expect(refused.status).toBe(502);
+    } finally {
+      await proxy.close();
     }
   });
 });
