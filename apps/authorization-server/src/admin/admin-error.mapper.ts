@@ -65,6 +65,7 @@ export function fromWireCode(code: WireErrorCode): AdminErrorCode {
     case WireErrorCode.InvalidRequest:
     case WireErrorCode.InvalidParams:
     case WireErrorCode.Unsupported:
+    case WireErrorCode.MissingClientCapability:
       return AdminErrorCode.InvalidRequest;
     case WireErrorCode.Forbidden:
     case WireErrorCode.InsufficientScope:

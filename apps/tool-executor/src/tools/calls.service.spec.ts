@@ -468,10 +468,23 @@ describe(CallsService, () => {
       return { runs, tools: [make('forbidden'), make('optional'), make('required')] };
     }
 
-    it('refuses a plain call of a tool that requires a task with UNSUPPORTED, and does not run it', async () => {
+    it('refuses a plain 2026-07-28 call of a tool that requires a task as missing the tasks extension (S-295), and does not run it', async () => {
       const { runs, tools } = taskTools();
       const { callInMode } = setup(tools);
-      await expect(callInMode('required', undefined)).rejects.toMatchObject({ code: WireErrorCode.Unsupported, message: 'Tool required can only run as a task' });
+      await expect(callInMode('required', undefined)).rejects.toMatchObject({
+        code: WireErrorCode.MissingClientCapability,
+        data: { requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } },
+      });
+      expect(runs).toEqual([]);
+    });
+
+    it('refuses a plain call of a session of 2025-11-25 of a tool that requires a task with UNSUPPORTED (S-197), and does not run it', async () => {
+      const { runs, tools } = taskTools();
+      const { service } = setup(tools);
+      await expect(service.call({ tenant: 't', server: 's', callId: 'k-legacy', name: 'required', protocolVersion: '2025-11-25', arguments: {} }, member)).rejects.toMatchObject({
+        code: WireErrorCode.Unsupported,
+        message: 'Tool required can only run as a task',
+      });
       expect(runs).toEqual([]);
     });
 

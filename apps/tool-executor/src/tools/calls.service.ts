@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { toolExecutor, type EventPayload, type Principal, type RpcRequestParsed, type RpcResponse } from '@mcp-platform/protocol-contracts';
-import { CallToolResultSchema, eraOfVersion, JSONRPC_VERSION, type CallToolResult } from '@mcp-platform/protocol-mcp';
+import { CallToolResultSchema, eraOfVersion, JSONRPC_VERSION, TASKS_EXTENSION_CAPABILITY, type CallToolResult } from '@mcp-platform/protocol-mcp';
 import { EventLog, MessageBus, RpcError, toWireError, WireErrorCode } from '@mcp-platform/shared-messaging';
 import { drainUntil, type OnDrain } from '@mcp-platform/shared-observability';
 import { CatalogService, type PreparedTool } from '../catalog/catalog.service';
@@ -173,8 +173,14 @@ export class CallsService implements OnDrain {
     delivery: TaskDelivery,
   ): Promise<CallAnswer> {
     const tool = this.callableTool(request, principal);
-    // spec S-197 (MUST): a plain call of a tool that requires a task does not run; -32601 at the edge.
     if (request.taskMode === undefined && tool.record.taskSupport === 'required') {
+      // spec S-295: a 2026-07-28 request names the tasks extension it lacks (-32021); S-197 (MUST): a
+      // 2025-11-25 session's plain call does not run either (-32601).
+      if (eraOfVersion(request.protocolVersion) === 'modern') {
+        throw new RpcError(WireErrorCode.MissingClientCapability, `Tool ${request.name} can only run as a task: declare the tasks extension`, {
+          requiredCapabilities: TASKS_EXTENSION_CAPABILITY,
+        });
+      }
       throw new RpcError(WireErrorCode.Unsupported, `Tool ${request.name} can only run as a task`);
     }
     const args: ToolArguments = request.arguments ?? {};

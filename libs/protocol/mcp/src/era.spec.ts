@@ -8,6 +8,10 @@ describe('detectEra', () => {
     expect(detectEra({ method: 'initialize', params: {} })).toBe('legacy');
   });
 
+  it('treats an initialize carrying the modern _meta as modern, so it gets the revision’s 404 and -32601 (S-111)', () => {
+    expect(detectEra({ method: 'initialize', params: { protocolVersion: '2025-11-25', ...modernMeta } })).toBe('modern');
+  });
+
   it('treats the modern _meta version as modern, even beside a session id', () => {
     expect(detectEra({ method: 'tools/list', params: modernMeta })).toBe('modern');
     expect(detectEra({ method: 'tools/list', params: modernMeta, sessionId: 'abc' })).toBe('modern');

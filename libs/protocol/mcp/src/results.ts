@@ -27,16 +27,6 @@ export const CacheableResultFieldsSchema = z.object({
 });
 export type CacheableResultFields = z.infer<typeof CacheableResultFieldsSchema>;
 
-/** Methods whose modern `complete` results must carry `ttlMs` and `cacheScope` (S-246). */
-export const CACHEABLE_METHODS: ReadonlySet<string> = new Set([
-  'server/discover',
-  'tools/list',
-  'prompts/list',
-  'resources/list',
-  'resources/templates/list',
-  'resources/read',
-]);
-
 /** The modern `server/discover` result (S-53): core's shape plus `resultType` and the caching hints. */
 export const ModernDiscoverResultSchema = DiscoverResultSchema.extend({
   resultType: ResultTypeSchema,

@@ -23,6 +23,13 @@ export const WireErrorCode = {
    * a plain call of a tool that requires one: S-197); the broker answers `-32601`.
    */
   Unsupported: 'UNSUPPORTED',
+  /**
+   * The operation needs a client capability the request did not declare (a tool that asks for sampling,
+   * elicitation or roots, a tool that runs only as a task without the tasks extension); `data` is
+   * `{ requiredCapabilities }`, the missing part of the client's capabilities (the broker answers
+   * `-32021`, S-38). Only requests that declare their capabilities per request (2026-07-28) get it.
+   */
+  MissingClientCapability: 'MISSING_CLIENT_CAPABILITY',
   /** The deadline passed before an answer came. */
   Timeout: 'TIMEOUT',
   /** The call was cancelled by its caller. */

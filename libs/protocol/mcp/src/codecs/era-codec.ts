@@ -24,6 +24,8 @@ export interface EraCodec {
   encodeResult(method: string, result: NeutralResult, context: EncodeContext): Record<string, unknown>;
   /** A task, as created by `tools/call` or read by `tasks/get` (S-276, S-297, S-300). */
   encodeTask(method: 'tools/call' | 'tasks/get', task: NeutralTask, context: EncodeContext): Record<string, unknown>;
+  /** A task as a status notification carries it: legacy `notifications/tasks/status` (S-284), modern `notifications/tasks` (S-304). */
+  encodeTaskStatus(task: NeutralTask): Record<string, unknown>;
   /** What `tasks/cancel` answers: the cancelled task, or why it could not be (S-283, S-302). */
   encodeCancel(outcome: NeutralCancel, context: EncodeContext): { result: Record<string, unknown> } | { error: JsonRpcErrorObject };
   /** A handler's request for the client's input, when this era carries it by result (S-60); `undefined` when it cannot. */

@@ -81,6 +81,12 @@ describe('era codecs', () => {
       expect(legacyCodec.encodeTask('tasks/get', task, legacy)).not.toHaveProperty('result');
     });
 
+    it('words a task in a status notification per era (S-284, S-304)', () => {
+      expect(legacyCodec.encodeTaskStatus(task)).toEqual(expect.objectContaining({ ttl: 60_000 }));
+      expect(modernCodec.encodeTaskStatus(task)).toEqual(expect.objectContaining({ ttlMs: 60_000, result: { content: [] } }));
+      expect(modernCodec.encodeTaskStatus(task)).not.toHaveProperty('resultType');
+    });
+
     it('refuses a terminal task’s cancel in the legacy era and acknowledges every cancel in the modern one (S-283, S-302)', () => {
       const refusal = { code: JsonRpcErrorCode.InvalidParams, message: 'terminal' };
       expect(legacyCodec.encodeCancel({ alreadyTerminal: refusal }, legacy)).toEqual({ error: refusal });

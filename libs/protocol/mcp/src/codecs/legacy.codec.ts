@@ -40,6 +40,10 @@ export const legacyCodec: EraCodec = {
     return method === 'tools/call' ? { task: legacyTask(task) } : legacyTask(task);
   },
 
+  encodeTaskStatus(task) {
+    return legacyTask(task);
+  },
+
   encodeCancel(outcome) {
     // spec S-283: the cancelled task; a terminal one cannot be cancelled (-32602).
     return 'task' in outcome ? { result: legacyTask(outcome.task) } : { error: outcome.alreadyTerminal };

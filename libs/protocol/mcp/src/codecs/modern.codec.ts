@@ -46,6 +46,10 @@ export const modernCodec: EraCodec = {
     return complete(modernDetailedTask(task), context);
   },
 
+  encodeTaskStatus(task) {
+    return modernDetailedTask(task);
+  },
+
   encodeCancel(_outcome, context) {
     // spec S-302: cancellation is cooperative; the answer is an empty acknowledgement, whatever happens to the work.
     return { result: complete({}, context) };
