@@ -8,7 +8,7 @@ import type { TokenRevocations } from './auth/token-revocations.service';
 import { BrokerEvents } from './broker-events.service';
 import { OpenConnections } from './edge/open-connections.registry';
 import type { LegacyEndpoint } from './legacy/legacy-endpoint.service';
-import type { SessionStore } from './legacy/session.store';
+import type { SessionStore } from './sessions/session.store';
 import { LazyResponse } from './streams/lazy-response';
 import type { SessionStreams } from './streams/session-streams.registry';
 import { ListenStreams } from './subscriptions/listen-streams.registry';

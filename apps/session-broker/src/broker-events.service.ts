@@ -1,15 +1,15 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { authorizationServer, taskScheduler, type EventPayload } from '@mcp-platform/protocol-contracts';
-import { JSONRPC_VERSION } from '@mcp-platform/protocol-mcp';
+import { JSONRPC_VERSION, legacyCodec, modernCodec } from '@mcp-platform/protocol-mcp';
 import { AccessTokenVerifier } from '@mcp-platform/shared-auth';
 import { MessageBus } from '@mcp-platform/shared-messaging';
 import { TokenRevocations } from './auth/token-revocations.service';
 import { OpenConnections } from './edge/open-connections.registry';
 import { LegacyEndpoint } from './legacy/legacy-endpoint.service';
-import { SessionStore } from './legacy/session.store';
+import { SessionStore } from './sessions/session.store';
 import { SessionStreams } from './streams/session-streams.registry';
 import { ListenStreams, type TaskOwner } from './subscriptions/listen-streams.registry';
-import { legacyTask, modernDetailedTask } from './tasks/task-methods.service';
+import { neutralTask } from './tasks/task-methods.service';
 import { VirtualServerCache } from './virtual-servers/virtual-server.cache';
 
 type TaskStatusChange = EventPayload<typeof taskScheduler.taskStatusChanged>;
@@ -86,7 +86,7 @@ export class BrokerEvents {
    */
   async taskStatusChanged(change: TaskStatusChange): Promise<void> {
     if (change.sessionId !== undefined) {
-      this.streams.send(change.sessionId, { jsonrpc: JSONRPC_VERSION, method: 'notifications/tasks/status', params: legacyTask(change.task) });
+      this.streams.send(change.sessionId, { jsonrpc: JSONRPC_VERSION, method: 'notifications/tasks/status', params: legacyCodec.encodeTaskStatus(neutralTask({ task: change.task })) });
     }
     if (change.era === 'modern') await this.notifyTaskListeners(change);
   }
@@ -110,7 +110,7 @@ export class BrokerEvents {
         return;
       }
     }
-    const sent = this.listens.notifyTaskStatus(owner, task.taskId, modernDetailedTask(state));
+    const sent = this.listens.notifyTaskStatus(owner, task.taskId, modernCodec.encodeTaskStatus(neutralTask(state)));
     if (sent) this.logger.debug(`told ${sent} listener(s) of ${change.tenant} that a task is ${state.task.status}`);
   }
 

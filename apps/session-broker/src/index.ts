@@ -4,4 +4,4 @@ export { configureSessionBrokerHttp, MCP_ROUTE } from './session-broker.http';
 export { defaultAllowLists, type LegacySessionLimits, type SessionBrokerOptions } from './session-broker.options';
 export { mcpEdgeEnv } from './config/env.schema';
 export { legacyCallId } from './calls/call-id';
-export { generateRequestStateKey } from './modern/request-state-keys';
+export { generateRequestStateKey } from './config/request-state-keys';

@@ -4,7 +4,7 @@ import { METADATA_PREFLIGHT_HEADERS, ProtectedResourceMetadataEndpoint } from '.
 import { PROTECTED_RESOURCE_METADATA_PREFIX } from './auth/protected-resources';
 import { McpEndpoint } from './edge/mcp-endpoint.service';
 import { corsHeaders, preflightHeaders } from './edge/cors';
-import { UNPARSEABLE_BODY } from './edge/mcp-request';
+import { UNPARSEABLE_BODY } from './requests/mcp-request';
 import type { SessionBrokerOptions } from './session-broker.options';
 
 /** The path of every virtual server's MCP endpoint. */

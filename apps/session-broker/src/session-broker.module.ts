@@ -11,22 +11,24 @@ import { CallRegistry } from './calls/call-registry.service';
 import { McpEndpoint } from './edge/mcp-endpoint.service';
 import { OpenConnections } from './edge/open-connections.registry';
 import { LegacyEndpoint } from './legacy/legacy-endpoint.service';
-import { SessionAdmission } from './legacy/session-admission.service';
-import { SessionStore } from './legacy/session.store';
-import { ResourceMethods } from './methods/resource-methods.service';
-import { ToolMethods } from './methods/tool-methods.service';
+import { MethodTable } from './methods/method-table';
+import { SessionAdmission } from './sessions/session-admission.service';
+import { SessionStore } from './sessions/session.store';
 import { ModernEndpoint } from './modern/modern-endpoint.service';
 import { RequestStates } from './modern/request-state';
-import { generateRequestStateKey, parseRequestStateKey } from './modern/request-state-keys';
-import { ToolRoundTrips } from './modern/tool-round-trips.service';
+import { generateRequestStateKey, parseRequestStateKey } from './config/request-state-keys';
+import { RoundTrips } from './modern/round-trips.service';
 import { resolveSessionBrokerOptions, SESSION_BROKER_OPTIONS, type ResolvedSessionBrokerOptions, type SessionBrokerOptions } from './session-broker.options';
 import { VirtualServerAnnouncer } from './startup/virtual-server-announcer.service';
 import { SessionStreams } from './streams/session-streams.registry';
-import { StreamResumption } from './streams/stream-resumption.service';
+import { StreamResumption } from './calls/stream-resumption.service';
+import { ResourceMethods } from './resources/resource-methods.service';
+import { SessionMethods } from './sessions/session-methods.service';
 import { TaskMethods } from './tasks/task-methods.service';
 import { TaskRateLimiter } from './tasks/task-rate-limiter';
 import { TaskResultStreams } from './tasks/task-result-streams.registry';
 import { ListenStreams } from './subscriptions/listen-streams.registry';
+import { ToolMethods } from './tools/tool-methods.service';
 import { VirtualServerCache } from './virtual-servers/virtual-server.cache';
 
 /**
@@ -67,9 +69,11 @@ export class SessionBrokerModule {
         { provide: ListenStreams, useFactory: () => new ListenStreams(resolved.listenStreamsPerCaller) },
         ToolMethods,
         { provide: RequestStates, inject: [SESSION_BROKER_OPTIONS], useFactory: requestStates },
-        ToolRoundTrips,
+        RoundTrips,
         ResourceMethods,
         TaskMethods,
+        SessionMethods,
+        MethodTable,
         TaskResultStreams,
         {
           provide: TaskRateLimiter,

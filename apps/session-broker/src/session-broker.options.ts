@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { parseRequestStateKeys, type RequestStateKey } from './modern/request-state-keys';
-import { DEFAULT_TASK_OPERATIONS_PER_MINUTE } from './tasks/task-rate-limiter';
+import { parseRequestStateKeys, type RequestStateKey } from './config/request-state-keys';
 
 /** How the session broker is configured, by its own process or by the embedded host. */
 export interface SessionBrokerOptions {
@@ -104,6 +103,12 @@ export interface ResolvedSessionBrokerOptions extends Required<Omit<SessionBroke
   requestStateKeys: RequestStateKey[];
   auth: Required<SessionBrokerAuthOptions>;
 }
+
+/**
+ * The default allowance of task operations per requester and minute (100 a second, bursts of 600): room
+ * for a client polling dozens of long tasks every second, not for a runaway loop.
+ */
+export const DEFAULT_TASK_OPERATIONS_PER_MINUTE = 6_000;
 
 export const SESSION_BROKER_OPTIONS = Symbol('SESSION_BROKER_OPTIONS');
 

@@ -6,8 +6,8 @@ import { inProcessMessaging, MessageBus, type MessagingOptions } from '@mcp-plat
 import { isolatedNatsMessaging, parseSse } from '@mcp-platform/shared-testing';
 import { legacyCallId } from '../src/calls/call-id';
 import { CallRegistry, type OpenCall } from '../src/calls/call-registry.service';
-import { generateRequestStateKey } from '../src/modern/request-state-keys';
-import { SessionStore } from '../src/legacy/session.store';
+import { generateRequestStateKey } from '../src/config/request-state-keys';
+import { SessionStore } from '../src/sessions/session.store';
 import { ListenStreams } from '../src/subscriptions/listen-streams.registry';
 import { bootBroker, ExecutorLog, type BootedBroker } from './fake-tool-executor';
 import { ACCEPT_BOTH, eventually, initializeRaw, modernHeaders, modernParams, openStream, post } from './http-helpers';

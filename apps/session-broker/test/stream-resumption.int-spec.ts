@@ -3,7 +3,7 @@ import { sessionBroker, toolExecutor } from '@mcp-platform/protocol-contracts';
 import { inProcessMessaging, MemoryEventLog, MessageBus, type MessagingOptions } from '@mcp-platform/shared-messaging';
 import { isolatedNatsMessaging, parseSse, type SseEvent } from '@mcp-platform/shared-testing';
 import { legacyCallId } from '../src/calls/call-id';
-import { generateRequestStateKey } from '../src/modern/request-state-keys';
+import { generateRequestStateKey } from '../src/config/request-state-keys';
 import { parseEventId } from '../src/streams/stream-ids';
 import { bootBroker, ExecutorLog, type BootedBroker } from './fake-tool-executor';
 import { eventually, initializeRaw, openStream, post, type OpenStream } from './http-helpers';

@@ -34,7 +34,7 @@ interface Era {
 const eras: Era[] = [
   {
     name: 'legacy',
-    notFound: { code: -32002, message: () => 'Resource not found' },
+    notFound: { code: -32002, message: (uri) => `Resource ${uri} not found` },
     connect: async (url) => {
       const client = new LegacyClient({ name: 'e2e-legacy', version: '1.0.0' });
       const transport = new LegacyTransport(new URL(url));

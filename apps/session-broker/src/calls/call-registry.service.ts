@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@ne
 import { sessionBroker, toolExecutor, type EventPayload } from '@mcp-platform/protocol-contracts';
 import type { RequestId } from '@mcp-platform/protocol-mcp';
 import { MessageBus, type BusSubscription } from '@mcp-platform/shared-messaging';
-import { shutdownError, SHUTDOWN_RETRY_AFTER } from '../edge/shutdown-answers';
+import { shutdownError, SHUTDOWN_RETRY_AFTER } from './shutdown-answers';
 import type { LazyResponse } from '../streams/lazy-response';
 import { eventId } from '../streams/stream-ids';
 import { SESSION_BROKER_OPTIONS, type ResolvedSessionBrokerOptions } from '../session-broker.options';

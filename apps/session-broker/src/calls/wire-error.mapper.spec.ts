@@ -26,6 +26,15 @@ describe('wireErrorToJsonRpc', () => {
     });
   });
 
+  it('answers MISSING_CLIENT_CAPABILITY with -32021 naming what the request lacks (S-38)', () => {
+    const requiredCapabilities = { sampling: {} };
+    expect(wireErrorToJsonRpc(1, { code: WireErrorCode.MissingClientCapability, message: 'x', data: { requiredCapabilities } }).error).toEqual({
+      code: -32021,
+      message: 'Missing required client capabilities: sampling',
+      data: { requiredCapabilities },
+    });
+  });
+
   it('answers TIMEOUT and UNAVAILABLE with a clear -32603', () => {
     expect(wireErrorToJsonRpc(1, { code: WireErrorCode.Timeout, message: 'x' }).error).toMatchObject({ code: -32603, message: expect.stringMatching(/timed out/) });
     expect(wireErrorToJsonRpc(1, { code: WireErrorCode.Unavailable, message: 'x' }).error).toMatchObject({

@@ -1,5 +1,5 @@
 import { WireErrorCode, type WireError } from '@mcp-platform/protocol-contracts';
-import { BASELINE_SCOPE, JsonRpcErrorCode, jsonRpcError, type JsonRpcErrorResponse, type RequestId } from '@mcp-platform/protocol-mcp';
+import { BASELINE_SCOPE, JsonRpcErrorCode, jsonRpcError, missingRequiredClientCapabilityError, type JsonRpcErrorResponse, type RequestId } from '@mcp-platform/protocol-mcp';
 
 /**
  * Turns a wire error from a platform service into the JSON-RPC error a client sees (STYLE.md §5).
@@ -27,6 +27,9 @@ export function wireErrorToJsonRpc(id: RequestId | undefined, error: WireError):
     case WireErrorCode.Unsupported:
       // spec S-197: a task/non-task mismatch with the tool's execution.taskSupport is "method not found".
       return jsonRpcError(id, JsonRpcErrorCode.MethodNotFound, error.message, error.data);
+    case WireErrorCode.MissingClientCapability:
+      // spec S-38: -32021 naming what the request lacks (HTTP 400 by the modern codec).
+      return missingRequiredClientCapabilityError(id, requiredCapabilitiesOf(error.data));
     case WireErrorCode.Timeout:
       return jsonRpcError(id, JsonRpcErrorCode.InternalError, 'The request timed out inside the platform; it may be retried');
     case WireErrorCode.Cancelled:
@@ -56,6 +59,12 @@ export function requiredScopes(data: unknown): string[] {
   const scopes = (data as { scopes?: unknown } | undefined)?.scopes;
   const valid = Array.isArray(scopes) ? scopes.filter((scope): scope is string => typeof scope === 'string' && SCOPE_TOKEN.test(scope)) : [];
   return valid.length > 0 ? [...new Set(valid)] : [BASELINE_SCOPE];
+}
+
+/** The `requiredCapabilities` of a `MISSING_CLIENT_CAPABILITY` error: an object, or `{}` when the data is unusable. */
+function requiredCapabilitiesOf(data: unknown): Record<string, unknown> {
+  const required = (data as { requiredCapabilities?: unknown } | undefined)?.requiredCapabilities;
+  return typeof required === 'object' && required !== null && !Array.isArray(required) ? (required as Record<string, unknown>) : {};
 }
 
 function assertNever(value: never): never {

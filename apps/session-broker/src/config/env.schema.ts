@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { booleanFlag, commaList, httpEnv, loadEnv, logEnv, natsEnv, trustProxyEnv } from '@mcp-platform/shared-config';
-import { parseRequestStateKeys } from '../modern/request-state-keys';
+import { parseRequestStateKeys } from './request-state-keys';
 import { DEFAULT_LEGACY_SESSION_LIMITS, DEFAULT_LISTEN_STREAMS_PER_CALLER } from '../session-broker.options';
-import { DEFAULT_TASK_OPERATIONS_PER_MINUTE } from '../tasks/task-rate-limiter';
+import { DEFAULT_TASK_OPERATIONS_PER_MINUTE } from '../session-broker.options';
 
 /** The MCP edge's keys, shared with the embedded host (`apps/standalone`), which serves the same edge. */
 export const mcpEdgeEnv = {

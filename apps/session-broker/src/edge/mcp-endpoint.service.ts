@@ -20,12 +20,12 @@ import { LegacyEndpoint } from '../legacy/legacy-endpoint.service';
 import { ModernEndpoint } from '../modern/modern-endpoint.service';
 import { SESSION_BROKER_OPTIONS, type ResolvedSessionBrokerOptions } from '../session-broker.options';
 import { LazyResponse, type ResponseTarget } from '../streams/lazy-response';
-import { StreamResumption } from '../streams/stream-resumption.service';
+import { StreamResumption } from '../calls/stream-resumption.service';
 import { VirtualServerCache } from '../virtual-servers/virtual-server.cache';
 import { EdgePolicy, type EdgeRejection } from './edge-policy';
-import { headerValue, UNPARSEABLE_BODY, type McpHttpRequest } from './mcp-request';
+import { headerValue, UNPARSEABLE_BODY, type McpHttpRequest } from '../requests/mcp-request';
 import { OpenConnections } from './open-connections.registry';
-import { endAtShutdown, SHUTDOWN_RETRY_AFTER, shuttingDownError } from './shutdown-answers';
+import { endAtShutdown, SHUTDOWN_RETRY_AFTER, shuttingDownError } from '../calls/shutdown-answers';
 
 /** A request being served: its JSON-RPC id once the body was read (what a made-up answer at shutdown carries). */
 interface InFlight {

@@ -3,18 +3,16 @@ import type { Principal } from '@mcp-platform/protocol-contracts';
 import { MemoryKeyValueFactory, type MessageBus } from '@mcp-platform/shared-messaging';
 import { FakeTarget } from '../../test/fake-response-target';
 import type { CallRegistry } from '../calls/call-registry.service';
-import type { McpHttpRequest } from '../edge/mcp-request';
-import type { ResourceMethods } from '../methods/resource-methods.service';
-import type { ToolMethods } from '../methods/tool-methods.service';
-import type { TaskMethods } from '../tasks/task-methods.service';
+import type { McpHttpRequest } from '../requests/mcp-request';
+import type { MethodTable } from '../methods/method-table';
 import { resolveSessionBrokerOptions, type LegacySessionLimits } from '../session-broker.options';
 import type { SessionStreams } from '../streams/session-streams.registry';
-import type { StreamResumption } from '../streams/stream-resumption.service';
+import type { StreamResumption } from '../calls/stream-resumption.service';
 import type { VirtualServer } from '../virtual-servers/virtual-server.cache';
-import { MAX_INITIALIZE_PARAMS_BYTES } from './client-description';
+import { MAX_INITIALIZE_PARAMS_BYTES } from '../sessions/client-description';
 import { LegacyEndpoint } from './legacy-endpoint.service';
-import { SessionAdmission } from './session-admission.service';
-import { SessionStore, type LegacySession } from './session.store';
+import { SessionAdmission } from '../sessions/session-admission.service';
+import { SessionStore, type LegacySession } from '../sessions/session.store';
 
 const SESSION_ID = 'session-0123456789abcdef';
 const principal: Principal = { subject: 'anonymous', tenant: 'demo', scopes: [], anonymous: true };
@@ -49,9 +47,7 @@ function legacyEndpoint(sessions: SessionStore, bus: MessageBus, options = broke
     {} as SessionStreams,
     {} as StreamResumption,
     {} as CallRegistry,
-    {} as ToolMethods,
-    {} as ResourceMethods,
-    {} as TaskMethods,
+    {} as MethodTable,
     bus,
     options,
   );

@@ -7,10 +7,10 @@ import {
   internalError,
   invalidParamsError,
   invalidRequestError,
-  isLoggingLevel,
   isSupportedLegacyVersion,
   jsonRpcError,
   JsonRpcErrorCode,
+  legacyCodec,
   McpHttpHeader,
   methodNotFoundError,
   negotiateLegacyVersion,
@@ -20,23 +20,22 @@ import {
 } from '@mcp-platform/protocol-mcp';
 import { legacyCallId } from '../calls/call-id';
 import { CallRegistry } from '../calls/call-registry.service';
-import { clientNetwork } from '../edge/client-network';
-import { headerValue, type McpHttpRequest } from '../edge/mcp-request';
-import type { MethodOutcome } from '../methods/method-outcome';
+import { answerWithOutcome } from '../methods/method-answer';
+import { MethodTable } from '../methods/method-table';
 import { serverCapabilities, serverInfo } from '../methods/server-identity';
-import { isResourceStoreMethod, ResourceMethods } from '../methods/resource-methods.service';
-import { readProgressToken, ToolMethods } from '../methods/tool-methods.service';
+import { clientNetwork } from '../requests/client-network';
+import { headerValue, type McpHttpRequest } from '../requests/mcp-request';
+import type { MethodCall } from '../requests/method-call';
+import { failure, type MethodOutcome } from '../requests/method-outcome';
 import { SESSION_BROKER_OPTIONS, type ResolvedSessionBrokerOptions } from '../session-broker.options';
+import { clientDescriptionProblem, describeProblem, initializeParamsBytes, MAX_INITIALIZE_PARAMS_BYTES, storedClientCapabilities, storedClientInfo } from '../sessions/client-description';
+import { SessionAdmission, type Admission } from '../sessions/session-admission.service';
+import { SessionStore, type LegacySession } from '../sessions/session.store';
 import { LazyResponse, type ResponseTarget } from '../streams/lazy-response';
 import { SessionStreams } from '../streams/session-streams.registry';
 import { eventId, newStreamKey } from '../streams/stream-ids';
-import { StreamResumption } from '../streams/stream-resumption.service';
+import { StreamResumption } from '../calls/stream-resumption.service';
 import type { VirtualServer } from '../virtual-servers/virtual-server.cache';
-import { MAX_SUBSCRIPTION_CHARACTERS, MAX_SUBSCRIPTION_URI_LENGTH, MAX_SUBSCRIPTIONS_PER_SESSION, subscriptionUri, withoutSubscription, withSubscription } from '../subscriptions/resource-subscriptions';
-import { TaskMethods } from '../tasks/task-methods.service';
-import { clientDescriptionProblem, describeProblem, initializeParamsBytes, MAX_INITIALIZE_PARAMS_BYTES, storedClientCapabilities, storedClientInfo } from './client-description';
-import { SessionAdmission, type Admission } from './session-admission.service';
-import { SessionStore, type LegacySession } from './session.store';
 
 type Request = Extract<IncomingMessage, { kind: 'request' }>;
 
@@ -74,9 +73,7 @@ export class LegacyEndpoint {
     private readonly streams: SessionStreams,
     private readonly resumption: StreamResumption,
     private readonly calls: CallRegistry,
-    private readonly tools: ToolMethods,
-    private readonly resources: ResourceMethods,
-    private readonly tasks: TaskMethods,
+    private readonly table: MethodTable,
     private readonly bus: MessageBus,
     @Inject(SESSION_BROKER_OPTIONS) private readonly options: ResolvedSessionBrokerOptions,
   ) {}
@@ -105,10 +102,9 @@ export class LegacyEndpoint {
       await this.onNotification(sessionId, message.method, message.params);
       return response.accepted();
     }
-    const outcome = await this.dispatch(message, sessionId, session, server, principal, response);
-    if (outcome.kind === 'result') response.respond({ jsonrpc: '2.0', id: message.id, result: outcome.result });
-    else if (outcome.kind === 'error') response.respond(outcome.error, outcome.status, outcome.headers);
-    else response.close();
+    const outcome = await this.serve(message, sessionId, session, server, principal, response);
+    const context = { protocolVersion: session.protocolVersion, serverInfo: serverInfo(server, this.options.serverVersion) };
+    answerWithOutcome(legacyCodec, message.method, message.id, outcome, response, context, this.logger);
   }
 
   /**
@@ -252,109 +248,26 @@ export class LegacyEndpoint {
     });
   }
 
-  private async dispatch(
-    message: Request,
-    sessionId: string,
-    session: LegacySession,
-    server: VirtualServer,
-    principal: Principal,
-    response: LazyResponse,
-  ): Promise<MethodOutcome> {
-    switch (message.method) {
-      case 'ping':
-        // spec S-251: answer promptly with an empty result, even before initialization completes.
-        return { kind: 'result', result: {} };
-      case 'logging/setLevel': {
-        const level = message.params?.['level'];
-        if (!isLoggingLevel(level)) return { kind: 'error', error: invalidParamsError(message.id, 'Invalid params: level must be a logging level') };
-        if (!(await this.sessions.update(sessionId, { logLevel: level }))) {
-          return { kind: 'error', error: internalError(message.id, 'Internal error: the log level could not be stored') };
-        }
-        // spec S-233: the result is exactly {}.
-        return { kind: 'result', result: {} };
-      }
-      case 'tasks/get':
-      case 'tasks/result':
-      case 'tasks/list':
-      case 'tasks/cancel': {
-        // spec S-272: tasks are a 2025-11-25 feature; older sessions never heard of these methods.
-        if (!servesTasks(session.protocolVersion)) return { kind: 'error', error: methodNotFoundError(message.id, message.method) };
-        const context = { era: 'legacy' as const, requestId: message.id, virtualServer: server, principal, sessionId };
-        if (message.method === 'tasks/get') return this.tasks.get(context, message.params);
-        if (message.method === 'tasks/result') return this.tasks.result(context, message.params, response);
-        if (message.method === 'tasks/list') return this.tasks.list(context, message.params);
-        return this.tasks.cancel(context, message.params);
-      }
-      case 'tools/list':
-      case 'tools/call': {
-        // spec S-273: older sessions' `task` is ignored; the call runs plainly.
-        if (message.method === 'tools/call' && message.params?.['task'] !== undefined && servesTasks(session.protocolVersion)) {
-          return this.callAsTask(message, sessionId, session, server, principal);
-        }
-        const stream = message.method === 'tools/call' ? this.callStream(sessionId, session, response) : undefined;
-        const context = {
-          era: 'legacy' as const,
-          protocolVersion: session.protocolVersion,
-          virtualServer: server,
-          principal,
-          requestId: message.id,
-          params: message.params,
-          response,
-          callId: legacyCallId(sessionId, message.id),
-          ...(session.logLevel === undefined ? {} : { logLevel: session.logLevel }),
-          sessionId,
-          clientCapabilities: session.clientCapabilities,
-          // spec S-85: a dropped connection is not a cancellation in the legacy era.
-          cancelWhenClientGone: false,
-          ...(stream === undefined ? {} : { stream }),
-        };
-        return message.method === 'tools/list' ? this.tools.listTools(context) : this.tools.callTool(context);
-      }
-      case 'resources/subscribe':
-      case 'resources/unsubscribe':
-        return this.changeSubscription(message, sessionId);
-      default:
-        if (isResourceStoreMethod(message.method)) {
-          return this.resources.handle(message.method, { era: 'legacy', virtualServer: server, principal, requestId: message.id, params: message.params });
-        }
-        return { kind: 'error', error: methodNotFoundError(message.id, message.method) };
-    }
-  }
-
   /**
-   * A task-augmented `tools/call` (S-275, S-276): the task is created (the tool must allow tasks, S-197)
-   * and its `CreateTaskResult` answers at once; the call runs in the background.
+   * Any method but `initialize`: the legacy codec says whether the session's revision has it (S-13;
+   * tasks since 2025-11-25, S-272), the method table serves it with the session as its context.
    */
-  private callAsTask(message: Request, sessionId: string, session: LegacySession, server: VirtualServer, principal: Principal): Promise<MethodOutcome> | MethodOutcome {
-    const params = message.params ?? {};
-    const task = params['task'];
-    const ttl = typeof task === 'object' && task !== null && !Array.isArray(task) ? (task as Record<string, unknown>)['ttl'] : null;
-    if (ttl === null || (ttl !== undefined && (typeof ttl !== 'number' || !Number.isSafeInteger(ttl) || ttl < 0))) {
-      return { kind: 'error', error: invalidParamsError(message.id, 'Invalid params: task must be an object whose ttl, if any, is a non-negative integer of milliseconds') };
-    }
-    const name = params['name'];
-    if (typeof name !== 'string' || name.length === 0) return { kind: 'error', error: invalidParamsError(message.id, 'Invalid params: name must be a non-empty string') };
-    const args = params['arguments'];
-    if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
-      return { kind: 'error', error: invalidParamsError(message.id, 'Invalid params: arguments must be an object') };
-    }
-    const progressToken = readProgressToken(params);
-    if (progressToken === null) return { kind: 'error', error: invalidParamsError(message.id, 'Invalid params: _meta.progressToken must be a string or an integer') };
-    return this.tasks.create({
-      era: 'legacy',
+  private serve(message: Request, sessionId: string, session: LegacySession, server: VirtualServer, principal: Principal, response: LazyResponse): Promise<MethodOutcome> {
+    const method = message.method;
+    if (!legacyCodec.has(method, session.protocolVersion) || !this.table.serves(method)) return Promise.resolve(failure(methodNotFoundError(undefined, method)));
+    const call: MethodCall = {
       requestId: message.id,
       virtualServer: server,
       principal,
-      sessionId,
-      name,
-      ...(args === undefined ? {} : { arguments: args as Record<string, unknown> }),
       protocolVersion: session.protocolVersion,
       clientCapabilities: session.clientCapabilities,
-      ...(ttl === undefined ? {} : { requestedTtlMs: ttl }),
-      // The token stays valid for the task's whole life; its progress and logs go to this session.
-      ...(progressToken === undefined ? {} : { progressToken }),
       ...(session.logLevel === undefined ? {} : { logLevel: session.logLevel }),
-    });
+      response,
+      session: { id: sessionId, openCallStream: () => this.callStream(sessionId, session, response) },
+      // spec S-275: a 2025-11-25 session asks for a task with params.task; older sessions' task is ignored (S-273).
+      tasks: servesTasks(session.protocolVersion) ? 'by-request' : 'never',
+    };
+    return this.table.serve(method, message.params, call);
   }
 
   /**
@@ -367,31 +280,6 @@ export class LegacyEndpoint {
     const priming = sendsPrimingEvents(session.protocolVersion);
     response.makeResumable({ ...(priming ? { primingEventId: eventId(key, 0) } : {}), retryMs: this.options.sseRetryMs });
     return { key, ...(priming ? { primeAfterMs: PRIMING_DELAY_MS } : {}) };
-  }
-
-  /**
-   * `resources/subscribe` / `resources/unsubscribe` (S-205): the URI goes into the session in the
-   * shared store, so the replica holding the session's GET stream sends `notifications/resources/updated`
-   * (S-206) whichever replica took the request. Any well-formed URI is accepted (existence is not
-   * checked, see {@link subscriptionUri}); unsubscribing from one never subscribed is a success.
-   */
-  private async changeSubscription(message: Request, sessionId: string): Promise<MethodOutcome> {
-    const uri = subscriptionUri(message.params);
-    if (uri === undefined) {
-      return { kind: 'error', error: invalidParamsError(message.id, `Invalid params: uri must be a URI of at most ${MAX_SUBSCRIPTION_URI_LENGTH} characters`) };
-    }
-    const verdict = { full: false };
-    const stored = await this.sessions.update(sessionId, (current) => {
-      const subscriptions = message.method === 'resources/subscribe' ? withSubscription(current.subscriptions, uri) : withoutSubscription(current.subscriptions, uri);
-      if (subscriptions !== 'full') return subscriptions === undefined ? undefined : { subscriptions };
-      verdict.full = true;
-      return undefined;
-    });
-    if (verdict.full) {
-      return { kind: 'error', error: invalidParamsError(message.id, `Invalid params: a session may hold at most ${MAX_SUBSCRIPTIONS_PER_SESSION} resource subscriptions (${MAX_SUBSCRIPTION_CHARACTERS} characters of URIs)`) };
-    }
-    if (!stored) return { kind: 'error', error: internalError(message.id, 'Internal error: the subscription could not be stored') };
-    return { kind: 'result', result: {} };
   }
 
   private async onNotification(sessionId: string, method: string, params: Record<string, unknown> | undefined): Promise<void> {

@@ -1,6 +1,6 @@
 import type { VirtualServer } from '../virtual-servers/virtual-server.cache';
 import type { Implementation, ServerCapabilities } from '@mcp-platform/protocol-mcp';
-import { TASKS_EXTENSION } from '../tasks/task-methods.service';
+import { TASKS_EXTENSION } from '@mcp-platform/protocol-mcp';
 
 /**
  * What this edge advertises (S-49): only what the platform serves. Resources (S-198), prompts (S-216)

@@ -12,48 +12,31 @@ import {
   methodNotFoundError,
   missingClientCapabilities,
   missingRequiredClientCapabilityError,
+  modernCodec,
   ModernMetaKey,
-  ResultType,
-  SUPPORTED_PROTOCOL_VERSIONS,
+  TASKS_EXTENSION,
+  TASKS_EXTENSION_CAPABILITY,
   unsupportedProtocolVersionError,
   type IncomingMessage,
   type JsonRpcErrorResponse,
   type LoggingLevel,
 } from '@mcp-platform/protocol-mcp';
-import { modernCallId } from '../calls/call-id';
-import { clientNetwork } from '../edge/client-network';
-import { headerValue, type McpHttpRequest } from '../edge/mcp-request';
-import { callerOf } from '../legacy/session.store';
-import type { InputRequiredOutcome, MethodOutcome } from '../methods/method-outcome';
-import { serverCapabilities, serverInfo } from '../methods/server-identity';
-import { TaskMethods, TASKS_EXTENSION } from '../tasks/task-methods.service';
-import { isResourceStoreMethod, RESOURCE_STORE_METHODS, ResourceMethods } from '../methods/resource-methods.service';
-import { ToolMethods, type ToolMethodContext } from '../methods/tool-methods.service';
+import { answerWithOutcome } from '../methods/method-answer';
+import { MethodTable, parseParams } from '../methods/method-table';
+import { serverInfo } from '../methods/server-identity';
+import { clientNetwork } from '../requests/client-network';
+import { headerValue, type McpHttpRequest } from '../requests/mcp-request';
+import type { MethodCall } from '../requests/method-call';
+import { failure, type MethodOutcome } from '../requests/method-outcome';
 import { SESSION_BROKER_OPTIONS, type ResolvedSessionBrokerOptions } from '../session-broker.options';
+import { callerOf } from '../sessions/session.store';
 import { LazyResponse, type ResponseTarget } from '../streams/lazy-response';
 import { ListenStreams } from '../subscriptions/listen-streams.registry';
 import { readSubscriptionFilter } from '../subscriptions/subscription-filter';
 import type { VirtualServer } from '../virtual-servers/virtual-server.cache';
-import { ToolRoundTrips } from './tool-round-trips.service';
+import { ROUND_TRIP_METHODS, RoundTrips, type RoundTripMethod } from './round-trips.service';
 
 type Request = Extract<IncomingMessage, { kind: 'request' }>;
-
-/** How long clients may cache `server/discover` (S-246); the catalog is not user-specific yet. */
-const DISCOVER_TTL_MS = 60_000;
-
-/**
- * The client capabilities each modern method needs (S-38). None of today's methods needs one; the
- * check runs anyway, so a method that does (sampling-backed tools, tasks) only adds a line here.
- */
-const TASKS_EXTENSION_NEEDED = { extensions: { [TASKS_EXTENSION]: {} } };
-/** spec S-295: the task methods serve only clients that declared the tasks extension on the request. */
-const REQUIRED_CLIENT_CAPABILITIES: Readonly<Record<string, Record<string, unknown>>> = {
-  'tasks/get': TASKS_EXTENSION_NEEDED,
-  'tasks/update': TASKS_EXTENSION_NEEDED,
-  'tasks/cancel': TASKS_EXTENSION_NEEDED,
-};
-
-const METHODS = new Set<string>(['server/discover', 'subscriptions/listen', 'tools/list', 'tools/call', 'tasks/get', 'tasks/update', 'tasks/cancel', ...RESOURCE_STORE_METHODS]);
 
 /** Whether the request's client capabilities declare the tasks extension (S-295). */
 function declaresTasksExtension(capabilities: Record<string, unknown>): boolean {
@@ -69,20 +52,19 @@ interface ModernEnvelope {
 }
 
 /**
- * The modern era (2026-07-28): stateless, every request self-contained (S-23). Validates the `_meta`
- * envelope and the mirrored headers in the spec's order, then serves the method; every result gets
- * `resultType` (S-6) and `serverInfo` in `_meta` (S-35). Never mints or echoes a session id (S-121).
+ * The modern era's front end (2026-07-28): stateless, every request self-contained (S-23). Validates the
+ * `_meta` envelope and the mirrored headers in the spec's order, then hands the request to the method
+ * table (multi round-trip methods through {@link RoundTrips}); the modern codec words every answer
+ * (`resultType`, `serverInfo`, caching hints). Never mints or echoes a session id (S-121).
  */
 @Injectable()
 export class ModernEndpoint {
   private readonly logger = new Logger(ModernEndpoint.name);
 
   constructor(
-    private readonly tools: ToolMethods,
-    private readonly roundTrips: ToolRoundTrips,
-    private readonly resources: ResourceMethods,
+    private readonly table: MethodTable,
+    private readonly roundTrips: RoundTrips,
     private readonly listens: ListenStreams,
-    private readonly tasks: TaskMethods,
     @Inject(SESSION_BROKER_OPTIONS) private readonly options: ResolvedSessionBrokerOptions,
   ) {}
 
@@ -107,18 +89,33 @@ export class ModernEndpoint {
       return response.respond(envelope.error, envelope.status);
     }
     if (message.method === 'subscriptions/listen') return this.listen(message, envelope, server, { ...caller, address: request.clientAddress }, response);
-    const outcome = await this.dispatch(message, envelope, server, principal, response);
-    if (outcome.kind === 'result') {
-      response.respond({ jsonrpc: '2.0', id: message.id, result: this.complete(outcome.result, server) });
-    } else if (outcome.kind === 'task') {
-      response.respond({ jsonrpc: '2.0', id: message.id, result: this.taskCreated(outcome.task, server) });
-    } else if (outcome.kind === 'input_required') {
-      response.respond({ jsonrpc: '2.0', id: message.id, result: this.inputRequired(outcome, server) });
-    } else if (outcome.kind === 'error') {
-      response.respond(outcome.error, outcome.status, outcome.headers);
-    } else {
-      response.close();
-    }
+    const call: MethodCall = {
+      requestId: message.id,
+      virtualServer: server,
+      // Stateless era: the principal is established per request and stored nowhere.
+      principal,
+      protocolVersion: envelope.protocolVersion,
+      clientCapabilities: envelope.clientCapabilities,
+      ...(envelope.logLevel === undefined ? {} : { logLevel: envelope.logLevel }),
+      response,
+      // spec S-296: with the tasks extension declared, the server decides whether a call becomes a task.
+      tasks: declaresTasksExtension(envelope.clientCapabilities) ? 'by-server' : 'never',
+      paramHeaders: paramHeadersOf(request),
+    };
+    const outcome = await this.serve(message, call);
+    const context = { protocolVersion: envelope.protocolVersion, serverInfo: serverInfo(server, this.options.serverVersion) };
+    answerWithOutcome(modernCodec, message.method, message.id, outcome, response, context, this.logger);
+  }
+
+  /** The method table serves it, through the round trips where the handler may ask for input (S-60). */
+  private serve(message: Request, call: MethodCall): Promise<MethodOutcome> {
+    const method = message.method;
+    if (!this.table.serves(method)) return Promise.resolve(failure(methodNotFoundError(undefined, method)));
+    if (!ROUND_TRIP_METHODS.has(method)) return this.table.serve(method, message.params, call);
+    const roundTrip = method as RoundTripMethod;
+    const parsed = parseParams(roundTrip, message.params);
+    if (!parsed.ok) return Promise.resolve(failure(invalidParamsError(undefined, parsed.message)));
+    return this.roundTrips.run(roundTrip, parsed.command, call);
   }
 
   /**
@@ -152,7 +149,7 @@ export class ModernEndpoint {
     const methodHeader = headerValue(request.headers, McpHttpHeader.Method);
     if (methodHeader === undefined) return { error: headerMismatchError(id, 'the Mcp-Method header is required'), status: 400 };
     if (methodHeader !== message.method) return { error: headerMismatchError(id, 'the Mcp-Method header does not match the method'), status: 400 };
-    if (!METHODS.has(message.method)) return { error: methodNotFoundError(id, message.method), status: 404 };
+    if (!modernCodec.has(message.method, protocolVersion)) return { error: methodNotFoundError(id, message.method), status: modernCodec.methodNotFoundStatus };
     const name = expectedMcpName(message.method, message.params);
     if (name.required) {
       const nameHeader = headerValue(request.headers, McpHttpHeader.Name);
@@ -161,7 +158,7 @@ export class ModernEndpoint {
       if (!decoded.ok) return { error: headerMismatchError(id, `the Mcp-Name header is malformed: ${decoded.reason}`), status: 400 };
       if (decoded.value !== name.value) return { error: headerMismatchError(id, 'the Mcp-Name header does not match the request body'), status: 400 };
     }
-    const required = REQUIRED_CLIENT_CAPABILITIES[message.method];
+    const required = modernCodec.requiredCapabilities(message.method);
     const missing = required ? missingClientCapabilities(required, clientCapabilities as Record<string, unknown>) : undefined;
     if (missing) return { error: missingRequiredClientCapabilityError(id, missing), status: 400 };
     return {
@@ -169,54 +166,6 @@ export class ModernEndpoint {
       clientCapabilities: clientCapabilities as Record<string, unknown>,
       ...(logLevel === undefined ? {} : { logLevel }),
     };
-  }
-
-  private dispatch(
-    message: Request,
-    envelope: ModernEnvelope,
-    server: VirtualServer,
-    principal: Principal,
-    response: LazyResponse,
-  ): Promise<MethodOutcome | InputRequiredOutcome> | MethodOutcome {
-    if (message.method === 'server/discover') {
-      return {
-        kind: 'result',
-        result: {
-          supportedVersions: [...SUPPORTED_PROTOCOL_VERSIONS],
-          capabilities: serverCapabilities('modern'),
-          ...(server.instructions ? { instructions: server.instructions } : {}),
-          ttlMs: DISCOVER_TTL_MS,
-          cacheScope: 'public',
-        },
-      };
-    }
-    if (message.method === 'tasks/get' || message.method === 'tasks/update' || message.method === 'tasks/cancel') {
-      // Stateless era: a task belongs to the principal (S-289); there is no session.
-      const context = { era: 'modern' as const, requestId: message.id, virtualServer: server, principal };
-      if (message.method === 'tasks/get') return this.tasks.get(context, message.params);
-      if (message.method === 'tasks/update') return this.tasks.update(context, message.params);
-      return this.tasks.cancel(context, message.params);
-    }
-    if (isResourceStoreMethod(message.method)) {
-      // Stateless era: the principal is established per request and stored nowhere.
-      return this.resources.handle(message.method, { era: 'modern', virtualServer: server, principal, requestId: message.id, params: message.params });
-    }
-    const context: ToolMethodContext = {
-      era: 'modern',
-      protocolVersion: envelope.protocolVersion,
-      virtualServer: server,
-      // Stateless era: the principal is established per request and stored nowhere.
-      principal,
-      requestId: message.id,
-      params: message.params,
-      response,
-      callId: modernCallId(),
-      clientCapabilities: envelope.clientCapabilities,
-      ...(envelope.logLevel === undefined ? {} : { logLevel: envelope.logLevel }),
-      cancelWhenClientGone: true,
-      offerTask: declaresTasksExtension(envelope.clientCapabilities),
-    };
-    return message.method === 'tools/list' ? this.tools.listTools(context) : this.roundTrips.callTool(context);
   }
 
   /**
@@ -240,7 +189,7 @@ export class ModernEndpoint {
     }
     if (filter.taskIds.size > 0 && !declaresTasksExtension(envelope.clientCapabilities)) {
       // spec S-304, S-295: -32021 naming the extension, HTTP 400 like every envelope failure (S-122).
-      return response.respond(missingRequiredClientCapabilityError(message.id, TASKS_EXTENSION_NEEDED), 400);
+      return response.respond(missingRequiredClientCapabilityError(message.id, TASKS_EXTENSION_CAPABILITY), 400);
     }
     this.listens.open({
       id: message.id,
@@ -252,35 +201,26 @@ export class ModernEndpoint {
       filter,
       response,
       ...(caller.expiresAt === undefined ? {} : { endsAt: caller.expiresAt }),
-      completion: () => this.complete({ _meta: { [ModernMetaKey.SubscriptionId]: message.id } }, server),
+      completion: () =>
+        modernCodec.encodeResult(
+          'subscriptions/listen',
+          { body: { _meta: { [ModernMetaKey.SubscriptionId]: message.id } } },
+          { protocolVersion: envelope.protocolVersion, serverInfo: serverInfo(server, this.options.serverVersion) },
+        ),
     });
   }
-
-  /**
-   * An `InputRequiredResult` (S-60): the requests and the sealed state (S-62), our `serverInfo`, and
-   * no caching hints (S-70).
-   */
-  private inputRequired(outcome: InputRequiredOutcome, server: VirtualServer): Record<string, unknown> {
-    return {
-      resultType: ResultType.InputRequired,
-      inputRequests: outcome.inputRequests,
-      ...(outcome.requestState === undefined ? {} : { requestState: outcome.requestState }),
-      _meta: { [ModernMetaKey.ServerInfo]: serverInfo(server, this.options.serverVersion) },
-    };
-  }
-
-  /** A `CreateTaskResult` (S-297): the task's fields, `resultType: "task"`, our `serverInfo`. */
-  private taskCreated(task: Record<string, unknown>, server: VirtualServer): Record<string, unknown> {
-    return { ...task, resultType: 'task', _meta: { [ModernMetaKey.ServerInfo]: serverInfo(server, this.options.serverVersion) } };
-  }
-
-  /** Adds `resultType` (S-6) and our `serverInfo` to the result's `_meta` (S-35). */
-  private complete(result: Record<string, unknown>, server: VirtualServer): Record<string, unknown> {
-    const meta = typeof result['_meta'] === 'object' && result['_meta'] !== null ? (result['_meta'] as Record<string, unknown>) : {};
-    return {
-      ...result,
-      resultType: ResultType.Complete,
-      _meta: { ...meta, [ModernMetaKey.ServerInfo]: serverInfo(server, this.options.serverVersion) },
-    };
-  }
 }
+
+/** The `Mcp-Param-*` headers of a request (SEP-2243), by lower-case name after the prefix. */
+function paramHeadersOf(request: McpHttpRequest): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of Object.keys(request.headers)) {
+    if (!name.startsWith(MCP_PARAM_PREFIX)) continue;
+    const value = headerValue(request.headers, name);
+    if (value !== undefined) headers[name.slice(MCP_PARAM_PREFIX.length)] = value;
+  }
+  return headers;
+}
+
+/** Node lower-cases header names. */
+const MCP_PARAM_PREFIX = 'mcp-param-';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { argumentsDigest, canonicalJson, REQUEST_STATE_TTL_MS, RequestStates, type RequestStateBinding } from './request-state';
-import { generateRequestStateKey, parseRequestStateKey, parseRequestStateKeys } from './request-state-keys';
+import { generateRequestStateKey, parseRequestStateKey, parseRequestStateKeys } from '../config/request-state-keys';
 
 const binding = (overrides: Partial<RequestStateBinding> = {}): RequestStateBinding => ({
   principal: { subject: 'user-1', tenant: 'demo', clientId: 'client-1', anonymous: false },

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type * as Jose from 'jose' with { 'resolution-mode': 'import' };
 import { z } from 'zod';
-import type { RequestStateKey } from './request-state-keys';
+import type { RequestStateKey } from '../config/request-state-keys';
 
 /** How long a sealed request state is accepted after it was issued (S-66: a short expiry). */
 export const REQUEST_STATE_TTL_MS = 10 * 60_000;

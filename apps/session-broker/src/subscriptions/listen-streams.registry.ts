@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { EventPayload, Principal, taskScheduler } from '@mcp-platform/protocol-contracts';
 import { JSONRPC_VERSION, ModernMetaKey } from '@mcp-platform/protocol-mcp';
-import { ReportThrottle } from '../legacy/report-throttle';
+import { ReportThrottle } from '@mcp-platform/shared-observability';
 import { DEFAULT_LISTEN_STREAMS_PER_CALLER } from '../session-broker.options';
 import type { LazyResponse } from '../streams/lazy-response';
 import { endWhenExpired, keepAliveEvery } from '../streams/stream-expiry';

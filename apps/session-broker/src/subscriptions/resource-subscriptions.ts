@@ -17,17 +17,11 @@ export const MAX_SUBSCRIPTION_CHARACTERS = 256 * 1_024;
 const URI_WITH_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\S*$/;
 
 /**
- * The `uri` of a `resources/subscribe` or `resources/unsubscribe` request (S-205), or `undefined`
- * when it is missing, not a string, too long or not a URI (the caller answers `-32602`). Whether a
- * resource of that URI exists is not asked: the spec leaves it to the server, a resource may appear
- * after the subscription, and a URI nothing publishes simply never gets a notification.
+ * Whether a `resources/subscribe` URI may be kept (S-205): no longer than {@link MAX_SUBSCRIPTION_URI_LENGTH}
+ * and starting with a URI scheme. Whether a resource of that URI exists is not asked: the spec leaves it to
+ * the server, a resource may appear after the subscription, and a URI nothing publishes simply never gets a
+ * notification.
  */
-export function subscriptionUri(params: Record<string, unknown> | undefined): string | undefined {
-  const uri = params?.['uri'];
-  return typeof uri === 'string' && isSubscribableUri(uri) ? uri : undefined;
-}
-
-/** No longer than {@link MAX_SUBSCRIPTION_URI_LENGTH} and starts with a URI scheme. */
 export function isSubscribableUri(uri: string): boolean {
   return uri.length <= MAX_SUBSCRIPTION_URI_LENGTH && URI_WITH_SCHEME.test(uri);
 }

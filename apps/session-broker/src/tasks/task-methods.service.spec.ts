@@ -6,7 +6,8 @@ import { RpcError, type MessageBus } from '@mcp-platform/shared-messaging';
 import { FakeTarget } from '../../test/fake-response-target';
 import { LazyResponse } from '../streams/lazy-response';
 import type { VirtualServer } from '../virtual-servers/virtual-server.cache';
-import { TaskMethods, type TaskRequestContext } from './task-methods.service';
+import type { MethodCall } from '../requests/method-call';
+import { TaskMethods } from './task-methods.service';
 import { TaskRateLimiter } from './task-rate-limiter';
 import { TaskResultStreams } from './task-result-streams.registry';
 
@@ -35,23 +36,34 @@ function fakeBus(answers: Record<string, Array<unknown | Error | (() => unknown)
   return { bus, asked, emitted };
 }
 
-const legacy: TaskRequestContext = { era: 'legacy', requestId: 7, virtualServer: server, principal, sessionId: 'session-1' };
-const modern: TaskRequestContext = { era: 'modern', requestId: 7, virtualServer: server, principal };
+const response = {} as LazyResponse;
+/** A request in a 2025-11-25 session, and one on the stateless wire. */
+const legacy: MethodCall = {
+  requestId: 7,
+  virtualServer: server,
+  principal,
+  protocolVersion: '2025-11-25',
+  clientCapabilities: {},
+  response,
+  session: { id: 'session-1', openCallStream: () => ({ key: 'k' }) },
+  tasks: 'by-request',
+};
+const modern: MethodCall = { requestId: 7, virtualServer: server, principal, protocolVersion: '2026-07-28', clientCapabilities: {}, response, tasks: 'by-server' };
+/** The same caller in another session. */
+const inSession = (call: MethodCall, id: string): MethodCall => ({ ...call, session: { id, openCallStream: () => ({ key: 'k' }) } });
+const neutral = { taskId: TASK_ID, status: 'working', createdAt: '2026-11-30T10:00:00.000Z', lastUpdatedAt: '2026-11-30T10:00:01.000Z', ttlMs: 3_600_000, pollIntervalMs: 1_000 };
 
 /** The limit off: the tests of what the methods answer. */
 const unlimited = () => new TaskRateLimiter({ operationsPerMinute: 0 });
 
 describe(TaskMethods, () => {
   describe('create', () => {
-    const call = { name: 'export_report', arguments: { seconds: 1 }, protocolVersion: '2025-11-25', clientCapabilities: {}, requestedTtlMs: 60_000 };
+    const taskCall = { name: 'export_report', arguments: { seconds: 1 }, requestedTtlMs: 60_000 };
 
-    it('answers a legacy CreateTaskResult with ttl and pollInterval (S-276, S-277), passing the session and the requested TTL', async () => {
+    it('answers the created task (S-276), passing the session, the request’s era and the requested TTL', async () => {
       const { bus, asked } = fakeBus({ [taskScheduler.createTask.subject]: [view('working')] });
-      const outcome = await new TaskMethods(bus, new TaskResultStreams(), unlimited()).create({ ...legacy, ...call });
-      expect(outcome).toEqual({
-        kind: 'result',
-        result: { task: { taskId: TASK_ID, status: 'working', createdAt: '2026-11-30T10:00:00.000Z', lastUpdatedAt: '2026-11-30T10:00:01.000Z', ttl: 3_600_000, pollInterval: 1_000 } },
-      });
+      const outcome = await new TaskMethods(bus, new TaskResultStreams(), unlimited()).create(legacy, taskCall);
+      expect(outcome).toEqual({ kind: 'task', task: neutral });
       expect(asked[0]?.request).toEqual({
         era: 'legacy',
         sessionId: 'session-1',
@@ -60,32 +72,28 @@ describe(TaskMethods, () => {
       });
     });
 
-    it('answers a modern task outcome with ttlMs and pollIntervalMs (S-297, S-307)', async () => {
-      const { bus } = fakeBus({ [taskScheduler.createTask.subject]: [view('working')] });
-      const outcome = await new TaskMethods(bus, new TaskResultStreams(), unlimited()).create({ ...modern, ...call });
-      expect(outcome).toEqual({ kind: 'task', task: expect.objectContaining({ taskId: TASK_ID, ttlMs: 3_600_000, pollIntervalMs: 1_000 }) });
+    it('creates a stateless request’s task in the modern era, with no session (S-297)', async () => {
+      const { bus, asked } = fakeBus({ [taskScheduler.createTask.subject]: [view('working')] });
+      const outcome = await new TaskMethods(bus, new TaskResultStreams(), unlimited()).create(modern, taskCall);
+      expect(outcome).toEqual({ kind: 'task', task: neutral });
+      expect(asked[0]?.request).toMatchObject({ era: 'modern', call: { protocolVersion: '2026-07-28' } });
+      expect(asked[0]?.request).not.toHaveProperty('sessionId');
     });
 
     it('maps a tool that forbids tasks to -32601 (S-197)', async () => {
       const { bus } = fakeBus({ [taskScheduler.createTask.subject]: [new RpcError(WireErrorCode.Unsupported, 'Tool calculate does not support tasks')] });
-      const outcome = await new TaskMethods(bus, new TaskResultStreams(), unlimited()).create({ ...legacy, ...call });
-      expect(outcome).toMatchObject({ kind: 'error', error: { id: 7, error: { code: -32601 } } });
+      const outcome = await new TaskMethods(bus, new TaskResultStreams(), unlimited()).create(legacy, taskCall);
+      expect(outcome).toMatchObject({ kind: 'error', error: { code: -32601 } });
     });
   });
 
   describe('get', () => {
-    it('refuses a missing task id with -32602 (S-288) without asking the scheduler', async () => {
-      const { bus, asked } = fakeBus({});
-      await expect(new TaskMethods(bus, new TaskResultStreams(), unlimited()).get(legacy, {})).resolves.toMatchObject({ kind: 'error', error: { error: { code: -32602 } } });
-      expect(asked).toEqual([]);
-    });
-
     it('answers an unknown task with -32602 (S-288)', async () => {
       const { bus } = fakeBus({ [taskScheduler.getTask.subject]: [new RpcError(WireErrorCode.NotFound, 'Unknown task')] });
-      await expect(new TaskMethods(bus, new TaskResultStreams(), unlimited()).get(legacy, { taskId: TASK_ID })).resolves.toMatchObject({ kind: 'error', error: { error: { code: -32602 } } });
+      await expect(new TaskMethods(bus, new TaskResultStreams(), unlimited()).get({ taskId: TASK_ID }, legacy)).resolves.toMatchObject({ kind: 'error', error: { code: -32602 } });
     });
 
-    it('gives a modern completed task its result, a failed one its JSON-RPC error, an input_required one its requests (S-300)', async () => {
+    it('gives a completed task its result, a failed one its JSON-RPC error, an input_required one its requests (S-300)', async () => {
       const result = { content: [{ type: 'text', text: 'done' }] };
       const inputRequests = { 'input-1': { method: 'elicitation/create', params: { message: 'Sure?' } } };
       const { bus } = fakeBus({
@@ -96,20 +104,20 @@ describe(TaskMethods, () => {
         ],
       });
       const methods = new TaskMethods(bus, new TaskResultStreams(), unlimited());
-      await expect(methods.get(modern, { taskId: TASK_ID })).resolves.toMatchObject({ kind: 'result', result: { status: 'completed', result } });
-      await expect(methods.get(modern, { taskId: TASK_ID })).resolves.toMatchObject({
-        kind: 'result',
-        result: { status: 'failed', statusMessage: 'boom', error: { code: -32602, message: 'Unknown tool: x' } },
+      await expect(methods.get({ taskId: TASK_ID }, modern)).resolves.toMatchObject({ kind: 'task', task: { status: 'completed', result } });
+      await expect(methods.get({ taskId: TASK_ID }, modern)).resolves.toMatchObject({
+        kind: 'task',
+        task: { status: 'failed', statusMessage: 'boom', error: { code: -32602, message: 'Unknown tool: x' } },
       });
-      await expect(methods.get(modern, { taskId: TASK_ID })).resolves.toMatchObject({ kind: 'result', result: { status: 'input_required', inputRequests } });
+      await expect(methods.get({ taskId: TASK_ID }, modern)).resolves.toMatchObject({ kind: 'task', task: { status: 'input_required', inputRequests } });
     });
 
-    it('gives a modern task the scheduler failed without an outcome (its worker died) an error with the status message (S-300)', async () => {
+    it('gives a task the scheduler failed without an outcome (its worker died) an error with the status message (S-300)', async () => {
       const statusMessage = 'The worker running this task stopped before it finished; the tool is not idempotent, so it was not run again';
       const { bus } = fakeBus({ [taskScheduler.getTask.subject]: [{ task: view('failed', { statusMessage }) }] });
-      await expect(new TaskMethods(bus, new TaskResultStreams(), unlimited()).get(modern, { taskId: TASK_ID })).resolves.toMatchObject({
-        kind: 'result',
-        result: { status: 'failed', error: { code: -32603, message: `Task ${TASK_ID} failed: ${statusMessage}` } },
+      await expect(new TaskMethods(bus, new TaskResultStreams(), unlimited()).get({ taskId: TASK_ID }, modern)).resolves.toMatchObject({
+        kind: 'task',
+        task: { status: 'failed', error: { code: -32603, message: `Task ${TASK_ID} failed: ${statusMessage}` } },
       });
     });
   });
@@ -132,7 +140,7 @@ describe(TaskMethods, () => {
           { task: view('completed'), outcome: { result: { content: [] } } },
         ],
       });
-      await new TaskMethods(bus, streams, unlimited()).result(legacy, { taskId: TASK_ID }, new LazyResponse(target));
+      await new TaskMethods(bus, streams, unlimited()).result({ taskId: TASK_ID }, { ...legacy, response: new LazyResponse(target) });
       expect(emitted).toEqual([{ subject: toolExecutor.taskResultAwaited.subject, payload: { taskId: TASK_ID, sessionId: 'session-1' } }]);
       const written = target.chunks.join('');
       expect(written.split('elicitation/create')).toHaveLength(2);
@@ -144,8 +152,8 @@ describe(TaskMethods, () => {
     it('holds no stream and tells no executor for a task the caller does not own (S-289)', async () => {
       const streams = new TaskResultStreams();
       const { bus, emitted } = fakeBus({ [taskScheduler.getTask.subject]: [new RpcError(WireErrorCode.NotFound, 'Unknown task')] });
-      const outcome = await new TaskMethods(bus, streams, unlimited()).result(legacy, { taskId: TASK_ID }, new LazyResponse(new FakeTarget()));
-      expect(outcome).toMatchObject({ kind: 'error', error: { error: { code: -32602 } } });
+      const outcome = await new TaskMethods(bus, streams, unlimited()).result({ taskId: TASK_ID }, { ...legacy, response: new LazyResponse(new FakeTarget()) });
+      expect(outcome).toMatchObject({ kind: 'error', error: { code: -32602 } });
       expect(emitted).toEqual([]);
       expect(streams.size).toBe(0);
     });
@@ -156,30 +164,30 @@ describe(TaskMethods, () => {
         [taskScheduler.getTask.subject]: [{ task: view('working') }],
         [taskScheduler.awaitTask.subject]: [{ task: view('working') }, { task: view('completed'), outcome: { result } }],
       });
-      const outcome = await new TaskMethods(bus, new TaskResultStreams(), unlimited()).result(legacy, { taskId: TASK_ID }, new LazyResponse(new FakeTarget()));
-      expect(outcome).toEqual({ kind: 'result', result: { ...result, _meta: { mine: 1, [RELATED_TASK_META_KEY]: { taskId: TASK_ID } } } });
+      const outcome = await new TaskMethods(bus, new TaskResultStreams(), unlimited()).result({ taskId: TASK_ID }, { ...legacy, response: new LazyResponse(new FakeTarget()) });
+      expect(outcome).toEqual({ kind: 'result', body: { ...result, _meta: { mine: 1, [RELATED_TASK_META_KEY]: { taskId: TASK_ID } } } });
       expect(asked.map(({ subject }) => subject)).toEqual([taskScheduler.getTask.subject, taskScheduler.awaitTask.subject, taskScheduler.awaitTask.subject]);
     });
 
     it('answers the JSON-RPC error the call would have answered', async () => {
       const { bus } = fakeBus({ [taskScheduler.getTask.subject]: [{ task: view('failed'), outcome: { error: { code: 'INVALID_PARAMS', message: 'Unknown tool: x' } } }] });
-      const outcome = await new TaskMethods(bus, new TaskResultStreams(), unlimited()).result(legacy, { taskId: TASK_ID }, new LazyResponse(new FakeTarget()));
-      expect(outcome).toMatchObject({ kind: 'error', error: { id: 7, error: { code: -32602, message: 'Unknown tool: x' } } });
+      const outcome = await new TaskMethods(bus, new TaskResultStreams(), unlimited()).result({ taskId: TASK_ID }, { ...legacy, response: new LazyResponse(new FakeTarget()) });
+      expect(outcome).toMatchObject({ kind: 'error', error: { code: -32602, message: 'Unknown tool: x' } });
     });
 
     it('answers an error naming the task for a cancelled task, which has no result', async () => {
       const { bus } = fakeBus({ [taskScheduler.getTask.subject]: [{ task: view('cancelled') }] });
-      const outcome = await new TaskMethods(bus, new TaskResultStreams(), unlimited()).result(legacy, { taskId: TASK_ID }, new LazyResponse(new FakeTarget()));
-      expect(outcome).toMatchObject({ kind: 'error', error: { error: { code: -32602, data: { [RELATED_TASK_META_KEY]: { taskId: TASK_ID } } } } });
+      const outcome = await new TaskMethods(bus, new TaskResultStreams(), unlimited()).result({ taskId: TASK_ID }, { ...legacy, response: new LazyResponse(new FakeTarget()) });
+      expect(outcome).toMatchObject({ kind: 'error', error: { code: -32602, data: { [RELATED_TASK_META_KEY]: { taskId: TASK_ID } } } });
     });
 
     it('answers at once, with the status message, for a task the scheduler failed without an outcome', async () => {
       const statusMessage = 'The worker running this task stopped before it finished; the tool is not idempotent, so it was not run again';
       const { bus, asked } = fakeBus({ [taskScheduler.getTask.subject]: [{ task: view('failed', { statusMessage }) }] });
-      const outcome = await new TaskMethods(bus, new TaskResultStreams(), unlimited()).result(legacy, { taskId: TASK_ID }, new LazyResponse(new FakeTarget()));
+      const outcome = await new TaskMethods(bus, new TaskResultStreams(), unlimited()).result({ taskId: TASK_ID }, { ...legacy, response: new LazyResponse(new FakeTarget()) });
       expect(outcome).toMatchObject({
         kind: 'error',
-        error: { error: { code: -32603, message: `Task ${TASK_ID} failed: ${statusMessage}`, data: { [RELATED_TASK_META_KEY]: { taskId: TASK_ID } } } },
+        error: { code: -32603, message: `Task ${TASK_ID} failed: ${statusMessage}`, data: { [RELATED_TASK_META_KEY]: { taskId: TASK_ID } } },
       });
       expect(asked).toHaveLength(1);
     });
@@ -188,7 +196,7 @@ describe(TaskMethods, () => {
       const target = new FakeTarget();
       const response = new LazyResponse(target);
       const { bus, asked } = fakeBus({ [taskScheduler.getTask.subject]: [{ task: view('working') }], [taskScheduler.awaitTask.subject]: [{ task: view('working') }, { task: view('working') }] });
-      const waiting = new TaskMethods(bus, new TaskResultStreams(), unlimited()).result(legacy, { taskId: TASK_ID }, response);
+      const waiting = new TaskMethods(bus, new TaskResultStreams(), unlimited()).result({ taskId: TASK_ID }, { ...legacy, response });
       target.dropConnection();
       await expect(waiting).resolves.toEqual({ kind: 'none' });
       expect(asked).toHaveLength(2);
@@ -196,42 +204,41 @@ describe(TaskMethods, () => {
   });
 
   describe('cancel', () => {
-    it('answers the cancelled task in the legacy era and an empty result in the modern one (S-283, S-302)', async () => {
-      const { bus } = fakeBus({ [taskScheduler.cancelTask.subject]: [view('cancelled'), view('cancelled')] });
-      const methods = new TaskMethods(bus, new TaskResultStreams(), unlimited());
-      await expect(methods.cancel(legacy, { taskId: TASK_ID })).resolves.toMatchObject({ kind: 'result', result: { taskId: TASK_ID, status: 'cancelled' } });
-      await expect(methods.cancel(modern, { taskId: TASK_ID })).resolves.toEqual({ kind: 'result', result: {} });
+    it('answers the cancelled task (S-283)', async () => {
+      const { bus } = fakeBus({ [taskScheduler.cancelTask.subject]: [view('cancelled')] });
+      await expect(new TaskMethods(bus, new TaskResultStreams(), unlimited()).cancel({ taskId: TASK_ID }, legacy)).resolves.toEqual({
+        kind: 'cancel',
+        cancel: { task: { ...neutral, status: 'cancelled' } },
+      });
     });
 
-    it('refuses a terminal task with -32602 in the legacy era and acknowledges it in the modern one', async () => {
-      const terminal = () => new RpcError(WireErrorCode.InvalidParams, 'Task is already completed');
-      const { bus } = fakeBus({ [taskScheduler.cancelTask.subject]: [terminal(), terminal()] });
-      const methods = new TaskMethods(bus, new TaskResultStreams(), unlimited());
-      await expect(methods.cancel(legacy, { taskId: TASK_ID })).resolves.toMatchObject({ kind: 'error', error: { error: { code: -32602 } } });
-      await expect(methods.cancel(modern, { taskId: TASK_ID })).resolves.toEqual({ kind: 'result', result: {} });
+    it('says a terminal task could not be cancelled, with the -32602 the scheduler gave (the codec decides what the era answers, S-302)', async () => {
+      const { bus } = fakeBus({ [taskScheduler.cancelTask.subject]: [new RpcError(WireErrorCode.InvalidParams, 'Task is already completed')] });
+      await expect(new TaskMethods(bus, new TaskResultStreams(), unlimited()).cancel({ taskId: TASK_ID }, modern)).resolves.toEqual({
+        kind: 'cancel',
+        cancel: { alreadyTerminal: { code: -32602, message: 'Task is already completed' } },
+      });
     });
 
-    it('still refuses an unknown task in the modern era', async () => {
+    it('refuses an unknown task', async () => {
       const { bus } = fakeBus({ [taskScheduler.cancelTask.subject]: [new RpcError(WireErrorCode.NotFound, 'Unknown task')] });
-      await expect(new TaskMethods(bus, new TaskResultStreams(), unlimited()).cancel(modern, { taskId: TASK_ID })).resolves.toMatchObject({ kind: 'error', error: { error: { code: -32602 } } });
+      await expect(new TaskMethods(bus, new TaskResultStreams(), unlimited()).cancel({ taskId: TASK_ID }, modern)).resolves.toMatchObject({ kind: 'error', error: { code: -32602 } });
     });
   });
 
   describe('list and update', () => {
-    it('lists the caller’s tasks in legacy words with the next cursor, and refuses a non-string cursor', async () => {
+    it('lists the caller’s tasks with the next cursor', async () => {
       const { bus, asked } = fakeBus({ [taskScheduler.listTasks.subject]: [{ tasks: [view('working')], nextCursor: 'next' }] });
       const methods = new TaskMethods(bus, new TaskResultStreams(), unlimited());
-      await expect(methods.list(legacy, { cursor: 'c1' })).resolves.toMatchObject({ kind: 'result', result: { tasks: [{ taskId: TASK_ID, ttl: 3_600_000 }], nextCursor: 'next' } });
+      await expect(methods.list({ cursor: 'c1' }, legacy)).resolves.toEqual({ kind: 'result', body: { tasks: [neutral], nextCursor: 'next' } });
       expect(asked[0]?.request).toEqual({ tenant: 'demo', cursor: 'c1', sessionId: 'session-1' });
-      await expect(methods.list(legacy, { cursor: 5 })).resolves.toMatchObject({ kind: 'error', error: { error: { code: -32602 } } });
     });
 
     it('forwards modern input responses and acknowledges with an empty result (S-301)', async () => {
       const { bus, asked } = fakeBus({ [taskScheduler.updateTask.subject]: [{}] });
       const methods = new TaskMethods(bus, new TaskResultStreams(), unlimited());
-      await expect(methods.update(modern, { taskId: TASK_ID, inputResponses: { 'input-1': { action: 'accept' } } })).resolves.toEqual({ kind: 'result', result: {} });
+      await expect(methods.update({ taskId: TASK_ID, inputResponses: { 'input-1': { action: 'accept' } } }, modern)).resolves.toEqual({ kind: 'result', body: {} });
       expect(asked[0]?.request).toEqual({ taskId: TASK_ID, inputResponses: { 'input-1': { action: 'accept' } } });
-      await expect(methods.update(modern, { taskId: TASK_ID, inputResponses: [] })).resolves.toMatchObject({ kind: 'error', error: { error: { code: -32602 } } });
     });
   });
 
@@ -245,7 +252,7 @@ describe(TaskMethods, () => {
       kind: 'error',
       status: 429,
       headers: { 'retry-after': String(retryAfterSeconds) },
-      error: { jsonrpc: '2.0', id: 7, error: { code: -32000, message: `Too many task requests: retry after ${retryAfterSeconds} s` } },
+      error: { code: -32000, message: `Too many task requests: retry after ${retryAfterSeconds} s` },
     });
 
     afterEach(() => {
@@ -257,20 +264,17 @@ describe(TaskMethods, () => {
       const { limiter, advance } = limited();
       const { bus, asked, emitted } = fakeBus({ [taskScheduler.getTask.subject]: Array.from({ length: 10 }, () => ({ task: view('working') })) });
       const methods = new TaskMethods(bus, new TaskResultStreams(), limiter);
-      for (let index = 0; index < 10; index += 1) await expect(methods.get(legacy, { taskId: TASK_ID })).resolves.toMatchObject({ kind: 'result' });
+      for (let index = 0; index < 10; index += 1) await expect(methods.get({ taskId: TASK_ID }, legacy)).resolves.toMatchObject({ kind: 'task' });
       expect(asked).toHaveLength(10);
 
-      const call = { name: 'export_report', protocolVersion: '2025-11-25', clientCapabilities: {} };
       const target = new FakeTarget();
-      await expect(methods.create({ ...legacy, ...call })).resolves.toEqual(refusal(10));
-      await expect(methods.get(legacy, { taskId: TASK_ID })).resolves.toEqual(refusal(10));
-      await expect(methods.result(legacy, { taskId: TASK_ID }, new LazyResponse(target))).resolves.toEqual(refusal(10));
-      await expect(methods.list(legacy, {})).resolves.toEqual(refusal(10));
+      await expect(methods.create(legacy, { name: 'export_report' })).resolves.toEqual(refusal(10));
+      await expect(methods.get({ taskId: TASK_ID }, legacy)).resolves.toEqual(refusal(10));
+      await expect(methods.result({ taskId: TASK_ID }, { ...legacy, response: new LazyResponse(target) })).resolves.toEqual(refusal(10));
+      await expect(methods.list({}, legacy)).resolves.toEqual(refusal(10));
       advance(4_001);
-      await expect(methods.cancel(modern, { taskId: TASK_ID })).resolves.toEqual(refusal(6));
-      await expect(methods.update(modern, { taskId: TASK_ID, inputResponses: {} })).resolves.toEqual(refusal(6));
-      // Even a request the broker would refuse as invalid costs a token (enumeration, S-292).
-      await expect(methods.get(legacy, {})).resolves.toEqual(refusal(6));
+      await expect(methods.cancel({ taskId: TASK_ID }, modern)).resolves.toEqual(refusal(6));
+      await expect(methods.update({ taskId: TASK_ID, inputResponses: {} }, modern)).resolves.toEqual(refusal(6));
       expect(asked).toHaveLength(10);
       // A refused tasks/result neither waits nor tells the executor it is awaited.
       expect(emitted).toEqual([]);
@@ -281,11 +285,11 @@ describe(TaskMethods, () => {
       const { limiter, advance } = limited();
       const { bus, asked } = fakeBus({ [taskScheduler.listTasks.subject]: Array.from({ length: 11 }, () => ({ tasks: [] })) });
       const methods = new TaskMethods(bus, new TaskResultStreams(), limiter);
-      for (let index = 0; index < 10; index += 1) await methods.list(legacy, {});
+      for (let index = 0; index < 10; index += 1) await methods.list({}, legacy);
       vi.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
-      await expect(methods.list(legacy, {})).resolves.toMatchObject({ kind: 'error', status: 429 });
+      await expect(methods.list({}, legacy)).resolves.toMatchObject({ kind: 'error', status: 429 });
       advance(10_000);
-      await expect(methods.list(legacy, {})).resolves.toEqual({ kind: 'result', result: { tasks: [] } });
+      await expect(methods.list({}, legacy)).resolves.toEqual({ kind: 'result', body: { tasks: [] } });
       expect(asked).toHaveLength(11);
     });
 
@@ -296,12 +300,12 @@ describe(TaskMethods, () => {
         [taskScheduler.getTask.subject]: [{ task: view('working') }, ...Array.from({ length: 9 }, () => ({ task: view('completed') }))],
       });
       const methods = new TaskMethods(bus, new TaskResultStreams(), limiter);
-      await expect(methods.result(legacy, { taskId: TASK_ID }, new LazyResponse(new FakeTarget()))).resolves.toMatchObject({ kind: 'result' });
+      await expect(methods.result({ taskId: TASK_ID }, { ...legacy, response: new LazyResponse(new FakeTarget()) })).resolves.toMatchObject({ kind: 'result' });
       expect(asked).toHaveLength(3);
       // Nine of the burst of ten are left.
-      for (let index = 0; index < 9; index += 1) await expect(methods.get(legacy, { taskId: TASK_ID })).resolves.toMatchObject({ kind: 'result' });
+      for (let index = 0; index < 9; index += 1) await expect(methods.get({ taskId: TASK_ID }, legacy)).resolves.toMatchObject({ kind: 'task' });
       vi.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
-      await expect(methods.get(legacy, { taskId: TASK_ID })).resolves.toMatchObject({ kind: 'error', status: 429 });
+      await expect(methods.get({ taskId: TASK_ID }, legacy)).resolves.toMatchObject({ kind: 'error', status: 429 });
     });
 
     it('counts an anonymous caller by its legacy session', async () => {
@@ -310,10 +314,10 @@ describe(TaskMethods, () => {
       const { bus } = fakeBus({ [taskScheduler.listTasks.subject]: Array.from({ length: 11 }, () => ({ tasks: [] })) });
       const methods = new TaskMethods(bus, new TaskResultStreams(), limiter);
       const anonymous: Principal = { subject: 'anonymous', tenant: 'demo', scopes: [], anonymous: true };
-      const first = { ...legacy, principal: anonymous, sessionId: 'session-1' };
-      for (let index = 0; index < 10; index += 1) await methods.list(first, {});
-      await expect(methods.list(first, {})).resolves.toMatchObject({ kind: 'error', status: 429 });
-      await expect(methods.list({ ...first, sessionId: 'session-2' }, {})).resolves.toMatchObject({ kind: 'result' });
+      const first = inSession({ ...legacy, principal: anonymous }, 'session-1');
+      for (let index = 0; index < 10; index += 1) await methods.list({}, first);
+      await expect(methods.list({}, first)).resolves.toMatchObject({ kind: 'error', status: 429 });
+      await expect(methods.list({}, inSession(first, 'session-2'))).resolves.toMatchObject({ kind: 'result' });
     });
 
     it('warns once a minute per requester, naming it but not its session', async () => {
@@ -323,17 +327,17 @@ describe(TaskMethods, () => {
       const { bus, asked } = fakeBus({ [taskScheduler.listTasks.subject]: Array.from({ length: 26 }, () => ({ tasks: [] })) });
       const methods = new TaskMethods(bus, new TaskResultStreams(), limiter);
       const withClient = { ...legacy, principal: { ...principal, clientId: 'client-1' } };
-      for (let index = 0; index < 10; index += 1) await methods.list(withClient, {});
-      for (let index = 0; index < 5; index += 1) await methods.list(withClient, {});
+      for (let index = 0; index < 10; index += 1) await methods.list({}, withClient);
+      for (let index = 0; index < 5; index += 1) await methods.list({}, withClient);
       expect(warn).toHaveBeenCalledTimes(1);
       expect(warn.mock.calls[0]?.[0]).toBe('tasks/list: subject alice of tenant demo (client client-1) exceeds 6 task operations per minute: refused with 429 (1 refused since the last warning)');
       expect(String(warn.mock.calls[0]?.[0])).not.toContain('session-1');
       // Another requester gets its own warning.
-      for (let index = 0; index < 11; index += 1) await methods.list({ ...withClient, principal: { ...principal, subject: 'bob' } }, {});
+      for (let index = 0; index < 11; index += 1) await methods.list({}, { ...withClient, principal: { ...principal, subject: 'bob' } });
       expect(warn).toHaveBeenCalledTimes(2);
       // A minute on, the first one is worth a warning again, with the refusals in between.
       advance(60_000);
-      for (let index = 0; index < 7; index += 1) await methods.list(withClient, {});
+      for (let index = 0; index < 7; index += 1) await methods.list({}, withClient);
       expect(warn).toHaveBeenCalledTimes(3);
       expect(asked).toHaveLength(26);
       expect(warn.mock.calls[2]?.[0]).toMatch(/subject alice .* \(5 refused since the last warning\)$/);

@@ -1,53 +1,47 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { taskScheduler, toolExecutor, type Principal, type RpcContract, type RpcRequest, type RpcResponse } from '@mcp-platform/protocol-contracts';
-import { invalidParamsError, JsonRpcErrorCode, jsonRpcError, RELATED_TASK_META_KEY, ServerErrorCode, type LoggingLevel, type ProtocolEra, type RequestId } from '@mcp-platform/protocol-mcp';
+import { taskScheduler, toolExecutor, type RpcContract, type RpcRequest, type RpcResponse } from '@mcp-platform/protocol-contracts';
+import {
+  eraOfVersion,
+  invalidParamsError,
+  JsonRpcErrorCode,
+  jsonRpcError,
+  RELATED_TASK_META_KEY,
+  ServerErrorCode,
+  type ListParams,
+  type NeutralTask,
+  type TaskIdParams,
+  type UpdateTaskParams,
+} from '@mcp-platform/protocol-mcp';
 import { isRpcError, MessageBus, WireErrorCode } from '@mcp-platform/shared-messaging';
 import { wireErrorToJsonRpc } from '../calls/wire-error.mapper';
-import { failure, result, type MethodOutcome } from '../methods/method-outcome';
-import { platformFailureToJsonRpc } from '../methods/method-support';
-import type { LazyResponse } from '../streams/lazy-response';
+import type { MethodCall } from '../requests/method-call';
+import { failure, result, type MethodOutcome } from '../requests/method-outcome';
+import { nextCursorOf, platformFailure } from '../requests/method-support';
 import { keepAliveEvery } from '../streams/stream-expiry';
 import { TaskRateLimiter } from './task-rate-limiter';
 import { TaskResultStreams } from './task-result-streams.registry';
-import type { VirtualServer } from '../virtual-servers/virtual-server.cache';
 
 type TaskView = taskScheduler.TaskView;
 type TaskState = taskScheduler.TaskState;
-
-/** The modern era's tasks extension (S-295). */
-export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
 /** How long one `awaitTask` round waits before `tasks/result` asks again. */
 const AWAIT_ROUND_MS = 20_000;
 /** A `tasks/result` still waiting after this long streams, with keep-alive comments, so proxies keep the exchange open. */
 const STREAM_AFTER_MS = 1_000;
 
-/** Who asks, where, and through which legacy session. */
-export interface TaskRequestContext {
-  era: ProtocolEra;
-  requestId: RequestId;
-  virtualServer: VirtualServer;
-  principal: Principal;
-  sessionId?: string;
-}
-
 /** A tool call to run as a task. */
-export interface TaskCallContext extends TaskRequestContext {
+export interface TaskCall {
   name: string;
   arguments?: Record<string, unknown>;
-  protocolVersion: string;
-  clientCapabilities: Record<string, unknown>;
   requestedTtlMs?: number;
-  /** Legacy: the request's progress token, valid for the task's whole life. */
+  /** The request's progress token, valid for the task's whole life (a session's task). */
   progressToken?: string | number;
-  /** Legacy: the session's log level. */
-  logLevel?: LoggingLevel;
 }
 
 /**
- * The `tasks/*` methods and task creation for both eras, over the task scheduler (which owns the tasks,
- * bound to the caller, not to a session: S-289). The eras word the same task differently: legacy
- * `ttl`/`pollInterval` (S-277), modern `ttlMs`/`pollIntervalMs` and status-specific fields (S-300, S-307).
+ * The `tasks/*` methods and task creation, the same for both eras, over the task scheduler (which owns
+ * the tasks, bound to the caller, not to a session: S-289). Answers are neutral tasks; the era's codec
+ * words them (legacy `ttl`/`pollInterval`, S-277; modern `ttlMs`/`pollIntervalMs`, S-300, S-307).
  */
 @Injectable()
 export class TaskMethods {
@@ -59,70 +53,65 @@ export class TaskMethods {
     private readonly rateLimiter: TaskRateLimiter,
   ) {}
 
-  /**
-   * Creates the task of a tool call (durable before this answers, S-298). Legacy: `CreateTaskResult`
-   * `{ task }` (S-276); modern: a `task` outcome, the task's fields, which the modern endpoint answers
-   * with `resultType: "task"` (S-297).
-   */
-  create(context: TaskCallContext): Promise<MethodOutcome> {
-    return this.operation(context, 'tools/call (task)', async () => {
-      const task = await this.ask(context, taskScheduler.createTask, {
-        era: context.era,
-        ...(context.sessionId === undefined ? {} : { sessionId: context.sessionId }),
+  /** Creates the task of a tool call (durable before this answers, S-298); the codec words it (S-276, S-297). */
+  create(call: MethodCall, taskCall: TaskCall): Promise<MethodOutcome> {
+    return this.operation(call, 'tools/call (task)', async () => {
+      const task = await this.ask(call, taskScheduler.createTask, {
+        // The scheduler words the task's messages for its era: the one of the request's revision.
+        era: eraOfVersion(call.protocolVersion),
+        ...owned(call),
         call: {
-          tenant: context.virtualServer.tenant,
-          server: context.virtualServer.name,
-          name: context.name,
-          ...(context.arguments === undefined ? {} : { arguments: context.arguments }),
-          protocolVersion: context.protocolVersion,
-          clientCapabilities: context.clientCapabilities,
-          ...(context.progressToken === undefined ? {} : { progressToken: context.progressToken }),
-          ...(context.logLevel === undefined ? {} : { logLevel: context.logLevel }),
+          tenant: call.virtualServer.tenant,
+          server: call.virtualServer.name,
+          name: taskCall.name,
+          ...(taskCall.arguments === undefined ? {} : { arguments: taskCall.arguments }),
+          protocolVersion: call.protocolVersion,
+          clientCapabilities: call.clientCapabilities,
+          ...(taskCall.progressToken === undefined ? {} : { progressToken: taskCall.progressToken }),
+          ...(call.logLevel === undefined || call.session === undefined ? {} : { logLevel: call.logLevel }),
         },
-        ...(context.requestedTtlMs === undefined ? {} : { requestedTtlMs: context.requestedTtlMs }),
+        ...(taskCall.requestedTtlMs === undefined ? {} : { requestedTtlMs: taskCall.requestedTtlMs }),
       });
-      return context.era === 'legacy' ? result({ task: legacyTask(task) }) : { kind: 'task', task: modernTask(task) };
+      return { kind: 'task', task: neutralTask({ task }) };
     });
   }
 
   /** `tasks/get` (S-280, S-300). */
-  get(context: TaskRequestContext, params: Record<string, unknown> | undefined): Promise<MethodOutcome> {
-    return this.operation(context, 'tasks/get', async () => {
-      const taskId = readTaskId(params);
-      if (taskId === undefined) return failure(invalidTaskId(context.requestId));
-      const state = await this.ask(context, taskScheduler.getTask, { taskId, ...owned(context) });
-      return result(context.era === 'legacy' ? legacyTask(state.task) : modernDetailedTask(state));
+  get(command: TaskIdParams, call: MethodCall): Promise<MethodOutcome> {
+    return this.operation(call, 'tasks/get', async () => {
+      const state = await this.ask(call, taskScheduler.getTask, { taskId: command.taskId, ...owned(call) });
+      return { kind: 'task', task: neutralTask(state) };
     });
   }
 
   /**
-   * Legacy `tasks/result` (S-281): waits, on whichever replica, until the task is terminal, then answers
+   * `tasks/result` (S-281): waits, on whichever replica, until the task is terminal, then answers
    * exactly what the call would have (its result with `related-task` in `_meta`, or its JSON-RPC error).
    * A long wait becomes an SSE stream with keep-alive comments; the client leaving ends the wait. While
    * it waits, the task's requests for its client come on this stream (S-286), whichever of its owner's
    * sessions it is in (a reconnected client answers its task): the ones its run is waiting on are sent
    * again as it opens. One token of the rate limit however many rounds it waits.
    */
-  result(context: TaskRequestContext, params: Record<string, unknown> | undefined, response: LazyResponse): Promise<MethodOutcome> {
-    return this.operation(context, 'tasks/result', async () => {
-      const taskId = readTaskId(params);
-      if (taskId === undefined) return failure(invalidTaskId(context.requestId));
+  result(command: TaskIdParams, call: MethodCall): Promise<MethodOutcome> {
+    return this.operation(call, 'tasks/result', async () => {
+      const { taskId } = command;
+      const response = call.response;
       const streaming = setTimeout(() => response.openStream(), STREAM_AFTER_MS);
       const keepAlive = keepAliveEvery(response);
       let detach: (() => void) | undefined;
       try {
         // The caller's task, read first: only its owner's stream carries its requests (S-289), in any session.
-        const first = await this.ask(context, taskScheduler.getTask, { taskId, ...owned(context) });
-        if (first.outcome !== undefined || taskScheduler.isTerminalTaskStatus(first.task.status)) return taskResult(first, context.requestId);
-        const sessionId = context.sessionId;
+        const first = await this.ask(call, taskScheduler.getTask, { taskId, ...owned(call) });
+        if (first.outcome !== undefined || taskScheduler.isTerminalTaskStatus(first.task.status)) return taskResult(first);
+        const sessionId = call.session?.id;
         if (sessionId !== undefined) {
           detach = this.resultStreams.attach(taskId, response);
           // Attached first: a request sent again reaches this stream.
           this.bus.emit(toolExecutor.taskResultAwaited, { taskId, sessionId });
         }
         for (;;) {
-          const state = await this.ask(context, taskScheduler.awaitTask, { taskId, waitMs: AWAIT_ROUND_MS, ...owned(context) });
-          if (state.outcome !== undefined || taskScheduler.isTerminalTaskStatus(state.task.status)) return taskResult(state, context.requestId);
+          const state = await this.ask(call, taskScheduler.awaitTask, { taskId, waitMs: AWAIT_ROUND_MS, ...owned(call) });
+          if (state.outcome !== undefined || taskScheduler.isTerminalTaskStatus(state.task.status)) return taskResult(state);
           if (!response.open) return { kind: 'none' };
         }
       } finally {
@@ -133,45 +122,38 @@ export class TaskMethods {
     });
   }
 
-  /** Legacy `tasks/list` (S-282): only the caller's tasks, newest first. */
-  list(context: TaskRequestContext, params: Record<string, unknown> | undefined): Promise<MethodOutcome> {
-    return this.operation(context, 'tasks/list', async () => {
-      const cursor = params?.['cursor'];
-      if (cursor !== undefined && typeof cursor !== 'string') return failure(invalidParamsError(context.requestId, 'Invalid params: cursor must be a string'));
-      const page = await this.ask(context, taskScheduler.listTasks, { tenant: context.virtualServer.tenant, ...(cursor === undefined ? {} : { cursor }), ...owned(context) });
-      return result({ tasks: page.tasks.map(legacyTask), ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }) });
+  /** `tasks/list` (S-282): only the caller's tasks, newest first. */
+  list(command: ListParams, call: MethodCall): Promise<MethodOutcome> {
+    return this.operation(call, 'tasks/list', async () => {
+      const page = await this.ask(call, taskScheduler.listTasks, {
+        tenant: call.virtualServer.tenant,
+        ...(command.cursor === undefined ? {} : { cursor: command.cursor }),
+        ...owned(call),
+      });
+      return result({ tasks: page.tasks.map((task) => neutralTask({ task })), ...nextCursorOf(page) });
     });
   }
 
-  /**
-   * `tasks/cancel`: the task is `cancelled` before the answer (S-283). Legacy: the task, and `-32602` for
-   * a terminal one; modern: an empty acknowledgement whatever happens to the work (S-302).
-   */
-  cancel(context: TaskRequestContext, params: Record<string, unknown> | undefined): Promise<MethodOutcome> {
-    return this.operation(context, 'tasks/cancel', async () => {
-      const taskId = readTaskId(params);
-      if (taskId === undefined) return failure(invalidTaskId(context.requestId));
+  /** `tasks/cancel`: the task is `cancelled` before the answer (S-283); a terminal one cannot be. */
+  cancel(command: TaskIdParams, call: MethodCall): Promise<MethodOutcome> {
+    return this.operation(call, 'tasks/cancel', async () => {
       try {
-        const task = await this.ask(context, taskScheduler.cancelTask, { taskId, ...owned(context) });
-        return result(context.era === 'legacy' ? legacyTask(task) : {});
+        const task = await this.ask(call, taskScheduler.cancelTask, { taskId: command.taskId, ...owned(call) });
+        return { kind: 'cancel', cancel: { task: neutralTask({ task }) } };
       } catch (error) {
-        // A terminal task cannot be cancelled; the modern era acknowledges anyway (cooperative, S-302).
-        if (context.era === 'modern' && isRpcError(error) && error.code === WireErrorCode.InvalidParams) return result({});
+        // The scheduler's word for a terminal task; the codec decides whether that is an error (S-283, S-302).
+        if (isRpcError(error) && error.code === WireErrorCode.InvalidParams) {
+          return { kind: 'cancel', cancel: { alreadyTerminal: wireErrorToJsonRpc(undefined, error.toWire()).error } };
+        }
         throw error;
       }
     });
   }
 
-  /** Modern `tasks/update` (S-301): the client's answers to the task's input requests; an empty acknowledgement. */
-  update(context: TaskRequestContext, params: Record<string, unknown> | undefined): Promise<MethodOutcome> {
-    return this.operation(context, 'tasks/update', async () => {
-      const taskId = readTaskId(params);
-      if (taskId === undefined) return failure(invalidTaskId(context.requestId));
-      const inputResponses = params?.['inputResponses'];
-      if (typeof inputResponses !== 'object' || inputResponses === null || Array.isArray(inputResponses)) {
-        return failure(invalidParamsError(context.requestId, 'Invalid params: inputResponses must be an object'));
-      }
-      await this.ask(context, taskScheduler.updateTask, { taskId, inputResponses: inputResponses as Record<string, unknown>, ...owned(context) });
+  /** `tasks/update` (S-301): the client's answers to the task's input requests; an empty acknowledgement. */
+  update(command: UpdateTaskParams, call: MethodCall): Promise<MethodOutcome> {
+    return this.operation(call, 'tasks/update', async () => {
+      await this.ask(call, taskScheduler.updateTask, { taskId: command.taskId, inputResponses: command.inputResponses, ...owned(call) });
       return result({});
     });
   }
@@ -180,19 +162,19 @@ export class TaskMethods {
    * One task operation: the requester's token first (S-291), then `work`; a failure of the platform
    * (the scheduler's refusal, a timeout) becomes the JSON-RPC error the client gets.
    */
-  private async operation(context: TaskRequestContext, method: string, work: () => Promise<MethodOutcome>): Promise<MethodOutcome> {
-    const refused = this.overLimit(context, method);
+  private async operation(call: MethodCall, method: string, work: () => Promise<MethodOutcome>): Promise<MethodOutcome> {
+    const refused = this.overLimit(call, method);
     if (refused) return refused;
     try {
       return await work();
     } catch (error) {
-      return failure(platformFailureToJsonRpc(this.logger, context.requestId, method, error));
+      return platformFailure(this.logger, method, error);
     }
   }
 
   /** A request to the task scheduler as the caller. */
-  private ask<C extends RpcContract>(context: TaskRequestContext, contract: C, request: RpcRequest<C>): Promise<RpcResponse<C>> {
-    return this.bus.request(contract, request, { context: { principal: context.principal } });
+  private ask<C extends RpcContract>(call: MethodCall, contract: C, request: RpcRequest<C>): Promise<RpcResponse<C>> {
+    return this.bus.request(contract, request, { context: { principal: call.principal } });
   }
 
   /**
@@ -200,60 +182,40 @@ export class TaskMethods {
    * scheduler; without one, the 429 outcome. Excess polling is logged, once a minute per requester at
    * most (S-292).
    */
-  private overLimit(context: TaskRequestContext, method: string): MethodOutcome | undefined {
-    const decision = this.rateLimiter.take(TaskRateLimiter.requesterKey(context.principal, context.sessionId));
+  private overLimit(call: MethodCall, method: string): MethodOutcome | undefined {
+    const decision = this.rateLimiter.take(TaskRateLimiter.requesterKey(call.principal, call.session?.id));
     if (decision.allowed) return undefined;
     const { retryAfterSeconds } = decision;
     if (decision.report) {
       this.logger.warn(
-        `${method}: ${requesterOf(context)} exceeds ${this.rateLimiter.operationsPerMinute} task operations per minute: ` +
+        `${method}: ${requesterOf(call)} exceeds ${this.rateLimiter.operationsPerMinute} task operations per minute: ` +
           `refused with 429 (${decision.refusedSinceReport} refused since the last warning)`,
       );
     }
-    return failure(
-      jsonRpcError(context.requestId, ServerErrorCode.TooManyRequests, `Too many task requests: retry after ${retryAfterSeconds} s`),
-      429,
-      { 'retry-after': String(retryAfterSeconds) },
-    );
+    return failure(jsonRpcError(undefined, ServerErrorCode.TooManyRequests, `Too many task requests: retry after ${retryAfterSeconds} s`), 429, {
+      'retry-after': String(retryAfterSeconds),
+    });
   }
 }
 
 /** The requester as the log names it; a legacy session id is a credential of sorts, so never logged. */
-function requesterOf({ principal, sessionId }: TaskRequestContext): string {
-  if (principal.anonymous) return `an anonymous caller of tenant ${principal.tenant}${sessionId === undefined ? '' : ' (legacy session)'}`;
+function requesterOf({ principal, session }: MethodCall): string {
+  if (principal.anonymous) return `an anonymous caller of tenant ${principal.tenant}${session === undefined ? '' : ' (legacy session)'}`;
   return `subject ${principal.subject} of tenant ${principal.tenant}${principal.clientId === undefined ? '' : ` (client ${principal.clientId})`}`;
 }
 
-function owned(context: TaskRequestContext): { sessionId?: string } {
-  return context.sessionId === undefined ? {} : { sessionId: context.sessionId };
+function owned(call: MethodCall): { sessionId?: string } {
+  return call.session === undefined ? {} : { sessionId: call.session.id };
 }
 
-function readTaskId(params: Record<string, unknown> | undefined): string | undefined {
-  const taskId = params?.['taskId'];
-  return typeof taskId === 'string' && taskId.length > 0 && taskId.length <= 128 ? taskId : undefined;
-}
-
-function invalidTaskId(id: RequestId) {
-  // spec S-288: an invalid task id is -32602.
-  return invalidParamsError(id, 'Invalid params: taskId must be a non-empty string');
-}
-
-/** The legacy `Task` (S-277). */
-export function legacyTask(task: TaskView): Record<string, unknown> {
-  return {
-    taskId: task.taskId,
-    status: task.status,
-    ...(task.statusMessage === undefined ? {} : { statusMessage: task.statusMessage }),
-    createdAt: task.createdAt,
-    lastUpdatedAt: task.lastUpdatedAt,
-    ttl: task.ttlMs,
-    pollInterval: task.pollIntervalMs,
-  };
-}
-
-/** The modern task fields (S-297, S-307); the caller adds `resultType`. */
-function modernTask(task: TaskView): Record<string, unknown> {
-  return {
+/**
+ * A task as the scheduler shows it, neutral: its input requests while it waits, its result or JSON-RPC
+ * error once terminal (S-300: a failed task carries its error, even one the platform failed itself, its
+ * worker dead, which has no outcome), what `tasks/get` answers and a status notification carries.
+ */
+export function neutralTask(state: { task: TaskView; outcome?: TaskState['outcome'] }): NeutralTask {
+  const { task, outcome } = state;
+  const fields: NeutralTask = {
     taskId: task.taskId,
     status: task.status,
     ...(task.statusMessage === undefined ? {} : { statusMessage: task.statusMessage }),
@@ -262,35 +224,23 @@ function modernTask(task: TaskView): Record<string, unknown> {
     ttlMs: task.ttlMs,
     pollIntervalMs: task.pollIntervalMs,
   };
-}
-
-/**
- * The modern `DetailedTask`: the task with its status-specific fields (S-300), input requests, result or
- * error; what `tasks/get` answers and a `notifications/tasks` carries (S-304).
- */
-export function modernDetailedTask(state: TaskState): Record<string, unknown> {
-  const fields = modernTask(state.task);
-  if (state.task.status === 'input_required' && state.task.inputRequests) return { ...fields, inputRequests: state.task.inputRequests };
-  if (state.outcome === undefined) {
-    // spec S-300: a failed task carries its error, even one the platform failed itself (no outcome: its worker died).
-    return state.task.status === 'failed' ? { ...fields, error: { code: JsonRpcErrorCode.InternalError, message: failedWithoutOutcome(state.task) } } : fields;
+  if (task.status === 'input_required' && task.inputRequests) return { ...fields, inputRequests: task.inputRequests };
+  if (outcome === undefined) {
+    return task.status === 'failed' ? { ...fields, error: { code: JsonRpcErrorCode.InternalError, message: failedWithoutOutcome(task) } } : fields;
   }
-  if ('result' in state.outcome) return { ...fields, result: state.outcome.result };
-  return { ...fields, error: wireErrorToJsonRpc(undefined, state.outcome.error).error };
+  if ('result' in outcome) return { ...fields, result: outcome.result };
+  return { ...fields, error: wireErrorToJsonRpc(undefined, outcome.error).error };
 }
 
-/** What legacy `tasks/result` answers for a terminal task (S-281, S-285). */
-function taskResult(state: TaskState, requestId: RequestId): MethodOutcome {
+/** What `tasks/result` answers for a terminal task (S-281, S-285). */
+function taskResult(state: TaskState): MethodOutcome {
   const related = { [RELATED_TASK_META_KEY]: { taskId: state.task.taskId } };
   if (state.outcome === undefined) {
     // Terminal without an outcome: cancelled (S-283), or failed by the platform itself (S-287: its status message says why).
-    if (state.task.status === 'failed') return failure(jsonRpcError(requestId, JsonRpcErrorCode.InternalError, failedWithoutOutcome(state.task), related));
-    return failure(jsonRpcError(requestId, JsonRpcErrorCode.InvalidParams, `Task ${state.task.taskId} was cancelled: it has no result`, related));
+    if (state.task.status === 'failed') return failure(jsonRpcError(undefined, JsonRpcErrorCode.InternalError, failedWithoutOutcome(state.task), related));
+    return failure(invalidParamsError(undefined, `Task ${state.task.taskId} was cancelled: it has no result`, related));
   }
-  if ('error' in state.outcome) {
-    const answer = wireErrorToJsonRpc(requestId, state.outcome.error);
-    return failure(answer);
-  }
+  if ('error' in state.outcome) return failure(wireErrorToJsonRpc(undefined, state.outcome.error));
   const outcome = state.outcome.result;
   const meta = typeof outcome['_meta'] === 'object' && outcome['_meta'] !== null ? (outcome['_meta'] as Record<string, unknown>) : {};
   return result({ ...outcome, _meta: { ...meta, ...related } });

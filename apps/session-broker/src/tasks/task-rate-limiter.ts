@@ -1,10 +1,5 @@
 import type { Principal } from '@mcp-platform/protocol-contracts';
 
-/**
- * The default allowance of task operations per requester and minute (100 a second, bursts of 600): room
- * for a client polling dozens of long tasks every second, not for a runaway loop.
- */
-export const DEFAULT_TASK_OPERATIONS_PER_MINUTE = 6_000;
 /** How many requesters are tracked at most; beyond it the least recently seen goes first. */
 export const MAX_TRACKED_REQUESTERS = 10_000;
 /** The smallest burst, so that a low rate still lets a client create a task and poll it a few times at once. */

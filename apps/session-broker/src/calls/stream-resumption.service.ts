@@ -2,12 +2,12 @@ import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common
 import { sessionBroker } from '@mcp-platform/protocol-contracts';
 import { invalidRequestError, jsonRpcError, JsonRpcErrorCode, JSONRPC_VERSION } from '@mcp-platform/protocol-mcp';
 import { EventLog, WireErrorCode, type LoggedEvent } from '@mcp-platform/shared-messaging';
-import { wireErrorToJsonRpc } from '../calls/wire-error.mapper';
+import { wireErrorToJsonRpc } from './wire-error.mapper';
 import { SESSION_BROKER_OPTIONS, type ResolvedSessionBrokerOptions } from '../session-broker.options';
-import type { LazyResponse } from './lazy-response';
-import { SessionStreams, type GetStreamOpening } from './session-streams.registry';
-import { endWhenExpired, keepAliveEvery } from './stream-expiry';
-import { eventId, parseEventId, type ParsedEventId } from './stream-ids';
+import type { LazyResponse } from '../streams/lazy-response';
+import { SessionStreams, type GetStreamOpening } from '../streams/session-streams.registry';
+import { endWhenExpired, keepAliveEvery } from '../streams/stream-expiry';
+import { eventId, parseEventId, type ParsedEventId } from '../streams/stream-ids';
 
 /** A GET carrying `Last-Event-ID`: the stream to resume, and the session and caller it comes from. */
 export interface ResumeRequest extends Omit<GetStreamOpening, 'replace'> {

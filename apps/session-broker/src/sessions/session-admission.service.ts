@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { sessionBroker } from '@mcp-platform/protocol-contracts';
 import { MessageBus } from '@mcp-platform/shared-messaging';
 import { SESSION_BROKER_OPTIONS, type LegacySessionLimits, type ResolvedSessionBrokerOptions } from '../session-broker.options';
-import { ReportThrottle } from './report-throttle';
+import { ReportThrottle } from '@mcp-platform/shared-observability';
 import { callerOf, SessionStore, type NewSession } from './session.store';
 
 /** What {@link SessionAdmission.open} decided. */

@@ -1,62 +1,60 @@
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '@mcp-platform/protocol-contracts';
-import type { InputRequiredOutcome, MethodOutcome } from '../methods/method-outcome';
-import type { ToolMethodContext, ToolMethods } from '../methods/tool-methods.service';
+import { CallToolParamsSchema, describeParamsProblem } from '@mcp-platform/protocol-mcp';
+import type { MethodTable } from '../methods/method-table';
+import type { MethodCall } from '../requests/method-call';
+import type { MethodOutcome } from '../requests/method-outcome';
 import type { LazyResponse } from '../streams/lazy-response';
 import type { VirtualServer } from '../virtual-servers/virtual-server.cache';
+import { generateRequestStateKey, parseRequestStateKeys } from '../config/request-state-keys';
 import { RequestStates } from './request-state';
-import { generateRequestStateKey, parseRequestStateKeys } from './request-state-keys';
-import { ToolRoundTrips } from './tool-round-trips.service';
+import { RoundTrips } from './round-trips.service';
 
 const USER: Principal = { subject: 'user-1', tenant: 'demo', clientId: 'client-1', scopes: ['mcp'], anonymous: false };
 const SERVER = { tenant: 'demo', name: 'default' } as VirtualServer;
 const ROOTS = { method: 'roots/list' as const };
 const ELICIT = { method: 'elicitation/create' as const, params: { message: 'Sure?', requestedSchema: { type: 'object', properties: {} } } };
 
-/** A tool that asks for `input-1` (elicitation), then `input-2` (roots), then reports the answers it ran with. */
-class FakeToolMethods {
+/** A method table whose one handler asks for `input-1` (elicitation), then `input-2` (roots), then reports the answers it ran with. */
+class FakeTable {
   readonly runs: Array<Record<string, unknown> | undefined> = [];
 
-  callToolWithInput(_context: ToolMethodContext, inputResponses?: Record<string, unknown>): Promise<MethodOutcome | InputRequiredOutcome> {
-    this.runs.push(inputResponses);
-    const answers = inputResponses ?? {};
+  run(_method: string, _command: unknown, call: MethodCall): Promise<MethodOutcome> {
+    this.runs.push(call.inputResponses);
+    const answers = call.inputResponses ?? {};
     if (!('input-1' in answers)) return Promise.resolve({ kind: 'input_required', inputRequests: { 'input-1': ELICIT } });
     if (!('input-2' in answers)) return Promise.resolve({ kind: 'input_required', inputRequests: { 'input-2': ROOTS } });
-    return Promise.resolve({ kind: 'result', result: { content: [{ type: 'text', text: JSON.stringify(answers) }] } });
-  }
-
-  callTool(): Promise<MethodOutcome> {
-    return Promise.resolve({ kind: 'error', error: { jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'Invalid params: name must be a non-empty string' } } });
+    return Promise.resolve({ kind: 'result', body: { content: [{ type: 'text', text: JSON.stringify(answers) }] } });
   }
 }
 
 function setup() {
-  const tools = new FakeToolMethods();
+  const table = new FakeTable();
   const states = new RequestStates(parseRequestStateKeys([generateRequestStateKey('k1')]));
-  const roundTrips = new ToolRoundTrips(tools as unknown as ToolMethods, states);
-  const call = (params: Record<string, unknown>, principal: Principal = USER) =>
-    roundTrips.callTool({
-      era: 'modern',
-      protocolVersion: '2026-07-28',
+  const roundTrips = new RoundTrips(table as unknown as MethodTable, states);
+  const call = (params: Record<string, unknown>, principal: Principal = USER): Promise<MethodOutcome> => {
+    const command = CallToolParamsSchema.parse({ name: 'confirm', arguments: { a: 1 }, ...params });
+    const context: MethodCall = {
+      requestId: 1,
       virtualServer: SERVER,
       principal,
-      requestId: 1,
-      params: { name: 'confirm', arguments: { a: 1 }, ...params },
-      response: {} as LazyResponse,
-      callId: 'm-test',
+      protocolVersion: '2026-07-28',
       clientCapabilities: { elicitation: {}, roots: {} },
-      cancelWhenClientGone: true,
-    });
-  return { tools, states, call };
+      response: {} as LazyResponse,
+      tasks: 'never',
+    };
+    return roundTrips.run('tools/call', command, context);
+  };
+  return { tools: table, states, call };
 }
 
-const stateOf = (outcome: MethodOutcome | InputRequiredOutcome): string => {
+const stateOf = (outcome: MethodOutcome): string => {
   if (outcome.kind !== 'input_required' || outcome.requestState === undefined) throw new Error(`expected input requests, got ${JSON.stringify(outcome)}`);
   return outcome.requestState;
 };
 
-describe(ToolRoundTrips, () => {
-  describe('callTool', () => {
+describe(RoundTrips, () => {
+  describe('run', () => {
     it('answers the input requests with a sealed state, then runs the tool again with every answer gathered', async () => {
       const { tools, call } = setup();
       const first = await call({});
@@ -65,7 +63,7 @@ describe(ToolRoundTrips, () => {
       expect(second).toMatchObject({ kind: 'input_required', inputRequests: { 'input-2': ROOTS } });
       // The client sends only this round's answer (S-69); the earlier one comes from the state.
       const third = await call({ requestState: stateOf(second), inputResponses: { 'input-2': { roots: [] } } });
-      expect(third).toEqual({ kind: 'result', result: { content: [{ type: 'text', text: JSON.stringify({ 'input-1': { action: 'accept' }, 'input-2': { roots: [] } }) }] } });
+      expect(third).toEqual({ kind: 'result', body: { content: [{ type: 'text', text: JSON.stringify({ 'input-1': { action: 'accept' }, 'input-2': { roots: [] } }) }] } });
       expect(tools.runs).toEqual([{}, { 'input-1': { action: 'accept' } }, { 'input-1': { action: 'accept' }, 'input-2': { roots: [] } }]);
     });
 
@@ -91,7 +89,7 @@ describe(ToolRoundTrips, () => {
       const { tools, call } = setup();
       const first = await call({});
       const replayed = await call({ ...params, requestState: stateOf(first), inputResponses: { 'input-1': { action: 'accept' } } }, principal);
-      expect(replayed).toMatchObject({ kind: 'error', error: { error: { code: -32602, message: 'Invalid params: requestState belongs to another request' } } });
+      expect(replayed).toMatchObject({ kind: 'error', error: { code: -32602, message: 'Invalid params: requestState belongs to another request' } });
       expect(tools.runs).toHaveLength(1);
     });
 
@@ -101,7 +99,7 @@ describe(ToolRoundTrips, () => {
       const tampered = `${state.slice(0, -2)}${state.endsWith('AA') ? 'BB' : 'AA'}`;
       await expect(call({ requestState: tampered })).resolves.toMatchObject({
         kind: 'error',
-        error: { error: { code: -32602, message: 'Invalid params: requestState is not one this server issued, or was altered' } },
+        error: { code: -32602, message: 'Invalid params: requestState is not one this server issued, or was altered' },
       });
     });
 
@@ -109,15 +107,27 @@ describe(ToolRoundTrips, () => {
       [{ inputResponses: [] }, 'Invalid params: inputResponses must be an object'],
       [{ inputResponses: 'yes' }, 'Invalid params: inputResponses must be an object'],
       [{ requestState: 42 }, 'Invalid params: requestState must be a string'],
-    ])('refuses malformed round-trip params %j', async (params, message) => {
-      const { tools, call } = setup();
-      await expect(call(params)).resolves.toMatchObject({ kind: 'error', error: { error: { code: -32602, message } } });
-      expect(tools.runs).toEqual([]);
+    ])('leaves malformed round-trip params %j to the params schema, which refuses them before any round', (params, message) => {
+      const parsed = CallToolParamsSchema.safeParse({ name: 'confirm', ...params });
+      expect(parsed.success).toBe(false);
+      if (!parsed.success) expect(describeParamsProblem(parsed.error)).toBe(message);
     });
 
-    it('leaves a malformed name to the shared tools/call checks', async () => {
-      const { call } = setup();
-      await expect(call({ name: 42 })).resolves.toMatchObject({ kind: 'error', error: { error: { message: 'Invalid params: name must be a non-empty string' } } });
+    it('binds a prompt’s state to the prompt and its arguments, a read’s to its URI (S-66)', async () => {
+      const { tools, states } = setup();
+      const roundTrips = new RoundTrips(tools as unknown as MethodTable, states);
+      const base: MethodCall = { requestId: 1, virtualServer: SERVER, principal: USER, protocolVersion: '2026-07-28', clientCapabilities: {}, response: {} as LazyResponse, tasks: 'never' };
+      const first = await roundTrips.run('prompts/get', { name: 'p', arguments: { topic: 'a' } }, base);
+      const state = stateOf(first);
+      await expect(roundTrips.run('prompts/get', { name: 'p', arguments: { topic: 'b' }, requestState: state }, base)).resolves.toMatchObject({
+        kind: 'error',
+        error: { message: 'Invalid params: requestState belongs to another request' },
+      });
+      await expect(roundTrips.run('resources/read', { uri: 'p', requestState: state }, base)).resolves.toMatchObject({ kind: 'error' });
+      await expect(roundTrips.run('prompts/get', { name: 'p', arguments: { topic: 'a' }, requestState: state, inputResponses: { 'input-1': {} } }, base)).resolves.toMatchObject({
+        kind: 'input_required',
+        inputRequests: { 'input-2': ROOTS },
+      });
     });
 
     it('refuses answers weighing more than it carries between rounds, with -32603', async () => {
@@ -126,7 +136,7 @@ describe(ToolRoundTrips, () => {
       const huge = { action: 'accept', content: { text: 'x'.repeat(70 * 1024) } };
       await expect(call({ requestState: stateOf(first), inputResponses: { 'input-1': huge } })).resolves.toMatchObject({
         kind: 'error',
-        error: { error: { code: -32603, message: expect.stringContaining('exceed 65536 bytes') } },
+        error: { code: -32603, message: expect.stringContaining('exceed 65536 bytes') },
       });
       expect(tools.runs).toHaveLength(1);
     });

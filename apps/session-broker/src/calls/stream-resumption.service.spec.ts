@@ -2,9 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryEventLog, WireErrorCode, type EventLog } from '@mcp-platform/shared-messaging';
 import { FakeTarget } from '../../test/fake-response-target';
 import { resolveSessionBrokerOptions } from '../session-broker.options';
-import { LazyResponse } from './lazy-response';
-import { SessionStreams } from './session-streams.registry';
-import { eventId, newStreamKey, parseEventId } from './stream-ids';
+import { LazyResponse } from '../streams/lazy-response';
+import { SessionStreams } from '../streams/session-streams.registry';
+import { eventId, newStreamKey, parseEventId } from '../streams/stream-ids';
 import { StreamResumption, type ResumeRequest } from './stream-resumption.service';
 
 const SESSION = 'session-0123456789abcdef';

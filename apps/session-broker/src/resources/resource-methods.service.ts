@@ -1,0 +1,135 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { resourceStore } from '@mcp-platform/protocol-contracts';
+import { isRpcError, MessageBus, RpcError, WireErrorCode } from '@mcp-platform/shared-messaging';
+import { jsonRpcError, JsonRpcErrorCode, type CompleteParams, type GetPromptParams, type ListParams, type ReadResourceParams } from '@mcp-platform/protocol-mcp';
+import type { MethodCall } from '../requests/method-call';
+import { failure, result, type MethodOutcome } from '../requests/method-outcome';
+import { nextCursorOf, platformFailure } from '../requests/method-support';
+import { assembleChunkedContent } from './chunked-read';
+
+/**
+ * Chunked reads of one `resources/read`: a content rewritten while it is read in chunks is read again
+ * from the start, once; a second change in a row is an internal error, never a mix of two versions.
+ */
+const CHUNKED_READ_ATTEMPTS = 2;
+
+/**
+ * `resources/*` (without subscriptions), `prompts/*` and `completion/complete`, the same for both eras,
+ * forwarded to the resource store over the bus with the virtual server's address, whether it is public
+ * (for the store's `cacheScope`), and the caller's principal in the headers (the store refuses another
+ * tenant's). Results carry the store's caching hints; the era's codec decides whether they go out.
+ */
+@Injectable()
+export class ResourceMethods {
+  private readonly logger = new Logger(ResourceMethods.name);
+
+  constructor(private readonly bus: MessageBus) {}
+
+  listResources(command: ListParams, call: MethodCall): Promise<MethodOutcome> {
+    return this.forward(call, 'resources/list', async () => {
+      const page = await this.bus.request(resourceStore.listResources, { ...address(call), ...cursorOf(command) }, headers(call));
+      return result({ resources: page.resources, ...nextCursorOf(page) }, page);
+    });
+  }
+
+  listResourceTemplates(command: ListParams, call: MethodCall): Promise<MethodOutcome> {
+    return this.forward(call, 'resources/templates/list', async () => {
+      const page = await this.bus.request(resourceStore.listResourceTemplates, { ...address(call), ...cursorOf(command) }, headers(call));
+      return result({ resourceTemplates: page.resourceTemplates, ...nextCursorOf(page) }, page);
+    });
+  }
+
+  async readResource(command: ReadResourceParams, call: MethodCall): Promise<MethodOutcome> {
+    const { uri } = command;
+    try {
+      const read = await this.readContents(call, uri);
+      // spec S-214: a read is cacheable.
+      return result({ contents: read.contents }, read);
+    } catch (error) {
+      if (isRpcError(error) && error.code === WireErrorCode.NotFound) {
+        // spec S-209: the resource-not-found code with the URI in data (the modern codec makes it -32602, S-210).
+        return failure(jsonRpcError(undefined, JsonRpcErrorCode.ResourceNotFound, error.message, { uri }));
+      }
+      return platformFailure(this.logger, 'resources/read', error);
+    }
+  }
+
+  listPrompts(command: ListParams, call: MethodCall): Promise<MethodOutcome> {
+    return this.forward(call, 'prompts/list', async () => {
+      const page = await this.bus.request(resourceStore.listPrompts, { ...address(call), ...cursorOf(command) }, headers(call));
+      return result({ prompts: page.prompts, ...nextCursorOf(page) }, page);
+    });
+  }
+
+  getPrompt(command: GetPromptParams, call: MethodCall): Promise<MethodOutcome> {
+    return this.forward(call, 'prompts/get', async () => {
+      const prompt = await this.bus.request(
+        resourceStore.getPrompt,
+        { ...address(call), name: command.name, ...(command.arguments === undefined ? {} : { arguments: command.arguments }) },
+        headers(call),
+      );
+      return result(prompt as Record<string, unknown>);
+    });
+  }
+
+  complete(command: CompleteParams, call: MethodCall): Promise<MethodOutcome> {
+    const ref = resourceStore.CompletionReferenceSchema.safeParse(command.ref);
+    if (!ref.success) {
+      return Promise.resolve(failure(jsonRpcError(undefined, JsonRpcErrorCode.InvalidParams, 'Invalid params: ref must be a ref/prompt with a name or a ref/resource with a uri')));
+    }
+    const contextArguments = command.context?.arguments;
+    return this.forward(call, 'completion/complete', async () => {
+      const completion = await this.bus.request(
+        resourceStore.complete,
+        {
+          ...address(call),
+          ref: ref.data,
+          argument: { name: command.argument.name, value: command.argument.value },
+          ...(contextArguments === undefined ? {} : { context: { arguments: contextArguments } }),
+        },
+        headers(call),
+      );
+      return result(completion as Record<string, unknown>);
+    });
+  }
+
+  /**
+   * The store's answer to a read, with a content larger than one bus message joined from its chunks
+   * (`readResourceChunk`, each naming the version the first answer gave). The JSON-RPC result is one
+   * message, so this replica holds the whole content while it answers.
+   */
+  private async readContents(call: MethodCall, uri: string) {
+    for (let attempt = 1; attempt <= CHUNKED_READ_ATTEMPTS; attempt++) {
+      const read = await this.bus.request(resourceStore.readResource, { ...address(call), uri, acceptChunks: true }, headers(call));
+      const chunked = read.chunked;
+      if (!chunked) return read;
+      const content = await assembleChunkedContent(chunked, (offset, length) =>
+        this.bus.request(resourceStore.readResourceChunk, { ...address(call), uri, offset, length, version: chunked.version }, headers(call)),
+      );
+      if (content !== 'changed') return { contents: [content], ttlMs: read.ttlMs, cacheScope: read.cacheScope };
+    }
+    throw new RpcError(WireErrorCode.Internal, `resources/read: ${uri} changed while it was read in chunks, ${CHUNKED_READ_ATTEMPTS} times in a row`);
+  }
+
+  private async forward(call: MethodCall, method: string, work: () => Promise<MethodOutcome>): Promise<MethodOutcome> {
+    try {
+      return await work();
+    } catch (error) {
+      return platformFailure(this.logger, method, error);
+    }
+  }
+}
+
+/** The virtual server asked; `public` comes from the executor's description the broker caches. */
+function address(call: MethodCall) {
+  return { tenant: call.virtualServer.tenant, server: call.virtualServer.name, public: call.virtualServer.public };
+}
+
+/** The principal travels in the bus headers, never the token (S-146). */
+function headers(call: MethodCall) {
+  return { context: { principal: call.principal } };
+}
+
+function cursorOf(command: ListParams): { cursor?: string } {
+  return command.cursor === undefined ? {} : { cursor: command.cursor };
+}

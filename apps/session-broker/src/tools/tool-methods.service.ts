@@ -1,0 +1,135 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { toolExecutor } from '@mcp-platform/protocol-contracts';
+import { isRpcError, MessageBus, WireErrorCode } from '@mcp-platform/shared-messaging';
+import { invalidRequestError, type CallToolParams, type ListParams } from '@mcp-platform/protocol-mcp';
+import { EdgeAuthenticator } from '../auth/edge-authenticator.service';
+import { legacyCallId, modernCallId } from '../calls/call-id';
+import { CallRegistry } from '../calls/call-registry.service';
+import { requiredScopes } from '../calls/wire-error.mapper';
+import type { MethodCall } from '../requests/method-call';
+import { failure, result, type MethodOutcome } from '../requests/method-outcome';
+import { nextCursorOf, platformFailure } from '../requests/method-support';
+import { TaskMethods } from '../tasks/task-methods.service';
+
+/**
+ * `tools/list` and `tools/call`, forwarded to the tool executor over the bus, the same for both eras:
+ * the era's codec words the answer. A call in a session has a resumable stream and is not cancelled by
+ * a dropped connection (S-85); a call on the stateless wire is cancelled when its client closes the
+ * stream (S-108) and asks for input by result (S-60).
+ */
+@Injectable()
+export class ToolMethods {
+  private readonly logger = new Logger(ToolMethods.name);
+
+  constructor(
+    private readonly bus: MessageBus,
+    private readonly calls: CallRegistry,
+    private readonly authenticator: EdgeAuthenticator,
+    private readonly tasks: TaskMethods,
+  ) {}
+
+  async listTools(command: ListParams, call: MethodCall): Promise<MethodOutcome> {
+    try {
+      const page = await this.bus.request(
+        toolExecutor.listTools,
+        { tenant: call.virtualServer.tenant, server: call.virtualServer.name, ...(command.cursor === undefined ? {} : { cursor: command.cursor }) },
+        { context: { principal: call.principal } },
+      );
+      // spec S-246: the caching hints the data's owner computed.
+      return result({ tools: page.tools, ...nextCursorOf(page) }, page);
+    } catch (error) {
+      return this.toFailure(call, 'tools/list', error);
+    }
+  }
+
+  /**
+   * `tools/call`: a task at once when the request asks for one (S-275); else the executor answers a
+   * result, the requests its tool needs answered first (S-60), or that the call runs as a task (S-296).
+   */
+  async callTool(command: CallToolParams, call: MethodCall): Promise<MethodOutcome> {
+    const { name, arguments: args } = command;
+    const progressToken = command._meta?.progressToken;
+    if (command.task !== undefined && call.tasks === 'by-request') {
+      return this.tasks.create(call, {
+        name,
+        ...(args === undefined ? {} : { arguments: args }),
+        ...(command.task.ttl === undefined ? {} : { requestedTtlMs: command.task.ttl }),
+        // The token stays valid for the task's whole life; its progress and logs go to the session.
+        ...(progressToken === undefined ? {} : { progressToken }),
+      });
+    }
+    const session = call.session;
+    const callId = session === undefined ? modernCallId() : legacyCallId(session.id, call.requestId);
+    if (this.calls.has(callId)) return failure(invalidRequestError(undefined, 'Invalid Request: this request id is already in use by a running request'));
+
+    const abort = new AbortController();
+    const stream = session?.openCallStream();
+    this.calls.open(callId, {
+      response: call.response,
+      requestId: call.requestId,
+      ...(session === undefined ? {} : { sessionId: session.id }),
+      ...(stream === undefined ? {} : { streamKey: stream.key }),
+    });
+    // A fast answer stays plain JSON (and can still be a 403 step-up challenge); a slow one gets its stream primed.
+    const priming = stream?.primeAfterMs === undefined ? undefined : setTimeout(() => call.response.openStream(), stream.primeAfterMs);
+    if (session === undefined) {
+      call.response.onClientGone(() => {
+        // spec S-108: without a session, a closed response stream is the cancellation.
+        this.logger.debug(`call ${callId} cancelled: the client closed its stream`);
+        this.bus.emit(toolExecutor.callCancelled, { callId, reason: 'the client closed the response stream' });
+        abort.abort();
+      });
+    }
+    try {
+      const value = await this.bus.request(
+        toolExecutor.callTool,
+        {
+          tenant: call.virtualServer.tenant,
+          server: call.virtualServer.name,
+          callId,
+          name,
+          ...(args === undefined ? {} : { arguments: args }),
+          protocolVersion: call.protocolVersion,
+          clientCapabilities: call.clientCapabilities,
+          ...(session === undefined ? {} : { sessionId: session.id }),
+          ...(stream === undefined
+            ? {}
+            : { stream: { key: stream.key, requestId: call.requestId, ...(stream.primeAfterMs === undefined ? {} : { primeAfterMs: stream.primeAfterMs }) } }),
+          ...(call.inputResponses === undefined || Object.keys(call.inputResponses).length === 0 ? {} : { inputResponses: call.inputResponses }),
+          ...(call.tasks === 'by-server' ? { taskMode: 'offer' as const } : {}),
+          notify: {
+            route: this.calls.route,
+            ...(progressToken === undefined ? {} : { progressToken }),
+            ...(call.logLevel === undefined ? {} : { logLevel: call.logLevel }),
+          },
+        },
+        { signal: abort.signal, context: { principal: call.principal } },
+      );
+      if (toolExecutor.isCallInputRequired(value)) return { kind: 'input_required', inputRequests: value.inputRequired.inputRequests };
+      if (toolExecutor.isCallRunAsTask(value)) return this.tasks.create(call, { name, ...(args === undefined ? {} : { arguments: args }) });
+      return result(value as Record<string, unknown>);
+    } catch (error) {
+      // spec S-256: a cancelled request gets no response.
+      if (isRpcError(error) && error.code === WireErrorCode.Cancelled) return { kind: 'none' };
+      return this.toFailure(call, 'tools/call', error);
+    } finally {
+      clearTimeout(priming);
+      this.calls.close(callId);
+    }
+  }
+
+  /**
+   * A failure from the executor as the client sees it. `INSUFFICIENT_SCOPE` travels as HTTP 403 with
+   * a step-up challenge naming every scope the operation needs (S-142, S-143) while the response is
+   * still plain JSON; once it streams, the JSON-RPC error alone goes out on the stream.
+   */
+  private toFailure(call: MethodCall, method: string, error: unknown): MethodOutcome {
+    const outcome = platformFailure(this.logger, method, error);
+    if (outcome.kind === 'error' && isRpcError(error) && error.code === WireErrorCode.InsufficientScope) {
+      const challenge = this.authenticator.insufficientScope(call.virtualServer, requiredScopes(error.data));
+      this.logger.log(`${method} on ${call.virtualServer.tenant}/${call.virtualServer.name}: insufficient scope for ${call.principal.subject}`);
+      return failure(outcome.error, challenge.status, challenge.headers);
+    }
+    return outcome;
+  }
+}
