@@ -67,12 +67,20 @@ describe(RoundTrips, () => {
       expect(tools.runs).toEqual([{}, { 'input-1': { action: 'accept' } }, { 'input-1': { action: 'accept' }, 'input-2': { roots: [] } }]);
     });
 
-    it('ignores answers to keys it did not ask last, and answers without a state (S-68)', async () => {
+    it('ignores answers of a retry to keys it did not ask last (S-68)', async () => {
       const { tools, call } = setup();
-      await call({ inputResponses: { 'input-1': { action: 'accept' } } });
       const first = await call({});
       await call({ requestState: stateOf(first), inputResponses: { 'input-1': { action: 'decline' }, 'input-2': { roots: [] }, extra: 1 } });
-      expect(tools.runs).toEqual([{}, {}, { 'input-1': { action: 'decline' } }]);
+      expect(tools.runs).toEqual([{}, { 'input-1': { action: 'decline' } }]);
+    });
+
+    it('hands the answers of a request without a state to the handler as they are, which uses those it asks (S-68)', async () => {
+      const { tools, call } = setup();
+      const answered = await call({ inputResponses: { 'input-1': { action: 'accept' }, 'input-2': { roots: [] }, extra: 1 } });
+      expect(answered).toMatchObject({ kind: 'result' });
+      const partly = await call({ inputResponses: { 'input-1': { action: 'accept' } } });
+      expect(partly).toMatchObject({ kind: 'input_required', inputRequests: { 'input-2': ROOTS }, requestState: expect.any(String) });
+      expect(tools.runs.slice(1)).toEqual([{ 'input-1': { action: 'accept' } }]);
     });
 
     it('asks again when the retry lacks the answer (S-68: a new input-required result, not an error)', async () => {

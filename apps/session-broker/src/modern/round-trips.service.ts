@@ -20,7 +20,8 @@ const REFUSALS: Record<RequestStateRefusal, string> = {
  * Multi round-trip requests (S-60..S-70, §3.3.2), stateless across replicas, for every method whose
  * handler may need the client's input: a retry's `requestState` is opened and checked against the
  * request (S-65, S-66); the answers of earlier rounds and the retry's `inputResponses` to the keys asked
- * last are merged (others ignored, S-68) and handed to the handler, which runs from the start. When it
+ * last are merged (others ignored, S-68) and handed to the handler, which runs from the start. A
+ * request without a state hands its `inputResponses` as they are (the handler uses those it asks). When it
  * still needs input, the answer is the requests and a freshly sealed state, without caching hints (S-70).
  */
 @Injectable()
@@ -34,7 +35,9 @@ export class RoundTrips {
 
   async run<M extends RoundTripMethod>(method: M, command: ParamsOf<M>, call: MethodCall): Promise<MethodOutcome> {
     const binding = bindingOf(method, command, call);
-    let answers: Record<string, unknown> = {};
+    // Without a state (a first request that answers up front, or a server that never sealed one) the
+    // answers stand on their own: the handler reads the keys it asks and ignores the rest (S-68).
+    let answers: Record<string, unknown> = { ...(command.inputResponses ?? {}) };
     if (command.requestState !== undefined) {
       const opened = await this.states.open(command.requestState, binding);
       if ('refused' in opened) {

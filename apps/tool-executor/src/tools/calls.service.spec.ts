@@ -599,13 +599,60 @@ describe(CallsService, () => {
       const asking = tool('ask', async (_args, context) => context.client.listRoots().then(() => text('roots'), (error: unknown) => ((refusal = error), text('no roots'))));
       const { callModern } = setup([asking]);
       await expect(callModern('ask', { elicitation: {} })).resolves.toEqual(text('no roots'));
-      expect(refusal).toEqual(new ClientCapabilityMissing('roots'));
+      expect(refusal).toEqual(new ClientCapabilityMissing('roots', { roots: {} }));
     });
 
-    it('gives the tool ClientRequestFailed (-32602) for an answer that is not the result the request asked for', async () => {
-      const { callModern } = setup([greeter]);
-      const result = await callModern('greet', CAPABILITIES, { 'input-1': { roots: [] } });
-      expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringMatching(/malformed/) }] });
+    it('answers -32021 naming what is missing when the tool failed on a capability the request did not declare (S-38)', async () => {
+      const sampling = tool('sample', async (_args, context) =>
+        context.client.createMessage({ messages: [], maxTokens: 1 }).then(
+          () => text('sampled'),
+          (error: unknown) => ({ ...text(`no sampling: ${(error as Error).message}`), isError: true }),
+        ),
+      );
+      const { callModern, call } = setup([sampling]);
+      await expect(callModern('sample', { elicitation: {} })).rejects.toMatchObject({
+        code: WireErrorCode.MissingClientCapability,
+        data: { requiredCapabilities: { sampling: {} } },
+      });
+      // The 2025 era has no such error: the tool's own result, as before.
+      await expect(call('sample')).resolves.toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringContaining('no sampling') }] });
+    });
+
+    it('answers -32021 when the refusal escaped the tool, and keeps a result the tool made without the capability', async () => {
+      const thrower = tool('throw', async (_args, context) => context.client.listRoots().then(() => text('roots')));
+      const coping = tool('cope', async (_args, context) => context.client.listRoots().then(() => text('roots'), () => text('managed without roots')));
+      const { callModern } = setup([thrower, coping]);
+      await expect(callModern('throw', {})).rejects.toMatchObject({ code: WireErrorCode.MissingClientCapability, data: { requiredCapabilities: { roots: {} } } });
+      await expect(callModern('cope', {})).resolves.toEqual(text('managed without roots'));
+    });
+
+    it('keys a request by the input key the tool names, and refuses a key asked twice in one run', async () => {
+      const named = tool('named', async (_args, context) => {
+        const answer = await context.client.elicit(NAME_FORM, { inputKey: 'user_name' });
+        return text(`hello ${String(answer.content?.['name'])}`);
+      });
+      const twice = tool('twice', async (_args, context) => {
+        await context.client.listRoots({ inputKey: 'roots' });
+        await context.client.listRoots({ inputKey: 'roots' });
+        return text('asked twice');
+      });
+      const { callModern } = setup([named, twice]);
+      await expect(callModern('named', CAPABILITIES)).resolves.toEqual({ inputRequired: { inputRequests: { user_name: ELICIT_NAME } } });
+      await expect(callModern('named', CAPABILITIES, { user_name: { action: 'accept', content: { name: 'Ada' } } })).resolves.toEqual(text('hello Ada'));
+      const failed = await callModern('twice', CAPABILITIES, { roots: { roots: [] } });
+      expect(failed).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringContaining('input key "roots" was already asked') }] });
+    });
+
+    it('answers -32602 naming the key for an answer that is not the result the request asked for, whatever the tool made of it (S-68)', async () => {
+      const swallowing = tool('swallow', async (_args, context) => context.client.elicit(NAME_FORM).then(() => text('named'), () => text('no name')));
+      const { callModern } = setup([greeter, swallowing]);
+      for (const name of ['greet', 'swallow']) {
+        await expect(callModern(name, CAPABILITIES, { 'input-1': { roots: [] } })).rejects.toMatchObject({
+          code: WireErrorCode.InvalidParams,
+          message: expect.stringMatching(/^Invalid params: inputResponses\.input-1: .*malformed/),
+          data: { inputKey: 'input-1' },
+        });
+      }
     });
   });
 

@@ -204,13 +204,23 @@ export class CallsService implements OnDrain {
     runningCall.client = client;
     try {
       const result = await this.runUntilStopped(tool, args, controller.signal, notifier, client, output);
-      return this.inputRequiredOf(client, controller) ?? this.finish(tool, result);
+      const malformed = malformedAnswerOf(client);
+      if (malformed) throw malformed;
+      const answer = this.inputRequiredOf(client, controller) ?? this.finish(tool, result);
+      const missing = toolExecutor.isCallInputRequired(answer) || !answer.isError ? undefined : missingCapabilityOf(client, request.name);
+      if (missing) throw missing;
+      return answer;
     } catch (error) {
+      // What the try block threw itself comes out again below: the checks are the same, in the same order.
       const stopped = error instanceof CallStopped ? error : controller.signal.reason instanceof CallStopped ? controller.signal.reason : undefined;
       if (stopped?.kind === 'cancelled') throw new RpcError(WireErrorCode.Cancelled, stopped.message);
       if (stopped?.kind === 'shutdown') throw new RpcError(WireErrorCode.Unavailable, stopped.message);
+      const malformed = malformedAnswerOf(client);
+      if (malformed) throw malformed;
       const inputRequired = this.inputRequiredOf(client, controller);
       if (inputRequired) return inputRequired;
+      const missing = missingCapabilityOf(client, request.name);
+      if (missing) throw missing;
       if (stopped?.kind === 'timeout') return errorResult(stopped.message);
       this.logger.warn(`tool ${request.tenant}/${request.name} failed: ${(error as Error)?.message ?? String(error)}`);
       return errorResult(`Tool ${request.name} failed: ${(error as Error)?.message ?? String(error)}`);
@@ -327,4 +337,29 @@ export class CallsService implements OnDrain {
     }
     return result;
   }
+}
+
+/**
+ * spec S-38: a modern call whose tool failed after asking its client for what the client did not
+ * declare on the request (nothing was sent) is `-32021` naming the missing capabilities, whatever
+ * the tool made of the refusal; a tool that managed without them answers as it did. Legacy calls keep
+ * the tool's error result (the 2025 era has no such error).
+ */
+function missingCapabilityOf(client: ClientRequests, tool: string): RpcError | undefined {
+  const missing = client instanceof RoundTripClient ? client.missingCapabilities() : undefined;
+  if (!missing) return undefined;
+  return new RpcError(WireErrorCode.MissingClientCapability, `Tool ${tool} needs client capabilities this request did not declare: ${Object.keys(missing).join(', ')}`, {
+    requiredCapabilities: missing,
+  });
+}
+
+/**
+ * spec S-68: a modern call whose `inputResponses` held an answer that is not the result its request
+ * asked for (a number for an elicitation, say) is a protocol error, `-32602` naming the key, whatever
+ * the tool made of it: the client sent it, the client can correct it.
+ */
+function malformedAnswerOf(client: ClientRequests): RpcError | undefined {
+  const malformed = client instanceof RoundTripClient ? client.malformedAnswer() : undefined;
+  if (!malformed) return undefined;
+  return new RpcError(WireErrorCode.InvalidParams, `Invalid params: inputResponses.${malformed.key}: ${malformed.message}`, { inputKey: malformed.key });
 }

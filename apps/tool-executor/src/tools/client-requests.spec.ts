@@ -46,30 +46,40 @@ describe('SessionClientRequests', () => {
   });
 
   it.each([
-    ['sampling, undeclared', {}, (client: SessionClientRequests) => client.createMessage({ messages: [], maxTokens: 1 }), 'sampling'],
+    ['sampling, undeclared', {}, (client: SessionClientRequests) => client.createMessage({ messages: [], maxTokens: 1 }), 'sampling', { sampling: {} }],
     [
       'sampling with tools, without sampling.tools (S-331)',
       { sampling: {} },
       (client: SessionClientRequests) => client.createMessage({ messages: [], maxTokens: 1, tools: [{ name: 't', inputSchema: { type: 'object' } }] }),
       'sampling with tools',
+      { sampling: { tools: {} } },
     ],
-    ['elicitation, undeclared', { sampling: {} }, (client: SessionClientRequests) => client.elicit({ message: 'm', requestedSchema: { type: 'object', properties: {} } }), 'elicitation'],
+    [
+      'elicitation, undeclared',
+      { sampling: {} },
+      (client: SessionClientRequests) => client.elicit({ message: 'm', requestedSchema: { type: 'object', properties: {} } }),
+      'elicitation',
+      { elicitation: {} },
+    ],
     [
       'URL elicitation with `elicitation: {}` (form only, S-316)',
       { elicitation: {} },
       (client: SessionClientRequests) => client.elicit({ mode: 'url', message: 'm', url: 'https://example.com/x', elicitationId: 'e1' }),
       'elicitation in url mode',
+      { elicitation: { url: {} } },
     ],
     [
       'form elicitation when only url is declared',
       { elicitation: { url: {} } },
       (client: SessionClientRequests) => client.elicit({ message: 'm', requestedSchema: { type: 'object', properties: {} } }),
       'elicitation in form mode',
+      { elicitation: { form: {} } },
     ],
-    ['roots, undeclared', { elicitation: {} }, (client: SessionClientRequests) => client.listRoots(), 'roots'],
-  ])('refuses %s without sending anything', async (_case, capabilities, ask, capability) => {
+    ['roots, undeclared', { elicitation: {} }, (client: SessionClientRequests) => client.listRoots(), 'roots', { roots: {} }],
+  ])('refuses %s without sending anything, naming what is missing as capabilities spell it', async (_case, capabilities, ask, capability, required) => {
     const { client, sent } = setup(capabilities);
-    await expect(ask(client)).rejects.toEqual(new ClientCapabilityMissing(capability));
+    await expect(ask(client)).rejects.toEqual(new ClientCapabilityMissing(capability, required));
+    expect(client.missingCapabilities()).toEqual(required);
     expect(sent).toEqual([]);
   });
 
@@ -218,13 +228,14 @@ describe('RoundTripClient', () => {
     expect(client.inputRequests()).toEqual({ 'input-1': { method: 'elicitation/create', params: { mode: 'url', message: 'Sign in', url: 'https://example.com/connect' } } });
   });
 
-  it('refuses what the request did not declare without recording anything (S-64)', async () => {
+  it('refuses what the request did not declare without recording a request, and gathers what was missing (S-64)', async () => {
     const client = new RoundTripClient({ elicitation: {} }, {});
-    await expect(client.listRoots()).rejects.toEqual(new ClientCapabilityMissing('roots'));
+    await expect(client.listRoots()).rejects.toEqual(new ClientCapabilityMissing('roots', { roots: {} }));
     await expect(client.elicit({ mode: 'url', message: 'm', url: 'https://example.com/x', elicitationId: 'e1' })).rejects.toEqual(
-      new ClientCapabilityMissing('elicitation in url mode'),
+      new ClientCapabilityMissing('elicitation in url mode', { elicitation: { url: {} } }),
     );
     expect(client.inputRequests()).toBeUndefined();
+    expect(client.missingCapabilities()).toEqual({ roots: {}, elicitation: { url: {} } });
   });
 
   it('turns an answer that is not the result the request asked for into ClientRequestFailed (-32602, S-68)', async () => {

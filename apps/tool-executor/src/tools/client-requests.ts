@@ -11,6 +11,7 @@ import {
   type ElicitParams,
   type ElicitResult,
   type ListRootsResult,
+  type AskOptions,
   type RootsChangedListener,
   UnknownElicitation,
 } from './tool-context';
@@ -96,33 +97,41 @@ const NOT_LISTENING = (): void => undefined;
  * reaches the client is the subclass's `ask`.
  */
 abstract class CapabilityGatedClient implements ClientRequests {
+  /** What the client lacked for the requests refused so far. */
+  private refused: Record<string, unknown> | undefined;
+
   constructor(readonly capabilities: Readonly<Record<string, unknown>>) {}
 
-  createMessage(params: CreateMessageParams): Promise<CreateMessageResult> {
+  createMessage(params: CreateMessageParams, options?: AskOptions): Promise<CreateMessageResult> {
     const sampling = objectAt(this.capabilities, 'sampling');
-    if (!sampling) return Promise.reject(new ClientCapabilityMissing('sampling'));
+    if (!sampling) return this.refuse(new ClientCapabilityMissing('sampling', { sampling: {} }));
     // spec S-331: tools only when the client declared sampling.tools.
     if ((params.tools !== undefined || params.toolChoice !== undefined) && !objectAt(sampling, 'tools')) {
-      return Promise.reject(new ClientCapabilityMissing('sampling with tools'));
+      return this.refuse(new ClientCapabilityMissing('sampling with tools', { sampling: { tools: {} } }));
     }
-    return this.ask('sampling/createMessage', params, CreateMessageResultSchema);
+    return this.ask('sampling/createMessage', params, CreateMessageResultSchema, options);
   }
 
-  elicit(params: ElicitParams): Promise<ElicitResult> {
+  elicit(params: ElicitParams, options?: AskOptions): Promise<ElicitResult> {
     const elicitation = objectAt(this.capabilities, 'elicitation');
-    if (!elicitation) return Promise.reject(new ClientCapabilityMissing('elicitation'));
+    const mode = params.mode ?? 'form';
+    if (!elicitation) return this.refuse(new ClientCapabilityMissing('elicitation', { elicitation: mode === 'url' ? { url: {} } : {} }));
     // spec S-316: `elicitation: {}` is form mode only; each mode must be declared to be used.
     const declaresModes = objectAt(elicitation, 'form') !== undefined || objectAt(elicitation, 'url') !== undefined;
-    const mode = params.mode ?? 'form';
     if (mode === 'url' ? !objectAt(elicitation, 'url') : declaresModes && !objectAt(elicitation, 'form')) {
-      return Promise.reject(new ClientCapabilityMissing(`elicitation in ${mode} mode`));
+      return this.refuse(new ClientCapabilityMissing(`elicitation in ${mode} mode`, { elicitation: { [mode]: {} } }));
     }
-    return this.ask('elicitation/create', params, ElicitResultSchema);
+    return this.ask('elicitation/create', params, ElicitResultSchema, options);
   }
 
-  listRoots(): Promise<ListRootsResult> {
-    if (!objectAt(this.capabilities, 'roots')) return Promise.reject(new ClientCapabilityMissing('roots'));
-    return this.ask('roots/list', undefined, ListRootsResultSchema);
+  listRoots(options?: AskOptions): Promise<ListRootsResult> {
+    if (!objectAt(this.capabilities, 'roots')) return this.refuse(new ClientCapabilityMissing('roots', { roots: {} }));
+    return this.ask('roots/list', undefined, ListRootsResultSchema, options);
+  }
+
+  /** The capabilities the client lacked for requests of this call, merged: what a `-32021` names (S-38). */
+  missingCapabilities(): Record<string, unknown> | undefined {
+    return this.refused;
   }
 
   abstract onRootsChanged(listener: RootsChangedListener): () => void;
@@ -130,7 +139,22 @@ abstract class CapabilityGatedClient implements ClientRequests {
   abstract completeElicitation(elicitationId: string): void;
 
   /** Sends one request the client declared it supports and resolves with its validated answer. */
-  protected abstract ask<T>(method: ClientRequestMethod, params: object | undefined, schema: z.ZodType<T>): Promise<T>;
+  protected abstract ask<T>(method: ClientRequestMethod, params: object | undefined, schema: z.ZodType<T>, options?: AskOptions): Promise<T>;
+
+  private refuse(missing: ClientCapabilityMissing): Promise<never> {
+    this.refused = mergeCapabilities(this.refused ?? {}, missing.required);
+    return Promise.reject(missing);
+  }
+}
+
+/** `a` with every capability of `b` added, nested objects merged (`{ elicitation: { form: {} } }` and `{ elicitation: { url: {} } }`). */
+function mergeCapabilities(a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> {
+  const merged: Record<string, unknown> = { ...a };
+  for (const [key, value] of Object.entries(b)) {
+    const existing = objectAt(merged, key);
+    merged[key] = existing && typeof value === 'object' && value !== null ? mergeCapabilities(existing, value as Record<string, unknown>) : value;
+  }
+  return merged;
 }
 
 /** The client's answer as the result `schema` describes, or {@link ClientRequestFailed} (`-32602`) when it is not. */
@@ -251,6 +275,8 @@ export function roundTripInputKey(n: number): string {
  */
 export class RoundTripClient extends CapabilityGatedClient {
   private asked = 0;
+  private readonly keys = new Set<string>();
+  private malformed: { key: string; message: string } | undefined;
   private readonly unanswered = new Map<string, toolExecutor.CallInputRequest>();
 
   constructor(
@@ -273,18 +299,26 @@ export class RoundTripClient extends CapabilityGatedClient {
     return undefined;
   }
 
+  /** The first answer of `inputResponses` this run read that is not the result its request asked for. */
+  malformedAnswer(): { key: string; message: string } | undefined {
+    return this.malformed;
+  }
+
   /** The requests of this run the client has yet to answer, by input key; `undefined` when none. */
   inputRequests(): Record<string, toolExecutor.CallInputRequest> | undefined {
     return this.unanswered.size === 0 ? undefined : Object.fromEntries(this.unanswered);
   }
 
-  protected ask<T>(method: ClientRequestMethod, params: object | undefined, schema: z.ZodType<T>): Promise<T> {
+  protected ask<T>(method: ClientRequestMethod, params: object | undefined, schema: z.ZodType<T>, options?: AskOptions): Promise<T> {
     this.asked += 1;
-    const key = roundTripInputKey(this.asked);
+    const key = options?.inputKey ?? roundTripInputKey(this.asked);
+    if (this.keys.has(key)) return Promise.reject(new Error(`input key ${JSON.stringify(key)} was already asked in this run`));
+    this.keys.add(key);
     if (Object.hasOwn(this.inputResponses, key)) {
       try {
         return Promise.resolve(parseAnswer(method, this.inputResponses[key], schema));
       } catch (error) {
+        this.malformed ??= { key, message: (error as Error).message };
         return Promise.reject(error as Error);
       }
     }

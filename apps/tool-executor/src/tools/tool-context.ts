@@ -26,11 +26,11 @@ export interface ClientRequests {
   /** The client's declared capabilities (legacy: at `initialize`; modern: on this request). */
   readonly capabilities: Readonly<Record<string, unknown>>;
   /** `sampling/createMessage` (S-332): needs `sampling`, and `sampling.tools` when `tools` are sent. */
-  createMessage(params: CreateMessageParams): Promise<CreateMessageResult>;
+  createMessage(params: CreateMessageParams, options?: AskOptions): Promise<CreateMessageResult>;
   /** `elicitation/create` (S-317): needs `elicitation` (`{}` is form only), `elicitation.url` for URL mode. */
-  elicit(params: ElicitParams): Promise<ElicitResult>;
+  elicit(params: ElicitParams, options?: AskOptions): Promise<ElicitResult>;
   /** `roots/list` (S-341): needs `roots`. */
-  listRoots(): Promise<ListRootsResult>;
+  listRoots(options?: AskOptions): Promise<ListRootsResult>;
   /**
    * Listens for the client's `notifications/roots/list_changed` (S-342), e.g. to list the roots again
    * (they may have disappeared, S-343), while the call runs; returns a function that stops listening.
@@ -49,12 +49,29 @@ export interface ClientRequests {
   completeElicitation(elicitationId: string): void;
 }
 
+/** How one request to the client is asked. */
+export interface AskOptions {
+  /**
+   * Modern era: the request's key in the round's `inputRequests` (S-61), where the client's answer
+   * comes back; unique within one run of the tool. Default `input-<n>` for the run's `n`-th request.
+   * The legacy era sends requests with ids of its own and ignores it.
+   */
+  inputKey?: string;
+}
+
 /** Called when the client's roots changed; a returned promise's rejection is logged. */
 export type RootsChangedListener = () => void | Promise<void>;
 
-/** The client did not declare what the tool wanted to ask of it; nothing was sent. */
+/**
+ * The client did not declare what the tool wanted to ask of it; nothing was sent. `required` is the
+ * missing part as client capabilities spell it (e.g. `{ sampling: { tools: {} } }`): what a modern
+ * call's `-32021` names in `data.requiredCapabilities` (S-38).
+ */
 export class ClientCapabilityMissing extends Error {
-  constructor(readonly capability: string) {
+  constructor(
+    readonly capability: string,
+    readonly required: Record<string, unknown> = {},
+  ) {
     super(`the client does not support ${capability}`);
     this.name = 'ClientCapabilityMissing';
   }
