@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import type { INestApplication } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resourceStore, type Principal } from '@mcp-platform/protocol-contracts';
+import { isInputRequired, resourceStore, type Principal, type RpcRequest } from '@mcp-platform/protocol-contracts';
 import { MessageBus, type MessagingOptions } from '@mcp-platform/shared-messaging';
 import type { DatabaseOptions } from '@mcp-platform/shared-persistence';
 import { errorOf } from '@mcp-platform/shared-testing';
@@ -21,6 +21,13 @@ const asConformance = as(anonymous('conformance'));
 describe.each(setups(run))('ResourceStoreModule over $name', (setup) => {
   let app: INestApplication;
   let bus: MessageBus;
+
+  /** A rendered prompt: fails the test when the store asked for input instead. */
+  async function renderedPrompt(request: RpcRequest<typeof resourceStore.getPrompt>, options: { context: { principal: Principal } }) {
+    const answer = await bus.request(resourceStore.getPrompt, request, options);
+    if (isInputRequired(answer)) throw new Error(`expected a rendered prompt, got input requests ${JSON.stringify(answer)}`);
+    return answer;
+  }
   let drop: (() => Promise<void>) | undefined;
   let messaging: MessagingOptions;
   let databaseOptions: DatabaseOptions;
@@ -252,26 +259,32 @@ describe.each(setups(run))('ResourceStoreModule over $name', (setup) => {
   describe('prompts', () => {
     it('lists the conformance prompts, each with a description', async () => {
       const page = await bus.request(resourceStore.listPrompts, everything, asConformance);
-      expect(page.prompts.map((prompt) => prompt.name)).toEqual(['test_prompt_with_arguments', 'test_prompt_with_embedded_resource', 'test_prompt_with_image', 'test_simple_prompt']);
+      expect(page.prompts.map((prompt) => prompt.name)).toEqual([
+        'test_input_required_result_prompt',
+        'test_prompt_with_arguments',
+        'test_prompt_with_embedded_resource',
+        'test_prompt_with_image',
+        'test_simple_prompt',
+      ]);
       for (const prompt of page.prompts) expect(prompt.description).toEqual(expect.any(String));
-      expect(page.prompts[0]?.arguments).toEqual([
+      expect(page.prompts.find((prompt) => prompt.name === 'test_prompt_with_arguments')?.arguments).toEqual([
         { name: 'arg1', description: 'First test argument', required: true },
         { name: 'arg2', description: 'Second test argument', required: true },
       ]);
     });
 
     it('gets the simple prompt', async () => {
-      const result = await bus.request(resourceStore.getPrompt, { ...everything, name: 'test_simple_prompt' }, asConformance);
+      const result = await renderedPrompt({ ...everything, name: 'test_simple_prompt' }, asConformance);
       expect(result.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'This is a simple prompt for testing.' } }]);
     });
 
     it('gets the prompt with arguments filled in', async () => {
-      const result = await bus.request(resourceStore.getPrompt, { ...everything, name: 'test_prompt_with_arguments', arguments: { arg1: 'testValue1', arg2: 'testValue2' } }, asConformance);
+      const result = await renderedPrompt({ ...everything, name: 'test_prompt_with_arguments', arguments: { arg1: 'testValue1', arg2: 'testValue2' } }, asConformance);
       expect(result.messages).toEqual([{ role: 'user', content: { type: 'text', text: "Prompt with arguments: arg1='testValue1', arg2='testValue2'" } }]);
     });
 
     it('gets the prompt with an embedded resource', async () => {
-      const result = await bus.request(resourceStore.getPrompt, { ...everything, name: 'test_prompt_with_embedded_resource', arguments: { resourceUri: 'test://example-resource' } }, asConformance);
+      const result = await renderedPrompt({ ...everything, name: 'test_prompt_with_embedded_resource', arguments: { resourceUri: 'test://example-resource' } }, asConformance);
       expect(result.messages).toEqual([
         { role: 'user', content: { type: 'resource', resource: { uri: 'test://example-resource', mimeType: 'text/plain', text: 'Embedded resource content for testing.' } } },
         { role: 'user', content: { type: 'text', text: 'Please process the embedded resource above.' } },
@@ -279,11 +292,40 @@ describe.each(setups(run))('ResourceStoreModule over $name', (setup) => {
     });
 
     it('gets the prompt with an image', async () => {
-      const result = await bus.request(resourceStore.getPrompt, { ...everything, name: 'test_prompt_with_image' }, asConformance);
+      const result = await renderedPrompt({ ...everything, name: 'test_prompt_with_image' }, asConformance);
       expect(result.messages).toEqual([
         { role: 'user', content: { type: 'image', data: TINY_PNG_BASE64, mimeType: 'image/png' } },
         { role: 'user', content: { type: 'text', text: 'Please analyze the image above.' } },
       ]);
+    });
+
+    it('asks a stateless request for a prompt\'s inputs, then renders the answer into it', async () => {
+      const prompt = { ...everything, name: 'test_input_required_result_prompt', asksByResult: true, clientCapabilities: { elicitation: {} } };
+      const asked = await bus.request(resourceStore.getPrompt, prompt, asConformance);
+      expect(asked).toEqual({
+        inputRequired: {
+          inputRequests: {
+            user_context: {
+              method: 'elicitation/create',
+              params: { message: 'What context should the prompt use?', requestedSchema: { type: 'object', properties: { context: { type: 'string' } }, required: ['context'] } },
+            },
+          },
+        },
+      });
+      const answered = await renderedPrompt({ ...prompt, inputResponses: { user_context: { action: 'accept', content: { context: 'tests', extra: 'ignored' } } } }, asConformance);
+      expect(answered.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Answer with this context in mind: tests' } }]);
+      const declined = await renderedPrompt({ ...prompt, inputResponses: { user_context: { action: 'decline' } } }, asConformance);
+      expect(declined.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Answer with this context in mind: ' } }]);
+    });
+
+    it('renders a prompt\'s inputs unanswered for a session, and refuses a client without elicitation or a malformed answer', async () => {
+      const name = 'test_input_required_result_prompt';
+      const session = await renderedPrompt({ ...everything, name }, asConformance);
+      expect(session.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Answer with this context in mind: ' } }]);
+      const undeclared = await errorOf(bus.request(resourceStore.getPrompt, { ...everything, name, asksByResult: true, clientCapabilities: {} }, asConformance));
+      expect(undeclared).toMatchObject({ code: 'MISSING_CLIENT_CAPABILITY', data: { requiredCapabilities: { elicitation: {} } } });
+      const malformed = await errorOf(bus.request(resourceStore.getPrompt, { ...everything, name, asksByResult: true, inputResponses: { user_context: 12345 } }, asConformance));
+      expect(malformed).toMatchObject({ code: 'INVALID_PARAMS', message: expect.stringContaining('inputResponses.user_context') });
     });
 
     it('refuses a missing required argument and an unknown prompt with INVALID_PARAMS', async () => {

@@ -1,12 +1,14 @@
 import type { GetPromptResult } from '@mcp-platform/protocol-mcp';
 import { RpcError, WireErrorCode } from '@mcp-platform/shared-messaging';
-import type { PromptArgumentDefinition, PromptMessageDefinition } from '../store/store.types';
+import type { PromptArgumentDefinition, PromptInputDefinition, PromptMessageDefinition } from '../store/store.types';
 
 /** What rendering needs of a stored prompt. */
 export interface RenderablePrompt {
   name: string;
   description: string;
   arguments: PromptArgumentDefinition[];
+  /** What the prompt asks the user before rendering; `{{key.field}}` in its recipes. */
+  inputs?: PromptInputDefinition[];
   messages: PromptMessageDefinition[];
 }
 
@@ -63,13 +65,22 @@ function replaceSections(text: string, render: (name: string, section: string, b
  * text becomes the argument's value (an optional argument not given becomes empty), and a section
  * `{{#arg}}…{{/arg}}` is kept only when the argument is given and not empty, so an optional argument
  * can bring its own words and punctuation (`text{{#length}} ({{length}}){{/length}}:` reads `text:`
- * without it, not `text ():`). Placeholders and sections of names the prompt does not declare stay
+ * without it, not `text ():`). An input's fields (`{{key.field}}`) take the user's `answers` the same
+ * way; an argument cannot stand in for them. Placeholders and sections of names the prompt does not declare stay
  * as written. A missing required argument is `INVALID_PARAMS` (S-221 → -32602), named in `data.missing`.
  */
-export function renderPrompt(prompt: RenderablePrompt, given: Record<string, string> = {}): GetPromptResult {
-  const missing = prompt.arguments.filter((argument) => argument.required && given[argument.name] === undefined).map((argument) => argument.name);
+export function renderPrompt(prompt: RenderablePrompt, args: Record<string, string> = {}, answers: Record<string, string> = {}): GetPromptResult {
+  const missing = prompt.arguments.filter((argument) => argument.required && args[argument.name] === undefined).map((argument) => argument.name);
   if (missing.length) throw new RpcError(WireErrorCode.InvalidParams, `Prompt ${prompt.name} requires argument(s) ${missing.join(', ')}`, { missing });
-  const known = new Set(prompt.arguments.map((argument) => argument.name));
+  // An input's fields are known as `key.field`, filled from the user's answers (absent: not answered).
+  const inputFields = (prompt.inputs ?? []).flatMap((input) => Object.keys(input.requestedSchema.properties).map((field) => `${input.key}.${field}`));
+  const known = new Set([...prompt.arguments.map((argument) => argument.name), ...inputFields]);
+  const given: Record<string, string> = { ...args };
+  for (const name of inputFields) {
+    const answer = answers[name];
+    if (answer !== undefined) given[name] = answer;
+    else delete given[name];
+  }
   const fill = (text: string): string =>
     replaceSections(text, (name, section, body) => (known.has(name) ? (given[name] ? body : '') : section)).replace(PLACEHOLDER, (placeholder, name: string) =>
       known.has(name) ? (given[name] ?? '') : placeholder,

@@ -15,6 +15,6 @@ export class PromptsNatsController {
 
   @RpcHandler(resourceStore.getPrompt)
   getPrompt(request: RpcRequestParsed<typeof resourceStore.getPrompt>, context: CallContext) {
-    return this.prompts.getPrompt(request, request.name, request.arguments, context.principal);
+    return this.prompts.getPrompt(request, request, context.principal);
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { resourceStore, type Principal } from '@mcp-platform/protocol-contracts';
+import { resourceStore, type InputRequired, type Principal, type RpcRequestParsed } from '@mcp-platform/protocol-contracts';
 import type { GetPromptResult, Prompt } from '@mcp-platform/protocol-mcp';
 import { MessageBus, RpcError, WireErrorCode } from '@mcp-platform/shared-messaging';
 import type { ServerAddress } from '../resources/resources.service';
@@ -8,7 +8,10 @@ import { decodeListCursor, PAGE_SIZE, toPage } from '../store/list-cursor';
 import { StoreRepository } from '../store/store.repository';
 import { PromptDefinitionSchema, type PromptDefinition } from '../store/store.types';
 import { assertTenantAccess, cacheScopeOf, LIST_TTL_MS } from '../store/tenant-access';
+import { promptAnswers } from './prompt-inputs';
 import { renderPrompt } from './prompt-render';
+
+type PromptRequest = Omit<RpcRequestParsed<typeof resourceStore.getPrompt>, 'tenant' | 'server' | 'public'>;
 
 /** prompts/list and prompts/get for one virtual server (S-216..S-222), and the prompts' write path. */
 @Injectable()
@@ -26,12 +29,20 @@ export class PromptsService {
     return { prompts: items, ...(nextCursor ? { nextCursor } : {}), ttlMs: LIST_TTL_MS, cacheScope: cacheScopeOf(address.public) };
   }
 
-  /** Renders a prompt; unknown prompt or missing required argument: `INVALID_PARAMS` (S-221). */
-  async getPrompt(address: ServerAddress, name: string, args: Record<string, string> | undefined, principal: Principal | undefined): Promise<GetPromptResult> {
+  /**
+   * Renders a prompt; unknown prompt or missing required argument: `INVALID_PARAMS` (S-221). A prompt
+   * with inputs first asks the user what `inputResponses` does not answer yet (see {@link promptAnswers}).
+   */
+  async getPrompt(
+    address: ServerAddress,
+    request: PromptRequest,
+    principal: Principal | undefined,
+  ): Promise<GetPromptResult | InputRequired> {
     assertTenantAccess(principal, address.tenant);
-    const prompt = await this.repository.findPrompt(address.tenant, address.server, name);
-    if (!prompt) throw new RpcError(WireErrorCode.InvalidParams, `Prompt ${name} not found`, { name });
-    return renderPrompt(prompt, args);
+    const prompt = await this.repository.findPrompt(address.tenant, address.server, request.name);
+    if (!prompt) throw new RpcError(WireErrorCode.InvalidParams, `Prompt ${request.name} not found`, { name: request.name });
+    const answers = promptAnswers(prompt, request);
+    return 'inputRequired' in answers ? answers : renderPrompt(prompt, request.arguments, answers.values);
   }
 
   /** Creates or replaces a prompt; an identical one is left alone. Announces `listChanged` for prompts. */

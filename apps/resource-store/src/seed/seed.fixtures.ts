@@ -99,6 +99,20 @@ export const CONFORMANCE_FIXTURES: SeedFixtures = {
       ],
       servers: ['everything'],
     },
+    {
+      name: 'test_input_required_result_prompt',
+      title: 'Prompt that asks the user first',
+      description: 'A prompt that asks the user for its context (elicitation) before it renders (SEP-2322).',
+      inputs: [
+        {
+          key: 'user_context',
+          message: 'What context should the prompt use?',
+          requestedSchema: { type: 'object', properties: { context: { type: 'string' } }, required: ['context'] },
+        },
+      ],
+      messages: [{ role: 'user', content: { type: 'text', text: 'Answer with this context in mind: {{#user_context.context}}{{user_context.context}}{{/user_context.context}}' } }],
+      servers: ['everything'],
+    },
   ],
 };
 

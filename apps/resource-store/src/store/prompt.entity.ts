@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
-import type { JsonObject, PromptArgumentDefinition, PromptMessageDefinition } from './store.types';
+import type { JsonObject, PromptArgumentDefinition, PromptInputDefinition, PromptMessageDefinition } from './store.types';
 
 /** One prompt of a tenant: its arguments and the message recipes `prompts/get` renders. */
 @Entity({ name: 'prompts' })
@@ -25,6 +25,10 @@ export class PromptEntity {
 
   @Column({ type: 'jsonb', default: () => `'[]'::jsonb` })
   arguments!: PromptArgumentDefinition[];
+
+  /** What the prompt asks the user before rendering. */
+  @Column({ type: 'jsonb', default: () => `'[]'::jsonb` })
+  inputs!: PromptInputDefinition[];
 
   /** Lists select without this column: message bodies may carry images. */
   @Column({ type: 'jsonb', select: false })

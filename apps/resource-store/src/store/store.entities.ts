@@ -1,5 +1,6 @@
 import { CreateResourceStore1767484800000 } from './migrations/1767484800000-CreateResourceStore';
 import { AddChunkedResourceContent1767571200000 } from './migrations/1767571200000-AddChunkedResourceContent';
+import { AddPromptInputs1767657600000 } from './migrations/1767657600000-AddPromptInputs';
 import { PromptEntity } from './prompt.entity';
 import { ResourceTemplateEntity } from './resource-template.entity';
 import { ResourceUploadChunkEntity } from './resource-upload-chunk.entity';
@@ -10,4 +11,4 @@ import { ResourceEntity } from './resource.entity';
 export const STORE_ENTITIES = [ResourceEntity, ResourceTemplateEntity, PromptEntity, ResourceUploadEntity, ResourceUploadChunkEntity];
 
 /** The committed migrations, in order. */
-export const STORE_MIGRATIONS = [CreateResourceStore1767484800000, AddChunkedResourceContent1767571200000];
+export const STORE_MIGRATIONS = [CreateResourceStore1767484800000, AddChunkedResourceContent1767571200000, AddPromptInputs1767657600000];

@@ -306,6 +306,7 @@ export class StoreRepository {
       description: prompt.description,
       icons: (prompt.icons as Record<string, unknown>[] | undefined) ?? null,
       arguments: prompt.arguments,
+      inputs: prompt.inputs,
       messages: prompt.messages,
       servers: prompt.servers,
     };
@@ -453,6 +454,7 @@ function toPromptDefinition(row: PromptEntity): PromptDefinition {
     description: row.description,
     ...optional('icons', row.icons as Prompt['icons']),
     arguments: row.arguments,
+    inputs: row.inputs,
     messages: row.messages,
     servers: row.servers,
   };

@@ -16,6 +16,7 @@ export const ResourceTemplateDefinitionSchema = resourceStore.ResourceTemplateDe
 export type ResourceTemplateDefinition = resourceStore.ResourceTemplateDefinition;
 export const PromptArgumentDefinitionSchema = resourceStore.PromptArgumentDefinitionSchema;
 export type PromptArgumentDefinition = resourceStore.PromptArgumentDefinition;
+export type PromptInputDefinition = resourceStore.PromptInputDefinition;
 export const PromptMessageDefinitionSchema = resourceStore.PromptMessageDefinitionSchema;
 export type PromptMessageDefinition = resourceStore.PromptMessageDefinition;
 export const PromptDefinitionSchema = resourceStore.PromptDefinitionSchema;

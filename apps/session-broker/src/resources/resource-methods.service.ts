@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { resourceStore } from '@mcp-platform/protocol-contracts';
+import { isInputRequired, resourceStore } from '@mcp-platform/protocol-contracts';
 import { isRpcError, MessageBus, RpcError, WireErrorCode } from '@mcp-platform/shared-messaging';
 import { jsonRpcError, JsonRpcErrorCode, type CompleteParams, type GetPromptParams, type ListParams, type ReadResourceParams } from '@mcp-platform/protocol-mcp';
 import type { MethodCall } from '../requests/method-call';
@@ -61,13 +61,24 @@ export class ResourceMethods {
     });
   }
 
+  /**
+   * A prompt with inputs asks the user first (S-60) where the request can carry input requests: a
+   * request of the stateless wire, which reaches here through its round trips with the answers so far.
+   */
   getPrompt(command: GetPromptParams, call: MethodCall): Promise<MethodOutcome> {
     return this.forward(call, 'prompts/get', async () => {
+      const asksByResult = call.inputResponses !== undefined;
       const prompt = await this.bus.request(
         resourceStore.getPrompt,
-        { ...address(call), name: command.name, ...(command.arguments === undefined ? {} : { arguments: command.arguments }) },
+        {
+          ...address(call),
+          name: command.name,
+          ...(command.arguments === undefined ? {} : { arguments: command.arguments }),
+          ...(asksByResult ? { asksByResult, clientCapabilities: call.clientCapabilities, inputResponses: call.inputResponses } : {}),
+        },
         headers(call),
       );
+      if (isInputRequired(prompt)) return { kind: 'input_required', inputRequests: prompt.inputRequired.inputRequests };
       return result(prompt as Record<string, unknown>);
     });
   }

@@ -6,6 +6,7 @@ export * from './define-contract';
 export * from './common/principal';
 export * from './common/wire-error';
 export * from './common/tenant';
+export * from './common/input-required';
 export * as toolExecutor from './tool-executor';
 export * as resourceStore from './resource-store';
 export * as sessionBroker from './session-broker';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CompleteResultSchema, GetPromptResultSchema, PromptSchema } from '@mcp-platform/protocol-mcp';
+import { InputRequiredSchema } from '../common/input-required';
 import { defineRpc } from '../define-contract';
 import { CachingHintsSchema, VirtualServerAddressSchema } from './resource.contracts';
 
@@ -12,15 +13,26 @@ export const listPrompts = defineRpc({
 
 /**
  * One prompt rendered with its arguments. An unknown prompt or a missing required argument is
- * `INVALID_PARAMS` (-32602, S-221).
+ * `INVALID_PARAMS` (-32602, S-221). A prompt with inputs, asked by a request that can ask by result,
+ * answers `{ inputRequired }` until `inputResponses` holds an answer for each (S-60).
  */
 export const getPrompt = defineRpc({
   subject: 'resource-store.v1.prompt.get',
   request: VirtualServerAddressSchema.extend({
     name: z.string().min(1).max(256),
     arguments: z.record(z.string(), z.string()).optional(),
+    /**
+     * Whether the request can carry input requests in its result (the 2026-07-28 stateless wire):
+     * then a prompt's inputs are asked; otherwise they render as not answered.
+     */
+    asksByResult: z.boolean().optional(),
+    /** What the client declared on this request: inputs are asked only of a client with `elicitation` (S-38). */
+    clientCapabilities: z.record(z.string(), z.unknown()).optional(),
+    /** The answers so far, by input key (the broker merges them from the sealed `requestState`). */
+    inputResponses: z.record(z.string().min(1).max(256), z.unknown()).optional(),
   }),
-  response: GetPromptResultSchema,
+  // GetPromptResultSchema is loose: the strict input-required shape first.
+  response: z.union([InputRequiredSchema, GetPromptResultSchema]),
 });
 
 /** What `completion/complete` completes: a prompt's argument or a resource template's variable. */

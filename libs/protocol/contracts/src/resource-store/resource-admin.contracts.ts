@@ -142,6 +142,28 @@ export const PromptContentDefinitionSchema = z.discriminatedUnion('type', [
 export const PromptMessageDefinitionSchema = z.object({ role: z.enum(['user', 'assistant']), content: PromptContentDefinitionSchema });
 export type PromptMessageDefinition = z.infer<typeof PromptMessageDefinitionSchema>;
 
+/** A name an input's answer is known by in message recipes (`{{key.field}}`). */
+const InputNameSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and -, at most 64');
+
+/**
+ * Something a prompt asks the user before it renders (SEP-2322 on `prompts/get`): a form elicitation
+ * of flat primitive fields (S-318), asked of 2026-07-28 clients by an `input_required` result under
+ * `key`. An accepted answer's fields fill `{{key.field}}` and keep `{{#key.field}}…{{/key.field}}`
+ * sections; a declined or cancelled one, and a 2025-era session (which is not asked), render them empty.
+ */
+export const PromptInputDefinitionSchema = z.object({
+  key: InputNameSchema,
+  message: z.string().min(1).max(4096),
+  requestedSchema: z.object({
+    type: z.literal('object'),
+    properties: z
+      .record(InputNameSchema, z.looseObject({ type: z.enum(['string', 'number', 'integer', 'boolean']) }))
+      .refine((properties) => Object.keys(properties).length > 0 && Object.keys(properties).length <= 32, 'one to 32 fields'),
+    required: z.array(InputNameSchema).max(32).optional(),
+  }),
+});
+export type PromptInputDefinition = z.infer<typeof PromptInputDefinitionSchema>;
+
 /** A prompt as written; every prompt has a description (the conformance suite's prompts-list wants one). */
 export const PromptDefinitionSchema = z.object({
   name: z.string().min(1).max(256),
@@ -149,6 +171,12 @@ export const PromptDefinitionSchema = z.object({
   description: z.string().min(1).max(8192),
   icons: ResourceSchema.shape.icons,
   arguments: z.array(PromptArgumentDefinitionSchema).max(64).default([]),
+  /** What the prompt asks the user before rendering, in order; keys unique. */
+  inputs: z
+    .array(PromptInputDefinitionSchema)
+    .max(8)
+    .default([])
+    .refine((inputs) => new Set(inputs.map((input) => input.key)).size === inputs.length, 'input keys must be unique'),
   messages: z.array(PromptMessageDefinitionSchema).min(1).max(256),
   servers: ServerNames,
 });

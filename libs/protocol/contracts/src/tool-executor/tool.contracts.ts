@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CallToolResultSchema, LoggingLevelSchema, RequestIdSchema, ToolSchema } from '@mcp-platform/protocol-mcp';
+import { InputRequiredSchema, type InputRequired } from '../common/input-required';
 import { defineEvent, defineRpc, type RpcResponse } from '../define-contract';
 
 const TenantServer = {
@@ -40,30 +41,16 @@ export const CallNotifySchema = z.object({
 });
 export type CallNotify = z.infer<typeof CallNotifySchema>;
 
-/** The methods a running tool may ask the client: sampling (S-331), elicitation (S-316), roots (S-340). */
-export const ClientRequestMethodSchema = z.enum(['sampling/createMessage', 'elicitation/create', 'roots/list']);
-export type ClientRequestMethod = z.infer<typeof ClientRequestMethodSchema>;
-
-/** One request a modern call needs its client to answer before it can go on (an `inputRequests` entry, S-63). */
-export const CallInputRequestSchema = z.strictObject({
-  method: ClientRequestMethodSchema,
-  params: z.record(z.string(), z.unknown()).optional(),
-});
-export type CallInputRequest = z.infer<typeof CallInputRequestSchema>;
-
-/**
- * What a modern call answers instead of a result when its tool asked the client something not yet
- * answered (S-60): the requests by input key, unique within the call (S-63). The broker turns it
- * into an `InputRequiredResult` with a sealed `requestState`; the client retries with the answers.
- */
-export const CallInputRequiredSchema = z.strictObject({
-  inputRequired: z.strictObject({
-    inputRequests: z
-      .record(z.string().min(1).max(256), CallInputRequestSchema)
-      .refine((requests) => Object.keys(requests).length > 0, 'at least one input request'),
-  }),
-});
-export type CallInputRequired = z.infer<typeof CallInputRequiredSchema>;
+// What a modern call answers instead of a result when it needs its client's input: the era-neutral
+// shapes of common/input-required.ts, under the names this contract has always used.
+export {
+  ClientRequestMethodSchema,
+  InputRequestSchema as CallInputRequestSchema,
+  InputRequiredSchema as CallInputRequiredSchema,
+  type ClientRequestMethod,
+  type InputRequest as CallInputRequest,
+  type InputRequired as CallInputRequired,
+} from '../common/input-required';
 
 /** What a tool says about running as a task (S-197): `forbidden` (the default), `optional`, `required`. */
 export const TaskSupportSchema = z.enum(['forbidden', 'optional', 'required']);
@@ -77,7 +64,7 @@ export const CallRunAsTaskSchema = z.strictObject({ runAsTask: z.literal(true) }
 export type CallRunAsTask = z.infer<typeof CallRunAsTaskSchema>;
 
 /** Whether a `callTool` response asks for input rather than carrying the tool's result. */
-export function isCallInputRequired(response: RpcResponse<typeof callTool>): response is CallInputRequired {
+export function isCallInputRequired(response: RpcResponse<typeof callTool>): response is InputRequired {
   return Object.hasOwn(response, 'inputRequired');
 }
 
@@ -134,7 +121,7 @@ export const callTool = defineRpc({
   // CallToolResultSchema is loose and defaults `content`: it would read an input-required answer (or
   // a malformed one) as an empty result. Hence the strict shape first, and no `inputRequired` in results.
   response: z.union([
-    CallInputRequiredSchema,
+    InputRequiredSchema,
     CallRunAsTaskSchema,
     CallToolResultSchema.refine((result) => !Object.hasOwn(result, 'inputRequired') && !Object.hasOwn(result, 'runAsTask'), 'a tool result has no inputRequired or runAsTask'),
   ]),
