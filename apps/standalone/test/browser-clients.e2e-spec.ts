@@ -64,7 +64,7 @@ describe.each([embeddedMode(), distributedMode(1)])('browser clients on another 
         const transport = new StreamableHTTPClientTransport(new URL(url));
         await client.connect(transport);
         const listed = await client.listTools();
-        const called = await client.callTool({ name: tool, arguments: { name: 'from the browser' } });
+        const called = await client.callTool({ name: tool, arguments: { email: 'from the browser' } });
         const sessionId = transport.sessionId;
         await transport.terminateSession();
         await client.close();
@@ -75,7 +75,7 @@ describe.each([embeddedMode(), distributedMode(1)])('browser clients on another 
     expect(outcome.sessionId).toMatch(/^[\x21-\x7e]{16,}$/);
     expect(outcome.protocolVersion).toBe('2025-11-25');
     expect(outcome.tools).toContain(TEXT_TOOL);
-    expect(outcome.called).toEqual({ content: [{ type: 'text', text: 'Received: {"name":"from the browser"}' }] });
+    expect(outcome.called).toEqual({ content: [{ type: 'text', text: 'Received: {"email":"from the browser"}' }] });
     await page.close();
   });
 
@@ -120,14 +120,14 @@ describe.each([embeddedMode(), distributedMode(1)])('browser clients on another 
         const client = new Client({ name: 'browser-modern', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
         const transport = new StreamableHTTPClientTransport(new URL(url));
         await client.connect(transport);
-        const called = await client.callTool({ name: tool, arguments: { name: 'modern browser' } });
+        const called = await client.callTool({ name: tool, arguments: { email: 'modern browser' } });
         await client.close();
         return { sessionId: transport.sessionId ?? null, called };
       },
       { url: urls.conformance, tool: TEXT_TOOL },
     );
     expect(outcome.sessionId).toBeNull();
-    expect(outcome.called).toMatchObject({ content: [{ type: 'text', text: 'Received: {"name":"modern browser"}' }] });
+    expect(outcome.called).toMatchObject({ content: [{ type: 'text', text: 'Received: {"email":"modern browser"}' }] });
     await page.close();
   });
 

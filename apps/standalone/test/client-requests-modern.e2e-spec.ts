@@ -83,14 +83,37 @@ describe.each(modes)('requests to the client in the modern era (multi round-trip
     }
   });
 
-  it('asks nothing of a client that did not declare elicitation on the request; the tool says so (S-64)', async () => {
+  it('asks nothing of a client that did not declare elicitation on the request, and answers -32021 naming it (S-64, S-38)', async () => {
     const { client, answered, retriesSentTo } = await openClient(url, otherUrl, {});
     try {
-      const result = await client.callTool({ name: 'test_elicitation', arguments: { message: MESSAGE } });
+      const refused = await client.callTool({ name: 'test_elicitation', arguments: { message: MESSAGE } }).catch((error: unknown) => error);
       expect(answered).toEqual([]);
       expect(retriesSentTo()).toEqual([]);
-      expect(result.isError).toBe(true);
-      expect(toolResultText(result)).toMatch(/not support/i);
+      expect(refused).toMatchObject({ code: ErrorCodes.MissingRequiredClientCapability });
+    } finally {
+      await client.close();
+    }
+    const raw = await sendRaw({
+      url,
+      method: 'POST',
+      headers: modernHeaders('tools/call', 'test_missing_capability'),
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'test_missing_capability', arguments: {}, _meta: modernMeta({ [META_KEYS.clientCapabilities]: {} }) } }),
+    });
+    expect(raw.status).toBe(400);
+    expect(responseMessage(raw)).toMatchObject({ id: 7, error: { code: ErrorCodes.MissingRequiredClientCapability, data: { requiredCapabilities: { sampling: {} } } } });
+  });
+
+  it('asks for a prompt\'s inputs by result and renders the answer, the retry served by the other replica (S-60 on prompts/get)', async () => {
+    const { client, answered, retriesSentTo } = await openClient(url, otherUrl, { elicitation: {} });
+    client.setRequestHandler('elicitation/create', (request) => {
+      answered.push(`elicitation:${request.params.message}`);
+      return { action: 'accept', content: { context: 'the e2e suite' } };
+    });
+    try {
+      const prompt = await client.getPrompt({ name: 'test_input_required_result_prompt' });
+      expect(answered).toEqual(['elicitation:What context should the prompt use?']);
+      expect(prompt.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Answer with this context in mind: the e2e suite' } }]);
+      expect(retriesSentTo()).toEqual([otherUrl]);
     } finally {
       await client.close();
     }

@@ -48,7 +48,7 @@ const BUCKET_SLACK = 40;
  * so it runs against the public conformance server; its tool with one string argument takes the
  * oversized and sentinel arguments.
  */
-const TEXT_TOOL = { name: 'json_schema_2020_12_tool', argument: 'name' };
+const TEXT_TOOL = { name: 'json_schema_2020_12_tool', argument: 'email' };
 /**
  * Other loopback addresses are other clients to the broker: the hostile mix's initializes and the flood
  * each come from their own, so the per-caller cap they run into ends only their own sessions, never the
@@ -215,7 +215,7 @@ describe.each([embeddedMode(), distributedMode(1)])('session broker under hostil
     try {
       const result = await client.callTool({ name: TEXT_TOOL.name, arguments: { [TEXT_TOOL.argument]: 'after the attack' } });
       expect(result.isError ?? false).toBe(false);
-      expect(result.content).toEqual([{ type: 'text', text: 'Received: {"name":"after the attack"}' }]);
+      expect(result.content).toEqual([{ type: 'text', text: 'Received: {"email":"after the attack"}' }]);
     } finally {
       await transport.terminateSession().catch(() => undefined);
       await client.close();

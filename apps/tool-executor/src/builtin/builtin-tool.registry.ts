@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { MessageBus } from '@mcp-platform/shared-messaging';
 import type { ToolImplementation } from '../tools/tool-context';
 import type { BuiltinTool } from './builtin-tool';
+import { CONFORMANCE_INPUT_TOOLS } from './conformance-input.tools';
+import { conformanceTriggerTools } from './conformance-triggers.tools';
 import { CONFORMANCE_TOOLS } from './conformance.tools';
 import { DEMO_TOOLS } from './demo.tools';
 
@@ -8,9 +11,13 @@ import { DEMO_TOOLS } from './demo.tools';
 @Injectable()
 export class BuiltinToolRegistry {
   private readonly byHandler = new Map<string, BuiltinTool>();
+  /** Every fixture the conformance suites call on `conformance/everything`. */
+  private readonly conformance: BuiltinTool[];
 
-  constructor() {
-    for (const tool of [...CONFORMANCE_TOOLS, ...DEMO_TOOLS]) {
+  /** `bus`: what the list-change fixtures write through; without it (unit tests) they are absent. */
+  constructor(bus?: MessageBus) {
+    this.conformance = [...CONFORMANCE_TOOLS, ...CONFORMANCE_INPUT_TOOLS, ...(bus ? conformanceTriggerTools(bus) : [])];
+    for (const tool of [...this.conformance, ...DEMO_TOOLS]) {
       if (this.byHandler.has(tool.handler)) throw new Error(`duplicate built-in handler ${tool.handler}`);
       this.byHandler.set(tool.handler, tool);
     }
@@ -22,6 +29,6 @@ export class BuiltinToolRegistry {
 
   /** The tools of one seed set (`conformance` or `demo`). */
   set(name: 'conformance' | 'demo'): BuiltinTool[] {
-    return name === 'conformance' ? CONFORMANCE_TOOLS : DEMO_TOOLS;
+    return name === 'conformance' ? this.conformance : DEMO_TOOLS;
   }
 }

@@ -239,14 +239,25 @@ export const CONFORMANCE_TOOLS: BuiltinTool[] = [
     handler: 'conformance.json_schema_2020_12_tool',
     definition: {
       name: 'json_schema_2020_12_tool',
-      description: 'Tests that a JSON Schema 2020-12 inputSchema ($schema, $defs, additionalProperties) is published verbatim',
+      description: 'Tool with JSON Schema 2020-12 features',
+      // Published verbatim (S-183): $schema, $defs with an $anchor, composition and conditional keywords.
       inputSchema: {
         $schema: 'https://json-schema.org/draft/2020-12/schema',
         type: 'object',
         $defs: {
-          address: { type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } },
+          address: { $anchor: 'addressDef', type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } },
         },
-        properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' } },
+        properties: {
+          name: { type: 'string' },
+          address: { $ref: '#/$defs/address' },
+          contactMethod: { type: 'string', enum: ['phone', 'email'] },
+          phone: { type: 'string' },
+          email: { type: 'string' },
+        },
+        allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
+        if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+        then: { required: ['phone'] },
+        else: { required: ['email'] },
         additionalProperties: false,
       },
     },
