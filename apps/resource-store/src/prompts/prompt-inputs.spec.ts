@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { RpcError, WireErrorCode } from '@mcp-platform/shared-messaging';
+import type { PromptInputDefinition } from '../store/store.types';
 import { promptAnswers } from './prompt-inputs';
 
-const PROMPT = {
+const PROMPT: { name: string; inputs: PromptInputDefinition[] } = {
   name: 'brief',
   inputs: [
-    { key: 'who', message: 'Who is it for?', requestedSchema: { type: 'object' as const, properties: { name: { type: 'string' as const }, age: { type: 'integer' as const } } } },
-    { key: 'tone', message: 'Which tone?', requestedSchema: { type: 'object' as const, properties: { tone: { type: 'string' as const } } } },
+    { key: 'who', message: 'Who is it for?', requestedSchema: { type: 'object', properties: { name: { type: 'string' }, age: { type: 'integer' } } } },
+    { key: 'tone', message: 'Which tone?', requestedSchema: { type: 'object', properties: { tone: { type: 'string' } } } },
   ],
 };
 const ASKING = { asksByResult: true, clientCapabilities: { elicitation: {} } };

@@ -1,5 +1,5 @@
 import type { InputRequest, InputRequired } from '@mcp-platform/protocol-contracts';
-import { ElicitResultSchema } from '@mcp-platform/protocol-mcp';
+import { ElicitResultSchema, isPlainObject } from '@mcp-platform/protocol-mcp';
 import { RpcError, WireErrorCode } from '@mcp-platform/shared-messaging';
 import type { PromptInputDefinition } from '../store/store.types';
 
@@ -36,14 +36,10 @@ export function promptAnswers(prompt: { name: string; inputs: PromptInputDefinit
     }
   }
   if (Object.keys(asked).length === 0) return { values };
-  if (!isObject(request.clientCapabilities?.['elicitation'])) {
+  if (!isPlainObject(request.clientCapabilities?.['elicitation'])) {
     throw new RpcError(WireErrorCode.MissingClientCapability, `Prompt ${prompt.name} asks the user for input: declare the elicitation capability`, {
       requiredCapabilities: { elicitation: {} },
     });
   }
   return { inputRequired: { inputRequests: asked } };
-}
-
-function isObject(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { sessionBroker, taskScheduler } from '@mcp-platform/protocol-contracts';
-import { RELATED_TASK_META_KEY } from '@mcp-platform/protocol-mcp';
+import { isPlainObject, RELATED_TASK_META_KEY } from '@mcp-platform/protocol-mcp';
 import type { MessageBus } from '@mcp-platform/shared-messaging';
 import type { CallOutcome, CallSink, OutgoingMessage } from '../tools/call-output';
 
@@ -96,11 +96,7 @@ export class TaskOutput implements CallSink {
 
 /** The message with `related-task` added to its params' `_meta` (S-285). */
 function relatedTo(message: OutgoingMessage, taskId: string): OutgoingMessage {
-  const params = isObject(message['params']) ? message['params'] : {};
-  const meta = isObject(params['_meta']) ? params['_meta'] : {};
+  const params = isPlainObject(message['params']) ? message['params'] : {};
+  const meta = isPlainObject(params['_meta']) ? params['_meta'] : {};
   return { ...message, params: { ...params, _meta: { ...meta, [RELATED_TASK_META_KEY]: { taskId } } } };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

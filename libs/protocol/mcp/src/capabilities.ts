@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ClientCapabilitiesSchema } from '@modelcontextprotocol/core';
+import { isPlainObject } from './plain-object';
 
 /** What a client declares it supports (legacy: in `initialize`; modern: on every request, S-32). */
 export type ClientCapabilities = z.infer<typeof ClientCapabilitiesSchema>;
@@ -23,8 +24,4 @@ export function missingClientCapabilities(required: Record<string, unknown>, dec
     }
   }
   return missing;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

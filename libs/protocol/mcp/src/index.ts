@@ -59,6 +59,7 @@ export * from './scopes';
 export * from './methods/method-params';
 export * from './methods/method-registry';
 export * from './codecs/era-codec';
+export * from './plain-object';
 export * from './codecs/era-codecs';
 export { legacyCodec } from './codecs/legacy.codec';
 export { modernCodec } from './codecs/modern.codec';

@@ -2,6 +2,7 @@ import type { Implementation, LoggingLevel } from '../core-types';
 import type { JsonRpcErrorObject } from '../json-rpc-errors';
 import type { CacheableResultFields } from '../results';
 import type { ProtocolEra } from '../versions';
+import { isPlainObject } from '../plain-object';
 
 /**
  * One codec per protocol era (the TypeScript SDK v2's wire codec is the model): which methods the era
@@ -93,10 +94,6 @@ export type DecodedResult =
   | { kind: 'input_required'; inputRequests: Record<string, unknown>; requestState?: string }
   | { kind: 'task'; task: Record<string, unknown> }
   | { kind: 'invalid'; message: string };
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** A tool without `execution` (S-197: a 2025-11-25 field, unknown to older revisions and gone in 2026-07-28). */
 export function withoutExecution(tool: unknown): unknown {

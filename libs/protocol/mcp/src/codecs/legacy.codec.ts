@@ -1,6 +1,7 @@
 import { isMcpMethod, mcpMethod } from '../methods/method-registry';
 import type { DecodedResult, EraCodec, NeutralTask } from './era-codec';
-import { isPlainObject, withoutExecution } from './era-codec';
+import { isPlainObject } from '../plain-object';
+import { withoutExecution } from './era-codec';
 
 /** `execution.taskSupport` (S-197) arrived with 2025-11-25; older revisions never hear of it. */
 const EXECUTION_SINCE = '2025-11-25';

@@ -3,7 +3,8 @@ import { ModernMetaKey } from '../meta';
 import { isMcpMethod, mcpMethod } from '../methods/method-registry';
 import { ResultType } from '../results';
 import type { EncodeContext, EraCodec, NeutralTask } from './era-codec';
-import { isPlainObject, withoutExecution } from './era-codec';
+import { isPlainObject } from '../plain-object';
+import { withoutExecution } from './era-codec';
 
 /** Errors that are the request's envelope or headers, always HTTP 400 (S-115, S-38, S-52). */
 const BAD_REQUEST_CODES: ReadonlySet<number> = new Set([
