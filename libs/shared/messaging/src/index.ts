@@ -2,6 +2,7 @@
 export { MessageBus, type BusSubscription, type EmitOptions, type EventListener, type RequestOptions, type SubscribeOptions } from './bus/message-bus';
 export { RpcHandler, EventHandler, queueGroupOf, toWireError } from './bus/handler.decorators';
 export { RpcError, isRpcError, WireErrorCode } from './bus/rpc-error';
+export { decodeListCursor, encodeListCursor, type CursorFields } from './bus/list-cursor';
 export { contextFromHeaders, contextToHeaders, type CallContext, type HeaderReader } from './bus/call-context';
 export { KeyValueFactory, KeyValueStore, type KeyValueChange, type KeyValueEntry, type KeyValueBucketOptions } from './key-value/key-value.store';
 export { MemoryKeyValueFactory } from './key-value/memory.key-value';
