@@ -1032,7 +1032,7 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
       const body = { description: 'Greets', arguments: [{ name: 'who', required: true }], messages: [{ role: 'user', content: { type: 'text', text: 'Hi {{who}}' } }] };
       const put = await call('PUT', '/admin/v1/tenants/acme/prompts/greet', { token, body });
       expect(put.status).toBe(200);
-      expect(put.body).toEqual({ created: true, prompt: { ...body, name: 'greet', servers: [] } });
+      expect(put.body).toEqual({ created: true, prompt: { ...body, name: 'greet', servers: [], inputs: [] } });
       expect((await call('PUT', '/admin/v1/tenants/acme/prompts/greet', { token, body })).body.created).toBe(false);
       expect((await call('GET', '/admin/v1/tenants/acme/prompts/greet', { token })).body).toMatchObject({ name: 'greet', description: 'Greets' });
       expect((await call('GET', '/admin/v1/tenants/acme/prompts', { token })).body.prompts.map((prompt: { name: string }) => prompt.name)).toEqual(['greet']);

@@ -135,9 +135,9 @@ describe.each(setups(run))('resource store administration over $name', (setup) =
   it('puts, gets, lists and deletes a prompt', async () => {
     const prompt = { name: 'greet', description: 'Greets', arguments: [{ name: 'who', required: true }], messages: [{ role: 'user' as const, content: { type: 'text' as const, text: 'Hi {{who}}' } }] };
     const events = await withEvents(async () => {
-      await expect(bus.request(resourceStore.putPromptDefinition, { tenant: TENANT, prompt })).resolves.toEqual({ created: true, prompt: { ...prompt, servers: [] } });
-      await expect(bus.request(resourceStore.getPromptDefinition, { tenant: TENANT, name: 'greet' })).resolves.toEqual({ ...prompt, servers: [] });
-      await expect(bus.request(resourceStore.listPromptDefinitions, { tenant: TENANT })).resolves.toEqual({ prompts: [{ ...prompt, servers: [] }] });
+      await expect(bus.request(resourceStore.putPromptDefinition, { tenant: TENANT, prompt })).resolves.toEqual({ created: true, prompt: { ...prompt, servers: [], inputs: [] } });
+      await expect(bus.request(resourceStore.getPromptDefinition, { tenant: TENANT, name: 'greet' })).resolves.toEqual({ ...prompt, servers: [], inputs: [] });
+      await expect(bus.request(resourceStore.listPromptDefinitions, { tenant: TENANT })).resolves.toEqual({ prompts: [{ ...prompt, servers: [], inputs: [] }] });
       await expect(bus.request(resourceStore.getPrompt, { ...onServer('any'), name: 'greet', arguments: { who: 'Ada' } }, asReader)).resolves.toMatchObject({
         messages: [{ content: { text: 'Hi Ada' } }],
       });
