@@ -6,14 +6,14 @@ import { SignInAttemptEntity } from './interactions/sign-in-attempt.entity';
 import { CreateOAuthRecords1767398400000 } from './oauth/migrations/1767398400000-CreateOAuthRecords';
 import { OAuthSecretEntity } from './oauth/oauth-secret.entity';
 import { OidcRecordEntity } from './oauth/oidc-record.entity';
-import { AddRoleScopeDescriptions1767571200000 } from './roles/migrations/1767571200000-AddRoleScopeDescriptions';
+import { AddRoleScopeDescriptions1767571200000 } from './identity/roles/migrations/1767571200000-AddRoleScopeDescriptions';
 import { CreateRevocations1767571200002 } from './revocations/migrations/1767571200002-CreateRevocations';
 import { RevocationEntity } from './revocations/revocation.entity';
-import { RoleEntity } from './roles/role.entity';
+import { RoleEntity } from './identity/roles/role.entity';
 import { SigningKeyEntity } from './signing-keys/signing-key.entity';
-import { TenantEntity } from './tenants/tenant.entity';
-import { UserRoleEntity } from './users/user-role.entity';
-import { UserEntity } from './users/user.entity';
+import { TenantEntity } from './identity/tenants/tenant.entity';
+import { UserRoleEntity } from './identity/users/user-role.entity';
+import { UserEntity } from './identity/users/user.entity';
 
 /**
  * The explicit entity list of the authorization server's DataSource (STYLE.md §7). Each feature adds

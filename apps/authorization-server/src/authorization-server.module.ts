@@ -7,7 +7,6 @@ import { AUTHORIZATION_SERVER_ENTITIES, AUTHORIZATION_SERVER_MIGRATIONS } from '
 import { resolveAuthorizationServerOptions, type AuthorizationServerOptions } from './authorization-server.options';
 import { IdentityModule } from './identity/identity.module';
 import { OAuthModule } from './oauth/oauth.module';
-import { SeedModule } from './seed/seed.module';
 import { SigningKeysModule } from './signing-keys/signing-keys.module';
 
 /**
@@ -33,7 +32,6 @@ export class AuthorizationServerModule {
         }),
         IdentityModule,
         SigningKeysModule,
-        SeedModule.register(resolved.seed !== false || resolved.bootstrapAdmin !== undefined),
         OAuthModule,
         AdminModule,
       ],

@@ -9,5 +9,5 @@ export {
 } from './authorization-server.options';
 export { AUTHORIZATION_SERVER_CONNECTION, AUTHORIZATION_SERVER_OPTIONS } from './authorization-server.constants';
 export { SigningKeysService } from './signing-keys/signing-keys.service';
-export { DEMO_USERNAME } from './seed/seed.service';
+export { DEMO_USERNAME } from './identity/seed/seed.service';
 export { buildAdminOpenApiDocument, configureAdminOpenApi } from './admin/admin-openapi';

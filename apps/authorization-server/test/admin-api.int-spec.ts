@@ -16,8 +16,8 @@ import {
   type ThrowawayDatabase,
 } from '@mcp-platform/shared-testing';
 import { AuthorizationServerModule, configureAdminOpenApi, SigningKeysService } from '../src';
-import { TenantsService } from '../src/tenants/tenants.service';
-import { UsersService } from '../src/users/users.service';
+import { TenantsService } from '../src/identity/tenants/tenants.service';
+import { UsersService } from '../src/identity/users/users.service';
 
 const PUBLIC_URL = 'http://127.0.0.1:3101';
 const MCP_PUBLIC_URL = 'http://127.0.0.1:3000';

@@ -10,11 +10,11 @@ import { bootService, serviceSetups } from '@mcp-platform/shared-testing';
 import { AUTHORIZATION_SERVER_CONNECTION } from '../src/authorization-server.constants';
 import { AuthorizationServerModule } from '../src/authorization-server.module';
 import { IdentityErrorCode } from '../src/identity/identity.errors';
-import { RolesService } from '../src/roles/roles.service';
-import { SeedService } from '../src/seed/seed.service';
+import { RolesService } from '../src/identity/roles/roles.service';
+import { SeedService } from '../src/identity/seed/seed.service';
 import { SigningKeysService } from '../src/signing-keys/signing-keys.service';
-import { TenantsService } from '../src/tenants/tenants.service';
-import { UsersService } from '../src/users/users.service';
+import { TenantsService } from '../src/identity/tenants/tenants.service';
+import { UsersService } from '../src/identity/users/users.service';
 
 const run = `as${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 const DEMO_PASSWORD = 'demo-password-for-tests';

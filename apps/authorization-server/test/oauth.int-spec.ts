@@ -33,11 +33,11 @@ import { AuthorizationServerModule } from '../src/authorization-server.module';
 import { ClientsService } from '../src/clients/clients.service';
 import { ACCOUNT_FREE_ATTEMPTS, FREE_ATTEMPTS, SignInThrottle } from '../src/interactions/sign-in.throttle';
 import { REGISTRATIONS_PER_HOUR } from '../src/oauth/registration.throttle';
-import { TenantsService } from '../src/tenants/tenants.service';
-import { PasswordHasher } from '../src/users/password-hasher';
+import { TenantsService } from '../src/identity/tenants/tenants.service';
+import { PasswordHasher } from '../src/identity/users/password-hasher';
 import { SigningKeysService } from '../src/signing-keys/signing-keys.service';
-import { RolesService } from '../src/roles/roles.service';
-import { UsersService } from '../src/users/users.service';
+import { RolesService } from '../src/identity/roles/roles.service';
+import { UsersService } from '../src/identity/users/users.service';
 import { FakeTenantDataController, FakeToolExecutorController } from './fake-tool-executor';
 
 const run = `oa${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;

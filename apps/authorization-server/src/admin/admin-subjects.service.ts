@@ -3,7 +3,7 @@ import type { RevocableToken } from '@mcp-platform/shared-auth';
 import { ClientsService } from '../clients/clients.service';
 import { TENANT_ADMIN_ROLE } from '../identity/identity.types';
 import { AccessRevocations } from '../revocations/access-revocations.service';
-import { UsersService } from '../users/users.service';
+import { UsersService } from '../identity/users/users.service';
 import { PLATFORM_ADMIN_ROLE, type CurrentAdminRights } from './admin-access';
 
 /**

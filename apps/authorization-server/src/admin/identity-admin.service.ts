@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { z } from 'zod';
 import type { Role, Tenant, UserAccount } from '../identity/identity.types';
-import { RolesService } from '../roles/roles.service';
-import { TenantsService } from '../tenants/tenants.service';
-import { UsersService } from '../users/users.service';
+import { RolesService } from '../identity/roles/roles.service';
+import { TenantsService } from '../identity/tenants/tenants.service';
+import { UsersService } from '../identity/users/users.service';
 import { PLATFORM_ADMIN_ROLE, type AdminPrincipal } from './admin-access';
 import { AdminApiError, AdminErrorCode } from './admin.errors';
 import type {

@@ -6,7 +6,7 @@ import { ADMIN_SCOPE, formatScopes, parseScopes, scopeCovers } from '@mcp-platfo
 import { IdentityError, IdentityErrorCode } from '../identity/identity.errors';
 import { OidcRecordsRepository } from '../oauth/oidc-records.repository';
 import { AccessRevocations } from '../revocations/access-revocations.service';
-import { TenantsRepository } from '../tenants/tenants.repository';
+import { TenantsService } from '../identity/tenants/tenants.service';
 import { hashClientSecret, newClientSecret } from './client-secret';
 import { ClientsRepository, type StoredClient } from './clients.repository';
 import { redirectUriProblem, type ApplicationType } from './redirect-uri.policy';
@@ -60,7 +60,7 @@ export class ClientsService {
 
   constructor(
     private readonly repository: ClientsRepository,
-    private readonly tenants: TenantsRepository,
+    private readonly tenants: TenantsService,
     private readonly records: OidcRecordsRepository,
     private readonly revocations: AccessRevocations,
   ) {}

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { TenantEntity } from '../tenants/tenant.entity';
+import { TenantEntity } from '../identity/tenants/tenant.entity';
 
 /**
  * An OAuth client known in advance: pre-registered by a tenant's administrator (`tenantId` set), or

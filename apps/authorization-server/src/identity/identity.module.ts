@@ -1,16 +1,19 @@
 import { Module } from '@nestjs/common';
 import { RevocationsModule } from '../revocations/revocations.module';
-import { RolesRepository } from '../roles/roles.repository';
-import { RolesService } from '../roles/roles.service';
-import { TenantsRepository } from '../tenants/tenants.repository';
-import { TenantsService } from '../tenants/tenants.service';
-import { Argon2PasswordHasher, PasswordHasher } from '../users/password-hasher';
-import { UsersRepository } from '../users/users.repository';
-import { UsersService } from '../users/users.service';
+import { RolesRepository } from './roles/roles.repository';
+import { RolesService } from './roles/roles.service';
+import { SeedService } from './seed/seed.service';
+import { TenantsRepository } from './tenants/tenants.repository';
+import { TenantsService } from './tenants/tenants.service';
+import { Argon2PasswordHasher, PasswordHasher } from './users/password-hasher';
+import { UsersRepository } from './users/users.repository';
+import { UsersService } from './users/users.service';
 
 /**
- * Tenants, users and roles: their tables, repositories and services. Needs the app's connection
- * (`PersistenceModule.forApp`) and `MessageBus` (tenants are mirrored in the tool executor).
+ * Identity, one feature: tenants, their users and roles, and the seed written at boot (when the options
+ * ask for it). Its tables and repositories stay inside; other features use the services it exports.
+ * Needs the app's connection (`PersistenceModule.forApp`), its options and `MessageBus` (tenants are
+ * mirrored in the tool executor).
  */
 @Module({
   imports: [RevocationsModule],
@@ -21,8 +24,9 @@ import { UsersService } from '../users/users.service';
     TenantsService,
     UsersService,
     RolesService,
+    SeedService,
     { provide: PasswordHasher, useFactory: () => new Argon2PasswordHasher() },
   ],
-  exports: [TenantsService, UsersService, RolesService, TenantsRepository, UsersRepository, RolesRepository, PasswordHasher],
+  exports: [TenantsService, UsersService, RolesService],
 })
 export class IdentityModule {}

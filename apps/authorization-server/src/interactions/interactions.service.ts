@@ -13,9 +13,9 @@ import { OAuthProviderService, type OidcProvider } from '../oauth/oauth-provider
 import { OAuthSecretsService, csrfTokenFor, isValidCsrfToken } from '../oauth/oauth-secrets.service';
 import { ResourceServersService, type ResourceTarget } from '../oauth/resource-servers.service';
 import { describeScopes } from '../oauth/scope-descriptions';
-import { RolesService } from '../roles/roles.service';
-import { TenantsService } from '../tenants/tenants.service';
-import { UsersService } from '../users/users.service';
+import { RolesService } from '../identity/roles/roles.service';
+import { TenantsService } from '../identity/tenants/tenants.service';
+import { UsersService } from '../identity/users/users.service';
 import { renderAuthorizationErrorPage, renderConsentPage, renderMessagePage, renderSignInPage } from './interaction-pages';
 import { isKnownBrowser, knownBrowserCookie, knownBrowserCookieName } from './known-browser';
 import { PasswordSignIn } from './password-sign-in';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Passport } from 'passport';
 import { Strategy as LocalStrategy } from 'passport-local';
 import type { UserAccount } from '../identity/identity.types';
-import { UsersService } from '../users/users.service';
+import { UsersService } from '../identity/users/users.service';
 
 /**
  * Username and password sign-in through passport's local strategy (issue 3: "passport for signing

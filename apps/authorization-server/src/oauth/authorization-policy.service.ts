@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ANY_SCOPE, type UserAccount } from '../identity/identity.types';
-import { RolesService } from '../roles/roles.service';
+import { RolesService } from '../identity/roles/roles.service';
 import { ResourceServersService, type ResourceDescription, type ResourceTarget } from './resource-servers.service';
 import { grantScopes, type ScopeGrant } from './scope-grant';
 

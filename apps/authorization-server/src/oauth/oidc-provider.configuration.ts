@@ -4,9 +4,9 @@ import { ADMIN_SCOPE, BASELINE_SCOPE, formatScopes, parseScopes } from '@mcp-pla
 import type { ResolvedAuthorizationServerOptions } from '../authorization-server.options';
 import type { ClientsService } from '../clients/clients.service';
 import { redirectUriProblem } from '../clients/redirect-uri.policy';
-import { isScopeAllowed } from '../roles/role-scopes';
-import type { TenantsService } from '../tenants/tenants.service';
-import type { UsersService } from '../users/users.service';
+import { isScopeAllowed } from '../identity/roles/role-scopes';
+import type { TenantsService } from '../identity/tenants/tenants.service';
+import type { UsersService } from '../identity/users/users.service';
 import { TENANT_ADMIN_ROLE_CLAIM, type AuthorizationPolicy } from './authorization-policy.service';
 import { PAGE_HEADERS, renderAuthorizationErrorPage } from '../interactions/interaction-pages';
 import type { ResourceServersService } from './resource-servers.service';

@@ -1,4 +1,4 @@
-import { allowedSubset, isScopeAllowed } from '../roles/role-scopes';
+import { allowedSubset, isScopeAllowed } from '../identity/roles/role-scopes';
 
 /** What decides the scopes of a grant. */
 export interface ScopeGrantInput {

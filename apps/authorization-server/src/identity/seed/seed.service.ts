@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { BASELINE_SCOPE } from '@mcp-platform/protocol-mcp';
 import { randomUUID } from 'node:crypto';
-import { AUTHORIZATION_SERVER_OPTIONS } from '../authorization-server.constants';
-import type { ResolvedAuthorizationServerOptions } from '../authorization-server.options';
-import { MEMBER_ROLE } from '../identity/identity.types';
+import { AUTHORIZATION_SERVER_OPTIONS } from '../../authorization-server.constants';
+import type { ResolvedAuthorizationServerOptions } from '../../authorization-server.options';
+import { MEMBER_ROLE } from '../identity.types';
 import { builtInRoles } from '../roles/built-in-roles';
 import { TenantsRepository } from '../tenants/tenants.repository';
 import { PasswordHasher } from '../users/password-hasher';

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { toolExecutor } from '@mcp-platform/protocol-contracts';
-import { IdentityError, IdentityErrorCode } from '../identity/identity.errors';
-import { BUILT_IN_ROLES, TENANT_ADMIN_ROLE, type Role, type UserAccount } from '../identity/identity.types';
+import { IdentityError, IdentityErrorCode } from '../identity.errors';
+import { BUILT_IN_ROLES, TENANT_ADMIN_ROLE, type Role, type UserAccount } from '../identity.types';
 import { TenantsRepository } from '../tenants/tenants.repository';
 import { isScopeAllowed, unionOfRoleScopes } from './role-scopes';
 import { RolesRepository, type StoredRole } from './roles.repository';
 
-export type { Role } from '../identity/identity.types';
+export type { Role } from '../identity.types';
 
 /** Role names: lowercase letters, digits and `-`, like slugs. */
 const ROLE_NAME = /^[a-z0-9][a-z0-9-]{0,62}$/;

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { IdentityErrorCode } from '../identity/identity.errors';
-import type { AccessRevocations } from '../revocations/access-revocations.service';
-import type { Tenant } from '../identity/identity.types';
+import { IdentityErrorCode } from '../identity.errors';
+import type { AccessRevocations } from '../../revocations/access-revocations.service';
+import type { Tenant } from '../identity.types';
 import type { RolesRepository, StoredRole } from '../roles/roles.repository';
 import type { TenantsRepository } from '../tenants/tenants.repository';
 import { PasswordHasher } from './password-hasher';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { IdentityErrorCode } from '../identity/identity.errors';
-import type { UserAccount } from '../identity/identity.types';
+import { IdentityErrorCode } from '../identity.errors';
+import type { UserAccount } from '../identity.types';
 import type { TenantsRepository } from '../tenants/tenants.repository';
 import { allowedSubset, isScopeAllowed, unionOfRoleScopes } from './role-scopes';
 import type { RolesRepository, StoredRole } from './roles.repository';

@@ -1,5 +1,5 @@
 import { BASELINE_SCOPE } from '@mcp-platform/protocol-mcp';
-import { ANY_SCOPE, MEMBER_ROLE, TENANT_ADMIN_ROLE } from '../identity/identity.types';
+import { ANY_SCOPE, MEMBER_ROLE, TENANT_ADMIN_ROLE } from '../identity.types';
 import type { InitialRole } from '../tenants/tenants.repository';
 
 /**

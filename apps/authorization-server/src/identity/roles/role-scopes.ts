@@ -1,5 +1,5 @@
 import { scopeCovers } from '@mcp-platform/protocol-mcp';
-import { ANY_SCOPE } from '../identity/identity.types';
+import { ANY_SCOPE } from '../identity.types';
 
 /**
  * The union of the roles' scopes, each once, sorted; `['*']` alone when some role allows every scope.

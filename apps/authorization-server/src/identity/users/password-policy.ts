@@ -1,4 +1,4 @@
-import { IdentityError, IdentityErrorCode } from '../identity/identity.errors';
+import { IdentityError, IdentityErrorCode } from '../identity.errors';
 
 /** The shortest password accepted, in characters (NIST SP 800-63B asks for at least 8; we ask for more). */
 export const MIN_PASSWORD_LENGTH = 12;

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { AUTHORIZATION_SERVER_CONNECTION } from '../authorization-server.constants';
-import { isUniqueViolation, isUuid, queryRows, table, type SqlRunner } from '../identity/identity.sql';
-import type { UserAccount } from '../identity/identity.types';
+import { AUTHORIZATION_SERVER_CONNECTION } from '../../authorization-server.constants';
+import { isUniqueViolation, isUuid, queryRows, table, type SqlRunner } from '../identity.sql';
+import type { UserAccount } from '../identity.types';
 
 /** A user as stored, with what sign-in needs besides the account: the hash and the tenant's state. */
 export interface StoredUser {

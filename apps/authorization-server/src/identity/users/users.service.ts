@@ -1,15 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { IdentityError, IdentityErrorCode } from '../identity/identity.errors';
-import type { UserAccount } from '../identity/identity.types';
-import { AccessRevocations } from '../revocations/access-revocations.service';
+import { IdentityError, IdentityErrorCode } from '../identity.errors';
+import type { UserAccount } from '../identity.types';
+import { AccessRevocations } from '../../revocations/access-revocations.service';
 import { RolesRepository } from '../roles/roles.repository';
 import { TenantsRepository } from '../tenants/tenants.repository';
 import { PasswordHasher } from './password-hasher';
 import { assertPasswordPolicy, assertUsername, normalizeUsername } from './password-policy';
 import { UsersRepository, type StoredUser } from './users.repository';
 
-export type { UserAccount } from '../identity/identity.types';
+export type { UserAccount } from '../identity.types';
 
 /** What an administrator gives for a new user. */
 export interface NewUserInput {

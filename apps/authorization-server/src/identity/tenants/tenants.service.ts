@@ -1,14 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { authorizationServer, resourceStore, taskScheduler, toolExecutor, WireErrorCode } from '@mcp-platform/protocol-contracts';
 import { isRpcError, MessageBus } from '@mcp-platform/shared-messaging';
-import { IdentityError, IdentityErrorCode } from '../identity/identity.errors';
-import type { Tenant } from '../identity/identity.types';
-import { AccessRevocations } from '../revocations/access-revocations.service';
+import { IdentityError, IdentityErrorCode } from '../identity.errors';
+import type { Tenant } from '../identity.types';
+import { AccessRevocations } from '../../revocations/access-revocations.service';
 import { builtInRoles } from '../roles/built-in-roles';
 import { assertTenantSlug } from './tenant-slug';
 import { TenantsRepository } from './tenants.repository';
 
-export type { Tenant } from '../identity/identity.types';
+export type { Tenant } from '../identity.types';
 
 const MAX_NAME_LENGTH = 256;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IdentityErrorCode } from '../identity/identity.errors';
+import { IdentityErrorCode } from '../identity.errors';
 import { assertPasswordPolicy, assertUsername, normalizeUsername } from './password-policy';
 
 describe('assertPasswordPolicy', () => {

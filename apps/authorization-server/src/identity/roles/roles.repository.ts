@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { AUTHORIZATION_SERVER_CONNECTION } from '../authorization-server.constants';
-import { queryRows, table } from '../identity/identity.sql';
+import { AUTHORIZATION_SERVER_CONNECTION } from '../../authorization-server.constants';
+import { queryRows, table } from '../identity.sql';
 
 /** A role as stored: its name, description, scopes and the descriptions of some of them. */
 export interface StoredRole {

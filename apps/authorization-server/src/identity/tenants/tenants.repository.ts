@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { AUTHORIZATION_SERVER_CONNECTION } from '../authorization-server.constants';
-import { queryRows, table } from '../identity/identity.sql';
-import type { Tenant } from '../identity/identity.types';
+import { AUTHORIZATION_SERVER_CONNECTION } from '../../authorization-server.constants';
+import { queryRows, table } from '../identity.sql';
+import type { Tenant } from '../identity.types';
 
 /** A role written together with a new tenant. */
 export interface InitialRole {

@@ -1,5 +1,5 @@
 import { RESERVED_TENANT_SLUGS, TENANT_SLUG_PATTERN } from '@mcp-platform/protocol-contracts';
-import { IdentityError, IdentityErrorCode } from '../identity/identity.errors';
+import { IdentityError, IdentityErrorCode } from '../identity.errors';
 
 export { RESERVED_TENANT_SLUGS };
 

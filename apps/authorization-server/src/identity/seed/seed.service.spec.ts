@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ResolvedAuthorizationServerOptions } from '../authorization-server.options';
+import type { ResolvedAuthorizationServerOptions } from '../../authorization-server.options';
 import type { TenantsRepository } from '../tenants/tenants.repository';
 import { PasswordHasher } from '../users/password-hasher';
 import type { NewUser, StoredUser, UsersRepository } from '../users/users.repository';
