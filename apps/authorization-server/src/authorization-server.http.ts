@@ -3,10 +3,10 @@ import { Logger } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
-import { PAGE_HEADERS, renderMessagePage } from './interactions/interaction-pages';
+import { PAGE_HEADERS, renderMessagePage } from './pages/pages';
 import { InteractionsService, type InteractionExchange, type InteractionForm, type InteractionOutcome } from './interactions/interactions.service';
 import { OAuthProviderService } from './oauth/oauth-provider.service';
-import { RegistrationThrottle } from './oauth/registration.throttle';
+import { RegistrationThrottle } from './throttling/registration.throttle';
 
 /** Where the provider is mounted on this app's HTTP server (the issuer's path is `${AUTH_PUBLIC_URL}/oauth`). */
 export const OAUTH_MOUNT = '/oauth';

@@ -6,6 +6,7 @@ import { AUTHORIZATION_SERVER_CONNECTION, AUTHORIZATION_SERVER_SCHEMA } from './
 import { AUTHORIZATION_SERVER_ENTITIES, AUTHORIZATION_SERVER_MIGRATIONS } from './authorization-server.entities';
 import { resolveAuthorizationServerOptions, type AuthorizationServerOptions } from './authorization-server.options';
 import { IdentityModule } from './identity/identity.module';
+import { InteractionsModule } from './interactions/interactions.module';
 import { OAuthModule } from './oauth/oauth.module';
 import { SigningKeysModule } from './signing-keys/signing-keys.module';
 
@@ -33,6 +34,7 @@ export class AuthorizationServerModule {
         IdentityModule,
         SigningKeysModule,
         OAuthModule,
+        InteractionsModule,
         AdminModule,
       ],
       exports: [AuthorizationServerOptionsModule, IdentityModule, SigningKeysModule],

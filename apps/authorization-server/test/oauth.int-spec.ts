@@ -31,8 +31,8 @@ import {
 import { configureAuthorizationServerHttp } from '../src/authorization-server.http';
 import { AuthorizationServerModule } from '../src/authorization-server.module';
 import { ClientsService } from '../src/clients/clients.service';
-import { ACCOUNT_FREE_ATTEMPTS, FREE_ATTEMPTS, SignInThrottle } from '../src/interactions/sign-in.throttle';
-import { REGISTRATIONS_PER_HOUR } from '../src/oauth/registration.throttle';
+import { ACCOUNT_FREE_ATTEMPTS, FREE_ATTEMPTS, SignInThrottle } from '../src/throttling/sign-in.throttle';
+import { REGISTRATIONS_PER_HOUR } from '../src/throttling/registration.throttle';
 import { TenantsService } from '../src/identity/tenants/tenants.service';
 import { PasswordHasher } from '../src/identity/users/password-hasher';
 import { SigningKeysService } from '../src/signing-keys/signing-keys.service';

@@ -4,7 +4,7 @@ import { AccessTokenVerifier } from '@mcp-platform/shared-auth';
 import { AUTHORIZATION_SERVER_OPTIONS } from '../authorization-server.constants';
 import type { ResolvedAuthorizationServerOptions } from '../authorization-server.options';
 import { IdentityModule } from '../identity/identity.module';
-import { OAuthModule } from '../oauth/oauth.module';
+import { ClientsModule } from '../clients/clients.module';
 import { RevocationsModule } from '../revocations/revocations.module';
 import { SigningKeysModule } from '../signing-keys/signing-keys.module';
 import { SigningKeysService } from '../signing-keys/signing-keys.service';
@@ -62,7 +62,7 @@ class VerifierKeyInvalidation implements OnModuleDestroy {
  * the OpenAPI document is served by `configureAdminOpenApi`.
  */
 @Module({
-  imports: [IdentityModule, SigningKeysModule, OAuthModule, RevocationsModule],
+  imports: [IdentityModule, SigningKeysModule, ClientsModule, RevocationsModule],
   controllers: [
     TenantsHttpController,
     UsersHttpController,

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { AUTHORIZATION_SERVER_CONNECTION, AUTHORIZATION_SERVER_SCHEMA } from '../authorization-server.constants';
-import { isUniqueViolation, queryRows } from '../identity/identity.sql';
+import { isUniqueViolation, queryRows } from '../authorization-server.sql';
 
 const CLIENTS = `"${AUTHORIZATION_SERVER_SCHEMA}"."oauth_clients"`;
 const TENANTS = `"${AUTHORIZATION_SERVER_SCHEMA}"."tenants"`;

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { toolExecutor } from '@mcp-platform/protocol-contracts';
 import { ADMIN_SCOPE, formatScopes, parseScopes, scopeCovers } from '@mcp-platform/protocol-mcp';
 import { IdentityError, IdentityErrorCode } from '../identity/identity.errors';
-import { OidcRecordsRepository } from '../oauth/oidc-records.repository';
+import { OidcRecordsRepository } from '../oidc-records/oidc-records.repository';
 import { AccessRevocations } from '../revocations/access-revocations.service';
 import { TenantsService } from '../identity/tenants/tenants.service';
 import { hashClientSecret, newClientSecret } from './client-secret';

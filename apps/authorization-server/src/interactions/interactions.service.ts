@@ -16,10 +16,10 @@ import { describeScopes } from '../oauth/scope-descriptions';
 import { RolesService } from '../identity/roles/roles.service';
 import { TenantsService } from '../identity/tenants/tenants.service';
 import { UsersService } from '../identity/users/users.service';
-import { renderAuthorizationErrorPage, renderConsentPage, renderMessagePage, renderSignInPage } from './interaction-pages';
+import { renderAuthorizationErrorPage, renderConsentPage, renderMessagePage, renderSignInPage } from '../pages/pages';
 import { isKnownBrowser, knownBrowserCookie, knownBrowserCookieName } from './known-browser';
 import { PasswordSignIn } from './password-sign-in';
-import { SignInThrottle } from './sign-in.throttle';
+import { SignInThrottle } from '../throttling/sign-in.throttle';
 
 /**
  * The browser's request and response, handed through to oidc-provider, whose interaction API reads

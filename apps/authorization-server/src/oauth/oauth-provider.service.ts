@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AUTHORIZATION_SERVER_OPTIONS } from '../authorization-server.constants';
 import type { ResolvedAuthorizationServerOptions } from '../authorization-server.options';
 import { ClientMetadataService } from '../client-metadata/client-metadata.service';
-import { ClientStoreAdapter } from '../clients/client-store.adapter';
+import { ClientStoreAdapter } from './client-store.adapter';
 import { isHashedClientSecret, verifyClientSecret } from '../clients/client-secret';
 import { ClientsService } from '../clients/clients.service';
 import { SigningKeysService } from '../signing-keys/signing-keys.service';
@@ -12,9 +12,9 @@ import { TenantsService } from '../identity/tenants/tenants.service';
 import { UsersService } from '../identity/users/users.service';
 import { AuthorizationPolicy } from './authorization-policy.service';
 import { OAuthSecretsService } from './oauth-secrets.service';
-import { oidcAdapterFactory } from './oidc.adapter';
+import { oidcAdapterFactory } from '../oidc-records/oidc.adapter';
 import { buildOidcConfiguration, defaultScopeFor, issuerPath } from './oidc-provider.configuration';
-import { OidcRecordsRepository } from './oidc-records.repository';
+import { OidcRecordsRepository } from '../oidc-records/oidc-records.repository';
 import { ResourceServersService } from './resource-servers.service';
 
 /** oidc-provider's module (ESM-only; loaded with `import()`, which Node 20.19+ also serves to CommonJS). */

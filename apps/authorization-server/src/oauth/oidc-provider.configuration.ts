@@ -8,7 +8,7 @@ import { isScopeAllowed } from '../identity/roles/role-scopes';
 import type { TenantsService } from '../identity/tenants/tenants.service';
 import type { UsersService } from '../identity/users/users.service';
 import { TENANT_ADMIN_ROLE_CLAIM, type AuthorizationPolicy } from './authorization-policy.service';
-import { PAGE_HEADERS, renderAuthorizationErrorPage } from '../interactions/interaction-pages';
+import { PAGE_HEADERS, renderAuthorizationErrorPage } from '../pages/pages';
 import type { ResourceServersService } from './resource-servers.service';
 import { ScopeVocabulary } from './scope-vocabulary';
 

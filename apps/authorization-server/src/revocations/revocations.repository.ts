@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { authorizationServer } from '@mcp-platform/protocol-contracts';
 import { AUTHORIZATION_SERVER_CONNECTION, AUTHORIZATION_SERVER_SCHEMA } from '../authorization-server.constants';
-import { queryRows } from '../identity/identity.sql';
+import { queryRows } from '../authorization-server.sql';
 
 const REVOCATIONS = `"${AUTHORIZATION_SERVER_SCHEMA}"."revocations"`;
 

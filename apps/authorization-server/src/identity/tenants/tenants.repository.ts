@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { AUTHORIZATION_SERVER_CONNECTION } from '../../authorization-server.constants';
-import { queryRows, table } from '../identity.sql';
+import { queryRows, table } from '../../authorization-server.sql';
 import type { Tenant } from '../identity.types';
 
 /** A role written together with a new tenant. */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { AUTHORIZATION_SERVER_CONNECTION } from '../../authorization-server.constants';
-import { isUniqueViolation, isUuid, queryRows, table, type SqlRunner } from '../identity.sql';
+import { isUniqueViolation, isUuid, queryRows, table, type SqlRunner } from '../../authorization-server.sql';
 import type { UserAccount } from '../identity.types';
 
 /** A user as stored, with what sign-in needs besides the account: the hash and the tenant's state. */

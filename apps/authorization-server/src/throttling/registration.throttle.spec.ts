@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Clock } from '../identity/clock';
-import type { Attempts, SignInAttemptsRepository } from '../interactions/sign-in-attempts.repository';
+import type { Attempts, SignInAttemptsRepository } from './sign-in-attempts.repository';
 import { REGISTRATIONS_PER_HOUR, RegistrationThrottle } from './registration.throttle';
 
 /** The throttle table in memory, with `update`'s contract (decide on the current counts, write what it answers). */

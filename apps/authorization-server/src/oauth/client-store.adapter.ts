@@ -1,6 +1,6 @@
 import type { Adapter, AdapterPayload } from 'oidc-provider' with { 'resolution-mode': 'import' };
 import type { ClientMetadataService } from '../client-metadata/client-metadata.service';
-import type { ClientsService } from './clients.service';
+import type { ClientsService } from '../clients/clients.service';
 
 /**
  * oidc-provider's storage of the `Client` model. A URL-shaped client id is a Client ID Metadata

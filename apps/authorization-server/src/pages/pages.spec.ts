@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, renderAuthorizationErrorPage, renderConsentPage, renderMessagePage, renderSignInPage } from './interaction-pages';
+import { escapeHtml, renderAuthorizationErrorPage, renderConsentPage, renderMessagePage, renderSignInPage } from './pages';
 
 const HOSTILE = `"><script>alert('x')</script>&`;
 

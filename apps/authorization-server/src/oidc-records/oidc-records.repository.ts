@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { AUTHORIZATION_SERVER_CONNECTION, AUTHORIZATION_SERVER_SCHEMA } from '../authorization-server.constants';
-import { queryRows } from '../identity/identity.sql';
+import { queryRows } from '../authorization-server.sql';
 
 const RECORDS = `"${AUTHORIZATION_SERVER_SCHEMA}"."oidc_records"`;
 

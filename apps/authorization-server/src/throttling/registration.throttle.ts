@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import ipaddr from 'ipaddr.js';
 import { Clock } from '../identity/clock';
-import { SignInAttemptsRepository } from '../interactions/sign-in-attempts.repository';
+import { SignInAttemptsRepository } from './sign-in-attempts.repository';
 
 /**
  * Dynamic client registrations one client network may make in an hour. Registering is open (RFC 7591;

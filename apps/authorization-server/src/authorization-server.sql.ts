@@ -1,4 +1,4 @@
-import { AUTHORIZATION_SERVER_SCHEMA } from '../authorization-server.constants';
+import { AUTHORIZATION_SERVER_SCHEMA } from './authorization-server.constants';
 
 /** A table of this app's schema, quoted for raw SQL (the schema name is a constant, not input). */
 export function table(name: 'tenants' | 'users' | 'roles' | 'user_roles' | 'signing_keys'): string {
