@@ -1,8 +1,9 @@
 import { Logger } from '@nestjs/common';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { ManualClock } from '@mcp-platform/shared-clock';
 import { SsrfRefusedError } from '@mcp-platform/shared-egress';
 import { ClientMetadataFetcher, type FetchedDocument } from './client-metadata.fetcher';
-import { ClientMetadataClock, ClientMetadataService } from './client-metadata.service';
+import { ClientMetadataService } from './client-metadata.service';
 
 const URL_ID = 'https://app.example.com/client.json';
 const DOCUMENT = JSON.stringify({ client_id: URL_ID, client_name: 'Example', redirect_uris: ['https://app.example.com/cb'] });
@@ -18,12 +19,6 @@ class FakeFetcher extends ClientMetadataFetcher {
   }
 }
 
-class FakeClock extends ClientMetadataClock {
-  time = 0;
-  now(): number {
-    return this.time;
-  }
-}
 
 const ok = (overrides: Partial<FetchedDocument> = {}): FetchedDocument => ({
   status: 200,
@@ -36,7 +31,7 @@ const ok = (overrides: Partial<FetchedDocument> = {}): FetchedDocument => ({
 
 function setup(answer: () => Promise<FetchedDocument>) {
   const fetcher = new FakeFetcher(answer);
-  const clock = new FakeClock();
+  const clock = new ManualClock(0);
   return { fetcher, clock, service: new ClientMetadataService(fetcher, clock) };
 }
 
@@ -47,10 +42,10 @@ describe(ClientMetadataService, () => {
     it('answers the validated metadata and caches it per Cache-Control', async () => {
       const { fetcher, clock, service } = setup(async () => ok({ cacheControl: 'max-age=120' }));
       await expect(service.resolve(URL_ID)).resolves.toMatchObject({ ok: true, metadata: { client_name: 'Example' } });
-      clock.time += 119_000;
+      clock.advance(119_000);
       await service.resolve(URL_ID);
       expect(fetcher.calls).toBe(1);
-      clock.time += 2_000;
+      clock.advance(2_000);
       await service.resolve(URL_ID);
       expect(fetcher.calls).toBe(2);
     });
@@ -64,10 +59,10 @@ describe(ClientMetadataService, () => {
     it('caches a refusal briefly (30 s)', async () => {
       const { fetcher, clock, service } = setup(async () => ok({ status: 404 }));
       await expect(service.resolve(URL_ID)).resolves.toEqual({ ok: false, reason: 'fetching the document answered HTTP 404' });
-      clock.time += 29_000;
+      clock.advance(29_000);
       await service.resolve(URL_ID);
       expect(fetcher.calls).toBe(1);
-      clock.time += 2_000;
+      clock.advance(2_000);
       await service.resolve(URL_ID);
       expect(fetcher.calls).toBe(2);
     });

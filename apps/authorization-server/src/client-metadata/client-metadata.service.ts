@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { Clock } from '@mcp-platform/shared-clock';
 import { describeOutboundFailure, findSsrfRefusal } from '@mcp-platform/shared-egress';
 import { CLIENT_METADATA_CACHE, cacheLifetimeSeconds, isClientMetadataDocumentUrl, parseClientMetadataDocument } from './client-metadata.document';
 import { ClientMetadataFetcher, type FetchedDocument } from './client-metadata.fetcher';
@@ -19,18 +20,6 @@ interface CacheEntry {
 /** How many documents are cached at most (the oldest entry goes first past it). */
 const MAX_CACHE_ENTRIES = 1_000;
 
-/** The clock of the cache, injected so tests move time. */
-export abstract class ClientMetadataClock {
-  abstract now(): number;
-}
-
-/** `Date.now()`. */
-@Injectable()
-export class SystemClientMetadataClock extends ClientMetadataClock {
-  now(): number {
-    return Date.now();
-  }
-}
 
 /**
  * Client ID Metadata Documents (S-162..S-165): the client of a URL-shaped `client_id` is what
@@ -46,7 +35,7 @@ export class ClientMetadataService {
 
   constructor(
     private readonly fetcher: ClientMetadataFetcher,
-    private readonly clock: ClientMetadataClock,
+    private readonly clock: Clock,
   ) {}
 
   /** Whether the client id is a document URL (anything else is looked up among stored clients). */

@@ -6,7 +6,7 @@ import type { ResolvedAuthorizationServerOptions } from '../authorization-server
 import { ClientMetadataService } from '../client-metadata/client-metadata.service';
 import { ClientsService } from '../clients/clients.service';
 import { isLoopbackUri } from '../clients/redirect-uri.policy';
-import { Clock } from '../identity/clock';
+import { Clock } from '@mcp-platform/shared-clock';
 import type { UserAccount } from '../identity/identity.types';
 import { AuthorizationPolicy } from '../oauth/authorization-policy.service';
 import { OAuthProviderService, type OidcProvider } from '../oauth/oauth-provider.service';
@@ -111,7 +111,7 @@ export class InteractionsService {
     const password = typeof form.password === 'string' ? form.password.slice(0, 1024) : '';
     const { csrfKey } = await this.secrets.secrets();
     const cookieHeader = exchange.req.headers.cookie;
-    const now = this.clock.now().getTime();
+    const now = this.clock.now();
     const stamp = await this.users.credentialStamp(username);
     const knownBrowser = stamp !== undefined && isKnownBrowser(csrfKey, cookieHeader, this.knownBrowser.name, stamp, now);
     // The attempt is counted before the slow password check, so attempts racing on any replica cannot exceed the free ones.

@@ -2,7 +2,7 @@ import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@ne
 import { authorizationServer } from '@mcp-platform/protocol-contracts';
 import { RevocationList, type RevocableToken } from '@mcp-platform/shared-auth';
 import { MessageBus } from '@mcp-platform/shared-messaging';
-import { Clock } from '../identity/clock';
+import { Clock } from '@mcp-platform/shared-clock';
 import { RevocationsRepository } from './revocations.repository';
 
 /** How often revocations beyond the horizon are deleted. */
@@ -37,12 +37,12 @@ export class AccessRevocations implements OnModuleInit, OnModuleDestroy {
 
   /** Every token of the tenant (by id, so a tenant created again with the same slug is not affected). */
   revokeTenant(tenantId: string, tenant: string): Promise<void> {
-    return this.revoke({ kind: 'tenant', id: tenantId, tenant, revokedAt: this.clock.now().getTime() });
+    return this.revoke({ kind: 'tenant', id: tenantId, tenant, revokedAt: this.clock.now() });
   }
 
   /** Every token whose `sub` is `subject`: a user's id, or a machine client's id. */
   revokeSubject(subject: string): Promise<void> {
-    return this.revoke({ kind: 'subject', id: subject, revokedAt: this.clock.now().getTime() });
+    return this.revoke({ kind: 'subject', id: subject, revokedAt: this.clock.now() });
   }
 
   /**
@@ -52,14 +52,14 @@ export class AccessRevocations implements OnModuleInit, OnModuleDestroy {
    * here too, not only on the MCP servers.
    */
   async isRevoked(token: RevocableToken): Promise<boolean> {
-    const list = new RevocationList(() => this.clock.now().getTime());
+    const list = new RevocationList(() => this.clock.now());
     for (const revocation of await this.repository.findFor(token.subject, token.tenantId)) list.add(revocation);
     return list.isRevoked(token);
   }
 
   /** The revocations within the horizon (tokens they refuse may still be unexpired). */
   async list(): Promise<authorizationServer.Revocation[]> {
-    return this.repository.listSince(new Date(this.clock.now().getTime() - authorizationServer.REVOCATION_HORIZON_MS));
+    return this.repository.listSince(new Date(this.clock.now() - authorizationServer.REVOCATION_HORIZON_MS));
   }
 
   private async revoke(revocation: authorizationServer.Revocation): Promise<void> {
@@ -70,7 +70,7 @@ export class AccessRevocations implements OnModuleInit, OnModuleDestroy {
 
   private async clean(): Promise<void> {
     try {
-      await this.repository.deleteBefore(new Date(this.clock.now().getTime() - authorizationServer.REVOCATION_HORIZON_MS));
+      await this.repository.deleteBefore(new Date(this.clock.now() - authorizationServer.REVOCATION_HORIZON_MS));
     } catch (error) {
       this.logger.warn(`deleting old revocations failed: ${(error as Error).message}`);
     }

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { Clock, SystemClock } from '../identity/clock';
+import { Clock, SystemClock } from '@mcp-platform/shared-clock';
 import { AccessRevocations } from './access-revocations.service';
 import { RevocationsNatsController } from './revocations.nats.controller';
 import { RevocationsRepository } from './revocations.repository';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { Clock, SystemClock } from '../identity/clock';
+import { Clock, SystemClock } from '@mcp-platform/shared-clock';
 import { SigningKeysNatsController } from './signing-keys.nats.controller';
 import { SigningKeysRepository } from './signing-keys.repository';
 import { SigningKeysService } from './signing-keys.service';

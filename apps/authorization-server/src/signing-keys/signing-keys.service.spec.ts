@@ -3,21 +3,12 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { authorizationServer } from '@mcp-platform/protocol-contracts';
 import type { MessageBus } from '@mcp-platform/shared-messaging';
 import { resolveAuthorizationServerOptions } from '../authorization-server.options';
-import { Clock } from '../identity/clock';
+import { ManualClock } from '@mcp-platform/shared-clock';
 import type { SigningKeyStore, SigningKeysRepository, StoredSigningKey } from './signing-keys.repository';
 import { SigningKeysService } from './signing-keys.service';
 
 const DAY = 24 * 3600 * 1000;
 
-class FakeClock extends Clock {
-  time = new Date('2026-03-01T00:00:00Z');
-  now(): Date {
-    return new Date(this.time);
-  }
-  advance(ms: number): void {
-    this.time = new Date(this.time.getTime() + ms);
-  }
-}
 
 /** The table in memory; the lock is a no-op (one replica). */
 class FakeKeys {
@@ -42,7 +33,7 @@ class FakeKeys {
 }
 
 describe(SigningKeysService, () => {
-  let clock: FakeClock;
+  let clock: ManualClock;
   let keys: FakeKeys;
   let emitted: Array<{ subject: string; payload: unknown }>;
   const options = resolveAuthorizationServerOptions({ database: { kind: 'pglite' }, publicUrl: 'http://127.0.0.1:3101', mcpPublicUrl: 'http://127.0.0.1:3000', seed: false, keyRotationDays: 30 });
@@ -57,7 +48,7 @@ describe(SigningKeysService, () => {
 
   beforeAll(() => Logger.overrideLogger(false));
   beforeEach(() => {
-    clock = new FakeClock();
+    clock = new ManualClock(Date.parse('2026-03-01T00:00:00Z'));
     keys = new FakeKeys();
     emitted = [];
   });

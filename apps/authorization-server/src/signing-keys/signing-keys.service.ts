@@ -3,7 +3,7 @@ import { authorizationServer } from '@mcp-platform/protocol-contracts';
 import { MessageBus } from '@mcp-platform/shared-messaging';
 import { AUTHORIZATION_SERVER_OPTIONS } from '../authorization-server.constants';
 import type { ResolvedAuthorizationServerOptions } from '../authorization-server.options';
-import { Clock } from '../identity/clock';
+import { Clock } from '@mcp-platform/shared-clock';
 import { KeyEncryption } from './key-encryption';
 import { generateSigningKey, toPublicJwk, type GeneratedSigningKey, type Jwk } from './signing-key.generator';
 import { planKeys, rotationDue } from './signing-key-plan';
@@ -96,8 +96,8 @@ export class SigningKeysService implements OnModuleInit, OnModuleDestroy {
   /** Rotates when due and deletes expired keys; at boot and hourly. */
   async maintain(): Promise<void> {
     const stored = await this.repository.list();
-    const plan = planKeys(stored, this.clock.now(), this.overlapMs);
-    const due = rotationDue(plan.current, this.clock.now(), this.options.keyRotationDays);
+    const plan = planKeys(stored, this.clock.date(), this.overlapMs);
+    const due = rotationDue(plan.current, this.clock.date(), this.options.keyRotationDays);
     if (due || plan.expired.length > 0) await this.change(due ? await generateSigningKey() : undefined, false);
     else this.apply(stored);
   }
@@ -121,7 +121,7 @@ export class SigningKeysService implements OnModuleInit, OnModuleDestroy {
    * expired keys. The candidate is generated before the lock, so no slow work happens while it is held.
    */
   private async change(candidate: GeneratedSigningKey | undefined, force: boolean): Promise<void> {
-    const now = this.clock.now();
+    const now = this.clock.date();
     const outcome = await this.repository.withRotationLock(async (store) => {
       const plan = planKeys(await store.list(), now, this.overlapMs);
       const install = candidate !== undefined && (force || rotationDue(plan.current, now, this.options.keyRotationDays));
@@ -158,7 +158,7 @@ export class SigningKeysService implements OnModuleInit, OnModuleDestroy {
   }
 
   private plan() {
-    return planKeys(this.keys, this.clock.now(), this.overlapMs);
+    return planKeys(this.keys, this.clock.date(), this.overlapMs);
   }
 
   /** The signer and published kids, to tell whether anything a listener cares about changed. */

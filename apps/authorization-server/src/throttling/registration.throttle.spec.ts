@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Clock } from '../identity/clock';
+import { ManualClock } from '@mcp-platform/shared-clock';
 import type { Attempts, SignInAttemptsRepository } from './sign-in-attempts.repository';
 import { REGISTRATIONS_PER_HOUR, RegistrationThrottle } from './registration.throttle';
 
@@ -15,18 +15,12 @@ class FakeAttempts {
   }
 }
 
-class StoppedClock extends Clock {
-  at = Date.UTC(2026, 0, 1);
-  now(): Date {
-    return new Date(this.at);
-  }
-}
 
 describe(RegistrationThrottle, () => {
   beforeAll(() => Logger.overrideLogger(false));
 
   function setup() {
-    const clock = new StoppedClock();
+    const clock = new ManualClock(Date.UTC(2026, 0, 1));
     const throttle = new RegistrationThrottle(new FakeAttempts() as unknown as SignInAttemptsRepository, clock);
     const fill = async (address: string) => {
       for (let count = 0; count < REGISTRATIONS_PER_HOUR; count++) expect((await throttle.take(address)).ok).toBe(true);
@@ -37,9 +31,9 @@ describe(RegistrationThrottle, () => {
   it('lets a network register its allowance in an hour, then refuses until the hour is over', async () => {
     const { clock, throttle, fill } = setup();
     await fill('203.0.113.7');
-    clock.at += 20 * 60_000;
+    clock.advance(20 * 60_000);
     expect(await throttle.take('203.0.113.7')).toEqual({ ok: false, retryAfterMs: 40 * 60_000 });
-    clock.at += 40 * 60_000;
+    clock.advance(40 * 60_000);
     expect(await throttle.take('203.0.113.7')).toEqual({ ok: true });
   });
 

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import ipaddr from 'ipaddr.js';
-import { Clock } from '../identity/clock';
+import { Clock } from '@mcp-platform/shared-clock';
 import { SignInAttemptsRepository } from './sign-in-attempts.repository';
 
 /**
@@ -41,7 +41,7 @@ export class RegistrationThrottle {
   /** Counts a registration from `address` when its network's allowance has room; answers the wait otherwise. */
   async take(address: string): Promise<RegistrationOutcome> {
     const key = RegistrationThrottle.key(address);
-    const now = this.clock.now().getTime();
+    const now = this.clock.now();
     const outcome = await this.attempts.update<RegistrationOutcome>([key], (current) => {
       const window = current.get(key);
       const open = window !== undefined && now < window.blockedUntil;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Clock } from '../identity/clock';
+import { ManualClock } from '@mcp-platform/shared-clock';
 import type { Attempts, SignInAttemptsRepository } from './sign-in-attempts.repository';
 import { ACCOUNT_FREE_ATTEMPTS, FREE_ATTEMPTS, MAX_PAUSE_MS, SignInThrottle, waitMs, withFailure } from './sign-in.throttle';
 
@@ -56,7 +56,7 @@ class MemoryAttempts {
 
 function throttle() {
   const repository = new MemoryAttempts();
-  const clock = { now: () => new Date(NOW) } as Clock;
+  const clock = new ManualClock(NOW);
   return { repository, instance: new SignInThrottle(repository as unknown as SignInAttemptsRepository, clock) };
 }
 

@@ -1,5 +1,5 @@
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { Clock } from '../identity/clock';
+import { Clock } from '@mcp-platform/shared-clock';
 import { SignInAttemptsRepository, type Attempts } from './sign-in-attempts.repository';
 
 /** Failed attempts of one username at one client address before the first pause. */
@@ -88,7 +88,7 @@ export class SignInThrottle implements OnModuleInit, OnModuleDestroy {
   async reserve(username: string, address: string, options: { knownBrowser: boolean }): Promise<ReservationOutcome> {
     const limits = new Map([[SignInThrottle.addressKey(username, address), FREE_ATTEMPTS]]);
     if (!options.knownBrowser) limits.set(SignInThrottle.accountKey(username), ACCOUNT_FREE_ATTEMPTS);
-    const now = this.clock.now().getTime();
+    const now = this.clock.now();
     return this.attempts.update<ReservationOutcome>([...limits.keys()], (current) => {
       const retryAfterMs = Math.max(...[...limits.keys()].map((key) => waitMs(current.get(key), now)));
       if (retryAfterMs > 0) return { result: { ok: false, retryAfterMs } };
@@ -104,7 +104,7 @@ export class SignInThrottle implements OnModuleInit, OnModuleDestroy {
 
   /** Deletes the rows that block nothing any more; failures are logged, the next run tries again. */
   async clean(): Promise<void> {
-    const now = this.clock.now();
+    const now = this.clock.date();
     try {
       const deleted = await this.attempts.deleteStale(new Date(now.getTime() - MAX_PAUSE_MS), now);
       if (deleted > 0) this.logger.debug(`forgot ${deleted} sign-in throttle row(s)`);

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { Clock, SystemClock } from '../identity/clock';
+import { Clock, SystemClock } from '@mcp-platform/shared-clock';
 import { RegistrationThrottle } from './registration.throttle';
 import { SignInAttemptsRepository } from './sign-in-attempts.repository';
 import { SignInThrottle } from './sign-in.throttle';

@@ -1,0 +1,2 @@
+export { Clock, ManualClock, SystemClock } from './clock';
+export { IdSource, RandomIds, SequentialIds } from './ids';
