@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { IdSource, RandomIds } from '@mcp-platform/shared-clock';
 import { RevocationsModule } from '../revocations/revocations.module';
 import { RolesRepository } from './roles/roles.repository';
 import { RolesService } from './roles/roles.service';
@@ -26,6 +27,7 @@ import { UsersService } from './users/users.service';
     RolesService,
     SeedService,
     { provide: PasswordHasher, useFactory: () => new Argon2PasswordHasher() },
+    { provide: IdSource, useClass: RandomIds },
   ],
   exports: [TenantsService, UsersService, RolesService],
 })

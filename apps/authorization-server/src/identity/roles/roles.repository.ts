@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
+import { IdSource } from '@mcp-platform/shared-clock';
 import { AUTHORIZATION_SERVER_CONNECTION } from '../../authorization-server.constants';
 import { queryRows, table } from '../../authorization-server.sql';
 
@@ -23,7 +23,10 @@ interface RoleRow {
 /** The roles table, always within one tenant (named by slug). */
 @Injectable()
 export class RolesRepository {
-  constructor(@InjectDataSource(AUTHORIZATION_SERVER_CONNECTION) private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource(AUTHORIZATION_SERVER_CONNECTION) private readonly dataSource: DataSource,
+    private readonly ids: IdSource,
+  ) {}
 
   async list(tenant: string): Promise<StoredRole[]> {
     const rows = await queryRows<RoleRow>(
@@ -56,7 +59,7 @@ export class RolesRepository {
        ON CONFLICT (tenant_id, name) DO UPDATE
          SET description = EXCLUDED.description, scopes = EXCLUDED.scopes, scope_descriptions = EXCLUDED.scope_descriptions, updated_at = now()
        RETURNING (xmax = 0) AS created`,
-      [randomUUID(), tenant, role.name, role.description, JSON.stringify(role.scopes), JSON.stringify(role.scopeDescriptions)],
+      [this.ids.newId(), tenant, role.name, role.description, JSON.stringify(role.scopes), JSON.stringify(role.scopeDescriptions)],
     );
     return rows[0]?.created === true;
   }

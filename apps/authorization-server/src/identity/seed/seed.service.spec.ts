@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { RandomIds } from '@mcp-platform/shared-clock';
 import type { ResolvedAuthorizationServerOptions } from '../../authorization-server.options';
 import type { TenantsRepository } from '../tenants/tenants.repository';
 import { PasswordHasher } from '../users/password-hasher';
@@ -37,7 +38,7 @@ class FakeUsers {
 function seedWith(users: FakeUsers, hasher: FakeHasher, demoUserPassword: string): SeedService {
   const tenants = { insertWithRoles: async () => false } as unknown as TenantsRepository;
   const options = { seed: { demoUserPassword }, bootstrapAdmin: undefined } as unknown as ResolvedAuthorizationServerOptions;
-  return new SeedService(tenants, users as unknown as UsersRepository, hasher, options);
+  return new SeedService(tenants, users as unknown as UsersRepository, hasher, new RandomIds(), options);
 }
 
 describe('SeedService', () => {

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { BASELINE_SCOPE } from '@mcp-platform/protocol-mcp';
-import { randomUUID } from 'node:crypto';
+import { IdSource } from '@mcp-platform/shared-clock';
 import { AUTHORIZATION_SERVER_OPTIONS } from '../../authorization-server.constants';
 import type { ResolvedAuthorizationServerOptions } from '../../authorization-server.options';
 import { MEMBER_ROLE } from '../identity.types';
@@ -40,6 +40,7 @@ export class SeedService implements OnModuleInit {
     private readonly tenants: TenantsRepository,
     private readonly users: UsersRepository,
     private readonly hasher: PasswordHasher,
+    private readonly ids: IdSource,
     @Inject(AUTHORIZATION_SERVER_OPTIONS) private readonly options: ResolvedAuthorizationServerOptions,
   ) {}
 
@@ -73,7 +74,7 @@ export class SeedService implements OnModuleInit {
       return;
     }
     const passwordHash = await this.hasher.hash(password);
-    const inserted = await this.users.insert({ id: randomUUID(), username: DEMO_USERNAME, passwordHash, tenant: 'demo', platformAdmin: false, roles: [MEMBER_ROLE] });
+    const inserted = await this.users.insert({ id: this.ids.newId(), username: DEMO_USERNAME, passwordHash, tenant: 'demo', platformAdmin: false, roles: [MEMBER_ROLE] });
     if (inserted) this.logger.debug(`seeded user ${DEMO_USERNAME}`);
   }
 
@@ -82,7 +83,7 @@ export class SeedService implements OnModuleInit {
     const username = normalizeUsername(rawUsername);
     assertUsername(username);
     assertPasswordPolicy(password);
-    const inserted = await this.users.insert({ id: randomUUID(), username, passwordHash: await this.hasher.hash(password), tenant: null, platformAdmin: true, roles: [] });
+    const inserted = await this.users.insert({ id: this.ids.newId(), username, passwordHash: await this.hasher.hash(password), tenant: null, platformAdmin: true, roles: [] });
     if (inserted) this.logger.log(`created platform admin ${username}`);
     else this.logger.warn(`no enabled platform admin exists, and username ${username} is taken by another user: no platform admin was created`);
   }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
+import { IdSource } from '@mcp-platform/shared-clock';
 import { AUTHORIZATION_SERVER_CONNECTION } from '../../authorization-server.constants';
 import { queryRows, table } from '../../authorization-server.sql';
 import type { Tenant } from '../identity.types';
@@ -25,7 +25,10 @@ interface TenantRow {
 /** The tenants table behind domain types; every method names its tenant by slug. */
 @Injectable()
 export class TenantsRepository {
-  constructor(@InjectDataSource(AUTHORIZATION_SERVER_CONNECTION) private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource(AUTHORIZATION_SERVER_CONNECTION) private readonly dataSource: DataSource,
+    private readonly ids: IdSource,
+  ) {}
 
   async list(): Promise<Tenant[]> {
     const rows = await queryRows<TenantRow>(this.dataSource, `SELECT id, slug, name, disabled, created_at FROM ${table('tenants')} ORDER BY slug`);
@@ -46,14 +49,14 @@ export class TenantsRepository {
       const inserted = await queryRows(
         manager,
         `INSERT INTO ${table('tenants')} (id, slug, name) VALUES ($1, $2, $3) ON CONFLICT (slug) DO NOTHING RETURNING id`,
-        [randomUUID(), tenant.slug, tenant.name],
+        [this.ids.newId(), tenant.slug, tenant.name],
       );
       for (const role of roles) {
         await manager.query(
           `INSERT INTO ${table('roles')} (id, tenant_id, name, description, scopes, scope_descriptions)
            SELECT $1, t.id, $3, $4, $5::jsonb, $6::jsonb FROM ${table('tenants')} t WHERE t.slug = $2
            ON CONFLICT (tenant_id, name) DO NOTHING`,
-          [randomUUID(), tenant.slug, role.name, role.description, JSON.stringify(role.scopes), JSON.stringify(role.scopeDescriptions ?? {})],
+          [this.ids.newId(), tenant.slug, role.name, role.description, JSON.stringify(role.scopes), JSON.stringify(role.scopeDescriptions ?? {})],
         );
       }
       return inserted.length > 0;

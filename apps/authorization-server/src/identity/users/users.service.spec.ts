@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { RandomIds } from '@mcp-platform/shared-clock';
 import { IdentityErrorCode } from '../identity.errors';
 import type { AccessRevocations } from '../../revocations/access-revocations.service';
 import type { Tenant } from '../identity.types';
@@ -93,7 +94,7 @@ describe(UsersService, () => {
       return row === undefined ? 'deleted' : row.account.disabled ? 'disabled' : 'enabled';
     };
     const revocationsService = { revokeSubject: async (subject: string) => void revocations.push({ subject, stored: stateOf(subject) }) } as unknown as AccessRevocations;
-    service = new UsersService(users as unknown as UsersRepository, fakeTenants, fakeRoles, hasher, revocationsService);
+    service = new UsersService(users as unknown as UsersRepository, fakeTenants, fakeRoles, hasher, revocationsService, new RandomIds());
   });
 
   describe('create', () => {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { IdSource } from '@mcp-platform/shared-clock';
+import { createHash, randomBytes } from 'node:crypto';
 import { IdentityError, IdentityErrorCode } from '../identity.errors';
 import type { UserAccount } from '../identity.types';
 import { AccessRevocations } from '../../revocations/access-revocations.service';
@@ -43,6 +44,7 @@ export class UsersService {
     private readonly roles: RolesRepository,
     private readonly hasher: PasswordHasher,
     private readonly revocations: AccessRevocations,
+    private readonly ids: IdSource,
   ) {}
 
   /**
@@ -107,7 +109,7 @@ export class UsersService {
     const platformAdmin = input.platformAdmin ?? false;
     if (tenant === null && !platformAdmin) throw new IdentityError(IdentityErrorCode.Invalid, 'a user without tenant must be a platform admin');
     const roles = await this.checkRoles(tenant, input.roles ?? []);
-    const id = randomUUID();
+    const id = this.ids.newId();
     const inserted = await this.repository.insert({ id, username, passwordHash: await this.hasher.hash(input.password), tenant, platformAdmin, roles });
     if (!inserted) throw new IdentityError(IdentityErrorCode.Conflict, `username ${username} is taken`);
     return this.get(tenant, id);
