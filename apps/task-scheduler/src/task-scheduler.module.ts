@@ -1,5 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { PersistenceModule } from '@mcp-platform/shared-persistence';
+import { SystemClock } from '@mcp-platform/shared-clock';
 import { STORE_ENTITIES, STORE_MIGRATIONS } from './store/store.entities';
 import {
   DEFAULT_MAX_TASK_TTL_SECONDS,
@@ -11,7 +12,6 @@ import {
   TASK_SCHEDULER_SCHEMA,
 } from './task-scheduler.constants';
 import type { TaskSchedulerOptions } from './task-scheduler.options';
-import { SystemClock } from './tasks/clock';
 import { TasksModule } from './tasks/tasks.module';
 
 /**

@@ -1,20 +1,20 @@
 import 'reflect-metadata';
 import { Controller, type INestApplication } from '@nestjs/common';
 import { toolExecutor, type RpcRequestParsed } from '@mcp-platform/protocol-contracts';
+import { SystemClock, type Clock } from '@mcp-platform/shared-clock';
 import type { NatsConnection } from 'nats';
 import { MemoryWorkQueue, NATS_CONNECTION, RpcError, RpcHandler, WireErrorCode, type CallContext, type MessagingOptions, type Worker } from '@mcp-platform/shared-messaging';
 import type { DatabaseOptions } from '@mcp-platform/shared-persistence';
 import { bootService, serviceSetups, type ServiceSetup } from '@mcp-platform/shared-testing';
 import { TaskSchedulerModule } from '../src';
-import { Clock } from '../src/tasks/clock';
 
 /** What only the scheduler's integration suite needs beside the shared setups of `@mcp-platform/shared-testing`. */
 
 /** A clock the test moves forward (to expire tasks) without waiting. */
-export class TestClock extends Clock {
+export class TestClock extends SystemClock {
   offsetMs = 0;
 
-  now(): number {
+  override now(): number {
     return Date.now() + this.offsetMs;
   }
 }

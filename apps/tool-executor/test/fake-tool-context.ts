@@ -1,4 +1,4 @@
-import type { Clock } from '../src/tools/clock';
+import { ManualClock } from '@mcp-platform/shared-clock';
 import {
   ClientCapabilityMissing,
   type ClientRequests,
@@ -87,14 +87,12 @@ export class FakeClient implements ClientRequests {
 export function fakeContext(overrides: Partial<ToolContext> = {}) {
   const progress: Array<[number, number | undefined]> = [];
   const slept: number[] = [];
-  const clock: Clock = {
-    now: () => Date.UTC(2026, 0, 15, 12, 30, 0),
-    sleep: async (ms, signal) => {
+  const clock = new (class extends ManualClock {
+    override async sleep(ms: number, signal?: AbortSignal): Promise<void> {
       if (signal?.aborted) throw signal.reason;
       slept.push(ms);
-    },
-    schedule: () => () => undefined,
-  };
+    }
+  })(Date.UTC(2026, 0, 15, 12, 30, 0));
   const context: ToolContext = {
     signal: new AbortController().signal,
     clock,

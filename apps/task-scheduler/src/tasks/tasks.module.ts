@@ -1,7 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { MemoryWorkQueue, WorkQueue } from '@mcp-platform/shared-messaging';
+import { Clock } from '@mcp-platform/shared-clock';
 import { StoreModule } from '../store/store.module';
-import { Clock } from './clock';
 import { TASK_SETTINGS, type TaskSettings } from './task-settings';
 import { TaskWaiters } from './task-waiters';
 import { TasksNatsController } from './tasks.nats.controller';

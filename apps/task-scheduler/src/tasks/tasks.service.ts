@@ -1,11 +1,11 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { taskScheduler, toolExecutor, type Principal, type RpcRequestParsed, type RpcResponse } from '@mcp-platform/protocol-contracts';
+import { Clock } from '@mcp-platform/shared-clock';
 import { MessageBus, RpcError, WireErrorCode, WorkQueue } from '@mcp-platform/shared-messaging';
 import type { StoredTask, TaskOwner } from '../store/stored-task';
 import { TasksRepository } from '../store/tasks.repository';
 import { AWAIT_RECHECK_MS, TASK_PAGE_SIZE, TASK_SWEEP_INTERVAL_MS } from '../task-scheduler.constants';
-import { Clock } from './clock';
 import { decodeTaskCursor, encodeTaskCursor } from './task-cursor';
 import {
   boundTtlMs,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { sessionBroker, taskScheduler, WireErrorCode, type EventPayload, type Principal } from '@mcp-platform/protocol-contracts';
+import type { Clock } from '@mcp-platform/shared-clock';
 import { RpcError, type Job, type JobOutcome, type MessageBus, type WorkerOptions, type WorkQueue } from '@mcp-platform/shared-messaging';
 import type { CallAnswer, CallsService, TaskDelivery } from '../tools/calls.service';
-import type { Clock } from '../tools/clock';
 import { TaskOutput } from './task-output';
 import { TaskWorker } from './task.worker';
 

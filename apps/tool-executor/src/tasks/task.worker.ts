@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { taskScheduler, toolExecutor, WireErrorCode, type EventPayload, type RpcRequest, type RpcResponse } from '@mcp-platform/protocol-contracts';
 import { eraOfVersion } from '@mcp-platform/protocol-mcp';
+import { Clock } from '@mcp-platform/shared-clock';
 import { MessageBus, RpcError, toWireError, WorkQueue, type Job, type JobOutcome, type Worker } from '@mcp-platform/shared-messaging';
 import type { TaskWorkerOptions } from '../tool-executor.options';
 import { CallsService } from '../tools/calls.service';
-import { Clock } from '../tools/clock';
 import {
   CLAIM_FAILED_RETRY_AFTER_MS,
   FINISH_FAILED_RETRY_AFTER_MS,

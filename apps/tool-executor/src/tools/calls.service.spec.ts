@@ -1,44 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { toolExecutor, WireErrorCode, type Principal } from '@mcp-platform/protocol-contracts';
 import type { CallToolResult } from '@mcp-platform/protocol-mcp';
+import { ManualClock } from '@mcp-platform/shared-clock';
 import { MemoryEventLog, type MessageBus } from '@mcp-platform/shared-messaging';
 import type { CatalogService, PreparedTool, ServerSnapshot } from '../catalog/catalog.service';
 import { compileSchema } from '../catalog/schema-validator';
 import type { HttpToolRunner } from '../http-tools/http-tool.runner';
 import { CallsService } from './calls.service';
-import type { Clock } from './clock';
 import { ClientCapabilityMissing, type ToolImplementation } from './tool-context';
-
-/** A clock whose timers fire only when the test says so. */
-class ManualClock implements Clock {
-  private timers: Array<{ at: number; callback: () => void }> = [];
-  private current = 0;
-  now(): number {
-    return this.current;
-  }
-  sleep(ms: number, signal?: AbortSignal): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const cancel = this.schedule(ms, resolve);
-      signal?.addEventListener('abort', () => {
-        cancel();
-        reject(signal.reason);
-      });
-    });
-  }
-  schedule(ms: number, callback: () => void): () => void {
-    const timer = { at: this.current + ms, callback };
-    this.timers.push(timer);
-    return () => {
-      this.timers = this.timers.filter((candidate) => candidate !== timer);
-    };
-  }
-  advance(ms: number): void {
-    this.current += ms;
-    const due = this.timers.filter((timer) => timer.at <= this.current);
-    this.timers = this.timers.filter((timer) => timer.at > this.current);
-    for (const timer of due) timer.callback();
-  }
-}
 
 function tool(
   name: string,
@@ -98,7 +67,7 @@ function setup(tools: PreparedTool[], principal: Principal | null = member) {
     },
     flush: async () => void flushes++,
   } as unknown as MessageBus;
-  const clock = new ManualClock();
+  const clock = new ManualClock(0);
   const eventLog = new MemoryEventLog();
   const service = new CallsService(catalog, {} as HttpToolRunner, bus, eventLog, clock);
   const call = async (name: string, args?: Record<string, unknown>, callId = 'call-1'): Promise<CallToolResult> => {

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { toolExecutor, type EventPayload, type Principal, type RpcRequestParsed, type RpcResponse } from '@mcp-platform/protocol-contracts';
 import { CallToolResultSchema, eraOfVersion, JSONRPC_VERSION, TASKS_EXTENSION_CAPABILITY, type CallToolResult } from '@mcp-platform/protocol-mcp';
+import { Clock } from '@mcp-platform/shared-clock';
 import { EventLog, MessageBus, RpcError, toWireError, WireErrorCode } from '@mcp-platform/shared-messaging';
 import { drainUntil, type OnDrain } from '@mcp-platform/shared-observability';
 import { CatalogService, type PreparedTool } from '../catalog/catalog.service';
@@ -8,7 +9,6 @@ import { HttpToolRunner } from '../http-tools/http-tool.runner';
 import { CallNotifier } from './call-notifier';
 import { CallOutput, type CallOutcome, type CallSink } from './call-output';
 import { InputRequired, PendingClientRequests, RoundTripClient, SessionClientRequests, UnreachableClient, type ClientChannel } from './client-requests';
-import { Clock } from './clock';
 import { assertMayCall, assertTenantAccess } from './tool-access';
 import type { ClientRequests, ToolArguments, ToolContext } from './tool-context';
 

@@ -8,7 +8,7 @@ import type {
   ListRootsResultSchema,
   LoggingLevel,
 } from '@mcp-platform/protocol-mcp';
-import type { Clock } from './clock';
+import type { Clock } from '@mcp-platform/shared-clock';
 
 export type CreateMessageParams = z.input<typeof CreateMessageRequestParamsSchema>;
 export type CreateMessageResult = z.infer<typeof CreateMessageResultSchema>;
