@@ -8,7 +8,7 @@ export function isJsonMimeType(mimeType: string | undefined): boolean {
 /**
  * Fills a template's text recipe: `{var}` becomes the variable's value. For a JSON template the value
  * is JSON-string-escaped, so a URI holding `"` or `\` cannot break out of the string it lands in
- * (S-222: validate inputs against injection). Placeholders naming no variable are left as they are.
+ * (S-213: a resource's URI is validated input). Placeholders naming no variable are left as they are.
  */
 export function fillTextRecipe(recipe: string, values: Record<string, string>, mimeType: string | undefined): string {
   const json = isJsonMimeType(mimeType);

@@ -11,7 +11,7 @@ describe('nextCursorOf', () => {
 });
 
 describe('platformFailure', () => {
-  it('maps a wire error through the mapper, and logs an unexpected failure under the id the client gets (S-211)', () => {
+  it('maps a wire error through the mapper, and logs an unexpected failure under the id the client gets (S-15)', () => {
     const logger = new Logger('test');
     const logged = vi.spyOn(logger, 'error').mockImplementation(() => undefined);
     expect(platformFailure(logger, 'tools/call', new RpcError(WireErrorCode.NotFound, 'Tool x not found'))).toEqual({

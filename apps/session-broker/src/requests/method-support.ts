@@ -13,7 +13,7 @@ export function nextCursorOf(page: { nextCursor?: string | undefined }): { nextC
 /**
  * A failure from a platform service as the outcome the client sees: wire errors through the exhaustive
  * mapper (their details logged when they are the platform's fault), anything else as an internal error
- * whose id is logged with the stack (S-211).
+ * whose id is logged with the stack (S-15).
  */
 export function platformFailure(logger: Logger, method: string, error: unknown): MethodOutcome {
   if (isRpcError(error)) {

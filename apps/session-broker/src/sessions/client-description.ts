@@ -9,7 +9,7 @@ import type { ClientCapabilities } from '@mcp-platform/protocol-mcp';
  */
 export const MAX_INITIALIZE_PARAMS_BYTES = 64 * 1024;
 
-/** The longest `clientInfo.name`, `version` or `title` a session keeps (S-44 leaves them free text). */
+/** The longest `clientInfo.name`, `version` or `title` a session keeps (S-42, S-58: free text, unverified). */
 export const MAX_CLIENT_INFO_FIELD_LENGTH = 256;
 
 const infoField = z.string().max(MAX_CLIENT_INFO_FIELD_LENGTH);

@@ -28,7 +28,7 @@ describe(CallNotifier, () => {
       expect(sent).toEqual([]);
     });
 
-    it('sends strictly increasing progress, each echoing the progress token (S-264)', () => {
+    it('sends strictly increasing progress, each echoing the progress token (S-264, S-266)', () => {
       const { notifier, sent } = notifierWith({ progressToken: 'token-7' });
       notifier.progress(0, 100, 'start');
       notifier.progress(50, 100);
