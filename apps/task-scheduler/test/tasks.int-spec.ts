@@ -354,6 +354,43 @@ describe.each(setups(run))('TaskSchedulerModule over $name', (setup) => {
     });
   });
 
+  describe('input before the task and partial answers (issue 14 §2.4, SEP-2663)', () => {
+    it('stores the answers a call gathered before its task, and its first run gets them', async () => {
+      const heidi = user('heidi');
+      const gathered = { user_name: { action: 'accept', content: { name: 'Alice' } } };
+      const { taskId } = await bus.request(taskScheduler.createTask, { era: 'modern', call: callOf('idempotent'), inputResponses: gathered }, as(heidi));
+      expect((await get(taskId, heidi)).task).toMatchObject({ status: 'working' });
+      expect(await claim(taskId)).toEqual({ action: 'run', call: callOf('idempotent'), principal: heidi, inputResponses: gathered });
+      // Its run ends, so the tenant's concurrency is free for the next test.
+      await finish(taskId, { outcome: { result } });
+    });
+
+    it('stays input_required, asking only the rest, until every request has its answer, then runs with all of them', async () => {
+      const ivan = user('ivan');
+      const { taskId } = await create(ivan, 'idempotent', { era: 'modern' });
+      await claim(taskId);
+      const ask = { method: 'elicitation/create', params: { message: 'Name?' } };
+      await finish(taskId, { inputRequests: { first: ask, second: ask } });
+      await expect.poll(() => jobsOf(taskId).length).toBe(1);
+
+      expect(await bus.request(taskScheduler.updateTask, { taskId, inputResponses: { first: { action: 'accept', content: { name: 'p1' } } } }, as(ivan))).toEqual({});
+      expect((await get(taskId, ivan)).task).toMatchObject({ status: 'input_required', inputRequests: { second: ask } });
+      // Nothing runs while an answer is missing.
+      expect(await claim(taskId, 2)).toEqual({ action: 'skip' });
+
+      expect(await bus.request(taskScheduler.updateTask, { taskId, inputResponses: { second: { action: 'decline' } } }, as(ivan))).toEqual({});
+      expect((await get(taskId, ivan)).task.status).toBe('working');
+      await expect.poll(() => jobsOf(taskId).length).toBe(2);
+      expect(await claim(taskId, 1)).toEqual({
+        action: 'run',
+        call: callOf('idempotent'),
+        principal: ivan,
+        inputResponses: { first: { action: 'accept', content: { name: 'p1' } }, second: { action: 'decline' } },
+      });
+      await finish(taskId, { outcome: { result } });
+    });
+  });
+
   describe('awaitTask (S-281)', () => {
     it('answers a finished task at once, and a working one after its wait', async () => {
       const henry = user('henry');

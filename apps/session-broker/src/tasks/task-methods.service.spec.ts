@@ -80,6 +80,13 @@ describe(TaskMethods, () => {
       expect(asked[0]?.request).not.toHaveProperty('sessionId');
     });
 
+    it('creates the task with the answers its call gathered before it (issue 14 §2.4)', async () => {
+      const { bus, asked } = fakeBus({ [taskScheduler.createTask.subject]: [view('working')] });
+      const inputResponses = { user_name: { action: 'accept', content: { name: 'Alice' } } };
+      await new TaskMethods(bus, new TaskResultStreams(), unlimited()).create(modern, { name: 'test_tool_with_task', inputResponses });
+      expect(asked[0]?.request).toMatchObject({ era: 'modern', call: { name: 'test_tool_with_task' }, inputResponses });
+    });
+
     it('maps a tool that forbids tasks to -32601 (S-197)', async () => {
       const { bus } = fakeBus({ [taskScheduler.createTask.subject]: [new RpcError(WireErrorCode.Unsupported, 'Tool calculate does not support tasks')] });
       const outcome = await new TaskMethods(bus, new TaskResultStreams(), unlimited()).create(legacy, taskCall);

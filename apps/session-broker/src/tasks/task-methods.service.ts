@@ -36,6 +36,8 @@ export interface TaskCall {
   requestedTtlMs?: number;
   /** The request's progress token, valid for the task's whole life (a session's task). */
   progressToken?: string | number;
+  /** The answers the call gathered before its task (the tool's `beforeTask` inputs), its run's first answers. */
+  inputResponses?: Record<string, unknown>;
 }
 
 /**
@@ -71,6 +73,7 @@ export class TaskMethods {
           ...(call.logLevel === undefined || call.session === undefined ? {} : { logLevel: call.logLevel }),
         },
         ...(taskCall.requestedTtlMs === undefined ? {} : { requestedTtlMs: taskCall.requestedTtlMs }),
+        ...(taskCall.inputResponses === undefined ? {} : { inputResponses: taskCall.inputResponses }),
       });
       return { kind: 'task', task: neutralTask({ task }) };
     });

@@ -106,7 +106,10 @@ export class ToolMethods {
         { signal: abort.signal, context: { principal: call.principal } },
       );
       if (toolExecutor.isCallInputRequired(value)) return { kind: 'input_required', inputRequests: value.inputRequired.inputRequests };
-      if (toolExecutor.isCallRunAsTask(value)) return this.tasks.create(call, { name, ...(args === undefined ? {} : { arguments: args }) });
+      if (toolExecutor.isCallRunAsTask(value)) {
+        // Issue 14 §2.4: what the tool asked before its task (answered by this retry) goes with the task.
+        return this.tasks.create(call, { name, ...(args === undefined ? {} : { arguments: args }), ...(value.inputResponses === undefined ? {} : { inputResponses: value.inputResponses }) });
+      }
       return result(value as Record<string, unknown>);
     } catch (error) {
       // spec S-256: a cancelled request gets no response.

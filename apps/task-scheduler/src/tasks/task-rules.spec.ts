@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '@mcp-platform/protocol-contracts';
 import type { StoredTask } from '../store/stored-task';
-import { boundTtlMs, concurrencyRetryAfterMs, decideClaim, MAX_RUNS, isExpired, isOwnedBy, isRunning, outstandingAnswers, ownerOf, statusOfOutcome, toAdminTaskView, toTaskView } from './task-rules';
+import { boundTtlMs, concurrencyRetryAfterMs, decideClaim, MAX_RUNS, isExpired, isOwnedBy, isRunning, outstandingAnswers, ownerOf, stillPending, statusOfOutcome, toAdminTaskView, toTaskView } from './task-rules';
 
 const limits = { defaultTtlMs: 3_600_000, maxTtlMs: 86_400_000, minTtlMs: 10_000 };
 const alice: Principal = { subject: 'alice', tenant: 'acme', clientId: 'app', scopes: ['tools'], anonymous: false };
@@ -226,5 +226,14 @@ describe('outstandingAnswers', () => {
     const answered = outstandingAnswers(JSON.parse('{"__proto__": {}}') as Record<string, unknown>, JSON.parse('{"__proto__": {"polluted": true}}') as Record<string, unknown>);
     expect(Object.getPrototypeOf(answered)).toBe(Object.prototype);
     expect(Object.keys(answered)).toEqual(['__proto__']);
+  });
+});
+
+describe('stillPending', () => {
+  it('keeps the requests the answers leave open, and none once every request is answered (SEP-2663 partial fulfillment)', () => {
+    const asked = { first: { method: 'elicitation/create' }, second: { method: 'elicitation/create' } };
+    expect(stillPending(asked, { first: 1 })).toEqual({ second: { method: 'elicitation/create' } });
+    expect(stillPending(asked, { first: 1, second: 2 })).toBeUndefined();
+    expect(stillPending(null, {})).toBeUndefined();
   });
 });

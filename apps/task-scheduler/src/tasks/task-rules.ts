@@ -168,3 +168,13 @@ export function outstandingAnswers(inputRequests: Record<string, unknown> | null
   return Object.fromEntries(Object.entries(inputResponses).filter(([key]) => Object.hasOwn(inputRequests, key)));
 }
 
+/**
+ * The requests still waiting for an answer once `answered` came (SEP-2663 partial fulfillment: a task
+ * stays `input_required`, asking only these, until every request has its answer); `undefined` when none.
+ */
+export function stillPending<T>(inputRequests: Record<string, T> | null, answered: Record<string, unknown>): Record<string, T> | undefined {
+  if (!inputRequests) return undefined;
+  const pending = Object.entries(inputRequests).filter(([key]) => !Object.hasOwn(answered, key));
+  return pending.length === 0 ? undefined : Object.fromEntries(pending);
+}
+

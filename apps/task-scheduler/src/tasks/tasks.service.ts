@@ -15,6 +15,7 @@ import {
   isOwnedBy,
   isRunning,
   outstandingAnswers,
+  stillPending,
   ownerOf,
   ownerViewOf,
   statusOfOutcome,
@@ -107,7 +108,8 @@ export class TasksService implements OnApplicationBootstrap, OnModuleDestroy {
       pollIntervalMs: this.settings.pollIntervalMs,
       outcome: null,
       inputRequests: null,
-      inputResponses: {},
+      // Issue 14 §2.4: what the call gathered before the task existed; the first run reads them.
+      inputResponses: request.inputResponses ?? {},
       runOpen: false,
       runsStarted: 0,
       attemptsSeen: 0,
@@ -213,8 +215,9 @@ export class TasksService implements OnApplicationBootstrap, OnModuleDestroy {
 
   /**
    * Modern era: the client's answers (S-301). Only answers to the keys the task asks now count; when
-   * some do, they join the earlier answers, the task is `working` again and a new job runs it. Anything
-   * else (no such key, a task not waiting for input) is acknowledged without effect.
+   * some do, they join the earlier answers; once every request has its answer the task is `working` again
+   * and a new job runs it, before that it stays `input_required` asking only the rest (SEP-2663 partial
+   * fulfillment). Anything else (no such key, a task not waiting for input) is acknowledged without effect.
    */
   async update(taskId: string, inputResponses: Record<string, unknown>, principal: Principal | undefined, sessionId: string | undefined): Promise<Record<string, never>> {
     const owner = ownerOf(requirePrincipal(principal), sessionId);
@@ -224,6 +227,12 @@ export class TasksService implements OnApplicationBootstrap, OnModuleDestroy {
       if (task.status !== 'input_required') return { answer: undefined };
       const answered = outstandingAnswers(task.inputRequests, inputResponses);
       if (Object.keys(answered).length === 0) return { answer: undefined };
+      const pending = stillPending(task.inputRequests, answered);
+      if (pending) {
+        // SEP-2663 partial fulfillment: the task waits, asking only what is left; the answers are kept.
+        const waiting = await locked.update({ inputRequests: pending, inputResponses: { ...task.inputResponses, ...answered }, lastUpdatedAt: new Date(this.clock.now()) });
+        return { answer: undefined, changed: waiting };
+      }
       const resumed = await locked.update({
         status: 'working',
         statusMessage: null,

@@ -1,7 +1,7 @@
 import type { toolExecutor } from '@mcp-platform/protocol-contracts';
 import type { CallToolResult } from '@mcp-platform/protocol-mcp';
 import type { ToolDefinition } from '../catalog/catalog.types';
-import { ClientCapabilityMissing, ClientRequestFailed, type ToolImplementation } from '../tools/tool-context';
+import { ClientCapabilityMissing, ClientRequestFailed, type ElicitParams, type ToolImplementation } from '../tools/tool-context';
 
 /** A tool implemented in this process: its catalog definition and its code, found by `handler`. */
 export interface BuiltinTool {
@@ -16,7 +16,20 @@ export interface BuiltinTool {
     requiredScopes?: string[];
     execution?: { taskSupport: toolExecutor.TaskSupport };
   };
+  /**
+   * What a task-required or task-allowing tool needs from its client before its task is created (issue
+   * 14 §2.4, SEP-2663 with SEP-2322): a modern call offered as a task answers `input_required` with these
+   * elicitations until the retry carries every answer; the task is then created with them, and the
+   * tool's run reads them as answers to its own requests of the same input keys.
+   */
+  beforeTask?: BeforeTaskInput[];
   run: ToolImplementation;
+}
+
+/** One question a tool asks before its task exists: an elicitation and its input key. */
+export interface BeforeTaskInput {
+  inputKey: string;
+  elicit: ElicitParams;
 }
 
 /** The catalog row of a built-in tool (seeded like any other tool). */

@@ -1,6 +1,7 @@
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { BASELINE_SCOPE, REQUIRED_SCOPES_META_KEY, ToolSchema, type Tool } from '@mcp-platform/protocol-mcp';
 import type { toolExecutor } from '@mcp-platform/protocol-contracts';
+import type { BeforeTaskInput } from '../builtin/builtin-tool';
 import { BuiltinToolRegistry } from '../builtin/builtin-tool.registry';
 import type { ToolImplementation } from '../tools/tool-context';
 import { CatalogRepository } from './catalog.repository';
@@ -15,7 +16,7 @@ export interface PreparedTool {
   input: CompiledSchema;
   output?: CompiledSchema;
   /** How it runs: a built-in implementation, or the HTTP endpoint it POSTs to. */
-  runner: { kind: 'builtin'; implementation: ToolImplementation } | { kind: 'http'; config: HttpToolConfig };
+  runner: { kind: 'builtin'; implementation: ToolImplementation; beforeTask?: BeforeTaskInput[] } | { kind: 'http'; config: HttpToolConfig };
 }
 
 /** A virtual server and its enabled tools, sorted by name (S-179: deterministic order). */
@@ -164,9 +165,9 @@ export class CatalogService implements OnApplicationBootstrap {
       return { kind: 'http', config };
     }
     const handler = (record.config as { handler?: unknown }).handler;
-    const implementation = typeof handler === 'string' ? this.builtins.implementation(handler) : undefined;
-    if (!implementation) throw new Error(`no built-in implementation named ${String(handler)}`);
-    return { kind: 'builtin', implementation };
+    const builtin = typeof handler === 'string' ? this.builtins.tool(handler) : undefined;
+    if (!builtin) throw new Error(`no built-in implementation named ${String(handler)}`);
+    return { kind: 'builtin', implementation: builtin.run, ...(builtin.beforeTask === undefined ? {} : { beforeTask: builtin.beforeTask }) };
   }
 
   /** Forgets compiled versions no longer in the snapshot. */

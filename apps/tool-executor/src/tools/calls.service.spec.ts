@@ -3,11 +3,12 @@ import { toolExecutor, WireErrorCode, type Principal } from '@mcp-platform/proto
 import type { CallToolResult } from '@mcp-platform/protocol-mcp';
 import { ManualClock } from '@mcp-platform/shared-clock';
 import { MemoryEventLog, type MessageBus } from '@mcp-platform/shared-messaging';
+import type { BeforeTaskInput } from '../builtin/builtin-tool';
 import type { CatalogService, PreparedTool, ServerSnapshot } from '../catalog/catalog.service';
 import { compileSchema } from '../catalog/schema-validator';
 import type { HttpToolRunner } from '../http-tools/http-tool.runner';
 import { CallsService } from './calls.service';
-import { ClientCapabilityMissing, type ToolImplementation } from './tool-context';
+import { ClientCapabilityMissing, ToolProtocolFailure, type ToolImplementation } from './tool-context';
 
 function tool(
   name: string,
@@ -18,6 +19,7 @@ function tool(
     requiredScopes?: string[];
     taskSupport?: toolExecutor.TaskSupport;
     annotations?: Record<string, unknown>;
+    beforeTask?: BeforeTaskInput[];
   } = {},
 ): PreparedTool {
   const inputSchema = { type: 'object', properties: { n: { type: 'number' } }, additionalProperties: false };
@@ -41,7 +43,7 @@ function tool(
     wire: { name, inputSchema: { type: 'object' } },
     input: compileSchema(inputSchema, 'inputSchema'),
     ...(options.outputSchema ? { output: compileSchema(options.outputSchema, 'outputSchema') } : {}),
-    runner: { kind: 'builtin', implementation },
+    runner: { kind: 'builtin', implementation, ...(options.beforeTask ? { beforeTask: options.beforeTask } : {}) },
   };
 }
 
@@ -492,6 +494,80 @@ describe(CallsService, () => {
       const { callInMode } = setup(tools);
       await expect(callInMode('required', 'task')).resolves.toEqual(text('required'));
       expect(runs).toEqual(['required']);
+    });
+  });
+
+  describe('call of a tool that asks before its task (beforeTask, issue 14 §2.4)', () => {
+    const NAME_FORM = { message: 'Your name?', requestedSchema: { type: 'object' as const, properties: { name: { type: 'string' as const } }, required: ['name'] } };
+    const ALICE = { action: 'accept', content: { name: 'Alice' } };
+    /** A tool requiring tasks that asks `user_name` before its task, and whose run greets by that answer. */
+    function asker() {
+      const runs: string[] = [];
+      const greeter = tool(
+        'asker',
+        async (_args, context) => {
+          const answer = await context.client.elicit(NAME_FORM, { inputKey: 'user_name' });
+          runs.push(String(answer.content?.['name']));
+          return text(`Hello, ${String(answer.content?.['name'])}!`);
+        },
+        { taskSupport: 'required', beforeTask: [{ inputKey: 'user_name', elicit: NAME_FORM }] },
+      );
+      return { runs, tools: [greeter] };
+    }
+    const offer = (service: CallsService, options: { capabilities?: Record<string, unknown>; inputResponses?: Record<string, unknown>; taskMode?: 'offer' | 'task' } = {}) =>
+      service.call(
+        {
+          tenant: 't',
+          server: 's',
+          callId: 'b-1',
+          name: 'asker',
+          protocolVersion: '2026-07-28',
+          clientCapabilities: options.capabilities ?? { elicitation: {} },
+          ...(options.inputResponses ? { inputResponses: options.inputResponses } : {}),
+          taskMode: options.taskMode ?? 'offer',
+        },
+        member,
+      );
+
+    it('answers an offered call input_required with the questions, before any task and without running the tool', async () => {
+      const { runs, tools } = asker();
+      const { service } = setup(tools);
+      await expect(offer(service)).resolves.toEqual({ inputRequired: { inputRequests: { user_name: { method: 'elicitation/create', params: NAME_FORM } } } });
+      expect(runs).toEqual([]);
+    });
+
+    it('answers runAsTask with the answers to its questions once the retry brings them, other answers left out', async () => {
+      const { runs, tools } = asker();
+      const { service } = setup(tools);
+      await expect(offer(service, { inputResponses: { user_name: ALICE, unrelated: { action: 'decline' } } })).resolves.toEqual({ runAsTask: true, inputResponses: { user_name: ALICE } });
+      expect(runs).toEqual([]);
+    });
+
+    it('refuses a malformed answer with INVALID_PARAMS (S-68) and a client without elicitation with -32021 (S-38)', async () => {
+      const { tools } = asker();
+      const { service } = setup(tools);
+      await expect(offer(service, { inputResponses: { user_name: 12345 } })).rejects.toMatchObject({ code: WireErrorCode.InvalidParams, data: { inputKey: 'user_name' } });
+      await expect(offer(service, { capabilities: {} })).rejects.toMatchObject({
+        code: WireErrorCode.MissingClientCapability,
+        data: { requiredCapabilities: { elicitation: {} } },
+      });
+    });
+
+    it("runs the task's call with the answers the task was created with, asking nothing again", async () => {
+      const { runs, tools } = asker();
+      const { service } = setup(tools);
+      await expect(offer(service, { taskMode: 'task', inputResponses: { user_name: ALICE } })).resolves.toEqual(text('Hello, Alice!'));
+      expect(runs).toEqual(['Alice']);
+    });
+  });
+
+  describe('call of a tool that fails at the protocol level (ToolProtocolFailure)', () => {
+    it('answers INTERNAL rather than an isError result, so a task running it ends failed (SEP-2663)', async () => {
+      const broken = tool('broken', async () => {
+        throw new ToolProtocolFailure('the backend crashed');
+      });
+      const { call } = setup([broken]);
+      await expect(call('broken')).rejects.toMatchObject({ code: WireErrorCode.Internal, message: 'Tool broken failed: the backend crashed' });
     });
   });
 

@@ -10,7 +10,7 @@ import { CallNotifier } from './call-notifier';
 import { CallOutput, type CallOutcome, type CallSink } from './call-output';
 import { InputRequired, PendingClientRequests, RoundTripClient, SessionClientRequests, UnreachableClient, type ClientChannel } from './client-requests';
 import { assertMayCall, assertTenantAccess } from './tool-access';
-import type { ClientRequests, ToolArguments, ToolContext } from './tool-context';
+import { ToolProtocolFailure, type ClientRequests, type ToolArguments, type ToolContext } from './tool-context';
 
 type CallRequest = RpcRequestParsed<typeof toolExecutor.callTool>;
 /** Which tool a request names. */
@@ -189,7 +189,7 @@ export class CallsService implements OnDrain {
     if (invalid) return errorResult(`Invalid arguments for tool ${request.name}: ${invalid}`);
     // spec S-296: the server decides; a tool that allows tasks runs as one when the caller offered it
     // (arguments checked first, so a call that could only fail needs no task).
-    if (request.taskMode === 'offer' && tool.record.taskSupport !== 'forbidden') return { runAsTask: true };
+    if (request.taskMode === 'offer' && tool.record.taskSupport !== 'forbidden') return this.taskOffer(tool, request);
     if (this.running.has(request.callId)) throw new RpcError(WireErrorCode.InvalidRequest, `Call ${request.callId} is already running`);
 
     const controller = new AbortController();
@@ -211,25 +211,58 @@ export class CallsService implements OnDrain {
       if (missing) throw missing;
       return answer;
     } catch (error) {
-      // What the try block threw itself comes out again below: the checks are the same, in the same order.
-      const stopped = error instanceof CallStopped ? error : controller.signal.reason instanceof CallStopped ? controller.signal.reason : undefined;
-      if (stopped?.kind === 'cancelled') throw new RpcError(WireErrorCode.Cancelled, stopped.message);
-      if (stopped?.kind === 'shutdown') throw new RpcError(WireErrorCode.Unavailable, stopped.message);
-      const malformed = malformedAnswerOf(client);
-      if (malformed) throw malformed;
-      const inputRequired = this.inputRequiredOf(client, controller);
-      if (inputRequired) return inputRequired;
-      const missing = missingCapabilityOf(client, request.name);
-      if (missing) throw missing;
-      if (stopped?.kind === 'timeout') return errorResult(stopped.message);
-      this.logger.warn(`tool ${request.tenant}/${request.name} failed: ${(error as Error)?.message ?? String(error)}`);
-      return errorResult(`Tool ${request.name} failed: ${(error as Error)?.message ?? String(error)}`);
+      return this.failureAnswer(error, request, controller, client);
     } finally {
       // spec S-267: no progress or log after the call completed.
       notifier.close();
       cancelTimer();
       this.running.delete(request.callId);
     }
+  }
+
+  /**
+   * The answer of a run that threw (what the try block threw itself comes out again here: the checks are
+   * the same, in the same order): a stop from outside, the client's malformed answer, the input still
+   * needed, a missing capability, a timeout, a protocol failure (`-32603`), else an `isError` result.
+   */
+  private failureAnswer(error: unknown, request: CallRequest, controller: AbortController, client: ClientRequests): CallAnswer {
+    const stopped = error instanceof CallStopped ? error : controller.signal.reason instanceof CallStopped ? controller.signal.reason : undefined;
+    if (stopped?.kind === 'cancelled') throw new RpcError(WireErrorCode.Cancelled, stopped.message);
+    if (stopped?.kind === 'shutdown') throw new RpcError(WireErrorCode.Unavailable, stopped.message);
+    const malformed = malformedAnswerOf(client);
+    if (malformed) throw malformed;
+    const inputRequired = this.inputRequiredOf(client, controller);
+    if (inputRequired) return inputRequired;
+    const missing = missingCapabilityOf(client, request.name);
+    if (missing) throw missing;
+    if (stopped?.kind === 'timeout') return errorResult(stopped.message);
+    const message = (error as Error)?.message ?? String(error);
+    this.logger.warn(`tool ${request.tenant}/${request.name} failed: ${message}`);
+    // SEP-2663: a protocol-level failure is a JSON-RPC error (a task ends `failed`), not a tool error.
+    if (error instanceof ToolProtocolFailure) throw new RpcError(WireErrorCode.Internal, `Tool ${request.name} failed: ${message}`);
+    return errorResult(`Tool ${request.name} failed: ${message}`);
+  }
+
+  /**
+   * A modern call offered as a task, of a tool that allows tasks (S-296): the task is created, unless the
+   * tool asks something before it (`beforeTask`, issue 14 §2.4): then the call answers `input_required`
+   * with those requests (with a sealed `requestState`, as any round) until the retry answers them all,
+   * and the task is created with the answers. The answers are validated like a run's (S-68: a malformed
+   * one is `-32602`); a capability the request did not declare is `-32021` (S-38).
+   */
+  private async taskOffer(tool: PreparedTool, request: CallRequest): Promise<CallAnswer> {
+    const questions = tool.runner.kind === 'builtin' ? (tool.runner.beforeTask ?? []) : [];
+    if (questions.length === 0) return { runAsTask: true };
+    const answers = request.inputResponses ?? {};
+    const client = new RoundTripClient(request.clientCapabilities ?? {}, answers);
+    await Promise.allSettled(questions.map((question) => client.elicit(question.elicit, { inputKey: question.inputKey })));
+    const malformed = malformedAnswerOf(client);
+    if (malformed) throw malformed;
+    const missing = missingCapabilityOf(client, request.name);
+    if (missing) throw missing;
+    const inputRequests = client.inputRequests();
+    if (inputRequests) return { inputRequired: { inputRequests } };
+    return { runAsTask: true, inputResponses: Object.fromEntries(questions.map((question) => [question.inputKey, answers[question.inputKey]])) };
   }
 
   /** Stops a running call; unknown or finished calls are ignored (S-257). */

@@ -97,6 +97,19 @@ export class ClientRequestFailed extends Error {
   }
 }
 
+/**
+ * A tool's run failed in a way that is not the tool's to report (a crash of its backend, a broken
+ * invariant): the call answers a JSON-RPC internal error (`-32603`) instead of an `isError` result, and a
+ * task running it ends `failed` with that error (SEP-2663: `failed` is for protocol-level errors; a tool
+ * error is `completed` with `isError`). Any other error a tool throws stays an `isError` result.
+ */
+export class ToolProtocolFailure extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ToolProtocolFailure';
+  }
+}
+
 /** What a running tool may use besides its arguments. */
 export interface ToolContext {
   /** Aborts on cancellation (`callCancelled`) or when the tool's timeout passes. */
@@ -123,5 +136,8 @@ export interface ToolContext {
 /** A tool's arguments after validation against its inputSchema (an object; `{}` when none were sent). */
 export type ToolArguments = Record<string, unknown>;
 
-/** Runs one call of a tool. Throwing means a failure inside the tool: the caller gets an `isError` result. */
+/**
+ * Runs one call of a tool. Throwing means a failure inside the tool: the caller gets an `isError` result
+ * (a {@link ToolProtocolFailure}: a JSON-RPC internal error).
+ */
 export type ToolImplementation = (args: ToolArguments, context: ToolContext) => Promise<CallToolResult>;

@@ -85,6 +85,12 @@ export const createTask = defineRpc({
     call: TaskCallSchema,
     /** The TTL the client asked for (S-275), in ms; the scheduler bounds it. */
     requestedTtlMs: z.number().int().nonnegative().optional(),
+    /**
+     * Modern era: the answers the call gathered before its task was created (issue 14 §2.4: a tool that
+     * needs input first answers `input_required` before any task exists), stored with the task as the
+     * answers its runs start from, like those `updateTask` brings.
+     */
+    inputResponses: z.record(z.string().min(1).max(256), z.unknown()).optional(),
   }),
   response: TaskViewSchema,
 });

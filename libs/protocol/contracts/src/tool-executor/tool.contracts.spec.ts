@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callIdOfClientRequest, callTool, clientRequestId, isCallInputRequired } from './tool.contracts';
+import { callIdOfClientRequest, callTool, clientRequestId, isCallInputRequired, isCallRunAsTask } from './tool.contracts';
 
 describe('client request ids', () => {
   it('name the call they belong to, for both eras’ call ids', () => {
@@ -26,6 +26,14 @@ describe('callTool response', () => {
     const parsed = callTool.response.parse({ inputRequired: { inputRequests: { 'input-1': { method: 'roots/list' } } } });
     expect(isCallInputRequired(parsed)).toBe(true);
     expect(parsed).toEqual({ inputRequired: { inputRequests: { 'input-1': { method: 'roots/list' } } } });
+  });
+
+  it('reads runAsTask with the answers gathered before the task, keeping them (issue 14 §2.4)', () => {
+    const gathered = { user_name: { action: 'accept', content: { name: 'Alice' } } };
+    const parsed = callTool.response.parse({ runAsTask: true, inputResponses: gathered });
+    expect(isCallRunAsTask(parsed)).toBe(true);
+    expect(parsed).toEqual({ runAsTask: true, inputResponses: gathered });
+    expect(callTool.response.parse({ runAsTask: true })).toEqual({ runAsTask: true });
   });
 
   it('refuses input requests that ask nothing or ask for a method clients do not serve', () => {

@@ -58,9 +58,14 @@ export type TaskSupport = z.infer<typeof TaskSupportSchema>;
 
 /**
  * A modern call the caller offered to run as a task (`taskMode: 'offer'`) of a tool that allows tasks:
- * the tool did not run; the caller creates a task instead (the server decides, S-296).
+ * the tool did not run; the caller creates a task instead (the server decides, S-296). `inputResponses`:
+ * the answers to what the tool asks before its task exists (its `beforeTask` inputs, gathered by
+ * `input_required` rounds first), for the task to be created with.
  */
-export const CallRunAsTaskSchema = z.strictObject({ runAsTask: z.literal(true) });
+export const CallRunAsTaskSchema = z.strictObject({
+  runAsTask: z.literal(true),
+  inputResponses: z.record(z.string().min(1).max(256), z.unknown()).optional(),
+});
 export type CallRunAsTask = z.infer<typeof CallRunAsTaskSchema>;
 
 /** Whether a `callTool` response asks for input rather than carrying the tool's result. */
