@@ -9,6 +9,7 @@ import { parseDefinition, sameJson, touchedServers, type PutOutcome } from '../s
 import { StoreRepository, type ContentEncoding, type ResourceHead, type StoredResource } from '../store/store.repository';
 import { ResourceDefinitionSchema, ResourceTemplateDefinitionSchema, type ResourceTemplateDefinition } from '../store/store.types';
 import { assertTenantAccess, cacheScopeOf, LIST_TTL_MS, READ_TTL_MS } from '../store/tenant-access';
+import { refuseSkillUri } from '../skills/skill-uris';
 import { overQuota, overResourceLimit } from './content-limits';
 import { ResourceReadCache, type ReadTicket } from './resource-read.cache';
 import { fillTextRecipe } from './text-recipe';
@@ -123,6 +124,7 @@ export class ResourcesService {
    */
   async putResource(tenant: string, input: unknown): Promise<PutOutcome> {
     const resource = parseDefinition(ResourceDefinitionSchema, input);
+    refuseSkillUri(resource.uri);
     const size = resource.blob === undefined ? Buffer.byteLength(resource.text ?? '', 'utf8') : Buffer.from(resource.blob, 'base64').length;
     if (size > this.limits.maxResourceBytes) throw overResourceLimit(this.limits.maxResourceBytes, size);
     const existing = await this.repository.findTenantResource(tenant, resource.uri);
@@ -172,6 +174,7 @@ export class ResourcesService {
    * (a read now answers `NOT_FOUND`), the servers that exposed it `listChanged`.
    */
   async deleteResource(tenant: string, uri: string): Promise<{ deleted: true }> {
+    refuseSkillUri(uri);
     const servers = await this.writing(tenant, () => this.repository.deleteResource(tenant, uri));
     if (servers === undefined) throw new RpcError(WireErrorCode.NotFound, `Resource ${uri} not found`, { uri });
     this.bus.emit(resourceStore.resourceUpdated, { tenant, uri });
