@@ -72,6 +72,14 @@ export type CallToolParams = z.infer<typeof CallToolParamsSchema>;
 export const ReadResourceParamsSchema = ReadResourceRequestParamsSchema.extend({ uri: nonEmpty('uri'), ...RoundTripFieldsShape });
 export type ReadResourceParams = z.infer<typeof ReadResourceParamsSchema>;
 
+/** `skills/get` of the skills extension (SEP-2640): the URI of a skill's `SKILL.md`. */
+export const GetSkillParamsSchema = z.looseObject({ uri: nonEmpty('uri') });
+export type GetSkillParams = z.infer<typeof GetSkillParamsSchema>;
+
+/** `resources/directory/read` of the skills extension (SEP-2640): a directory's URI, paginated like a list. */
+export const ReadDirectoryParamsSchema = ListParamsSchema.extend({ uri: nonEmpty('uri') });
+export type ReadDirectoryParams = z.infer<typeof ReadDirectoryParamsSchema>;
+
 /** `resources/subscribe` and `resources/unsubscribe` (S-205). */
 export const SubscribeParamsSchema = SubscribeRequestParamsSchema.extend({ uri: nonEmpty('uri') });
 export type SubscribeParams = z.infer<typeof SubscribeParamsSchema>;
