@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MessageBus } from '@mcp-platform/shared-messaging';
 import type { StoreRepository } from '../store/store.repository';
-import type { AppendOutcome, CommitOutcome, NewUpload, UploadRepository } from '../store/upload.repository';
+import type { AppendOutcome, CommitOutcome, NewUpload, UploadRepository } from './upload.repository';
 import { ResourceReadCache } from './resource-read.cache';
 import { ResourceUploadsService } from './resource-uploads.service';
 

@@ -6,7 +6,7 @@ import { UPLOAD_IDLE_TIMEOUT_MS, UPLOAD_SWEEP_INTERVAL_MS } from '../resource-st
 import { RESOURCE_LIMITS, type ResourceLimits } from '../resource-store.options';
 import { touchedServers } from '../store/definition-writes';
 import { StoreRepository } from '../store/store.repository';
-import { UploadRepository, type CommitOutcome } from '../store/upload.repository';
+import { UploadRepository, type CommitOutcome } from './upload.repository';
 import { overQuota, overResourceLimit } from './content-limits';
 import { ResourceReadCache } from './resource-read.cache';
 

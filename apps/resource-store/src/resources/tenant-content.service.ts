@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { resourceStore } from '@mcp-platform/protocol-contracts';
 import { MessageBus } from '@mcp-platform/shared-messaging';
 import { StoreRepository } from '../store/store.repository';
-import { UploadRepository } from '../store/upload.repository';
+import { UploadRepository } from './upload.repository';
 import { ResourceReadCache } from './resource-read.cache';
 
 /** How many items of each kind a tenant's deletion took with it. */

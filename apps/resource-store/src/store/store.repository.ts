@@ -6,9 +6,9 @@ import { resourceStore } from '@mcp-platform/protocol-contracts';
 import type { Prompt, Resource, ResourceTemplate } from '@mcp-platform/protocol-mcp';
 import { RESOURCE_STORE_CONNECTION } from '../resource-store.constants';
 import { likePrefixPattern } from './like-pattern';
-import { PromptEntity } from './prompt.entity';
-import { ResourceTemplateEntity } from './resource-template.entity';
-import { ResourceEntity } from './resource.entity';
+import { PromptEntity } from '../prompts/prompt.entity';
+import { ResourceTemplateEntity } from '../resources/resource-template.entity';
+import { ResourceEntity } from '../resources/resource.entity';
 import type { PromptDefinition, ResourceDefinition, ResourceTemplateDefinition } from './store.types';
 import { lockTenantQuota, tenantBytesExcept } from './tenant-quota';
 
