@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { RESOURCE_STORE_CONNECTION, RESOURCE_STORE_SCHEMA } from '../resource-store.constants';
-import type { WriteOutcome } from '../store/store.repository';
+import type { WriteOutcome } from '../store/rows';
 import { lockTenantQuota, tenantBytesExcept } from '../store/tenant-quota';
 import { ResourceUploadChunkEntity } from './resource-upload-chunk.entity';
 import { ResourceUploadEntity } from './resource-upload.entity';

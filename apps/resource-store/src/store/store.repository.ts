@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { randomUUID } from 'node:crypto';
-import { DataSource, type DeepPartial, type ObjectLiteral, type Repository, type SelectQueryBuilder } from 'typeorm';
+import { DataSource, type Repository } from 'typeorm';
 import { resourceStore } from '@mcp-platform/protocol-contracts';
 import type { Prompt, Resource, ResourceTemplate } from '@mcp-platform/protocol-mcp';
 import { RESOURCE_STORE_CONNECTION } from '../resource-store.constants';
 import { likePrefixPattern } from './like-pattern';
+import { deleteReturningServers, onServer, optional, page, upsertByKey, type WriteOutcome } from './rows';
 import { PromptEntity } from '../prompts/prompt.entity';
 import { ResourceTemplateEntity } from '../resources/resource-template.entity';
 import { ResourceEntity } from '../resources/resource.entity';
@@ -52,9 +52,6 @@ export interface ContentSliceRead {
   mimeType?: string;
   encoding: ContentEncoding;
 }
-
-/** Whether a write created the row or replaced it. */
-export type WriteOutcome = 'created' | 'updated';
 
 /** A resource write checked against the tenant quota: written, or refused with the bytes already used. */
 export type QuotaCheckedWrite = { refused: false; outcome: WriteOutcome } | { refused: true; usedBytes: number };
@@ -328,70 +325,12 @@ export class StoreRepository {
   }
 }
 
-/** Creates the tenant's row with this key, or replaces the one that has it (its id stays). */
-async function upsertByKey<T extends ObjectLiteral & { id: string; tenant: string }>(
-  repository: Repository<T>,
-  tenant: string,
-  key: { uri: string } | { name: string },
-  values: DeepPartial<T>,
-): Promise<WriteOutcome> {
-  const [column, value] = Object.entries(key)[0] as [string, string];
-  const existing = await repository
-    .createQueryBuilder('row')
-    .select('row.id', 'id')
-    .where('row.tenant = :tenant', { tenant })
-    .andWhere(`row.${column} = :value`, { value })
-    .getRawOne<{ id: string }>();
-  if (existing) {
-    await repository.save({ ...values, id: existing.id } as DeepPartial<T>);
-    return 'updated';
-  }
-  await repository.save({ ...values, ...key, id: randomUUID(), tenant } as DeepPartial<T>);
-  return 'created';
-}
-
-/** Deletes one row of the tenant by its key; the `servers` it had, or `undefined` when there was none. */
-async function deleteReturningServers<T extends ObjectLiteral & { servers: string[] }>(
-  repository: Repository<T>,
-  tenant: string,
-  key: { uri: string } | { name: string },
-): Promise<string[] | undefined> {
-  const [column, value] = Object.entries(key)[0] as [string, string];
-  const result = await repository
-    .createQueryBuilder()
-    .delete()
-    .where('tenant = :tenant', { tenant })
-    .andWhere(`${column} = :value`, { value })
-    .returning('servers')
-    .execute();
-  const rows = (result.raw ?? []) as Array<{ servers: string[] }>;
-  return rows[0]?.servers;
-}
-
 /**
  * SQL for `length` bytes of a resource's content from the 1-based position `from` (both parameter
  * placeholders): `substring` on the bytea, or on the text's UTF-8 bytes, so only the slice leaves the database.
  */
 function contentBytes(alias: string, from: string, length: string): string {
   return `CASE WHEN ${alias}.blob IS NOT NULL THEN substring(${alias}.blob FROM ${from} FOR ${length}) ELSE substring(convert_to(${alias}.text, 'UTF8') FROM ${from} FOR ${length}) END`;
-}
-
-/** Rows of `tenant` that `server` exposes (an empty `servers` array: every server of the tenant). */
-function onServer<T extends ObjectLiteral>(query: SelectQueryBuilder<T>, tenant: string, server: string): SelectQueryBuilder<T> {
-  const alias = query.alias;
-  return query
-    .where(`${alias}.tenant = :tenant`, { tenant })
-    .andWhere(`(${alias}.servers = '[]'::jsonb OR ${alias}.servers @> CAST(:serverList AS jsonb))`, { serverList: JSON.stringify([server]) });
-}
-
-/** Keyset pagination: `limit` rows after `after` in `key` order (keys are `COLLATE "C"` columns: byte order, the same on every database). */
-function page<T extends ObjectLiteral>(query: SelectQueryBuilder<T>, key: string, after: string | undefined, limit: number): SelectQueryBuilder<T> {
-  if (after !== undefined) query.andWhere(`${key} > :after`, { after });
-  return query.orderBy(`${key}`, 'ASC').take(limit);
-}
-
-function optional<K extends string, V>(key: K, value: V | null | undefined): { [P in K]?: V } {
-  return (value === null || value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }
 
 function toResource(row: ResourceEntity): Resource {
