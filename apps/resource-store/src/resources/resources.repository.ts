@@ -2,15 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type Repository } from 'typeorm';
 import { resourceStore } from '@mcp-platform/protocol-contracts';
-import type { Prompt, Resource, ResourceTemplate } from '@mcp-platform/protocol-mcp';
+import type { Resource } from '@mcp-platform/protocol-mcp';
 import { RESOURCE_STORE_CONNECTION } from '../resource-store.constants';
-import { likePrefixPattern } from './like-pattern';
-import { deleteReturningServers, onServer, optional, page, upsertByKey, type WriteOutcome } from './rows';
-import { PromptEntity } from '../prompts/prompt.entity';
-import { ResourceTemplateEntity } from '../resources/resource-template.entity';
-import { ResourceEntity } from '../resources/resource.entity';
-import type { PromptDefinition, ResourceDefinition, ResourceTemplateDefinition } from './store.types';
-import { lockTenantQuota, tenantBytesExcept } from './tenant-quota';
+import { likePrefixPattern } from '../store/like-pattern';
+import { deleteReturningServers, onServer, optional, page, upsertByKey, type WriteOutcome } from '../store/rows';
+import type { ResourceDefinition } from '../store/store.types';
+import { lockTenantQuota, tenantBytesExcept } from '../store/tenant-quota';
+import { ResourceEntity } from './resource.entity';
 
 /**
  * A resource with its content, as the store holds it (`blob` is base64). Content over
@@ -57,20 +55,17 @@ export interface ContentSliceRead {
 export type QuotaCheckedWrite = { refused: false; outcome: WriteOutcome } | { refused: true; usedBytes: number };
 
 /**
- * The store's tables behind domain types. Every query names its tenant (DESIGN.md §6) and, for the
+ * The tenants' resources behind domain types. Every query names its tenant (DESIGN.md §6) and, for the
  * MCP side, the virtual server (a row with `servers = []` is on every server of its tenant). List
- * queries never select content columns: a page of a tenant holding large blobs stays small.
+ * queries never select content columns, and content is read in slices: a page of a tenant holding large
+ * blobs stays small, and no read holds more of a content than it asked for.
  */
 @Injectable()
-export class StoreRepository {
+export class ResourcesRepository {
   private readonly resources: Repository<ResourceEntity>;
-  private readonly templates: Repository<ResourceTemplateEntity>;
-  private readonly prompts: Repository<PromptEntity>;
 
   constructor(@InjectDataSource(RESOURCE_STORE_CONNECTION) private readonly dataSource: DataSource) {
     this.resources = dataSource.getRepository(ResourceEntity);
-    this.templates = dataSource.getRepository(ResourceTemplateEntity);
-    this.prompts = dataSource.getRepository(PromptEntity);
   }
 
   /** Up to `limit` resources of the server after `after` (by URI), without content. */
@@ -223,106 +218,6 @@ export class StoreRepository {
   async deleteResource(tenant: string, uri: string): Promise<string[] | undefined> {
     return deleteReturningServers(this.resources, tenant, { uri });
   }
-
-  /** Up to `limit` templates of the server after `after` (by name). */
-  async listTemplates(tenant: string, server: string, after: string | undefined, limit: number): Promise<ResourceTemplate[]> {
-    const rows = await page(onServer(this.templates.createQueryBuilder('t'), tenant, server), 't.name', after, limit).getMany();
-    return rows.map(toResourceTemplate);
-  }
-
-  /** Every template of the server with its recipe, by name: the candidates of a read or a completion. */
-  async serverTemplates(tenant: string, server: string): Promise<ResourceTemplateDefinition[]> {
-    const rows = await onServer(this.templates.createQueryBuilder('t'), tenant, server).orderBy('t.name', 'ASC').getMany();
-    return rows.map(toTemplateDefinition);
-  }
-
-  async findTenantTemplate(tenant: string, name: string): Promise<ResourceTemplateDefinition | undefined> {
-    const row = await this.templates.findOneBy({ tenant, name });
-    return row ? toTemplateDefinition(row) : undefined;
-  }
-
-  /** Creates or replaces the template named `template.name`. */
-  async writeTemplate(tenant: string, template: ResourceTemplateDefinition): Promise<WriteOutcome> {
-    const values = {
-      uriTemplate: template.uriTemplate,
-      title: template.title ?? null,
-      description: template.description ?? null,
-      mimeType: template.mimeType ?? null,
-      annotations: (template.annotations as Record<string, unknown> | undefined) ?? null,
-      icons: (template.icons as Record<string, unknown>[] | undefined) ?? null,
-      textRecipe: template.text,
-      completions: template.completions,
-      servers: template.servers,
-    };
-    return upsertByKey(this.templates, tenant, { name: template.name }, values);
-  }
-
-  /** Every template of the tenant with its recipe, by name (the admin list). */
-  async tenantTemplates(tenant: string): Promise<ResourceTemplateDefinition[]> {
-    const rows = await this.templates.createQueryBuilder('t').where('t.tenant = :tenant', { tenant }).orderBy('t.name', 'ASC').getMany();
-    return rows.map(toTemplateDefinition);
-  }
-
-  /** Deletes the tenant's template `name`; the servers that exposed it, or `undefined` when there was none. */
-  async deleteTemplate(tenant: string, name: string): Promise<string[] | undefined> {
-    return deleteReturningServers(this.templates, tenant, { name });
-  }
-
-  /** Up to `limit` prompts of the server after `after` (by name), without their messages. */
-  async listPrompts(tenant: string, server: string, after: string | undefined, limit: number): Promise<Prompt[]> {
-    const rows = await page(onServer(this.prompts.createQueryBuilder('p'), tenant, server), 'p.name', after, limit).getMany();
-    return rows.map(toPrompt);
-  }
-
-  /** One prompt of the server with its messages. */
-  async findPrompt(tenant: string, server: string, name: string): Promise<PromptDefinition | undefined> {
-    const row = await onServer(this.prompts.createQueryBuilder('p'), tenant, server).addSelect('p.messages').andWhere('p.name = :name', { name }).getOne();
-    return row ? toPromptDefinition(row) : undefined;
-  }
-
-  async findTenantPrompt(tenant: string, name: string): Promise<PromptDefinition | undefined> {
-    const row = await this.prompts.createQueryBuilder('p').addSelect('p.messages').where('p.tenant = :tenant', { tenant }).andWhere('p.name = :name', { name }).getOne();
-    return row ? toPromptDefinition(row) : undefined;
-  }
-
-  /** Every prompt of the tenant with its messages, by name (the admin list). */
-  async tenantPrompts(tenant: string): Promise<PromptDefinition[]> {
-    const rows = await this.prompts.createQueryBuilder('p').addSelect('p.messages').where('p.tenant = :tenant', { tenant }).orderBy('p.name', 'ASC').getMany();
-    return rows.map(toPromptDefinition);
-  }
-
-  /** Deletes the tenant's prompt `name`; the servers that exposed it, or `undefined` when there was none. */
-  async deletePrompt(tenant: string, name: string): Promise<string[] | undefined> {
-    return deleteReturningServers(this.prompts, tenant, { name });
-  }
-
-  /** Creates or replaces the prompt named `prompt.name`. */
-  async writePrompt(tenant: string, prompt: PromptDefinition): Promise<WriteOutcome> {
-    const values = {
-      title: prompt.title ?? null,
-      description: prompt.description,
-      icons: (prompt.icons as Record<string, unknown>[] | undefined) ?? null,
-      arguments: prompt.arguments,
-      inputs: prompt.inputs,
-      messages: prompt.messages,
-      servers: prompt.servers,
-    };
-    return upsertByKey(this.prompts, tenant, { name: prompt.name }, values);
-  }
-
-  /**
-   * Deletes every resource, resource template and prompt of the tenant, in one transaction (the tenant
-   * was deleted); how many of each.
-   */
-  async deleteTenantContent(tenant: string): Promise<{ resources: number; resourceTemplates: number; prompts: number }> {
-    return this.dataSource.transaction(async (manager) => {
-      const deleteAll = async (entity: typeof ResourceEntity | typeof ResourceTemplateEntity | typeof PromptEntity): Promise<number> => {
-        const result = await manager.createQueryBuilder().delete().from(entity).where('tenant = :tenant', { tenant }).returning('id').execute();
-        return ((result.raw ?? []) as unknown[]).length;
-      };
-      return { resources: await deleteAll(ResourceEntity), resourceTemplates: await deleteAll(ResourceTemplateEntity), prompts: await deleteAll(PromptEntity) };
-    });
-  }
 }
 
 /**
@@ -353,48 +248,5 @@ function toStoredResource(row: ResourceEntity): StoredResource {
     ...(row.blob === null || row.blob === undefined ? { text: row.text ?? '' } : { blob: Buffer.from(row.blob).toString('base64') }),
     servers: row.servers,
     size: row.size,
-  };
-}
-
-function toResourceTemplate(row: ResourceTemplateEntity): ResourceTemplate {
-  return {
-    uriTemplate: row.uriTemplate,
-    name: row.name,
-    ...optional('title', row.title),
-    ...optional('description', row.description),
-    ...optional('mimeType', row.mimeType),
-    ...optional('annotations', row.annotations as ResourceTemplate['annotations']),
-    ...optional('icons', row.icons as ResourceTemplate['icons']),
-  };
-}
-
-function toTemplateDefinition(row: ResourceTemplateEntity): ResourceTemplateDefinition {
-  return { ...toResourceTemplate(row), text: row.textRecipe, completions: row.completions, servers: row.servers };
-}
-
-function toPrompt(row: PromptEntity): Prompt {
-  return {
-    name: row.name,
-    ...optional('title', row.title),
-    description: row.description,
-    ...optional('icons', row.icons as Prompt['icons']),
-    arguments: row.arguments.map((argument) => ({
-      name: argument.name,
-      ...optional('description', argument.description),
-      ...optional('required', argument.required),
-    })),
-  };
-}
-
-function toPromptDefinition(row: PromptEntity): PromptDefinition {
-  return {
-    name: row.name,
-    ...optional('title', row.title),
-    description: row.description,
-    ...optional('icons', row.icons as Prompt['icons']),
-    arguments: row.arguments,
-    inputs: row.inputs,
-    messages: row.messages,
-    servers: row.servers,
   };
 }
