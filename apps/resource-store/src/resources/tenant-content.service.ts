@@ -1,9 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { resourceStore } from '@mcp-platform/protocol-contracts';
 import { MessageBus } from '@mcp-platform/shared-messaging';
-import { StoreRepository } from '../store/store.repository';
-import { UploadRepository } from '../store/upload.repository';
+import { TenantContentRepository } from '../store/tenant-content.repository';
 import { ResourceReadCache } from './resource-read.cache';
+import { UploadRepository } from './upload.repository';
 
 /** How many items of each kind a tenant's deletion took with it. */
 export interface DeletedTenantContent {
@@ -23,7 +23,7 @@ export class TenantContentService {
   private readonly logger = new Logger(TenantContentService.name);
 
   constructor(
-    private readonly store: StoreRepository,
+    private readonly catalog: TenantContentRepository,
     private readonly uploads: UploadRepository,
     private readonly bus: MessageBus,
     private readonly readCache: ResourceReadCache,
@@ -37,7 +37,7 @@ export class TenantContentService {
     let deleted: DeletedTenantContent;
     try {
       await this.uploads.deleteTenant(tenant);
-      deleted = await this.store.deleteTenantContent(tenant);
+      deleted = await this.catalog.deleteTenantContent(tenant);
     } finally {
       // Also after a failure: the delete may have committed.
       this.readCache.invalidateTenant(tenant);
