@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '@mcp-platform/protocol-contracts';
-import type { StoreRepository } from '../store/store.repository';
+import type { PromptsRepository } from '../prompts/prompts.repository';
+import type { ResourceTemplatesRepository } from '../resources/resource-templates.repository';
+import type { ResourcesRepository } from '../resources/resources.repository';
 import type { ResourceTemplateDefinition } from '../store/store.types';
 import { CompletionService } from './completion.service';
 import { MAX_SCANNED_URIS, type StoredUriNarrowing } from './stored-values';
@@ -9,7 +11,7 @@ const principal: Principal = { subject: 'anonymous', tenant: 't', scopes: [], an
 const address = { tenant: 't', server: 's', public: false };
 const ref = { type: 'ref/resource' as const, uri: 'docs://{section}/{page}' };
 
-/** The repository calls completion makes: one template, and the URIs of the server's resources. */
+/** The repository calls completion makes: one template, and the URIs of the server's resources (no prompts). */
 class FakeRepository {
   template: ResourceTemplateDefinition = { name: 'docs', uriTemplate: ref.uri, text: '{page}', completions: { section: ['reference', 'guides'] }, servers: [] };
   uris: string[] = [];
@@ -27,7 +29,7 @@ class FakeRepository {
 
 function setup() {
   const repository = new FakeRepository();
-  return { repository, service: new CompletionService(repository as unknown as StoreRepository) };
+  return { repository, service: new CompletionService({} as PromptsRepository, repository as unknown as ResourceTemplatesRepository, repository as unknown as ResourcesRepository) };
 }
 
 describe('CompletionService', () => {

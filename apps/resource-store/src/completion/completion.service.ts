@@ -3,8 +3,10 @@ import type { Principal } from '@mcp-platform/protocol-contracts';
 import type { CompleteResult } from '@mcp-platform/protocol-mcp';
 import { RpcError, WireErrorCode } from '@mcp-platform/shared-messaging';
 import type { ServerAddress } from '../resources/resources.service';
+import { PromptsRepository } from '../prompts/prompts.repository';
+import { ResourceTemplatesRepository } from '../resources/resource-templates.repository';
+import { ResourcesRepository } from '../resources/resources.repository';
 import { parseUriTemplate, type UriTemplate } from '../resources/uri-template';
-import { StoreRepository } from '../store/store.repository';
 import { assertTenantAccess } from '../store/tenant-access';
 import { completeFrom, configuredCandidates, rankCompletions } from './completion-values';
 import { MAX_SCANNED_URIS, storedUriNarrowing, storedVariableValues } from './stored-values';
@@ -20,7 +22,11 @@ export type CompletionReference = { type: 'ref/prompt'; name: string } | { type:
  */
 @Injectable()
 export class CompletionService {
-  constructor(private readonly repository: StoreRepository) {}
+  constructor(
+    private readonly prompts: PromptsRepository,
+    private readonly templates: ResourceTemplatesRepository,
+    private readonly resources: ResourcesRepository,
+  ) {}
 
   async complete(
     address: ServerAddress,
@@ -31,12 +37,12 @@ export class CompletionService {
   ): Promise<CompleteResult> {
     assertTenantAccess(principal, address.tenant);
     if (ref.type === 'ref/prompt') {
-      const prompt = await this.repository.findPrompt(address.tenant, address.server, ref.name);
+      const prompt = await this.prompts.findPrompt(address.tenant, address.server, ref.name);
       if (!prompt) throw new RpcError(WireErrorCode.InvalidParams, `Prompt ${ref.name} not found`, { name: ref.name });
       const source = prompt.arguments.find((candidate) => candidate.name === argument.name)?.completionValues;
       return { completion: completeFrom(source, argument.value, context) };
     }
-    const templates = await this.repository.serverTemplates(address.tenant, address.server);
+    const templates = await this.templates.serverTemplates(address.tenant, address.server);
     const template = templates.find((candidate) => candidate.uriTemplate === ref.uri);
     if (!template) throw new RpcError(WireErrorCode.InvalidParams, `Resource template ${ref.uri} not found`, { uri: ref.uri });
     const parsed = parseUriTemplate(template.uriTemplate);
@@ -58,7 +64,7 @@ export class CompletionService {
     context: Record<string, string>,
   ): Promise<{ values: string[]; truncated: boolean }> {
     const narrowing = storedUriNarrowing(template, argument.name, argument.value, context);
-    const uris = await this.repository.serverResourceUris(address.tenant, address.server, narrowing, MAX_SCANNED_URIS + 1);
+    const uris = await this.resources.serverResourceUris(address.tenant, address.server, narrowing, MAX_SCANNED_URIS + 1);
     const truncated = uris.length > MAX_SCANNED_URIS;
     return { values: storedVariableValues(template, argument.name, truncated ? uris.slice(0, MAX_SCANNED_URIS) : uris, context), truncated };
   }

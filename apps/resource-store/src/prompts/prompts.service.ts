@@ -5,11 +5,11 @@ import { MessageBus, RpcError, WireErrorCode } from '@mcp-platform/shared-messag
 import type { ServerAddress } from '../resources/resources.service';
 import { parseDefinition, sameJson, touchedServers, type PutOutcome } from '../store/definition-writes';
 import { decodeListCursor, PAGE_SIZE, toPage } from '../store/list-cursor';
-import { StoreRepository } from '../store/store.repository';
 import { PromptDefinitionSchema, type PromptDefinition } from '../store/store.types';
 import { assertTenantAccess, cacheScopeOf, LIST_TTL_MS } from '../store/tenant-access';
 import { promptAnswers } from './prompt-inputs';
 import { renderPrompt } from './prompt-render';
+import { PromptsRepository } from './prompts.repository';
 
 type PromptRequest = Omit<RpcRequestParsed<typeof resourceStore.getPrompt>, 'tenant' | 'server' | 'public'>;
 
@@ -17,7 +17,7 @@ type PromptRequest = Omit<RpcRequestParsed<typeof resourceStore.getPrompt>, 'ten
 @Injectable()
 export class PromptsService {
   constructor(
-    private readonly repository: StoreRepository,
+    private readonly repository: PromptsRepository,
     private readonly bus: MessageBus,
   ) {}
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { MessageBus } from '@mcp-platform/shared-messaging';
-import type { StoreRepository } from '../store/store.repository';
-import type { AppendOutcome, CommitOutcome, NewUpload, UploadRepository } from '../store/upload.repository';
 import { ResourceReadCache } from './resource-read.cache';
 import { ResourceUploadsService } from './resource-uploads.service';
+import type { ResourcesRepository } from './resources.repository';
+import type { AppendOutcome, CommitOutcome, NewUpload, UploadRepository } from './upload.repository';
 
 const LIMITS = { tenantQuotaBytes: 100, maxResourceBytes: 10 };
 
@@ -32,14 +32,14 @@ class FakeUploads {
 
 function setup(existing: string[] = []) {
   const uploads = new FakeUploads();
-  const store = {
+  const resources = {
     resourceExists: (_tenant: string, uri: string) => Promise.resolve(existing.includes(uri)),
     findTenantResourceSummary: (_tenant: string, uri: string) => Promise.resolve({ uri, name: 'n', servers: [], size: 3 }),
   };
   const emitted: Array<{ subject: string; payload: unknown }> = [];
   const bus = { emit: (contract: { subject: string }, payload: unknown) => emitted.push({ subject: contract.subject, payload }) } as unknown as MessageBus;
   const readCache = new ResourceReadCache({ maxEntries: 10, maxBytes: 1024 * 1024, maxEntryBytes: 64 * 1024, ttlMs: 5_000 });
-  const service = new ResourceUploadsService(uploads as unknown as UploadRepository, store as unknown as StoreRepository, bus, LIMITS, readCache);
+  const service = new ResourceUploadsService(uploads as unknown as UploadRepository, resources as unknown as ResourcesRepository, bus, LIMITS, readCache);
   return { uploads, emitted, service, readCache };
 }
 

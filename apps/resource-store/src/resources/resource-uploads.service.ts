@@ -7,10 +7,10 @@ import { RESOURCE_LIMITS, type ResourceLimits } from '../resource-store.options'
 import { SKILL_LIMITS } from '../skills/skill-archive';
 import { refuseSkillUri } from '../skills/skill-uris';
 import { touchedServers } from '../store/definition-writes';
-import { StoreRepository } from '../store/store.repository';
-import { UploadRepository, type CommitOutcome } from '../store/upload.repository';
 import { overQuota, overResourceLimit } from './content-limits';
 import { ResourceReadCache } from './resource-read.cache';
+import { ResourcesRepository } from './resources.repository';
+import { UploadRepository, type CommitOutcome } from './upload.repository';
 
 type BeginRequest = RpcRequestParsed<typeof resourceStore.beginResourceUpload>;
 
@@ -31,7 +31,7 @@ export class ResourceUploadsService implements OnModuleInit, OnModuleDestroy {
 
   constructor(
     private readonly uploads: UploadRepository,
-    private readonly store: StoreRepository,
+    private readonly resources: ResourcesRepository,
     private readonly bus: MessageBus,
     @Inject(RESOURCE_LIMITS) private readonly limits: ResourceLimits,
     private readonly readCache: ResourceReadCache,
@@ -52,7 +52,7 @@ export class ResourceUploadsService implements OnModuleInit, OnModuleDestroy {
     const maxResourceBytes = this.limits.maxResourceBytes;
     if (request.declaredBytes !== undefined && request.declaredBytes > maxResourceBytes) throw overResourceLimit(maxResourceBytes, request.declaredBytes);
     await this.sweepIdleUploads();
-    if (request.name === undefined && !(await this.store.resourceExists(request.tenant, request.uri))) throw unnamed(request.uri);
+    if (request.name === undefined && !(await this.resources.resourceExists(request.tenant, request.uri))) throw unnamed(request.uri);
     const uploadId = randomUUID();
     await this.uploads.create({
       id: uploadId,
@@ -103,7 +103,7 @@ export class ResourceUploadsService implements OnModuleInit, OnModuleDestroy {
       case 'committed': {
         if (committed.outcome === 'updated') this.bus.emit(resourceStore.resourceUpdated, { tenant, uri: committed.uri });
         this.bus.emit(resourceStore.listChanged, { tenant, servers: touchedServers(committed.previousServers, committed.servers), lists: ['resources'] });
-        const resource = await this.store.findTenantResourceSummary(tenant, committed.uri);
+        const resource = await this.resources.findTenantResourceSummary(tenant, committed.uri);
         // Deleted between the commit and this read: the write happened, but there is nothing to show.
         if (!resource) throw new RpcError(WireErrorCode.NotFound, `Resource ${committed.uri} not found`, { uri: committed.uri });
         return { created: committed.outcome === 'created', resource };

@@ -1,17 +1,18 @@
 import { describe, expect, it, vi } from 'vitest';
 import { resourceStore, type Principal } from '@mcp-platform/protocol-contracts';
 import type { MessageBus } from '@mcp-platform/shared-messaging';
-import type { ContentSlice, ContentSliceRead, QuotaCheckedWrite, ResourceHead, StoredResource, StoreRepository } from '../store/store.repository';
 import type { ResourceDefinition, ResourceTemplateDefinition } from '../store/store.types';
 import { READ_CACHE_MAX_BYTES, READ_CACHE_MAX_CONTENT_BYTES, READ_CACHE_MAX_ENTRY_BYTES, READ_CACHE_TTL_MS } from '../resource-store.constants';
 import { ResourceReadCacheNatsController } from './resource-read-cache.nats.controller';
 import { ResourceReadCache } from './resource-read.cache';
+import type { ResourceTemplatesRepository } from './resource-templates.repository';
+import type { ContentSlice, ContentSliceRead, QuotaCheckedWrite, ResourceHead, ResourcesRepository, StoredResource } from './resources.repository';
 import { ResourcesService } from './resources.service';
 
 const principal: Principal = { subject: 'anonymous', tenant: 't', scopes: [], anonymous: true };
 const address = { tenant: 't', server: 's', public: false };
 
-/** The repository calls the service makes, over a map (one tenant, every server). */
+/** The calls the service makes of both repositories (resources and templates), over a map (one tenant, every server). */
 class FakeRepository {
   readonly resources = new Map<string, StoredResource>();
   templates: ResourceTemplateDefinition[] = [];
@@ -94,7 +95,7 @@ function setup(quotaBytes = 10, maxResourceBytes = 16 * 1024 * 1024, readCacheEn
   const emitted: Array<{ subject: string; payload: unknown }> = [];
   const bus = { emit: (contract: { subject: string }, payload: unknown) => emitted.push({ subject: contract.subject, payload }) } as unknown as MessageBus;
   const readCache = new ResourceReadCache({ maxEntries: readCacheEntries, maxBytes: READ_CACHE_MAX_BYTES, maxEntryBytes: READ_CACHE_MAX_ENTRY_BYTES, ttlMs: READ_CACHE_TTL_MS });
-  const service = new ResourcesService(repository as unknown as StoreRepository, bus, { tenantQuotaBytes: quotaBytes, maxResourceBytes }, readCache);
+  const service = new ResourcesService(repository as unknown as ResourcesRepository, repository as unknown as ResourceTemplatesRepository, bus, { tenantQuotaBytes: quotaBytes, maxResourceBytes }, readCache);
   return { repository, emitted, service, readCache };
 }
 

@@ -6,12 +6,13 @@ import { READ_CACHE_MAX_CONTENT_BYTES } from '../resource-store.constants';
 import { RESOURCE_LIMITS, type ResourceLimits } from '../resource-store.options';
 import { decodeListCursor, PAGE_SIZE, toPage } from '../store/list-cursor';
 import { parseDefinition, sameJson, touchedServers, type PutOutcome } from '../store/definition-writes';
-import { StoreRepository, type ContentEncoding, type ResourceHead, type StoredResource } from '../store/store.repository';
 import { ResourceDefinitionSchema, ResourceTemplateDefinitionSchema, type ResourceTemplateDefinition } from '../store/store.types';
 import { assertTenantAccess, cacheScopeOf, LIST_TTL_MS, READ_TTL_MS } from '../store/tenant-access';
 import { refuseSkillUri } from '../skills/skill-uris';
 import { overQuota, overResourceLimit } from './content-limits';
+import { ResourceTemplatesRepository } from './resource-templates.repository';
 import { ResourceReadCache, type ReadTicket } from './resource-read.cache';
+import { ResourcesRepository, type ContentEncoding, type ResourceHead, type StoredResource } from './resources.repository';
 import { fillTextRecipe } from './text-recipe';
 import { matchUriTemplate, parseUriTemplate } from './uri-template';
 
@@ -36,7 +37,8 @@ interface ReadHints {
 @Injectable()
 export class ResourcesService {
   constructor(
-    private readonly repository: StoreRepository,
+    private readonly resources: ResourcesRepository,
+    private readonly templates: ResourceTemplatesRepository,
     private readonly bus: MessageBus,
     @Inject(RESOURCE_LIMITS) private readonly limits: ResourceLimits,
     private readonly readCache: ResourceReadCache,
@@ -45,7 +47,7 @@ export class ResourcesService {
   async listResources(address: ServerAddress, cursor: string | undefined, principal: Principal | undefined) {
     assertTenantAccess(principal, address.tenant);
     const after = cursor === undefined ? undefined : decodeListCursor(cursor);
-    const rows = await this.repository.listResources(address.tenant, address.server, after, PAGE_SIZE + 1);
+    const rows = await this.resources.listResources(address.tenant, address.server, after, PAGE_SIZE + 1);
     const { items, nextCursor } = toPage<Resource>(rows, (resource) => resource.uri);
     return { resources: items, ...(nextCursor ? { nextCursor } : {}), ttlMs: LIST_TTL_MS, cacheScope: cacheScopeOf(address.public) };
   }
@@ -53,7 +55,7 @@ export class ResourcesService {
   async listResourceTemplates(address: ServerAddress, cursor: string | undefined, principal: Principal | undefined) {
     assertTenantAccess(principal, address.tenant);
     const after = cursor === undefined ? undefined : decodeListCursor(cursor);
-    const rows = await this.repository.listTemplates(address.tenant, address.server, after, PAGE_SIZE + 1);
+    const rows = await this.templates.listTemplates(address.tenant, address.server, after, PAGE_SIZE + 1);
     const { items, nextCursor } = toPage<ResourceTemplate>(rows, (template) => template.name);
     return { resourceTemplates: items, ...(nextCursor ? { nextCursor } : {}), ttlMs: LIST_TTL_MS, cacheScope: cacheScopeOf(address.public) };
   }
@@ -79,7 +81,7 @@ export class ResourcesService {
     if (cached?.kind === 'content') return { contents: [cached.content], ...hints };
     if (!cached) {
       const headBytes = acceptChunks ? resourceStore.RESOURCE_CONTENT_CHUNK_BYTES : resourceStore.MAX_RESOURCE_CONTENT_BYTES;
-      const stored = await this.repository.readResourceHead(address.tenant, address.server, uri, headBytes);
+      const stored = await this.resources.readResourceHead(address.tenant, address.server, uri, headBytes);
       if (stored) return this.servedStored(ticket, address, uri, stored, headBytes, acceptChunks, hints);
       this.readCache.putRead(ticket, address.server, uri, { kind: 'absent' });
     }
@@ -98,7 +100,7 @@ export class ResourcesService {
    */
   async readChunk(address: ServerAddress, slice: { uri: string; offset: number; length: number; version: number }, principal: Principal | undefined) {
     assertTenantAccess(principal, address.tenant);
-    const read = await this.repository.readContentSlice({ tenant: address.tenant, server: address.server, uri: slice.uri, offset: slice.offset, length: slice.length, version: slice.version });
+    const read = await this.resources.readContentSlice({ tenant: address.tenant, server: address.server, uri: slice.uri, offset: slice.offset, length: slice.length, version: slice.version });
     return read ? { data: read.data.toString('base64') } : { changed: true as const };
   }
 
@@ -108,7 +110,7 @@ export class ResourcesService {
    * with it, `{ changed: true }` once the content is another.
    */
   async readDefinitionChunk(tenant: string, slice: { uri: string; offset: number; length: number; version?: number | undefined }) {
-    const read = await this.repository.readContentSlice({ tenant, uri: slice.uri, offset: slice.offset, length: slice.length, ...(slice.version === undefined ? {} : { version: slice.version }) });
+    const read = await this.resources.readContentSlice({ tenant, uri: slice.uri, offset: slice.offset, length: slice.length, ...(slice.version === undefined ? {} : { version: slice.version }) });
     if (read) {
       return { data: read.data.toString('base64'), size: read.size, version: read.version, encoding: read.encoding, ...(read.mimeType ? { mimeType: read.mimeType } : {}) };
     }
@@ -127,9 +129,9 @@ export class ResourcesService {
     refuseSkillUri(resource.uri);
     const size = resource.blob === undefined ? Buffer.byteLength(resource.text ?? '', 'utf8') : Buffer.from(resource.blob, 'base64').length;
     if (size > this.limits.maxResourceBytes) throw overResourceLimit(this.limits.maxResourceBytes, size);
-    const existing = await this.repository.findTenantResource(tenant, resource.uri);
+    const existing = await this.resources.findTenantResource(tenant, resource.uri);
     if (existing && sameJson({ ...existing, size: undefined }, { ...resource, size: undefined })) return 'unchanged';
-    const write = await this.writing(tenant, () => this.repository.writeResourceWithin(tenant, resource, size, this.limits.tenantQuotaBytes));
+    const write = await this.writing(tenant, () => this.resources.writeResourceWithin(tenant, resource, size, this.limits.tenantQuotaBytes));
     if (write.refused) throw overQuota(tenant, this.limits.tenantQuotaBytes, write.usedBytes, size);
     const outcome = write.outcome;
     if (outcome === 'updated') this.bus.emit(resourceStore.resourceUpdated, { tenant, uri: resource.uri });
@@ -143,21 +145,21 @@ export class ResourcesService {
   /** Creates or replaces a resource template; a malformed URI template is `INVALID_PARAMS`. */
   async putResourceTemplate(tenant: string, input: unknown): Promise<PutOutcome> {
     const template = parseDefinition(ResourceTemplateDefinitionSchema, input);
-    const existing = await this.repository.findTenantTemplate(tenant, template.name);
+    const existing = await this.templates.findTenantTemplate(tenant, template.name);
     if (existing && sameJson(existing, template)) return 'unchanged';
-    const outcome = await this.writing(tenant, () => this.repository.writeTemplate(tenant, template));
+    const outcome = await this.writing(tenant, () => this.templates.writeTemplate(tenant, template));
     this.bus.emit(resourceStore.listChanged, { tenant, servers: touchedServers(existing?.servers, template.servers), lists: ['resources'] });
     return outcome;
   }
 
   /** Every resource of the tenant without content (the admin list). */
   async listResourceDefinitions(tenant: string) {
-    return { resources: await this.repository.tenantResources(tenant) };
+    return { resources: await this.resources.tenantResources(tenant) };
   }
 
   /** One resource of the tenant with its content (left out over `MAX_RESOURCE_CONTENT_BYTES`); `NOT_FOUND` `{ uri }` when absent. */
   async getResourceDefinition(tenant: string, uri: string): Promise<StoredResource> {
-    const resource = await this.repository.findTenantResource(tenant, uri);
+    const resource = await this.resources.findTenantResource(tenant, uri);
     if (!resource) throw new RpcError(WireErrorCode.NotFound, `Resource ${uri} not found`, { uri });
     return resource;
   }
@@ -175,7 +177,7 @@ export class ResourcesService {
    */
   async deleteResource(tenant: string, uri: string): Promise<{ deleted: true }> {
     refuseSkillUri(uri);
-    const servers = await this.writing(tenant, () => this.repository.deleteResource(tenant, uri));
+    const servers = await this.writing(tenant, () => this.resources.deleteResource(tenant, uri));
     if (servers === undefined) throw new RpcError(WireErrorCode.NotFound, `Resource ${uri} not found`, { uri });
     this.bus.emit(resourceStore.resourceUpdated, { tenant, uri });
     this.bus.emit(resourceStore.listChanged, { tenant, servers: touchedServers(undefined, servers), lists: ['resources'] });
@@ -184,12 +186,12 @@ export class ResourcesService {
 
   /** Every resource template of the tenant with its recipe (the admin list). */
   async listResourceTemplateDefinitions(tenant: string) {
-    return { resourceTemplates: await this.repository.tenantTemplates(tenant) };
+    return { resourceTemplates: await this.templates.tenantTemplates(tenant) };
   }
 
   /** One resource template of the tenant; `NOT_FOUND` `{ name }` when absent. */
   async getResourceTemplateDefinition(tenant: string, name: string): Promise<ResourceTemplateDefinition> {
-    const template = await this.repository.findTenantTemplate(tenant, name);
+    const template = await this.templates.findTenantTemplate(tenant, name);
     if (!template) throw new RpcError(WireErrorCode.NotFound, `Resource template ${name} not found`, { name });
     return template;
   }
@@ -203,7 +205,7 @@ export class ResourcesService {
 
   /** Deletes a resource template (`NOT_FOUND` when absent); the servers that exposed it hear `listChanged`. */
   async deleteResourceTemplate(tenant: string, name: string): Promise<{ deleted: true }> {
-    const servers = await this.writing(tenant, () => this.repository.deleteTemplate(tenant, name));
+    const servers = await this.writing(tenant, () => this.templates.deleteTemplate(tenant, name));
     if (servers === undefined) throw new RpcError(WireErrorCode.NotFound, `Resource template ${name} not found`, { name });
     this.bus.emit(resourceStore.listChanged, { tenant, servers: touchedServers(undefined, servers), lists: ['resources'] });
     return { deleted: true };
@@ -229,7 +231,7 @@ export class ResourcesService {
   private async serverTemplates(ticket: ReadTicket, server: string): Promise<ResourceTemplateDefinition[]> {
     const cached = this.readCache.getTemplates(ticket.tenant, server);
     if (cached) return cached;
-    const templates = await this.repository.serverTemplates(ticket.tenant, server);
+    const templates = await this.templates.serverTemplates(ticket.tenant, server);
     this.readCache.putTemplates(ticket, server, templates);
     return templates;
   }

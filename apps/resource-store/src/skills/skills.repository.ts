@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource, type EntityManager, type SelectQueryBuilder } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { RESOURCE_STORE_CONNECTION } from '../resource-store.constants';
-import { ResourceEntity } from '../store/resource.entity';
-import type { WriteOutcome } from '../store/store.repository';
+import { ResourceEntity } from '../resources/resource.entity';
+import { onServer, type WriteOutcome } from '../store/rows';
 import type { JsonObject } from '../store/store.types';
 import { lockTenantQuota } from '../store/tenant-quota';
 import { SKILL_MD, type ValidatedSkill } from './skill-manifest';
@@ -137,11 +137,4 @@ async function tenantBytesOutside(manager: EntityManager, tenant: string, name: 
     .andWhere('r.skill IS DISTINCT FROM :name', { name })
     .getRawOne<{ used: string | number }>();
   return Number(row?.used ?? 0);
-}
-
-/** Skills of `tenant` that `server` serves (an empty `servers` array: every server of the tenant). */
-function onServer(query: SelectQueryBuilder<SkillEntity>, tenant: string, server: string): SelectQueryBuilder<SkillEntity> {
-  return query
-    .where('s.tenant = :tenant', { tenant })
-    .andWhere(`(s.servers = '[]'::jsonb OR s.servers @> CAST(:serverList AS jsonb))`, { serverList: JSON.stringify([server]) });
 }

@@ -10,7 +10,7 @@ import { RESOURCE_LIMITS, type ResourceLimits } from '../resource-store.options'
 import { sameJson, touchedServers } from '../store/definition-writes';
 import { decodeListCursor, PAGE_SIZE, toPage } from '../store/list-cursor';
 import { assertTenantAccess, cacheScopeOf, LIST_TTL_MS, READ_TTL_MS } from '../store/tenant-access';
-import { UploadRepository } from '../store/upload.repository';
+import { UploadRepository } from '../resources/upload.repository';
 import { readSkillArchive, SKILL_LIMITS, SkillArchiveError, type ArchiveFile } from './skill-archive';
 import { InvalidSkillError, SKILL_MD, validateSkill } from './skill-manifest';
 import { parseSkillUri, skillFileUri, skillRootUri } from './skill-uris';

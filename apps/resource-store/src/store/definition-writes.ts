@@ -1,5 +1,5 @@
 import { RpcError, WireErrorCode } from '@mcp-platform/shared-messaging';
-import type { WriteOutcome } from './store.repository';
+import type { WriteOutcome } from './rows';
 
 /** What a write did: created, replaced, or nothing (the stored one was identical). */
 export type PutOutcome = WriteOutcome | 'unchanged';

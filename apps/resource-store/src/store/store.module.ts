@@ -1,7 +1,16 @@
 import { Module } from '@nestjs/common';
-import { StoreRepository } from './store.repository';
-import { UploadRepository } from './upload.repository';
+import { PromptsRepository } from '../prompts/prompts.repository';
+import { ResourceTemplatesRepository } from '../resources/resource-templates.repository';
+import { ResourcesRepository } from '../resources/resources.repository';
+import { UploadRepository } from '../resources/upload.repository';
+import { TenantContentRepository } from './tenant-content.repository';
 
-/** The store's tables behind tenant-scoped repositories: the catalog, and the uploads in progress. */
-@Module({ providers: [StoreRepository, UploadRepository], exports: [StoreRepository, UploadRepository] })
+const REPOSITORIES = [ResourcesRepository, ResourceTemplatesRepository, UploadRepository, PromptsRepository, TenantContentRepository];
+
+/**
+ * The store's tables behind tenant-scoped repositories, one per aggregate (each beside its feature), and
+ * the tenant deletion that spans them. Provided here once, on the store's connection, for every feature
+ * module that imports this one (completion reads resources, templates and prompts).
+ */
+@Module({ providers: REPOSITORIES, exports: REPOSITORIES })
 export class StoreModule {}

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { ResourceEntity } from './resource.entity';
+import { ResourceEntity } from '../resources/resource.entity';
 
 /**
  * Serializes the content writes of one tenant (a JSON put, an upload's commit) for the rest of the

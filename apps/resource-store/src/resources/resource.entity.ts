@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn, VersionColumn } from 'typeorm';
-import type { JsonObject } from './store.types';
+import type { JsonObject } from '../store/store.types';
 
 /** One resource of a tenant: its MCP metadata and its content (text or bytes, never both). */
 @Entity({ name: 'resources' })

@@ -1,16 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { randomUUID } from 'node:crypto';
-import { DataSource, type DeepPartial, type ObjectLiteral, type Repository, type SelectQueryBuilder } from 'typeorm';
+import { DataSource, type Repository } from 'typeorm';
 import { resourceStore } from '@mcp-platform/protocol-contracts';
-import type { Prompt, Resource, ResourceTemplate } from '@mcp-platform/protocol-mcp';
+import type { Resource } from '@mcp-platform/protocol-mcp';
 import { RESOURCE_STORE_CONNECTION } from '../resource-store.constants';
-import { likePrefixPattern } from './like-pattern';
-import { PromptEntity } from './prompt.entity';
-import { ResourceTemplateEntity } from './resource-template.entity';
+import { likePrefixPattern } from '../store/like-pattern';
+import { deleteReturningServers, onServer, optional, page, upsertByKey, type WriteOutcome } from '../store/rows';
+import type { ResourceDefinition } from '../store/store.types';
+import { lockTenantQuota, tenantBytesExcept } from '../store/tenant-quota';
 import { ResourceEntity } from './resource.entity';
-import type { PromptDefinition, ResourceDefinition, ResourceTemplateDefinition } from './store.types';
-import { lockTenantQuota, tenantBytesExcept } from './tenant-quota';
 
 /**
  * A resource with its content, as the store holds it (`blob` is base64). Content over
@@ -53,27 +51,21 @@ export interface ContentSliceRead {
   encoding: ContentEncoding;
 }
 
-/** Whether a write created the row or replaced it. */
-export type WriteOutcome = 'created' | 'updated';
-
 /** A resource write checked against the tenant quota: written, or refused with the bytes already used. */
 export type QuotaCheckedWrite = { refused: false; outcome: WriteOutcome } | { refused: true; usedBytes: number };
 
 /**
- * The store's tables behind domain types. Every query names its tenant (DESIGN.md §6) and, for the
+ * The tenants' resources behind domain types. Every query names its tenant (DESIGN.md §6) and, for the
  * MCP side, the virtual server (a row with `servers = []` is on every server of its tenant). List
- * queries never select content columns: a page of a tenant holding large blobs stays small.
+ * queries never select content columns, and content is read in slices: a page of a tenant holding large
+ * blobs stays small, and no read holds more of a content than it asked for.
  */
 @Injectable()
-export class StoreRepository {
+export class ResourcesRepository {
   private readonly resources: Repository<ResourceEntity>;
-  private readonly templates: Repository<ResourceTemplateEntity>;
-  private readonly prompts: Repository<PromptEntity>;
 
   constructor(@InjectDataSource(RESOURCE_STORE_CONNECTION) private readonly dataSource: DataSource) {
     this.resources = dataSource.getRepository(ResourceEntity);
-    this.templates = dataSource.getRepository(ResourceTemplateEntity);
-    this.prompts = dataSource.getRepository(PromptEntity);
   }
 
   /** Up to `limit` resources of the server after `after` (by URI), without content. */
@@ -226,146 +218,6 @@ export class StoreRepository {
   async deleteResource(tenant: string, uri: string): Promise<string[] | undefined> {
     return deleteReturningServers(this.resources, tenant, { uri });
   }
-
-  /** Up to `limit` templates of the server after `after` (by name). */
-  async listTemplates(tenant: string, server: string, after: string | undefined, limit: number): Promise<ResourceTemplate[]> {
-    const rows = await page(onServer(this.templates.createQueryBuilder('t'), tenant, server), 't.name', after, limit).getMany();
-    return rows.map(toResourceTemplate);
-  }
-
-  /** Every template of the server with its recipe, by name: the candidates of a read or a completion. */
-  async serverTemplates(tenant: string, server: string): Promise<ResourceTemplateDefinition[]> {
-    const rows = await onServer(this.templates.createQueryBuilder('t'), tenant, server).orderBy('t.name', 'ASC').getMany();
-    return rows.map(toTemplateDefinition);
-  }
-
-  async findTenantTemplate(tenant: string, name: string): Promise<ResourceTemplateDefinition | undefined> {
-    const row = await this.templates.findOneBy({ tenant, name });
-    return row ? toTemplateDefinition(row) : undefined;
-  }
-
-  /** Creates or replaces the template named `template.name`. */
-  async writeTemplate(tenant: string, template: ResourceTemplateDefinition): Promise<WriteOutcome> {
-    const values = {
-      uriTemplate: template.uriTemplate,
-      title: template.title ?? null,
-      description: template.description ?? null,
-      mimeType: template.mimeType ?? null,
-      annotations: (template.annotations as Record<string, unknown> | undefined) ?? null,
-      icons: (template.icons as Record<string, unknown>[] | undefined) ?? null,
-      textRecipe: template.text,
-      completions: template.completions,
-      servers: template.servers,
-    };
-    return upsertByKey(this.templates, tenant, { name: template.name }, values);
-  }
-
-  /** Every template of the tenant with its recipe, by name (the admin list). */
-  async tenantTemplates(tenant: string): Promise<ResourceTemplateDefinition[]> {
-    const rows = await this.templates.createQueryBuilder('t').where('t.tenant = :tenant', { tenant }).orderBy('t.name', 'ASC').getMany();
-    return rows.map(toTemplateDefinition);
-  }
-
-  /** Deletes the tenant's template `name`; the servers that exposed it, or `undefined` when there was none. */
-  async deleteTemplate(tenant: string, name: string): Promise<string[] | undefined> {
-    return deleteReturningServers(this.templates, tenant, { name });
-  }
-
-  /** Up to `limit` prompts of the server after `after` (by name), without their messages. */
-  async listPrompts(tenant: string, server: string, after: string | undefined, limit: number): Promise<Prompt[]> {
-    const rows = await page(onServer(this.prompts.createQueryBuilder('p'), tenant, server), 'p.name', after, limit).getMany();
-    return rows.map(toPrompt);
-  }
-
-  /** One prompt of the server with its messages. */
-  async findPrompt(tenant: string, server: string, name: string): Promise<PromptDefinition | undefined> {
-    const row = await onServer(this.prompts.createQueryBuilder('p'), tenant, server).addSelect('p.messages').andWhere('p.name = :name', { name }).getOne();
-    return row ? toPromptDefinition(row) : undefined;
-  }
-
-  async findTenantPrompt(tenant: string, name: string): Promise<PromptDefinition | undefined> {
-    const row = await this.prompts.createQueryBuilder('p').addSelect('p.messages').where('p.tenant = :tenant', { tenant }).andWhere('p.name = :name', { name }).getOne();
-    return row ? toPromptDefinition(row) : undefined;
-  }
-
-  /** Every prompt of the tenant with its messages, by name (the admin list). */
-  async tenantPrompts(tenant: string): Promise<PromptDefinition[]> {
-    const rows = await this.prompts.createQueryBuilder('p').addSelect('p.messages').where('p.tenant = :tenant', { tenant }).orderBy('p.name', 'ASC').getMany();
-    return rows.map(toPromptDefinition);
-  }
-
-  /** Deletes the tenant's prompt `name`; the servers that exposed it, or `undefined` when there was none. */
-  async deletePrompt(tenant: string, name: string): Promise<string[] | undefined> {
-    return deleteReturningServers(this.prompts, tenant, { name });
-  }
-
-  /** Creates or replaces the prompt named `prompt.name`. */
-  async writePrompt(tenant: string, prompt: PromptDefinition): Promise<WriteOutcome> {
-    const values = {
-      title: prompt.title ?? null,
-      description: prompt.description,
-      icons: (prompt.icons as Record<string, unknown>[] | undefined) ?? null,
-      arguments: prompt.arguments,
-      inputs: prompt.inputs,
-      messages: prompt.messages,
-      servers: prompt.servers,
-    };
-    return upsertByKey(this.prompts, tenant, { name: prompt.name }, values);
-  }
-
-  /**
-   * Deletes every resource, resource template and prompt of the tenant, in one transaction (the tenant
-   * was deleted); how many of each.
-   */
-  async deleteTenantContent(tenant: string): Promise<{ resources: number; resourceTemplates: number; prompts: number }> {
-    return this.dataSource.transaction(async (manager) => {
-      const deleteAll = async (entity: typeof ResourceEntity | typeof ResourceTemplateEntity | typeof PromptEntity): Promise<number> => {
-        const result = await manager.createQueryBuilder().delete().from(entity).where('tenant = :tenant', { tenant }).returning('id').execute();
-        return ((result.raw ?? []) as unknown[]).length;
-      };
-      return { resources: await deleteAll(ResourceEntity), resourceTemplates: await deleteAll(ResourceTemplateEntity), prompts: await deleteAll(PromptEntity) };
-    });
-  }
-}
-
-/** Creates the tenant's row with this key, or replaces the one that has it (its id stays). */
-async function upsertByKey<T extends ObjectLiteral & { id: string; tenant: string }>(
-  repository: Repository<T>,
-  tenant: string,
-  key: { uri: string } | { name: string },
-  values: DeepPartial<T>,
-): Promise<WriteOutcome> {
-  const [column, value] = Object.entries(key)[0] as [string, string];
-  const existing = await repository
-    .createQueryBuilder('row')
-    .select('row.id', 'id')
-    .where('row.tenant = :tenant', { tenant })
-    .andWhere(`row.${column} = :value`, { value })
-    .getRawOne<{ id: string }>();
-  if (existing) {
-    await repository.save({ ...values, id: existing.id } as DeepPartial<T>);
-    return 'updated';
-  }
-  await repository.save({ ...values, ...key, id: randomUUID(), tenant } as DeepPartial<T>);
-  return 'created';
-}
-
-/** Deletes one row of the tenant by its key; the `servers` it had, or `undefined` when there was none. */
-async function deleteReturningServers<T extends ObjectLiteral & { servers: string[] }>(
-  repository: Repository<T>,
-  tenant: string,
-  key: { uri: string } | { name: string },
-): Promise<string[] | undefined> {
-  const [column, value] = Object.entries(key)[0] as [string, string];
-  const result = await repository
-    .createQueryBuilder()
-    .delete()
-    .where('tenant = :tenant', { tenant })
-    .andWhere(`${column} = :value`, { value })
-    .returning('servers')
-    .execute();
-  const rows = (result.raw ?? []) as Array<{ servers: string[] }>;
-  return rows[0]?.servers;
 }
 
 /**
@@ -374,24 +226,6 @@ async function deleteReturningServers<T extends ObjectLiteral & { servers: strin
  */
 function contentBytes(alias: string, from: string, length: string): string {
   return `CASE WHEN ${alias}.blob IS NOT NULL THEN substring(${alias}.blob FROM ${from} FOR ${length}) ELSE substring(convert_to(${alias}.text, 'UTF8') FROM ${from} FOR ${length}) END`;
-}
-
-/** Rows of `tenant` that `server` exposes (an empty `servers` array: every server of the tenant). */
-function onServer<T extends ObjectLiteral>(query: SelectQueryBuilder<T>, tenant: string, server: string): SelectQueryBuilder<T> {
-  const alias = query.alias;
-  return query
-    .where(`${alias}.tenant = :tenant`, { tenant })
-    .andWhere(`(${alias}.servers = '[]'::jsonb OR ${alias}.servers @> CAST(:serverList AS jsonb))`, { serverList: JSON.stringify([server]) });
-}
-
-/** Keyset pagination: `limit` rows after `after` in `key` order (keys are `COLLATE "C"` columns: byte order, the same on every database). */
-function page<T extends ObjectLiteral>(query: SelectQueryBuilder<T>, key: string, after: string | undefined, limit: number): SelectQueryBuilder<T> {
-  if (after !== undefined) query.andWhere(`${key} > :after`, { after });
-  return query.orderBy(`${key}`, 'ASC').take(limit);
-}
-
-function optional<K extends string, V>(key: K, value: V | null | undefined): { [P in K]?: V } {
-  return (value === null || value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }
 
 function toResource(row: ResourceEntity): Resource {
@@ -414,48 +248,5 @@ function toStoredResource(row: ResourceEntity): StoredResource {
     ...(row.blob === null || row.blob === undefined ? { text: row.text ?? '' } : { blob: Buffer.from(row.blob).toString('base64') }),
     servers: row.servers,
     size: row.size,
-  };
-}
-
-function toResourceTemplate(row: ResourceTemplateEntity): ResourceTemplate {
-  return {
-    uriTemplate: row.uriTemplate,
-    name: row.name,
-    ...optional('title', row.title),
-    ...optional('description', row.description),
-    ...optional('mimeType', row.mimeType),
-    ...optional('annotations', row.annotations as ResourceTemplate['annotations']),
-    ...optional('icons', row.icons as ResourceTemplate['icons']),
-  };
-}
-
-function toTemplateDefinition(row: ResourceTemplateEntity): ResourceTemplateDefinition {
-  return { ...toResourceTemplate(row), text: row.textRecipe, completions: row.completions, servers: row.servers };
-}
-
-function toPrompt(row: PromptEntity): Prompt {
-  return {
-    name: row.name,
-    ...optional('title', row.title),
-    description: row.description,
-    ...optional('icons', row.icons as Prompt['icons']),
-    arguments: row.arguments.map((argument) => ({
-      name: argument.name,
-      ...optional('description', argument.description),
-      ...optional('required', argument.required),
-    })),
-  };
-}
-
-function toPromptDefinition(row: PromptEntity): PromptDefinition {
-  return {
-    name: row.name,
-    ...optional('title', row.title),
-    description: row.description,
-    ...optional('icons', row.icons as Prompt['icons']),
-    arguments: row.arguments,
-    inputs: row.inputs,
-    messages: row.messages,
-    servers: row.servers,
   };
 }

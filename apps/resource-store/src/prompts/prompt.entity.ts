@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
-import type { JsonObject, PromptArgumentDefinition, PromptInputDefinition, PromptMessageDefinition } from './store.types';
+import type { JsonObject, PromptArgumentDefinition, PromptInputDefinition, PromptMessageDefinition } from '../store/store.types';
 
 /** One prompt of a tenant: its arguments and the message recipes `prompts/get` renders. */
 @Entity({ name: 'prompts' })

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
-import type { CompletionSource, JsonObject } from './store.types';
+import type { CompletionSource, JsonObject } from '../store/store.types';
 
 /** One RFC 6570 (level 1) resource template of a tenant, with the recipe its reads are filled from. */
 @Entity({ name: 'resource_templates' })

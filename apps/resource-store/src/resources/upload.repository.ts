@@ -2,10 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { RESOURCE_STORE_CONNECTION, RESOURCE_STORE_SCHEMA } from '../resource-store.constants';
+import type { WriteOutcome } from '../store/rows';
+import { lockTenantQuota, tenantBytesExcept } from '../store/tenant-quota';
 import { ResourceUploadChunkEntity } from './resource-upload-chunk.entity';
 import { ResourceUploadEntity } from './resource-upload.entity';
-import type { WriteOutcome } from './store.repository';
-import { lockTenantQuota, tenantBytesExcept } from './tenant-quota';
 
 /** What an upload stages: a resource's content, or a skill's archive (`uri` is then the skill's root). */
 export type UploadKind = 'resource' | 'skill';
