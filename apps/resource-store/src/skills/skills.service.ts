@@ -202,7 +202,8 @@ async function readArchive(archive: Buffer): Promise<ArchiveFile[]> {
 function toEntry(skill: SkillEntity): SkillEntry {
   return {
     uri: skillFileUri(skill.name, SKILL_MD),
-    frontmatter: skill.frontmatter,
+    // Validated at every write: a mapping with a string name and description.
+    frontmatter: skill.frontmatter as SkillEntry['frontmatter'],
     resources: skill.files.map((file) => ({ uri: skillFileUri(skill.name, file.path), digest: file.digest, size: file.size })),
   };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ResourceSchema } from '@mcp-platform/protocol-mcp';
+import { DirectoryResourceSchema, SkillSchema } from '@modelcontextprotocol/core/ext/skills';
 import { TENANT_SLUG_PATTERN } from '../common/tenant';
 import { defineRpc } from '../define-contract';
 import { CachingHintsSchema, VirtualServerAddressSchema } from './resource.contracts';
@@ -26,22 +26,12 @@ export const SkillNameSchema = z.string().regex(SKILL_NAME_PATTERN, '1-64 lowerc
 const Tenant = { tenant: z.string().regex(TENANT_SLUG_PATTERN) };
 const ServerNames = z.array(z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/)).max(100);
 
-/** One file of a skill in an entry: its URI, `sha256:<64 hex>` of its bytes, and their count. */
-export const SkillResourceSchema = z.object({
-  uri: z.string().min(1).max(2048),
-  digest: z.string().regex(/^sha256:[0-9a-f]{64}$/),
-  size: z.number().int().nonnegative(),
-});
-
 /**
- * A skill entry of `skills/list` and `skills/get`: the URI of its `SKILL.md`, that file's frontmatter
- * verbatim as JSON, and every file of the skill (`SKILL.md` included) with its digest and size.
+ * A skill entry of `skills/list` and `skills/get` (core's `SkillSchema`): the URI of its `SKILL.md`,
+ * that file's frontmatter verbatim as JSON, and every file of the skill (`SKILL.md` included) with its
+ * `sha256:` digest and size.
  */
-export const SkillEntrySchema = z.object({
-  uri: z.string().min(1).max(2048),
-  frontmatter: z.record(z.string(), z.unknown()),
-  resources: z.array(SkillResourceSchema),
-});
+export const SkillEntrySchema = SkillSchema;
 export type SkillEntry = z.infer<typeof SkillEntrySchema>;
 
 const Cursor = { cursor: z.string().optional() };
@@ -68,7 +58,7 @@ export const getSkill = defineRpc({
 export const readSkillDirectory = defineRpc({
   subject: 'resource-store.v1.skill.read-directory',
   request: VirtualServerAddressSchema.extend({ uri: z.string().min(1).max(2048), ...Cursor }),
-  response: CachingHintsSchema.extend({ resources: z.array(ResourceSchema), nextCursor: z.string().optional() }),
+  response: CachingHintsSchema.extend({ resources: z.array(DirectoryResourceSchema), nextCursor: z.string().optional() }),
 });
 
 /** A skill as its administrators see it: what clients get, plus where it is served and when it changed. */

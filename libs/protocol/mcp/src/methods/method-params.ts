@@ -11,6 +11,7 @@ import {
   SubscribeRequestParamsSchema,
   SubscriptionsListenRequestParamsSchema,
 } from '@modelcontextprotocol/core';
+import { GetSkillRequestParamsSchema, ReadResourceDirectoryRequestParamsSchema } from '@modelcontextprotocol/core/ext/skills';
 
 /**
  * The params of every client request this platform serves, parsed once at the edge into a typed
@@ -72,12 +73,12 @@ export type CallToolParams = z.infer<typeof CallToolParamsSchema>;
 export const ReadResourceParamsSchema = ReadResourceRequestParamsSchema.extend({ uri: nonEmpty('uri'), ...RoundTripFieldsShape });
 export type ReadResourceParams = z.infer<typeof ReadResourceParamsSchema>;
 
-/** `skills/get` of the skills extension (SEP-2640): the URI of a skill's `SKILL.md`. */
-export const GetSkillParamsSchema = z.looseObject({ uri: nonEmpty('uri') });
+/** `skills/get` of the skills extension (SEP-2640, core's schema): the URI of a skill's `SKILL.md`. */
+export const GetSkillParamsSchema = GetSkillRequestParamsSchema.extend({ uri: nonEmpty('uri') });
 export type GetSkillParams = z.infer<typeof GetSkillParamsSchema>;
 
-/** `resources/directory/read` of the skills extension (SEP-2640): a directory's URI, paginated like a list. */
-export const ReadDirectoryParamsSchema = ListParamsSchema.extend({ uri: nonEmpty('uri') });
+/** `resources/directory/read` of the skills extension (SEP-2640, core's schema): a directory's URI, paginated like a list. */
+export const ReadDirectoryParamsSchema = ReadResourceDirectoryRequestParamsSchema.extend({ uri: nonEmpty('uri'), cursor });
 export type ReadDirectoryParams = z.infer<typeof ReadDirectoryParamsSchema>;
 
 /** `resources/subscribe` and `resources/unsubscribe` (S-205). */

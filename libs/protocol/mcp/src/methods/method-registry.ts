@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SKILLS_EXTENSION_ID } from '@modelcontextprotocol/core/ext/skills';
 import {
   CallToolParamsSchema,
   CompleteParamsSchema,
@@ -23,7 +24,7 @@ export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
  * The skills extension's identifier (SEP-2640, S-54): declared in `capabilities.extensions` with
  * `directoryRead`; it asks nothing of the client.
  */
-export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
+export const SKILLS_EXTENSION = SKILLS_EXTENSION_ID;
 
 /** Client capabilities a modern request must declare to call a method of the tasks extension (S-295). */
 export const TASKS_EXTENSION_CAPABILITY: Readonly<Record<string, unknown>> = { extensions: { [TASKS_EXTENSION]: {} } };
