@@ -88,6 +88,10 @@ describe(fromWireCode, () => {
   it('gives every wire code a status', () => {
     for (const code of Object.values(WireErrorCode)) expect(adminErrorStatus(fromWireCode(code))).toBeGreaterThanOrEqual(400);
   });
+
+  it('answers a refused request of the caller (bad definition, mismatched headers) with 400', () => {
+    for (const code of [WireErrorCode.InvalidParams, WireErrorCode.HeaderMismatch]) expect(adminErrorStatus(fromWireCode(code))).toBe(400);
+  });
 });
 
 describe(adminErrorStatus, () => {

@@ -68,6 +68,7 @@ export function fromWireCode(code: WireErrorCode): AdminErrorCode {
     case WireErrorCode.InvalidParams:
     case WireErrorCode.Unsupported:
     case WireErrorCode.MissingClientCapability:
+    case WireErrorCode.HeaderMismatch:
       return AdminErrorCode.InvalidRequest;
     case WireErrorCode.Forbidden:
     case WireErrorCode.InsufficientScope:

@@ -31,7 +31,7 @@ export class ToolsHttpController {
     operationId: 'putTool',
     summary: 'Create or replace a tool',
     description:
-      'A built-in handler of the tool executor or an HTTP endpoint (what the platform sends it and how its answers become tool results: see `config` of an `http` tool). `execution.taskSupport` says whether it runs as an MCP task: `forbidden` (the default, then absent), `optional` or `required`. An HTTP tool\'s header values are write-only: a replacement names only the headers it changes (a string sets, `null` removes, `{ "set": true }` or leaving it out keeps), and stored values never follow the URL to another origin. Virtual servers exposing it tell their clients `list_changed`.',
+      'A built-in handler of the tool executor or an HTTP endpoint (what the platform sends it and how its answers become tool results: see `config` of an `http` tool). `execution.taskSupport` says whether it runs as an MCP task: `forbidden` (the default, then absent), `optional` or `required`. An HTTP tool\'s header values are write-only: a replacement names only the headers it changes (a string sets, `null` removes, `{ "set": true }` or leaving it out keeps), and stored values never follow the URL to another origin. An `inputSchema` property may carry `x-mcp-header` (arguments mirrored into `Mcp-Param-*` headers on the 2026-07-28 wire); an invalid declaration refuses the tool with 400 (see `inputSchema`). Virtual servers exposing it tell their clients `list_changed`.',
     response: ToolPutResultSchema,
     errors: [404, 503],
   })

@@ -35,6 +35,11 @@ describe('wireErrorToJsonRpc', () => {
     });
   });
 
+  it('answers HEADER_MISMATCH with -32020 and the executor message naming the header (S-115, S-116)', () => {
+    const message = 'the Mcp-Param-Region header is required: the arguments carry region';
+    expect(wireErrorToJsonRpc(1, { code: WireErrorCode.HeaderMismatch, message }).error).toEqual({ code: -32020, message: `Header mismatch: ${message}` });
+  });
+
   it('answers TIMEOUT and UNAVAILABLE with a clear -32603', () => {
     expect(wireErrorToJsonRpc(1, { code: WireErrorCode.Timeout, message: 'x' }).error).toMatchObject({ code: -32603, message: expect.stringMatching(/timed out/) });
     expect(wireErrorToJsonRpc(1, { code: WireErrorCode.Unavailable, message: 'x' }).error).toMatchObject({

@@ -1,5 +1,5 @@
 import { WireErrorCode, type WireError } from '@mcp-platform/protocol-contracts';
-import { BASELINE_SCOPE, JsonRpcErrorCode, jsonRpcError, missingRequiredClientCapabilityError, type JsonRpcErrorResponse, type RequestId } from '@mcp-platform/protocol-mcp';
+import { BASELINE_SCOPE, headerMismatchError, JsonRpcErrorCode, jsonRpcError, missingRequiredClientCapabilityError, type JsonRpcErrorResponse, type RequestId } from '@mcp-platform/protocol-mcp';
 
 /**
  * Turns a wire error from a platform service into the JSON-RPC error a client sees (STYLE.md §5).
@@ -30,6 +30,9 @@ export function wireErrorToJsonRpc(id: RequestId | undefined, error: WireError):
     case WireErrorCode.MissingClientCapability:
       // spec S-38: -32021 naming what the request lacks (HTTP 400 by the modern codec).
       return missingRequiredClientCapabilityError(id, requiredCapabilitiesOf(error.data));
+    case WireErrorCode.HeaderMismatch:
+      // spec S-115, S-116: the executor's message names the header (HTTP 400 by the modern codec).
+      return headerMismatchError(id, error.message);
     case WireErrorCode.Timeout:
       return jsonRpcError(id, JsonRpcErrorCode.InternalError, 'The request timed out inside the platform; it may be retried');
     case WireErrorCode.Cancelled:

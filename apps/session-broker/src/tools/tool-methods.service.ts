@@ -97,6 +97,8 @@ export class ToolMethods {
             : { stream: { key: stream.key, requestId: call.requestId, ...(stream.primeAfterMs === undefined ? {} : { primeAfterMs: stream.primeAfterMs }) } }),
           ...(call.inputResponses === undefined || Object.keys(call.inputResponses).length === 0 ? {} : { inputResponses: call.inputResponses }),
           ...(call.tasks === 'by-server' ? { taskMode: 'offer' as const } : {}),
+          // SEP-2243: only the stateless wire mirrors arguments into headers; the executor checks them (S-116).
+          ...(call.paramHeaders === undefined ? {} : { paramHeaders: call.paramHeaders }),
           notify: {
             route: this.calls.route,
             ...(progressToken === undefined ? {} : { progressToken }),

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { FakeClient, fakeContext } from '../../test/fake-tool-context';
 import { ClientRequestFailed, type ElicitResult } from '../tools/tool-context';
+import { readParamHeaderDeclarations } from '@mcp-platform/protocol-mcp';
+import { BuiltinToolRegistry } from './builtin-tool.registry';
 import { CONFORMANCE_TOOLS } from './conformance.tools';
 
 const tool = (name: string) => {
@@ -12,6 +14,32 @@ const tool = (name: string) => {
 const eliciting = (elicit: ElicitResult | Error) => new FakeClient({ elicitation: {} }, { elicit });
 
 describe('conformance tools', () => {
+  describe('test_custom_headers', () => {
+    it('is the only conformance tool with x-mcp-header, so the suite finds it, with valid declarations (S-117)', () => {
+      const declaring = new BuiltinToolRegistry()
+        .set('conformance')
+        .filter((candidate) => JSON.stringify(candidate.definition.inputSchema).includes('x-mcp-header'))
+        .map((candidate) => candidate.definition.name);
+      expect(declaring).toEqual(['test_custom_headers']);
+      expect(readParamHeaderDeclarations(tool('test_custom_headers').definition.inputSchema)).toEqual({
+        ok: true,
+        declarations: [
+          { name: 'Region', path: ['region'], type: 'string' },
+          { name: 'Priority', path: ['priority'], type: 'integer' },
+          { name: 'Verbose', path: ['verbose'], type: 'boolean' },
+        ],
+      });
+      expect(tool('test_custom_headers').definition.inputSchema).toMatchObject({ required: ['region', 'priority', 'query'] });
+    });
+
+    it('echoes its arguments', async () => {
+      const args = { region: 'Hello', priority: 0, query: 'test-default' };
+      await expect(tool('test_custom_headers').run(args, fakeContext().context)).resolves.toEqual({
+        content: [{ type: 'text', text: 'Received: {"region":"Hello","priority":0,"query":"test-default"}' }],
+      });
+    });
+  });
+
   describe('test_sampling', () => {
     // The answer of the suite's client in tools-call-sampling.
     const answer = { role: 'assistant' as const, content: { type: 'text' as const, text: 'This is a test response from the client' }, model: 'test-model', stopReason: 'endTurn' };

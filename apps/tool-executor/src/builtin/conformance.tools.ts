@@ -263,4 +263,24 @@ export const CONFORMANCE_TOOLS: BuiltinTool[] = [
     },
     run: async (args) => textResult(`Received: ${JSON.stringify(args)}`),
   },
+  {
+    handler: 'conformance.test_custom_headers',
+    definition: {
+      name: 'test_custom_headers',
+      description: 'Tests Mcp-Param-* headers mirroring x-mcp-header arguments (SEP-2243)',
+      // The suite's http-custom-header-server-validation takes the first listed tool with x-mcp-header and its
+      // first string one (region); the only such tool here, so the scenario always lands on it (S-116).
+      inputSchema: {
+        type: 'object',
+        properties: {
+          region: { type: 'string', description: 'Mirrored into Mcp-Param-Region', 'x-mcp-header': 'Region' },
+          priority: { type: 'integer', description: 'Mirrored into Mcp-Param-Priority', 'x-mcp-header': 'Priority' },
+          verbose: { type: 'boolean', description: 'Mirrored into Mcp-Param-Verbose', 'x-mcp-header': 'Verbose' },
+          query: { type: 'string', description: 'Not mirrored' },
+        },
+        required: ['region', 'priority', 'query'],
+      },
+    },
+    run: async (args) => textResult(`Received: ${JSON.stringify(args)}`),
+  },
 ];

@@ -173,6 +173,21 @@ describe(CatalogAdminService, () => {
       ['a schema with a remote $ref', builtinTool({ inputSchema: { type: 'object', properties: { a: { $ref: 'https://example.com/s.json' } } } }), /inputSchema of simple/],
       ['an unknown built-in handler', builtinTool({ config: { handler: 'nowhere.nothing' } } as never), /no built-in implementation named nowhere\.nothing/],
       ['an HTTP tool with a non-http URL', builtinTool({ kind: 'http', config: { url: 'ftp://files.example.com/run' } } as never), /must be http or https/],
+      [
+        'x-mcp-header on an object property (S-117)',
+        builtinTool({ inputSchema: { type: 'object', properties: { where: { type: 'object', 'x-mcp-header': 'Where' } } } }),
+        /invalid x-mcp-header declaration: .*only string, integer and boolean/,
+      ],
+      [
+        'an x-mcp-header name that is not a token (S-117)',
+        builtinTool({ inputSchema: { type: 'object', properties: { a: { type: 'string', 'x-mcp-header': 'Two Words' } } } }),
+        /invalid x-mcp-header declaration: .*not an HTTP token/,
+      ],
+      [
+        'x-mcp-header names repeated ignoring case (S-117)',
+        builtinTool({ inputSchema: { type: 'object', properties: { a: { type: 'string', 'x-mcp-header': 'Region' }, b: { type: 'string', 'x-mcp-header': 'region' } } } }),
+        /invalid x-mcp-header declaration: .*repeats/,
+      ],
     ])('refuses %s with INVALID_PARAMS and stores nothing', async (_case, tool, message) => {
       const { service, repository, published } = setup();
       await service.putTenant('acme');

@@ -117,6 +117,24 @@ describe(CatalogService, () => {
     });
   });
 
+  describe('x-mcp-header declarations', () => {
+    it('publishes them in tools/list and keeps them for the call check; leaves a tool with a bad one out', async () => {
+      const inputSchema = { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } } };
+      const { service } = serviceWith({
+        acme: {
+          tenant: 'acme',
+          servers: [{ tenant: 'acme', name: 'main', public: false, toolNames: ['routed', 'broken'] }],
+          tools: [baseTool('routed', { inputSchema }), baseTool('broken', { inputSchema: { type: 'object', properties: { a: { type: 'object', 'x-mcp-header': 'A' } } } })],
+        },
+      });
+      await service.loadAll();
+      const tools = service.getServer('acme', 'main')?.tools ?? [];
+      expect(tools.map((tool) => tool.wire.name)).toEqual(['routed']);
+      expect(tools[0]?.wire.inputSchema).toEqual(inputSchema);
+      expect(tools[0]?.paramHeaders).toEqual([{ name: 'Region', path: ['region'], type: 'string' }]);
+    });
+  });
+
   describe('assertServable', () => {
     const definition = (overrides: Partial<CatalogTool> = {}) => {
       const { id: _id, tenant: _tenant, updatedAt: _updatedAt, ...rest } = baseTool('candidate', overrides);
@@ -135,6 +153,14 @@ describe(CatalogService, () => {
         /inputSchema of candidate does not compile/,
       );
       expect(() => service.assertServable(definition({ outputSchema: { type: 'object', required: 'not-an-array' } }))).toThrow(/outputSchema of candidate/);
+    });
+
+    it('refuses invalid x-mcp-header declarations, naming the rule broken (S-117)', () => {
+      const { service } = serviceWith({});
+      const declaring = (property: Record<string, unknown>) => definition({ inputSchema: { type: 'object', properties: { a: property } } });
+      expect(() => service.assertServable(declaring({ type: 'array', 'x-mcp-header': 'A' }))).toThrow(/inputSchema of candidate has an invalid x-mcp-header declaration/);
+      expect(() => service.assertServable(declaring({ type: 'string', 'x-mcp-header': '' }))).toThrow(/non-empty string/);
+      expect(() => service.assertServable(declaring({ type: 'string', 'x-mcp-header': 'A' }))).not.toThrow();
     });
 
     it('refuses an unknown built-in handler', () => {

@@ -1,5 +1,5 @@
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { BASELINE_SCOPE, REQUIRED_SCOPES_META_KEY, ToolSchema, type Tool } from '@mcp-platform/protocol-mcp';
+import { BASELINE_SCOPE, readParamHeaderDeclarations, REQUIRED_SCOPES_META_KEY, ToolSchema, type ParamHeaderDeclaration, type Tool } from '@mcp-platform/protocol-mcp';
 import type { toolExecutor } from '@mcp-platform/protocol-contracts';
 import type { BeforeTaskInput } from '../builtin/builtin-tool';
 import { BuiltinToolRegistry } from '../builtin/builtin-tool.registry';
@@ -15,6 +15,8 @@ export interface PreparedTool {
   wire: Tool;
   input: CompiledSchema;
   output?: CompiledSchema;
+  /** The arguments its input schema mirrors into `Mcp-Param-*` headers (`x-mcp-header`, S-116); often none. */
+  paramHeaders: ParamHeaderDeclaration[];
   /** How it runs: a built-in implementation, or the HTTP endpoint it POSTs to. */
   runner: { kind: 'builtin'; implementation: ToolImplementation; beforeTask?: BeforeTaskInput[] } | { kind: 'http'; config: HttpToolConfig };
 }
@@ -152,7 +154,10 @@ export class CatalogService implements OnApplicationBootstrap {
     if (!parsed.success) throw new Error(`${record.name} is not a valid MCP tool: ${parsed.error.issues.map(describeIssue).join('; ')}`);
     const input = compileSchema(record.inputSchema, `inputSchema of ${record.name}`);
     const output = record.outputSchema ? compileSchema(record.outputSchema, `outputSchema of ${record.name}`) : undefined;
-    return { record, wire: parsed.data, input, ...(output ? { output } : {}), runner: this.runnerOf(record) };
+    // spec S-117: a tool whose x-mcp-header declarations break the rules is one clients drop; we never serve it.
+    const paramHeaders = readParamHeaderDeclarations(record.inputSchema);
+    if (!paramHeaders.ok) throw new Error(`inputSchema of ${record.name} has an invalid x-mcp-header declaration: ${paramHeaders.reason}`);
+    return { record, wire: parsed.data, input, ...(output ? { output } : {}), paramHeaders: paramHeaders.declarations, runner: this.runnerOf(record) };
   }
 
   private runnerOf(record: CatalogTool): PreparedTool['runner'] {

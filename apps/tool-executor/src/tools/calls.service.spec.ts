@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toolExecutor, WireErrorCode, type Principal } from '@mcp-platform/protocol-contracts';
-import type { CallToolResult } from '@mcp-platform/protocol-mcp';
+import { readParamHeaderDeclarations, type CallToolResult } from '@mcp-platform/protocol-mcp';
 import { ManualClock } from '@mcp-platform/shared-clock';
 import { MemoryEventLog, type MessageBus } from '@mcp-platform/shared-messaging';
 import type { BeforeTaskInput } from '../builtin/builtin-tool';
@@ -20,9 +20,12 @@ function tool(
     taskSupport?: toolExecutor.TaskSupport;
     annotations?: Record<string, unknown>;
     beforeTask?: BeforeTaskInput[];
+    inputSchema?: Record<string, unknown>;
   } = {},
 ): PreparedTool {
-  const inputSchema = { type: 'object', properties: { n: { type: 'number' } }, additionalProperties: false };
+  const inputSchema = options.inputSchema ?? { type: 'object', properties: { n: { type: 'number' } }, additionalProperties: false };
+  const paramHeaders = readParamHeaderDeclarations(inputSchema);
+  if (!paramHeaders.ok) throw new Error(paramHeaders.reason);
   return {
     record: {
       id: name,
@@ -43,6 +46,7 @@ function tool(
     wire: { name, inputSchema: { type: 'object' } },
     input: compileSchema(inputSchema, 'inputSchema'),
     ...(options.outputSchema ? { output: compileSchema(options.outputSchema, 'outputSchema') } : {}),
+    paramHeaders: paramHeaders.declarations,
     runner: { kind: 'builtin', implementation, ...(options.beforeTask ? { beforeTask: options.beforeTask } : {}) },
   };
 }
@@ -108,7 +112,13 @@ function setup(tools: PreparedTool[], principal: Principal | null = member) {
       { tenant: 't', server: 's', callId: `k-${name}`, name, protocolVersion: '2026-07-28', arguments: args, ...(taskMode ? { taskMode } : {}) },
       principal ?? undefined,
     );
-  return { service, clock, eventLog, call, callModern, callInSession, callInMode, emitted, events, flushes: () => flushes };
+  /** A modern call with the `Mcp-Param-*` headers the broker collected (by lowercase name after the prefix). */
+  const callWithHeaders = (name: string, args: Record<string, unknown>, paramHeaders: Record<string, string>, taskMode?: 'offer') =>
+    service.call(
+      { tenant: 't', server: 's', callId: `h-${name}`, name, protocolVersion: '2026-07-28', arguments: args, paramHeaders, ...(taskMode ? { taskMode } : {}) },
+      principal ?? undefined,
+    );
+  return { service, clock, eventLog, call, callModern, callInSession, callInMode, callWithHeaders, emitted, events, flushes: () => flushes };
 }
 
 const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
@@ -698,6 +708,46 @@ describe(CallsService, () => {
           data: { inputKey: 'input-1' },
         });
       }
+    });
+  });
+
+  describe('call with Mcp-Param-* headers (stateless wire, S-116)', () => {
+    const inputSchema = {
+      type: 'object',
+      properties: { region: { type: 'string', 'x-mcp-header': 'Region' }, priority: { type: 'integer', 'x-mcp-header': 'Priority' }, query: { type: 'string' } },
+      required: ['region'],
+    };
+    const echo = () => tool('routed', async (args) => text(JSON.stringify(args)), { inputSchema });
+
+    it('runs the tool when every mirrored header matches its argument', async () => {
+      const { callWithHeaders } = setup([echo()]);
+      const answer = await callWithHeaders('routed', { region: 'Hello', priority: 0, query: 'q' }, { region: '=?base64?SGVsbG8=?=', priority: '0' });
+      expect(answer).toEqual(text('{"region":"Hello","priority":0,"query":"q"}'));
+    });
+
+    it('answers HEADER_MISMATCH naming the header, without running the tool, when a header is missing or differs', async () => {
+      let ran = false;
+      const { callWithHeaders } = setup([tool('routed', async () => ((ran = true), text('ran')), { inputSchema })]);
+      await expect(callWithHeaders('routed', { region: 'test-value' }, {})).rejects.toMatchObject({
+        code: WireErrorCode.HeaderMismatch,
+        message: 'the Mcp-Param-Region header is required: the arguments carry region',
+      });
+      await expect(callWithHeaders('routed', { region: 'a' }, { region: 'b' })).rejects.toMatchObject({ code: WireErrorCode.HeaderMismatch, message: expect.stringContaining('Mcp-Param-Region') });
+      await expect(callWithHeaders('routed', { region: 'Hello' }, { region: '=?base64?SGVsbG8?=' })).rejects.toMatchObject({ code: WireErrorCode.HeaderMismatch });
+      await expect(callWithHeaders('routed', { region: 'a' }, { region: 'a', priority: '1' })).rejects.toMatchObject({ code: WireErrorCode.HeaderMismatch, message: expect.stringContaining('Mcp-Param-Priority') });
+      expect(ran).toBe(false);
+    });
+
+    it('checks before a call offered as a task becomes one', async () => {
+      const { callWithHeaders } = setup([tool('routed', async () => text('ran'), { inputSchema, taskSupport: 'optional' })]);
+      await expect(callWithHeaders('routed', { region: 'a' }, {}, 'offer')).rejects.toMatchObject({ code: WireErrorCode.HeaderMismatch });
+      await expect(callWithHeaders('routed', { region: 'a' }, { region: 'a' }, 'offer')).resolves.toEqual({ runAsTask: true });
+    });
+
+    it('checks nothing without paramHeaders (legacy calls, task runs)', async () => {
+      const { call, callInMode } = setup([echo()]);
+      await expect(call('routed', { region: 'a' })).resolves.toEqual(text('{"region":"a"}'));
+      await expect(callInMode('routed', 'task', { region: 'a' })).resolves.toEqual(text('{"region":"a"}'));
     });
   });
 

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { toolExecutor, type EventPayload, type Principal, type RpcRequestParsed, type RpcResponse } from '@mcp-platform/protocol-contracts';
-import { CallToolResultSchema, eraOfVersion, JSONRPC_VERSION, TASKS_EXTENSION_CAPABILITY, type CallToolResult } from '@mcp-platform/protocol-mcp';
+import { CallToolResultSchema, checkParamHeaders, eraOfVersion, JSONRPC_VERSION, TASKS_EXTENSION_CAPABILITY, type CallToolResult } from '@mcp-platform/protocol-mcp';
 import { Clock } from '@mcp-platform/shared-clock';
 import { EventLog, MessageBus, RpcError, toWireError, WireErrorCode } from '@mcp-platform/shared-messaging';
 import { drainUntil, type OnDrain } from '@mcp-platform/shared-observability';
@@ -173,6 +173,11 @@ export class CallsService implements OnDrain {
     delivery: TaskDelivery,
   ): Promise<CallAnswer> {
     const tool = this.callableTool(request, principal);
+    if (request.paramHeaders !== undefined) {
+      // spec S-116: on the stateless wire the mirrored headers must agree with the arguments (-32020 at the edge).
+      const check = checkParamHeaders(tool.paramHeaders, request.arguments ?? {}, request.paramHeaders);
+      if (!check.ok) throw new RpcError(WireErrorCode.HeaderMismatch, check.message);
+    }
     if (request.taskMode === undefined && tool.record.taskSupport === 'required') {
       // spec S-295: a 2026-07-28 request names the tasks extension it lacks (-32021); S-197 (MUST): a
       // 2025-11-25 session's plain call does not run either (-32601).

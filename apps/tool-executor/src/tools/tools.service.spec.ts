@@ -24,6 +24,7 @@ function tool(name: string, requiredScopes: string[] = []): PreparedTool {
     },
     wire: { name, inputSchema: { type: 'object' } },
     input: anyObject,
+    paramHeaders: [],
     runner: { kind: 'builtin', implementation: async () => ({ content: [] }) },
   };
 }

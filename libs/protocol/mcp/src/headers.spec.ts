@@ -20,6 +20,7 @@ describe('decodeMcpHeaderValue', () => {
     expect(decodeMcpHeaderValue('=?base64?not base64!?=').ok).toBe(false);
     expect(decodeMcpHeaderValue('=?base64?SGk?=').ok).toBe(false);
     expect(decodeMcpHeaderValue('=?base64?/w==?=').ok).toBe(false);
+    expect(decodeMcpHeaderValue('=?base64?SGVsbG9=?=')).toEqual({ ok: false, reason: 'the Base64 sentinel value is not canonical Base64' });
     expect(decodeMcpHeaderValue('a\u0001b').ok).toBe(false);
     expect(decodeMcpHeaderValue('caf\u00e9').ok).toBe(false);
   });

@@ -60,8 +60,11 @@ export function decodeMcpHeaderValue(raw: string): DecodedHeaderValue {
   }
   const payload = raw.slice(SENTINEL_PREFIX.length, raw.length - SENTINEL_SUFFIX.length);
   if (payload.length % 4 !== 0 || !BASE64.test(payload)) return { ok: false, reason: 'the Base64 sentinel value is not valid Base64' };
+  const binary = atob(payload);
+  // Canonical only: padding bits that are not zero (`SGVsbG9=`) would let two payloads mean one value.
+  if (btoa(binary) !== payload) return { ok: false, reason: 'the Base64 sentinel value is not canonical Base64' };
   try {
-    return { ok: true, value: utf8.decode(Uint8Array.from(atob(payload), (char) => char.charCodeAt(0))) };
+    return { ok: true, value: utf8.decode(Uint8Array.from(binary, (char) => char.charCodeAt(0))) };
   } catch {
     return { ok: false, reason: 'the Base64 sentinel value is not valid UTF-8' };
   }

@@ -51,6 +51,7 @@ export * from './json-rpc-errors';
 export * from './json-rpc-message';
 export * from './era';
 export * from './headers';
+export * from './param-headers';
 export * from './meta';
 export * from './results';
 export * from './capabilities';

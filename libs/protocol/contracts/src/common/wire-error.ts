@@ -30,6 +30,12 @@ export const WireErrorCode = {
    * `-32021`, S-38). Only requests that declare their capabilities per request (2026-07-28) get it.
    */
   MissingClientCapability: 'MISSING_CLIENT_CAPABILITY',
+  /**
+   * The request's mirrored headers disagree with its body: an `Mcp-Param-*` header missing, malformed or
+   * unlike the argument it mirrors (S-116); the message names the header. The broker answers HTTP 400
+   * with `-32020` HeaderMismatch (S-115).
+   */
+  HeaderMismatch: 'HEADER_MISMATCH',
   /** The deadline passed before an answer came. */
   Timeout: 'TIMEOUT',
   /** The call was cancelled by its caller. */

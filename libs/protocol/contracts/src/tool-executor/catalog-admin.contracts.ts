@@ -84,14 +84,26 @@ export const ToolRunnerViewSchema = z.discriminatedUnion('kind', [
   }),
 ]);
 
+/** What the OpenAPI document says of a tool's `inputSchema`, the `x-mcp-header` rules included. */
+const INPUT_SCHEMA_DESCRIPTION =
+  'JSON Schema 2020-12 of the arguments; the root `type` is `object`. A property may carry `"x-mcp-header": "<Name>"`: ' +
+  'clients of the 2026-07-28 protocol then also send that argument as the HTTP header `Mcp-Param-<Name>` (so gateways can ' +
+  'route on it), and a call whose header is missing or disagrees with the argument is refused (400, -32020). The name must be ' +
+  'a non-empty HTTP token (letters, digits and !#$%&\'*+-.^_`|~), unique ignoring case within the schema, on a `string`, ' +
+  '`integer` or `boolean` property reached from the root through `properties` only (not under `items`, `anyOf`, `$defs`…); ' +
+  'otherwise the tool is refused with 400. Do not mark secrets: header values are visible to every intermediary.';
+
 /** The fields of a tool besides how it runs. */
 const ToolFieldsSchema = z.object({
   /** MCP tool name (S-181: 1..128 of `[A-Za-z0-9_.-]`). */
   name: z.string().regex(/^[A-Za-z0-9_.-]{1,128}$/),
   title: z.string().max(256).optional(),
   description: z.string().max(8192).optional(),
-  /** A JSON Schema (2020-12) object for the arguments; its root `type` is `object`. */
-  inputSchema: JsonObjectSchema.refine((schema) => schema['type'] === 'object', { message: 'inputSchema must have type "object" (S-183)' }),
+  /**
+   * A JSON Schema (2020-12) object for the arguments; its root `type` is `object`. A property may carry
+   * `x-mcp-header` (S-116, S-117); the executor refuses the tool unless each is valid.
+   */
+  inputSchema: JsonObjectSchema.refine((schema) => schema['type'] === 'object', { message: 'inputSchema must have type "object" (S-183)' }).describe(INPUT_SCHEMA_DESCRIPTION),
   outputSchema: JsonObjectSchema.optional(),
   annotations: JsonObjectSchema.optional(),
   /**

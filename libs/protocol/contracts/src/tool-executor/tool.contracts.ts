@@ -122,6 +122,12 @@ export const callTool = defineRpc({
      * without running); absent, a plain call (a tool requiring tasks is `UNSUPPORTED`).
      */
     taskMode: z.enum(['task', 'offer']).optional(),
+    /**
+     * Stateless wire (2026-07-28) only: the request's `Mcp-Param-*` headers by lowercase name after the
+     * prefix, as they came (SEP-2243). The executor, which knows the tool's `x-mcp-header` declarations,
+     * checks them against `arguments` (`HEADER_MISMATCH`, S-116); absent (legacy calls, task runs): not checked.
+     */
+    paramHeaders: z.record(z.string().min(1).max(256), z.string().max(8192)).optional(),
   }),
   // CallToolResultSchema is loose and defaults `content`: it would read an input-required answer (or
   // a malformed one) as an empty result. Hence the strict shape first, and no `inputRequired` in results.
