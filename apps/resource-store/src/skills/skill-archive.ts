@@ -35,6 +35,9 @@ export class SkillArchiveError extends Error {
   }
 }
 
+/** How much of a zip is handed to the inflater at once. */
+const ZIP_SLICE_BYTES = 16 * 1024;
+
 /** Folders and files an archiver adds by itself (macOS's resource forks and Finder state): never part of a skill. */
 const ARCHIVER_JUNK = [/^__MACOSX(\/|$)/, /(^|\/)\.DS_Store$/];
 
@@ -76,10 +79,10 @@ class UnpackBudget {
   /** `length` more unpacked bytes. */
   spend(length: number): void {
     this.bytes += length;
-    if (this.bytes > this.limits.maxTotalBytes) throw tooLarge(`The unpacked files pass ${this.limits.maxTotalBytes} bytes`);
     if (this.bytes > this.limits.ratioFloorBytes && this.bytes > this.archiveBytes * this.limits.maxRatio) {
       throw tooLarge(`The archive unpacks to more than ${this.limits.maxRatio} times its size: refused as a compression bomb`);
     }
+    if (this.bytes > this.limits.maxTotalBytes) throw tooLarge(`The unpacked files pass ${this.limits.maxTotalBytes} bytes`);
   }
 }
 
@@ -110,7 +113,11 @@ function readZip(archive: Buffer, budget: UnpackBudget): ArchiveFile[] {
   });
   unzip.register(UnzipInflate);
   try {
-    unzip.push(archive, true);
+    // Small slices: inflating one slice yields at most ~1,000 times its size (deflate's ceiling), so a
+    // bomb is stopped after a few MiB of output instead of inflating whole in one call.
+    for (let offset = 0; offset < archive.length && failure === undefined; offset += ZIP_SLICE_BYTES) {
+      unzip.push(archive.subarray(offset, offset + ZIP_SLICE_BYTES), offset + ZIP_SLICE_BYTES >= archive.length);
+    }
   } catch (error) {
     // fflate throws on an unknown compression method (or encryption) and on truncated data.
     failure ??= bad(`The zip archive cannot be read: ${(error as Error).message}`);
