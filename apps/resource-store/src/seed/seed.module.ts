@@ -1,6 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { PromptsModule } from '../prompts/prompts.module';
-import { SkillsModule } from '../skills/skills.module';
 import { SeedService } from './seed.service';
 
 /** The `conformance` and `demo` fixtures, written at boot when seeding is on. */

@@ -179,7 +179,6 @@ export function safePath(raw: string, maxLength: number): string {
   const path = raw.replace(/^\.\//, '').replace(/\/+$/, '');
   if (path.length === 0) throw bad('An archive entry has an empty path');
   if (path.length > maxLength) throw bad(`The archive entry ${path.slice(0, 80)}… has a path longer than ${maxLength} characters`);
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f\\]/.test(path)) throw bad(`The archive entry ${JSON.stringify(path)} has a backslash or a control character in its path`);
   if (path.startsWith('/') || /^[A-Za-z]:/.test(path)) throw bad(`The archive entry ${path} has an absolute path`);
   const segments = path.split('/');

@@ -49,6 +49,16 @@ export function validateSkill(expectedName: string, archiveFiles: ArchiveFile[])
   const text = utf8(manifest.data);
   if (text === undefined) throw new InvalidSkillError(`${SKILL_MD} is not UTF-8 text`);
   const frontmatter = readFrontmatter(text);
+  const { name, description } = checkFrontmatter(expectedName, frontmatter);
+
+  const files = [...archiveFiles]
+    .sort((left, right) => (left.path === SKILL_MD ? -1 : right.path === SKILL_MD ? 1 : left.path < right.path ? -1 : left.path > right.path ? 1 : 0))
+    .map(describeFile);
+  return { name, frontmatter, description, files, size: files.reduce((total, file) => total + file.size, 0) };
+}
+
+/** The frontmatter's required fields, by the Agent Skills rules and the name the skill is stored under. */
+function checkFrontmatter(expectedName: string, frontmatter: Record<string, unknown>): { name: string; description: string } {
   const name = frontmatter['name'];
   if (typeof name !== 'string' || !SKILL_NAME_PATTERN.test(name)) {
     throw new InvalidSkillError(`${SKILL_MD}: name ${JSON.stringify(name)} is not 1-64 lowercase letters, digits and single hyphens`);
@@ -61,11 +71,7 @@ export function validateSkill(expectedName: string, archiveFiles: ArchiveFile[])
   if (metadata !== undefined && (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata))) throw new InvalidSkillError(`${SKILL_MD}: metadata must be a mapping`);
   const reserved = Object.keys((metadata as Record<string, unknown> | undefined) ?? {}).filter((key) => key.startsWith(RESERVED_METADATA_PREFIX));
   if (reserved.length > 0) throw new InvalidSkillError(`${SKILL_MD}: metadata keys under ${RESERVED_METADATA_PREFIX} are reserved for MCP extensions: ${reserved.join(', ')}`);
-
-  const files = [...archiveFiles]
-    .sort((left, right) => (left.path === SKILL_MD ? -1 : right.path === SKILL_MD ? 1 : left.path < right.path ? -1 : left.path > right.path ? 1 : 0))
-    .map(describeFile);
-  return { name, frontmatter, description, files, size: files.reduce((total, file) => total + file.size, 0) };
+  return { name, description };
 }
 
 /**
