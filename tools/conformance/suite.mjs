@@ -205,8 +205,9 @@ export function baselineVerdicts(log) {
 
 /**
  * Each scenario's verdict: FAIL when a check failed or the scenario left no checks (it did not
- * complete); with `strict`, also on a WARNING check or a vacuous pass. `notes` say why: `x` a failed
- * check, `!` a warning, `?` a vacuous pass.
+ * complete); with `strict`, also on a WARNING check, a vacuous pass, or every check SKIPPED (a
+ * scenario that showed nothing, such as an extension's when the server does not declare it). `notes`
+ * say why: `x` a failed check, `!` a warning, `?` a vacuous pass, `-` all skipped.
  * @param {string[]} started the scenarios the suite started (`scenariosStarted`)
  * @param {Record<string, Check[]>} checks (`readChecks`)
  * @param {{ strict?: boolean }} [options]
@@ -220,12 +221,15 @@ export function judgeScenarios(started, checks, { strict = false } = {}) {
     const by = (/** @type {string} */ status) => scenarioChecks.filter((check) => check.status === status);
     const [passed, failed, warnings] = [by('SUCCESS'), by('FAILURE'), by('WARNING')];
     const vacuous = passed.map(vacuousPass).filter((note) => note !== undefined);
+    // Every check skipped (an extension the server does not declare, a harness the suite disabled): nothing was shown.
+    const skipped = scenarioChecks.length > 0 && scenarioChecks.every((check) => check.status === 'SKIPPED');
     const notes = [
       ...failed.map((check) => `x ${check.id}: ${describeCheck(check)}`),
       ...warnings.map((check) => `! ${check.id}: ${describeCheck(check)}`),
       ...vacuous,
+      ...(skipped ? [`- every check was skipped: ${describeCheck(scenarioChecks[0] ?? { id: '', status: 'SKIPPED' })}`] : []),
     ];
-    const fails = failed.length > 0 || (strict && (warnings.length > 0 || vacuous.length > 0));
+    const fails = failed.length > 0 || (strict && (warnings.length > 0 || vacuous.length > 0 || skipped));
     const summary = `${passed.length}/${passed.length + failed.length} checks ok${warnings.length ? `, ${warnings.length} warning(s)` : ''}`;
     return { scenario, status: fails ? 'FAIL' : 'PASS', summary, notes };
   });

@@ -102,6 +102,16 @@ describe('conformance suite runner', () => {
       expect(judgeScenarios(['tools-call-simple-text'], { 'tools-call-simple-text': [vacuous] })[0]?.status).toBe('PASS');
       expect(judgeScenarios(['tools-call-simple-text'], { 'tools-call-simple-text': [vacuous] }, { strict: true })[0]?.status).toBe('FAIL');
     });
+    it('fails a scenario whose every check was skipped under strict only, saying why', () => {
+      const skipped = { 'sep-2640-skills-directory': [{ id: 'sep-2640-capability-directory-read-flag', status: 'SKIPPED', errorMessage: 'Server did not declare the extension' }] };
+      expect(judgeScenarios(['sep-2640-skills-directory'], skipped)[0]?.status).toBe('PASS');
+      expect(judgeScenarios(['sep-2640-skills-directory'], skipped, { strict: true })[0]).toMatchObject({
+        status: 'FAIL',
+        notes: ['- every check was skipped: Server did not declare the extension'],
+      });
+      const partly = { s: [ok('a'), { id: 'b', status: 'SKIPPED', errorMessage: 'optional' }] };
+      expect(judgeScenarios(['s'], partly, { strict: true })[0]?.status).toBe('PASS');
+    });
   });
 
   describe('vacuousPass', () => {

@@ -6,10 +6,11 @@ import { DEFAULT_MAX_RESOURCE_BYTES, DEFAULT_READ_CACHE_ENTRIES, DEFAULT_TENANT_
 import type { ResourceStoreOptions } from './resource-store.options';
 import { ResourcesModule } from './resources/resources.module';
 import { SeedModule } from './seed/seed.module';
+import { SkillsModule } from './skills/skills.module';
 import { STORE_ENTITIES, STORE_MIGRATIONS } from './store/store.entities';
 
 /**
- * Resources and resource templates per tenant, prompts and completion, with their change events
+ * Resources and resource templates per tenant, prompts, completion and skills, with their change events
  * (DESIGN.md §3), transport-agnostic: the app's own process (`AppModule`) and the embedded host
  * (`apps/standalone`) both import it. Needs `MessagingModule` from its host.
  */
@@ -23,6 +24,7 @@ export class ResourceStoreModule {
       },
       { entries: options.readCacheEntries ?? DEFAULT_READ_CACHE_ENTRIES },
     );
+    const skills = SkillsModule.register(resources);
     return {
       module: ResourceStoreModule,
       imports: [
@@ -37,7 +39,8 @@ export class ResourceStoreModule {
         resources,
         PromptsModule,
         CompletionModule,
-        SeedModule.register(options.seed, resources),
+        skills,
+        SeedModule.register(options.seed, resources, skills),
       ],
     };
   }

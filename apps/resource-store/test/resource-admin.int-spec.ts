@@ -166,7 +166,7 @@ describe.each(setups(run))('resource store administration over $name', (setup) =
     });
     await bus.flush();
     try {
-      await expect(bus.request(resourceStore.deleteTenantContent, { tenant: 'leaving' })).resolves.toEqual({ resources: 1, resourceTemplates: 1, prompts: 1 });
+      await expect(bus.request(resourceStore.deleteTenantContent, { tenant: 'leaving' })).resolves.toEqual({ resources: 1, resourceTemplates: 1, prompts: 1, skills: 0 });
       await expect.poll(() => changed).toEqual([{ servers: [], lists: ['resources', 'prompts'] }]);
     } finally {
       subscription.unsubscribe();
@@ -178,7 +178,7 @@ describe.each(setups(run))('resource store administration over $name', (setup) =
     expect((await errorOf(bus.request(resourceStore.appendResourceUpload, { tenant: 'leaving', uploadId, offset: 0, data: 'AA==' }))).code).toBe('NOT_FOUND');
     await expect(bus.request(resourceStore.getResourceDefinition, { tenant: 'staying', uri: resource.uri })).resolves.toMatchObject({ text: resource.text });
     // Again: nothing left, nothing fails.
-    await expect(bus.request(resourceStore.deleteTenantContent, { tenant: 'leaving' })).resolves.toEqual({ resources: 0, resourceTemplates: 0, prompts: 0 });
+    await expect(bus.request(resourceStore.deleteTenantContent, { tenant: 'leaving' })).resolves.toEqual({ resources: 0, resourceTemplates: 0, prompts: 0, skills: 0 });
   });
 
   it('answers NOT_FOUND for unknown items', async () => {

@@ -23,6 +23,7 @@ import { VirtualServerAnnouncer } from './startup/virtual-server-announcer.servi
 import { SessionStreams } from './streams/session-streams.registry';
 import { StreamResumption } from './calls/stream-resumption.service';
 import { ResourceMethods } from './resources/resource-methods.service';
+import { SkillMethods } from './skills/skill-methods.service';
 import { SessionMethods } from './sessions/session-methods.service';
 import { TaskMethods } from './tasks/task-methods.service';
 import { TaskRateLimiter } from './tasks/task-rate-limiter';
@@ -71,6 +72,7 @@ export class SessionBrokerModule {
         { provide: RequestStates, inject: [SESSION_BROKER_OPTIONS], useFactory: requestStates },
         RoundTrips,
         ResourceMethods,
+        SkillMethods,
         TaskMethods,
         SessionMethods,
         MethodTable,

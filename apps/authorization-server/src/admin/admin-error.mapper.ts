@@ -25,6 +25,8 @@ export function mapAdminError(error: unknown, newErrorId: () => string = randomU
   if (isRpcError(error)) {
     if (isQuotaRefusal(error.code, error.data)) return { error: new AdminApiError(AdminErrorCode.QuotaExceeded, error.message) };
     if (isSizeRefusal(error.code, error.data)) return { error: new AdminApiError(AdminErrorCode.PayloadTooLarge, error.message) };
+    const skillRefusal = skillRefusalCode(error.code, error.data);
+    if (skillRefusal) return { error: new AdminApiError(skillRefusal, error.message) };
     const code = fromWireCode(error.code);
     if (code !== AdminErrorCode.Internal) return { error: new AdminApiError(code, wireMessage(error.code, error.message)) };
     // The service (tool executor, resource store, task scheduler) logged its own cause under its own id; keep that id so the two logs meet.
@@ -108,6 +110,18 @@ function isQuotaRefusal(code: WireErrorCode, data: unknown): boolean {
  */
 function isSizeRefusal(code: WireErrorCode, data: unknown): boolean {
   return code === WireErrorCode.InvalidParams && typeof data === 'object' && data !== null && typeof (data as { maxResourceBytes?: unknown }).maxResourceBytes === 'number';
+}
+
+/**
+ * The resource store's refusals of a skill carry `data.code` (`skill.contracts.ts`): an archive too
+ * large to unpack is 413, a skill URI a plain resource holds 409; a bad archive or `SKILL.md` stays 400.
+ */
+function skillRefusalCode(code: WireErrorCode, data: unknown): AdminErrorCode | undefined {
+  if (code !== WireErrorCode.InvalidParams || typeof data !== 'object' || data === null) return undefined;
+  const skillCode = (data as { code?: unknown }).code;
+  if (skillCode === 'SKILL_TOO_LARGE') return AdminErrorCode.PayloadTooLarge;
+  if (skillCode === 'SKILL_URI_TAKEN') return AdminErrorCode.Conflict;
+  return undefined;
 }
 
 /** The bus's messages name subjects when nobody answers; the administrator needs the gist. */

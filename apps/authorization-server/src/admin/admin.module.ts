@@ -27,6 +27,8 @@ import { ResourceAdminService } from './resource-admin.service';
 import { ResourceTemplatesHttpController } from './resource-templates.http.controller';
 import { ResourcesHttpController } from './resources.http.controller';
 import { RolesHttpController } from './roles.http.controller';
+import { SkillAdminService } from './skill-admin.service';
+import { SkillsHttpController } from './skills.http.controller';
 import { TaskAdminService } from './task-admin.service';
 import { TasksHttpController } from './tasks.http.controller';
 import { TenantsHttpController } from './tenants.http.controller';
@@ -73,6 +75,7 @@ class VerifierKeyInvalidation implements OnModuleDestroy {
     ResourcesHttpController,
     ResourceTemplatesHttpController,
     PromptsHttpController,
+    SkillsHttpController,
     TasksHttpController,
     AdminResourceMetadataHttpController,
   ],
@@ -99,6 +102,7 @@ class VerifierKeyInvalidation implements OnModuleDestroy {
     AdminRawUploadParsing,
     CatalogAdminService,
     ResourceAdminService,
+    SkillAdminService,
     TaskAdminService,
     IdentityAdminService,
     ClientsAdminService,

@@ -19,6 +19,10 @@ export class ResourceUploadEntity {
   @Column({ type: 'text' })
   mimeType!: string;
 
+  /** What the upload stages: a resource's content, or a skill's archive (`uri` is then `skill://<name>`). */
+  @Column({ type: 'text', default: 'resource' })
+  kind!: 'resource' | 'skill';
+
   /** Metadata given with the upload; `null` keeps the existing resource's (a new one needs `name`). */
   @Column({ type: 'text', nullable: true })
   name!: string | null;

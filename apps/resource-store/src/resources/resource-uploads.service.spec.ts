@@ -66,7 +66,7 @@ describe('ResourceUploadsService', () => {
     it.each([
       [{ kind: 'unknown' } as const, { code: 'NOT_FOUND', data: { uploadId: 'u' } }],
       [{ kind: 'out-of-order', receivedBytes: 3 } as const, { code: 'INVALID_PARAMS', data: { uploadId: 'u', receivedBytes: 3 } }],
-      [{ kind: 'too-large', requestedBytes: 12 } as const, { code: 'INVALID_PARAMS', data: { maxResourceBytes: 10, requestedBytes: 12 } }],
+      [{ kind: 'too-large', requestedBytes: 12, maxBytes: 10 } as const, { code: 'INVALID_PARAMS', data: { maxResourceBytes: 10, requestedBytes: 12 } }],
     ])('answers %o with its refusal', async (outcome, refusal) => {
       const { service, uploads } = setup();
       uploads.appendOutcome = outcome;

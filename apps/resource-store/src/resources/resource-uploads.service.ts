@@ -4,6 +4,8 @@ import { resourceStore, type RpcRequestParsed } from '@mcp-platform/protocol-con
 import { MessageBus, RpcError, WireErrorCode } from '@mcp-platform/shared-messaging';
 import { UPLOAD_IDLE_TIMEOUT_MS, UPLOAD_SWEEP_INTERVAL_MS } from '../resource-store.constants';
 import { RESOURCE_LIMITS, type ResourceLimits } from '../resource-store.options';
+import { SKILL_LIMITS } from '../skills/skill-archive';
+import { refuseSkillUri } from '../skills/skill-uris';
 import { touchedServers } from '../store/definition-writes';
 import { overQuota, overResourceLimit } from './content-limits';
 import { ResourceReadCache } from './resource-read.cache';
@@ -46,6 +48,7 @@ export class ResourceUploadsService implements OnModuleInit, OnModuleDestroy {
 
   /** Starts an upload; a new resource needs a `name` (`INVALID_PARAMS` otherwise, before any byte is sent). */
   async begin(request: BeginRequest): Promise<{ uploadId: string; maxResourceBytes: number }> {
+    refuseSkillUri(request.uri);
     const maxResourceBytes = this.limits.maxResourceBytes;
     if (request.declaredBytes !== undefined && request.declaredBytes > maxResourceBytes) throw overResourceLimit(maxResourceBytes, request.declaredBytes);
     await this.sweepIdleUploads();
@@ -66,7 +69,10 @@ export class ResourceUploadsService implements OnModuleInit, OnModuleDestroy {
 
   /** Stages the next chunk. Past the per-resource limit, the upload is dropped and the refusal says by how much. */
   async append(tenant: string, uploadId: string, offset: number, data: string): Promise<{ receivedBytes: number }> {
-    const appended = await this.uploads.append(tenant, uploadId, offset, Buffer.from(data, 'base64'), this.limits.maxResourceBytes);
+    const appended = await this.uploads.append(tenant, uploadId, offset, Buffer.from(data, 'base64'), {
+      resource: this.limits.maxResourceBytes,
+      skill: SKILL_LIMITS.maxArchiveBytes,
+    });
     switch (appended.kind) {
       case 'appended':
         return { receivedBytes: appended.receivedBytes };
@@ -78,7 +84,7 @@ export class ResourceUploadsService implements OnModuleInit, OnModuleDestroy {
           receivedBytes: appended.receivedBytes,
         });
       case 'too-large':
-        throw overResourceLimit(this.limits.maxResourceBytes, appended.requestedBytes);
+        throw overResourceLimit(appended.maxBytes, appended.requestedBytes);
       default:
         return unreachable(appended);
     }
@@ -109,6 +115,8 @@ export class ResourceUploadsService implements OnModuleInit, OnModuleDestroy {
           uploadId,
           receivedBytes: committed.receivedBytes,
         });
+      case 'other-kind':
+        throw new RpcError(WireErrorCode.InvalidParams, `Upload ${uploadId} stages a ${committed.uploadKind}, not a resource's content`, { uploadId });
       case 'unnamed':
         throw unnamed(committed.uri);
       case 'over-quota':

@@ -47,6 +47,10 @@ export class ResourceEntity {
   @Column({ type: 'jsonb', default: () => `'[]'::jsonb` })
   servers!: string[];
 
+  /** The skill whose file this is (`skill://<skill>/…`, written only through the skills API); `null` for a plain resource. */
+  @Column({ type: 'text', nullable: true })
+  skill!: string | null;
+
   /** Raised by every write: a reader in chunks names it on each chunk, so it never joins two versions. */
   @VersionColumn({ type: 'integer' })
   version!: number;

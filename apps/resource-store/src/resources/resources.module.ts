@@ -33,7 +33,7 @@ export class ResourcesModule {
             new ResourceReadCache({ maxEntries: readCache.entries, maxBytes: READ_CACHE_MAX_BYTES, maxEntryBytes: READ_CACHE_MAX_ENTRY_BYTES, ttlMs: READ_CACHE_TTL_MS }),
         },
       ],
-      exports: [ResourcesService],
+      exports: [ResourcesService, ResourceReadCache, RESOURCE_LIMITS],
     };
   }
 }

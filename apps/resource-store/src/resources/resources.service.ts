@@ -8,6 +8,7 @@ import { decodeListCursor, PAGE_SIZE, toPage } from '../store/list-cursor';
 import { parseDefinition, sameJson, touchedServers, type PutOutcome } from '../store/definition-writes';
 import { ResourceDefinitionSchema, ResourceTemplateDefinitionSchema, type ResourceTemplateDefinition } from '../store/store.types';
 import { assertTenantAccess, cacheScopeOf, LIST_TTL_MS, READ_TTL_MS } from '../store/tenant-access';
+import { refuseSkillUri } from '../skills/skill-uris';
 import { overQuota, overResourceLimit } from './content-limits';
 import { ResourceTemplatesRepository } from './resource-templates.repository';
 import { ResourceReadCache, type ReadTicket } from './resource-read.cache';
@@ -125,6 +126,7 @@ export class ResourcesService {
    */
   async putResource(tenant: string, input: unknown): Promise<PutOutcome> {
     const resource = parseDefinition(ResourceDefinitionSchema, input);
+    refuseSkillUri(resource.uri);
     const size = resource.blob === undefined ? Buffer.byteLength(resource.text ?? '', 'utf8') : Buffer.from(resource.blob, 'base64').length;
     if (size > this.limits.maxResourceBytes) throw overResourceLimit(this.limits.maxResourceBytes, size);
     const existing = await this.resources.findTenantResource(tenant, resource.uri);
@@ -174,6 +176,7 @@ export class ResourcesService {
    * (a read now answers `NOT_FOUND`), the servers that exposed it `listChanged`.
    */
   async deleteResource(tenant: string, uri: string): Promise<{ deleted: true }> {
+    refuseSkillUri(uri);
     const servers = await this.writing(tenant, () => this.resources.deleteResource(tenant, uri));
     if (servers === undefined) throw new RpcError(WireErrorCode.NotFound, `Resource ${uri} not found`, { uri });
     this.bus.emit(resourceStore.resourceUpdated, { tenant, uri });

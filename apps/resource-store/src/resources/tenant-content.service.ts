@@ -10,6 +10,7 @@ export interface DeletedTenantContent {
   resources: number;
   resourceTemplates: number;
   prompts: number;
+  skills: number;
 }
 
 /**
@@ -30,7 +31,7 @@ export class TenantContentService {
   ) {}
 
   /**
-   * Deletes the tenant's resources, resource templates, prompts and uploads in progress; drops its cached
+   * Deletes the tenant's resources, resource templates, prompts, skills and uploads in progress; drops its cached
    * reads here and, by `listChanged` for every server and both lists, on every replica. Idempotent.
    */
   async delete(tenant: string): Promise<DeletedTenantContent> {
@@ -44,7 +45,7 @@ export class TenantContentService {
     }
     this.bus.emit(resourceStore.listChanged, { tenant, servers: [], lists: ['resources', 'prompts'] });
     this.logger.log(
-      `deleted the content of tenant ${tenant}: ${deleted.resources} resource(s), ${deleted.resourceTemplates} resource template(s), ${deleted.prompts} prompt(s)`,
+      `deleted the content of tenant ${tenant}: ${deleted.resources} resource(s), ${deleted.resourceTemplates} resource template(s), ${deleted.prompts} prompt(s), ${deleted.skills} skill(s)`,
     );
     return deleted;
   }

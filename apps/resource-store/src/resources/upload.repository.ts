@@ -7,10 +7,14 @@ import { lockTenantQuota, tenantBytesExcept } from '../store/tenant-quota';
 import { ResourceUploadChunkEntity } from './resource-upload-chunk.entity';
 import { ResourceUploadEntity } from './resource-upload.entity';
 
+/** What an upload stages: a resource's content, or a skill's archive (`uri` is then the skill's root). */
+export type UploadKind = 'resource' | 'skill';
+
 /** An upload as begun: the resource it writes, and the metadata it was given (absent: keep the resource's). */
 export interface NewUpload {
   id: string;
   tenant: string;
+  kind?: UploadKind;
   uri: string;
   mimeType: string;
   name?: string | undefined;
@@ -24,17 +28,26 @@ export type AppendOutcome =
   | { kind: 'appended'; receivedBytes: number }
   | { kind: 'unknown' }
   | { kind: 'out-of-order'; receivedBytes: number }
-  | { kind: 'too-large'; requestedBytes: number };
+  | { kind: 'too-large'; requestedBytes: number; maxBytes: number };
 
 /** What a commit did. Every outcome but `unknown` removed the upload. */
 export type CommitOutcome =
   | { kind: 'committed'; outcome: WriteOutcome; uri: string; servers: string[]; previousServers: string[] | undefined }
   | { kind: 'unknown' }
   | { kind: 'incomplete'; receivedBytes: number }
+  | { kind: 'other-kind'; uploadKind: UploadKind }
   | { kind: 'unnamed'; uri: string }
   | { kind: 'over-quota'; usedBytes: number; requestedBytes: number };
 
+/** The archive a skill upload staged, taken out of the store (the upload is gone); or why there is none. */
+export type TakenArchive =
+  | { kind: 'taken'; name: string; servers: string[] | undefined; archive: Buffer }
+  | { kind: 'unknown' }
+  | { kind: 'incomplete'; receivedBytes: number }
+  | { kind: 'other-kind'; uploadKind: UploadKind };
+
 interface UploadRow {
+  kind: UploadKind;
   uri: string;
   mime_type: string;
   name: string | null;
@@ -61,6 +74,7 @@ export class UploadRepository {
     await this.dataSource.getRepository(ResourceUploadEntity).insert({
       id: upload.id,
       tenant: upload.tenant,
+      kind: upload.kind ?? 'resource',
       uri: upload.uri,
       mimeType: upload.mimeType,
       name: upload.name ?? null,
@@ -73,17 +87,17 @@ export class UploadRepository {
 
   /**
    * Stages `data` at `offset`, which must be the bytes received so far (a retried or reordered chunk
-   * is refused rather than joined twice). Past `maxBytes`, the upload is dropped.
+   * is refused rather than joined twice). Past `maxBytes` of its kind, the upload is dropped.
    */
-  async append(tenant: string, uploadId: string, offset: number, data: Buffer, maxBytes: number): Promise<AppendOutcome> {
+  async append(tenant: string, uploadId: string, offset: number, data: Buffer, maxBytes: Record<UploadKind, number>): Promise<AppendOutcome> {
     return this.dataSource.transaction(async (manager) => {
       const upload = await lockUpload(manager, tenant, uploadId);
       if (!upload) return { kind: 'unknown' };
       if (offset !== upload.received_bytes) return { kind: 'out-of-order', receivedBytes: upload.received_bytes };
       const receivedBytes = upload.received_bytes + data.length;
-      if (receivedBytes > maxBytes) {
+      if (receivedBytes > maxBytes[upload.kind]) {
         await dropUpload(manager, uploadId);
-        return { kind: 'too-large', requestedBytes: receivedBytes };
+        return { kind: 'too-large', requestedBytes: receivedBytes, maxBytes: maxBytes[upload.kind] };
       }
       if (data.length > 0) await manager.getRepository(ResourceUploadChunkEntity).insert({ uploadId, byteOffset: offset, data });
       await manager
@@ -112,6 +126,7 @@ export class UploadRepository {
         await dropUpload(manager, uploadId);
         return outcome;
       };
+      if (upload.kind !== 'resource') return refuse({ kind: 'other-kind', uploadKind: upload.kind });
       if (upload.received_bytes !== totalBytes) return refuse({ kind: 'incomplete', receivedBytes: upload.received_bytes });
       const [existing] = (await manager.query(`SELECT "id", "name", "servers" FROM ${RESOURCES} WHERE "tenant" = $1 AND "uri" = $2 FOR UPDATE`, [tenant, upload.uri])) as Array<{
         id: string;
@@ -151,6 +166,27 @@ export class UploadRepository {
     });
   }
 
+  /**
+   * The archive of a skill upload, joined from its chunks if `totalBytes` arrived, and the upload
+   * removed with it (whatever the outcome but `unknown`): the caller unpacks and validates it.
+   */
+  async takeArchive(tenant: string, uploadId: string, totalBytes: number): Promise<TakenArchive> {
+    return this.dataSource.transaction(async (manager) => {
+      const upload = await lockUpload(manager, tenant, uploadId);
+      if (!upload) return { kind: 'unknown' };
+      if (upload.kind !== 'skill') return { kind: 'other-kind', uploadKind: upload.kind };
+      if (upload.received_bytes !== totalBytes) {
+        await dropUpload(manager, uploadId);
+        return { kind: 'incomplete', receivedBytes: upload.received_bytes };
+      }
+      const [row] = (await manager.query(`SELECT COALESCE(string_agg("data", ''::bytea ORDER BY "byte_offset"), ''::bytea) AS "archive" FROM ${CHUNKS} WHERE "upload_id" = $1`, [
+        uploadId,
+      ])) as Array<{ archive: Buffer }>;
+      await dropUpload(manager, uploadId);
+      return { kind: 'taken', name: upload.name ?? '', servers: upload.servers ?? undefined, archive: Buffer.from(row?.archive ?? Buffer.alloc(0)) };
+    });
+  }
+
   /** Drops the tenant's upload and its chunks; whether there was one. */
   async abort(tenant: string, uploadId: string): Promise<boolean> {
     const result = await this.dataSource
@@ -186,7 +222,7 @@ export class UploadRepository {
 /** The tenant's upload, locked for the rest of the transaction (appends and the commit of one upload queue up). */
 async function lockUpload(manager: EntityManager, tenant: string, uploadId: string): Promise<UploadRow | undefined> {
   const rows = (await manager.query(
-    `SELECT "uri", "mime_type", "name", "title", "description", "servers", "received_bytes" FROM ${UPLOADS} WHERE "id" = $1 AND "tenant" = $2 FOR UPDATE`,
+    `SELECT "kind", "uri", "mime_type", "name", "title", "description", "servers", "received_bytes" FROM ${UPLOADS} WHERE "id" = $1 AND "tenant" = $2 FOR UPDATE`,
     [uploadId, tenant],
   )) as UploadRow[];
   const row = rows[0];

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { PromptDefinitionSchema, ResourceDefinitionSchema, ResourceTemplateDefinitionSchema } from '../store/store.types';
+import { CONFORMANCE_SKILLS, DEMO_SKILLS, type SkillFixture } from './seed-skills.fixtures';
 
 /** One tenant's seed: what a fresh install holds. */
 export interface SeedFixtures {
@@ -7,6 +8,7 @@ export interface SeedFixtures {
   resources: z.input<typeof ResourceDefinitionSchema>[];
   templates: z.input<typeof ResourceTemplateDefinitionSchema>[];
   prompts: z.input<typeof PromptDefinitionSchema>[];
+  skills: SkillFixture[];
 }
 
 /** A real 2×2 PNG (one blue colour), base64: the same picture the tool executor's fixtures use. */
@@ -18,6 +20,7 @@ export const TINY_PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAA
  */
 export const CONFORMANCE_FIXTURES: SeedFixtures = {
   tenant: 'conformance',
+  skills: CONFORMANCE_SKILLS,
   resources: [
     {
       uri: 'test://static-text',
@@ -139,6 +142,7 @@ const CODE_LANGUAGES = ['typescript', 'javascript', 'python', 'go', 'rust', 'jav
 /** The `demo` tenant: resources and prompts someone would actually use. */
 export const DEMO_FIXTURES: SeedFixtures = {
   tenant: 'demo',
+  skills: DEMO_SKILLS,
   resources: [
     {
       uri: 'demo://guide',

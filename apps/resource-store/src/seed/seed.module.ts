@@ -5,8 +5,8 @@ import { SeedService } from './seed.service';
 /** The `conformance` and `demo` fixtures, written at boot when seeding is on. */
 @Module({})
 export class SeedModule {
-  /** `resources` is the very `ResourcesModule.register(...)` object the store imports, so both share one instance. */
-  static register(enabled: boolean, resources: DynamicModule): DynamicModule {
-    return { module: SeedModule, imports: [resources, PromptsModule], providers: enabled ? [SeedService] : [] };
+  /** `resources` and `skills` are the very `ResourcesModule.register(...)` objects the store imports, so they share one instance each. */
+  static register(enabled: boolean, resources: DynamicModule, skills: DynamicModule): DynamicModule {
+    return { module: SeedModule, imports: [resources, PromptsModule, skills], providers: enabled ? [SeedService] : [] };
   }
 }

@@ -4,6 +4,7 @@ import type { MethodCall } from '../requests/method-call';
 import { failure, result, type MethodOutcome } from '../requests/method-outcome';
 import { ResourceMethods } from '../resources/resource-methods.service';
 import { SessionMethods } from '../sessions/session-methods.service';
+import { SkillMethods } from '../skills/skill-methods.service';
 import { TaskMethods } from '../tasks/task-methods.service';
 import { ToolMethods } from '../tools/tool-methods.service';
 import { serverCapabilities } from './server-identity';
@@ -32,7 +33,7 @@ type Handler<M extends TableMethod> = (command: ParamsOf<M>, call: MethodCall) =
 export class MethodTable {
   private readonly handlers: { [M in TableMethod]: Handler<M> };
 
-  constructor(tools: ToolMethods, resources: ResourceMethods, tasks: TaskMethods, sessions: SessionMethods) {
+  constructor(tools: ToolMethods, resources: ResourceMethods, skills: SkillMethods, tasks: TaskMethods, sessions: SessionMethods) {
     this.handlers = {
       ping: () => sessions.ping(),
       'logging/setLevel': (command, call) => sessions.setLevel(command, call),
@@ -47,6 +48,9 @@ export class MethodTable {
       'prompts/list': (command, call) => resources.listPrompts(command, call),
       'prompts/get': (command, call) => resources.getPrompt(command, call),
       'completion/complete': (command, call) => resources.complete(command, call),
+      'skills/list': (command, call) => skills.listSkills(command, call),
+      'skills/get': (command, call) => skills.getSkill(command, call),
+      'resources/directory/read': (command, call) => skills.readDirectory(command, call),
       'tasks/get': (command, call) => tasks.get(command, call),
       'tasks/result': (command, call) => tasks.result(command, call),
       'tasks/list': (command, call) => tasks.list(command, call),

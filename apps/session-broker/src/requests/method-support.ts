@@ -4,6 +4,7 @@ import { isRpcError, WireErrorCode } from '@mcp-platform/shared-messaging';
 import { internalError } from '@mcp-platform/protocol-mcp';
 import { wireErrorToJsonRpc } from '../calls/wire-error.mapper';
 import { failure, type MethodOutcome } from './method-outcome';
+import type { MethodCall } from './method-call';
 
 /** `{ nextCursor }` when the owner reported another page, else nothing (S-240). */
 export function nextCursorOf(page: { nextCursor?: string | undefined }): { nextCursor?: string } {
@@ -25,4 +26,14 @@ export function platformFailure(logger: Logger, method: string, error: unknown):
   const errorId = randomUUID();
   logger.error(`${method}: unexpected failure (error id ${errorId}): ${(error as Error)?.stack ?? String(error)}`);
   return failure(internalError(undefined, `Internal error (id ${errorId})`, { errorId }));
+}
+
+/** The virtual server a store request addresses; `public` comes from the executor's description the broker caches. */
+export function storeAddress(call: MethodCall): { tenant: string; server: string; public: boolean } {
+  return { tenant: call.virtualServer.tenant, server: call.virtualServer.name, public: call.virtualServer.public };
+}
+
+/** The bus headers of a request on behalf of the caller: the principal, never the token (S-146). */
+export function principalHeaders(call: MethodCall) {
+  return { context: { principal: call.principal } };
 }

@@ -4,7 +4,7 @@ import { isRpcError, MessageBus, RpcError, WireErrorCode } from '@mcp-platform/s
 import { jsonRpcError, JsonRpcErrorCode, type CompleteParams, type GetPromptParams, type ListParams, type ReadResourceParams } from '@mcp-platform/protocol-mcp';
 import type { MethodCall } from '../requests/method-call';
 import { failure, result, type MethodOutcome } from '../requests/method-outcome';
-import { nextCursorOf, platformFailure } from '../requests/method-support';
+import { nextCursorOf, platformFailure, principalHeaders, storeAddress } from '../requests/method-support';
 import { assembleChunkedContent } from './chunked-read';
 
 /**
@@ -27,14 +27,14 @@ export class ResourceMethods {
 
   listResources(command: ListParams, call: MethodCall): Promise<MethodOutcome> {
     return this.forward(call, 'resources/list', async () => {
-      const page = await this.bus.request(resourceStore.listResources, { ...address(call), ...cursorOf(command) }, headers(call));
+      const page = await this.bus.request(resourceStore.listResources, { ...storeAddress(call), ...cursorOf(command) }, principalHeaders(call));
       return result({ resources: page.resources, ...nextCursorOf(page) }, page);
     });
   }
 
   listResourceTemplates(command: ListParams, call: MethodCall): Promise<MethodOutcome> {
     return this.forward(call, 'resources/templates/list', async () => {
-      const page = await this.bus.request(resourceStore.listResourceTemplates, { ...address(call), ...cursorOf(command) }, headers(call));
+      const page = await this.bus.request(resourceStore.listResourceTemplates, { ...storeAddress(call), ...cursorOf(command) }, principalHeaders(call));
       return result({ resourceTemplates: page.resourceTemplates, ...nextCursorOf(page) }, page);
     });
   }
@@ -56,7 +56,7 @@ export class ResourceMethods {
 
   listPrompts(command: ListParams, call: MethodCall): Promise<MethodOutcome> {
     return this.forward(call, 'prompts/list', async () => {
-      const page = await this.bus.request(resourceStore.listPrompts, { ...address(call), ...cursorOf(command) }, headers(call));
+      const page = await this.bus.request(resourceStore.listPrompts, { ...storeAddress(call), ...cursorOf(command) }, principalHeaders(call));
       return result({ prompts: page.prompts, ...nextCursorOf(page) }, page);
     });
   }
@@ -71,12 +71,12 @@ export class ResourceMethods {
       const prompt = await this.bus.request(
         resourceStore.getPrompt,
         {
-          ...address(call),
+          ...storeAddress(call),
           name: command.name,
           ...(command.arguments === undefined ? {} : { arguments: command.arguments }),
           ...(asksByResult ? { asksByResult, clientCapabilities: call.clientCapabilities, inputResponses: call.inputResponses } : {}),
         },
-        headers(call),
+        principalHeaders(call),
       );
       if (isInputRequired(prompt)) return { kind: 'input_required', inputRequests: prompt.inputRequired.inputRequests };
       return result(prompt as Record<string, unknown>);
@@ -93,12 +93,12 @@ export class ResourceMethods {
       const completion = await this.bus.request(
         resourceStore.complete,
         {
-          ...address(call),
+          ...storeAddress(call),
           ref: ref.data,
           argument: { name: command.argument.name, value: command.argument.value },
           ...(contextArguments === undefined ? {} : { context: { arguments: contextArguments } }),
         },
-        headers(call),
+        principalHeaders(call),
       );
       return result(completion as Record<string, unknown>);
     });
@@ -111,11 +111,11 @@ export class ResourceMethods {
    */
   private async readContents(call: MethodCall, uri: string) {
     for (let attempt = 1; attempt <= CHUNKED_READ_ATTEMPTS; attempt++) {
-      const read = await this.bus.request(resourceStore.readResource, { ...address(call), uri, acceptChunks: true }, headers(call));
+      const read = await this.bus.request(resourceStore.readResource, { ...storeAddress(call), uri, acceptChunks: true }, principalHeaders(call));
       const chunked = read.chunked;
       if (!chunked) return read;
       const content = await assembleChunkedContent(chunked, (offset, length) =>
-        this.bus.request(resourceStore.readResourceChunk, { ...address(call), uri, offset, length, version: chunked.version }, headers(call)),
+        this.bus.request(resourceStore.readResourceChunk, { ...storeAddress(call), uri, offset, length, version: chunked.version }, principalHeaders(call)),
       );
       if (content !== 'changed') return { contents: [content], ttlMs: read.ttlMs, cacheScope: read.cacheScope };
     }
@@ -131,15 +131,6 @@ export class ResourceMethods {
   }
 }
 
-/** The virtual server asked; `public` comes from the executor's description the broker caches. */
-function address(call: MethodCall) {
-  return { tenant: call.virtualServer.tenant, server: call.virtualServer.name, public: call.virtualServer.public };
-}
-
-/** The principal travels in the bus headers, never the token (S-146). */
-function headers(call: MethodCall) {
-  return { context: { principal: call.principal } };
-}
 
 function cursorOf(command: ListParams): { cursor?: string } {
   return command.cursor === undefined ? {} : { cursor: command.cursor };

@@ -9,6 +9,7 @@ export * from './common/tenant';
 export * from './common/input-required';
 export * as toolExecutor from './tool-executor';
 export * as resourceStore from './resource-store';
+export { SKILL_NAME_PATTERN, type SkillEntry, type SkillSummary } from './resource-store/skill.contracts';
 export * as sessionBroker from './session-broker';
 export * as authorizationServer from './authorization-server';
 export * as taskScheduler from './task-scheduler';

@@ -3,3 +3,4 @@ export * from './prompt.contracts';
 export * from './resource-admin.contracts';
 export * from './resource-upload.contracts';
 export * from './uri-template';
+export * from './skill.contracts';

@@ -278,13 +278,19 @@ export const deletePromptDefinition = defineRpc({
 });
 
 /**
- * Deletes everything the store holds of a tenant (resources, resource templates, prompts, uploads in
- * progress), when the tenant is deleted: its data lives under its slug, and a tenant created later with
+ * Deletes everything the store holds of a tenant (resources, resource templates, prompts, skills,
+ * uploads in progress), when the tenant is deleted: its data lives under its slug, and a tenant created later with
  * the same slug must start empty. Idempotent (a tenant with nothing left answers the same). Every
  * replica hears `listChanged` for the tenant, so no cached read of it is served again.
  */
 export const deleteTenantContent = defineRpc({
   subject: 'resource-store.v1.tenant-content.delete',
   request: z.object(Tenant),
-  response: z.object({ resources: z.number().int().nonnegative(), resourceTemplates: z.number().int().nonnegative(), prompts: z.number().int().nonnegative() }),
+  response: z.object({
+    resources: z.number().int().nonnegative(),
+    resourceTemplates: z.number().int().nonnegative(),
+    prompts: z.number().int().nonnegative(),
+    /** Added with skills (a store predating them leaves it out). */
+    skills: z.number().int().nonnegative().optional(),
+  }),
 });

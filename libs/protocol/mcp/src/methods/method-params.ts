@@ -11,6 +11,7 @@ import {
   SubscribeRequestParamsSchema,
   SubscriptionsListenRequestParamsSchema,
 } from '@modelcontextprotocol/core';
+import { GetSkillRequestParamsSchema, ReadResourceDirectoryRequestParamsSchema } from '@modelcontextprotocol/core/ext/skills';
 
 /**
  * The params of every client request this platform serves, parsed once at the edge into a typed
@@ -71,6 +72,14 @@ export type CallToolParams = z.infer<typeof CallToolParamsSchema>;
 /** `resources/read`: a non-empty URI, and the round-trip fields (S-60 applies to any request). */
 export const ReadResourceParamsSchema = ReadResourceRequestParamsSchema.extend({ uri: nonEmpty('uri'), ...RoundTripFieldsShape });
 export type ReadResourceParams = z.infer<typeof ReadResourceParamsSchema>;
+
+/** `skills/get` of the skills extension (SEP-2640, core's schema): the URI of a skill's `SKILL.md`. */
+export const GetSkillParamsSchema = GetSkillRequestParamsSchema.extend({ uri: nonEmpty('uri') });
+export type GetSkillParams = z.infer<typeof GetSkillParamsSchema>;
+
+/** `resources/directory/read` of the skills extension (SEP-2640, core's schema): a directory's URI, paginated like a list. */
+export const ReadDirectoryParamsSchema = ReadResourceDirectoryRequestParamsSchema.extend({ uri: nonEmpty('uri'), cursor });
+export type ReadDirectoryParams = z.infer<typeof ReadDirectoryParamsSchema>;
 
 /** `resources/subscribe` and `resources/unsubscribe` (S-205). */
 export const SubscribeParamsSchema = SubscribeRequestParamsSchema.extend({ uri: nonEmpty('uri') });

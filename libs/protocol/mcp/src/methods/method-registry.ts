@@ -1,12 +1,15 @@
 import { z } from 'zod';
+import { SKILLS_EXTENSION_ID } from '@modelcontextprotocol/core/ext/skills';
 import {
   CallToolParamsSchema,
   CompleteParamsSchema,
   DiscoverParamsSchema,
   GetPromptParamsSchema,
+  GetSkillParamsSchema,
   InitializeParamsSchema,
   ListenParamsSchema,
   ListParamsSchema,
+  ReadDirectoryParamsSchema,
   ReadResourceParamsSchema,
   SetLevelParamsSchema,
   SubscribeParamsSchema,
@@ -16,6 +19,12 @@ import {
 
 /** The tasks extension's identifier (S-295): a client declares it in its capabilities' `extensions`. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+
+/**
+ * The skills extension's identifier (SEP-2640, S-54): declared in `capabilities.extensions` with
+ * `directoryRead`; it asks nothing of the client.
+ */
+export const SKILLS_EXTENSION = SKILLS_EXTENSION_ID;
 
 /** Client capabilities a modern request must declare to call a method of the tasks extension (S-295). */
 export const TASKS_EXTENSION_CAPABILITY: Readonly<Record<string, unknown>> = { extensions: { [TASKS_EXTENSION]: {} } };
@@ -48,7 +57,7 @@ const LEGACY_TASKS = '2025-11-25';
 /**
  * Every request method a client may send the platform, with the eras it belongs to: registry
  * membership is what an era accepts (absent: `-32601`, with the era's HTTP status). Derived from the
- * specification's method lists (the 2025 revisions and 2026-07-28 with the tasks extension).
+ * specification's method lists (the 2025 revisions and 2026-07-28 with the tasks extension) and the skills extension's.
  */
 export const MCP_METHODS = {
   initialize: { legacy: { since: FIRST_LEGACY }, params: InitializeParamsSchema },
@@ -66,6 +75,10 @@ export const MCP_METHODS = {
   'prompts/list': { legacy: { since: FIRST_LEGACY }, modern: {}, params: ListParamsSchema, cacheable: true },
   'prompts/get': { legacy: { since: FIRST_LEGACY }, modern: {}, params: GetPromptParamsSchema },
   'completion/complete': { legacy: { since: FIRST_LEGACY }, modern: {}, params: CompleteParamsSchema },
+  // The skills extension (SEP-2640): both eras, since extensions are declared in either era's capabilities.
+  'skills/list': { legacy: { since: FIRST_LEGACY }, modern: {}, params: ListParamsSchema, cacheable: true },
+  'skills/get': { legacy: { since: FIRST_LEGACY }, modern: {}, params: GetSkillParamsSchema, cacheable: true },
+  'resources/directory/read': { legacy: { since: FIRST_LEGACY }, modern: {}, params: ReadDirectoryParamsSchema, cacheable: true },
   'tasks/get': { legacy: { since: LEGACY_TASKS }, modern: { requires: TASKS_EXTENSION_CAPABILITY }, params: TaskIdParamsSchema },
   'tasks/result': { legacy: { since: LEGACY_TASKS }, params: TaskIdParamsSchema },
   'tasks/list': { legacy: { since: LEGACY_TASKS }, params: ListParamsSchema },
