@@ -1,4 +1,5 @@
 import { Logger, Module, type DynamicModule } from '@nestjs/common';
+import { IdSource, RandomIds } from '@mcp-platform/shared-clock';
 import { KeyValueFactory } from '@mcp-platform/shared-messaging';
 import { accessTokenVerifierProvider } from './auth/access-token-verifier.provider';
 import { EdgeAuthenticator } from './auth/edge-authenticator.service';
@@ -46,6 +47,8 @@ export class SessionBrokerModule {
       controllers: [BrokerEventsNatsController],
       providers: [
         { provide: SESSION_BROKER_OPTIONS, useValue: resolved },
+        // Plain ids (modern calls, error ids); session ids and stream keys stay on node:crypto (S-91, S-90).
+        { provide: IdSource, useClass: RandomIds },
         {
           provide: SessionStore,
           inject: [KeyValueFactory, SESSION_BROKER_OPTIONS],

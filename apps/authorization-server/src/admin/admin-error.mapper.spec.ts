@@ -1,17 +1,16 @@
 import { BadRequestException, NotFoundException } from '@nestjs/common';
 import { describe, expect, it } from 'vitest';
 import { WireErrorCode } from '@mcp-platform/protocol-contracts';
+import { SequentialIds } from '@mcp-platform/shared-clock';
 import { RpcError } from '@mcp-platform/shared-messaging';
 import { IdentityError, IdentityErrorCode } from '../identity/identity.errors';
 import { fromIdentityCode, fromWireCode, mapAdminError } from './admin-error.mapper';
 import { AdminApiError, AdminErrorCode, adminErrorStatus } from './admin.errors';
 
-const fixedId = () => 'err-1';
-
 describe(mapAdminError, () => {
   it('keeps the API’s own errors as they are', () => {
     const error = new AdminApiError(AdminErrorCode.Unauthorized, 'no token', { challenge: 'Bearer' });
-    expect(mapAdminError(error, fixedId)).toEqual({ error });
+    expect(mapAdminError(error, new SequentialIds('err'))).toEqual({ error });
   });
 
   it.each([
@@ -21,7 +20,7 @@ describe(mapAdminError, () => {
     [IdentityErrorCode.Forbidden, 403],
     [IdentityErrorCode.Unavailable, 503],
   ] as const)('maps the identity code %s to %i with its message', (code, status) => {
-    const { error, cause } = mapAdminError(new IdentityError(code, 'tenant acme exists'), fixedId);
+    const { error, cause } = mapAdminError(new IdentityError(code, 'tenant acme exists'), new SequentialIds('err'));
     expect(error.status).toBe(status);
     expect(error.message).toBe('tenant acme exists');
     expect(cause).toBeUndefined();
@@ -37,28 +36,28 @@ describe(mapAdminError, () => {
     [WireErrorCode.Timeout, 503],
     [WireErrorCode.Cancelled, 503],
   ] as const)('maps the wire code %s to %i', (code, status) => {
-    const { error, cause } = mapAdminError(new RpcError(code, 'unknown built-in handler'), fixedId);
+    const { error, cause } = mapAdminError(new RpcError(code, 'unknown built-in handler'), new SequentialIds('err'));
     expect(error.status).toBe(status);
     expect(cause).toBeUndefined();
   });
 
   it('maps the resource store’s quota refusal (INVALID_PARAMS with the quota) to 413 QUOTA_EXCEEDED', () => {
     const rpc = new RpcError(WireErrorCode.InvalidParams, 'Tenant acme would store 11 bytes, over its quota of 10', { quotaBytes: 10, usedBytes: 10, requestedBytes: 1 });
-    const { error } = mapAdminError(rpc, fixedId);
+    const { error } = mapAdminError(rpc, new SequentialIds('err'));
     expect(error.status).toBe(413);
     expect(error.toBody()).toEqual({ error: { code: 'QUOTA_EXCEEDED', message: 'Tenant acme would store 11 bytes, over its quota of 10' } });
   });
 
   it('maps the resource store’s size refusal (INVALID_PARAMS with the per-resource limit) to 413 PAYLOAD_TOO_LARGE', () => {
     const rpc = new RpcError(WireErrorCode.InvalidParams, 'Resource content of 17 bytes is over the limit of 16 bytes per resource', { maxResourceBytes: 16, requestedBytes: 17 });
-    const { error } = mapAdminError(rpc, fixedId);
+    const { error } = mapAdminError(rpc, new SequentialIds('err'));
     expect(error.status).toBe(413);
     expect(error.toBody()).toEqual({ error: { code: 'PAYLOAD_TOO_LARGE', message: 'Resource content of 17 bytes is over the limit of 16 bytes per resource' } });
   });
 
   it('keeps the executor’s error id of an internal wire error, and the cause for the log', () => {
     const rpc = new RpcError(WireErrorCode.Internal, 'internal error (id exec-9)', undefined, 'exec-9');
-    const { error, cause } = mapAdminError(rpc, fixedId);
+    const { error, cause } = mapAdminError(rpc, new SequentialIds('err'));
     expect(error.status).toBe(500);
     expect(error.toBody()).toEqual({ error: { code: 'INTERNAL', message: 'internal error in a service behind the admin API (id exec-9)', errorId: 'exec-9' } });
     expect(cause).toBe(rpc);
@@ -66,15 +65,15 @@ describe(mapAdminError, () => {
 
   it('turns anything unexpected into an internal error with a fresh id, hiding its message', () => {
     const boom = new Error('password column missing');
-    const { error, cause } = mapAdminError(boom, fixedId);
+    const { error, cause } = mapAdminError(boom, new SequentialIds('err'));
     expect(error.toBody()).toEqual({ error: { code: 'INTERNAL', message: 'internal error (id err-1)', errorId: 'err-1' } });
     expect(JSON.stringify(error.toBody())).not.toContain('password');
     expect(cause).toBe(boom);
   });
 
   it('maps Nest’s own client errors by status', () => {
-    expect(mapAdminError(new BadRequestException('bad'), fixedId).error.code).toBe(AdminErrorCode.InvalidRequest);
-    expect(mapAdminError(new NotFoundException('gone'), fixedId).error.code).toBe(AdminErrorCode.NotFound);
+    expect(mapAdminError(new BadRequestException('bad'), new SequentialIds('err')).error.code).toBe(AdminErrorCode.InvalidRequest);
+    expect(mapAdminError(new NotFoundException('gone'), new SequentialIds('err')).error.code).toBe(AdminErrorCode.NotFound);
   });
 });
 

@@ -1,6 +1,6 @@
 import { HttpException } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
 import { WireErrorCode } from '@mcp-platform/protocol-contracts';
+import type { IdSource } from '@mcp-platform/shared-clock';
 import { isRpcError } from '@mcp-platform/shared-messaging';
 import { IdentityError, IdentityErrorCode } from '../identity/identity.errors';
 import { AdminApiError, AdminErrorCode, unreachable } from './admin.errors';
@@ -17,9 +17,9 @@ export interface MappedAdminError {
  * an exhaustive switch per source). Sources: the API's own refusals, identity rules (tenants, users,
  * roles), OAuth client rules, wire errors of the tool executor, the resource store and the task
  * scheduler, and Nest's own HTTP exceptions.
- * Anything else is internal: a fresh error id goes to the caller and, with the cause, to the log.
+ * Anything else is internal: a fresh error id (from `ids`) goes to the caller and, with the cause, to the log.
  */
-export function mapAdminError(error: unknown, newErrorId: () => string = randomUUID): MappedAdminError {
+export function mapAdminError(error: unknown, ids: IdSource): MappedAdminError {
   if (error instanceof AdminApiError) return { error };
   if (error instanceof IdentityError) return { error: new AdminApiError(fromIdentityCode(error.code), error.message) };
   if (isRpcError(error)) {
@@ -30,14 +30,14 @@ export function mapAdminError(error: unknown, newErrorId: () => string = randomU
     const code = fromWireCode(error.code);
     if (code !== AdminErrorCode.Internal) return { error: new AdminApiError(code, wireMessage(error.code, error.message)) };
     // The service (tool executor, resource store, task scheduler) logged its own cause under its own id; keep that id so the two logs meet.
-    const errorId = error.errorId ?? newErrorId();
+    const errorId = error.errorId ?? ids.newId();
     return { error: new AdminApiError(code, `internal error in a service behind the admin API (id ${errorId})`, { errorId }), cause: error };
   }
   if (error instanceof HttpException) {
     const code = fromHttpStatus(error.getStatus());
     if (code !== AdminErrorCode.Internal) return { error: new AdminApiError(code, error.message) };
   }
-  const errorId = newErrorId();
+  const errorId = ids.newId();
   return { error: new AdminApiError(AdminErrorCode.Internal, `internal error (id ${errorId})`, { errorId }), cause: error };
 }
 

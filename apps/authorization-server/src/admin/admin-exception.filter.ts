@@ -1,5 +1,6 @@
 import { Catch, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { IdSource } from '@mcp-platform/shared-clock';
 import { mapAdminError } from './admin-error.mapper';
 import { RawUpload } from './admin-raw-upload';
 
@@ -12,8 +13,10 @@ import { RawUpload } from './admin-raw-upload';
 export class AdminExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('AdminApi');
 
+  constructor(private readonly ids: IdSource) {}
+
   catch(exception: unknown, host: ArgumentsHost): void {
-    const { error, cause } = mapAdminError(exception);
+    const { error, cause } = mapAdminError(exception, this.ids);
     if (cause !== undefined) {
       this.logger.error({ msg: 'admin API internal error', errorId: error.details.errorId, err: cause instanceof Error ? cause : new Error(String(cause)) });
     }

@@ -11,7 +11,9 @@ import { ADMIN_API_PATH } from './admin.constants';
  */
 @Catch()
 export class AdminRoutesExceptionFilter extends BaseExceptionFilter {
-  private readonly admin = new AdminExceptionFilter();
+  constructor(private readonly admin: AdminExceptionFilter) {
+    super();
+  }
 
   override catch(exception: unknown, host: ArgumentsHost): void {
     const url = host.switchToHttp().getRequest<FastifyRequest | undefined>()?.url ?? '';

@@ -1,6 +1,7 @@
 import { Injectable, Module, type OnModuleDestroy } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { AccessTokenVerifier } from '@mcp-platform/shared-auth';
+import { IdSource, RandomIds } from '@mcp-platform/shared-clock';
 import { AUTHORIZATION_SERVER_OPTIONS } from '../authorization-server.constants';
 import type { ResolvedAuthorizationServerOptions } from '../authorization-server.options';
 import { IdentityModule } from '../identity/identity.module';
@@ -97,6 +98,7 @@ class VerifierKeyInvalidation implements OnModuleDestroy {
     AdminAuthGuard,
     AdminAuditInterceptor,
     AdminNoStoreInterceptor,
+    { provide: IdSource, useClass: RandomIds },
     AdminExceptionFilter,
     { provide: APP_FILTER, useClass: AdminRoutesExceptionFilter },
     AdminRawUploadParsing,

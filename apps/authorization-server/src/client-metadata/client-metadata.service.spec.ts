@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { ManualClock } from '@mcp-platform/shared-clock';
+import { ManualClock, SequentialIds } from '@mcp-platform/shared-clock';
 import { SsrfRefusedError } from '@mcp-platform/shared-egress';
 import { ClientMetadataFetcher, type FetchedDocument } from './client-metadata.fetcher';
 import { ClientMetadataService } from './client-metadata.service';
@@ -32,7 +32,7 @@ const ok = (overrides: Partial<FetchedDocument> = {}): FetchedDocument => ({
 function setup(answer: () => Promise<FetchedDocument>) {
   const fetcher = new FakeFetcher(answer);
   const clock = new ManualClock(0);
-  return { fetcher, clock, service: new ClientMetadataService(fetcher, clock) };
+  return { fetcher, clock, service: new ClientMetadataService(fetcher, clock, new SequentialIds('error')) };
 }
 
 describe(ClientMetadataService, () => {
@@ -85,9 +85,8 @@ describe(ClientMetadataService, () => {
         });
         const result = await refused.service.resolve(URL_ID);
         const reason = result.ok ? '' : result.reason;
-        const errorId = /^the document could not be fetched \(error id ([0-9a-f-]{36})\)$/.exec(reason)?.[1];
-        expect(errorId, reason).toBeDefined();
-        expect(warnings).toEqual([expect.stringMatching(new RegExp(`${URL_ID}.*error id ${errorId}.*${detail.source}`))]);
+        expect(reason).toBe('the document could not be fetched (error id error-1)');
+        expect(warnings).toEqual([expect.stringMatching(new RegExp(`${URL_ID}.*error id error-1.*${detail.source}`))]);
       } finally {
         warn.mockRestore();
       }

@@ -1,6 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
-import { Clock } from '@mcp-platform/shared-clock';
+import { Clock, IdSource } from '@mcp-platform/shared-clock';
 import { describeOutboundFailure, findSsrfRefusal } from '@mcp-platform/shared-egress';
 import { CLIENT_METADATA_CACHE, cacheLifetimeSeconds, isClientMetadataDocumentUrl, parseClientMetadataDocument } from './client-metadata.document';
 import { ClientMetadataFetcher, type FetchedDocument } from './client-metadata.fetcher';
@@ -36,6 +35,7 @@ export class ClientMetadataService {
   constructor(
     private readonly fetcher: ClientMetadataFetcher,
     private readonly clock: Clock,
+    private readonly ids: IdSource,
   ) {}
 
   /** Whether the client id is a document URL (anything else is looked up among stored clients). */
@@ -68,7 +68,7 @@ export class ClientMetadataService {
       // Issue 13 item 5: the guard's reason and network errors name hosts and addresses of the operator's
       // network, and the caller may be anyone (no login is needed to name a client id): it gets an
       // error id, the log gets the details under it.
-      const errorId = randomUUID();
+      const errorId = this.ids.newId();
       this.logger.warn(`client metadata document ${clientId} could not be fetched (error id ${errorId}): ${fetchFailureDetail(error)}`);
       result = { ok: false, reason: `the document could not be fetched (error id ${errorId})` };
     }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { IdSource, RandomIds } from '@mcp-platform/shared-clock';
 import { IdentityModule } from '../identity/identity.module';
 import { OidcRecordsModule } from '../oidc-records/oidc-records.module';
 import { RevocationsModule } from '../revocations/revocations.module';
@@ -11,7 +12,7 @@ import { ClientsService } from './clients.service';
  */
 @Module({
   imports: [IdentityModule, RevocationsModule, OidcRecordsModule],
-  providers: [ClientsRepository, ClientsService],
+  providers: [ClientsRepository, ClientsService, { provide: IdSource, useClass: RandomIds }],
   exports: [ClientsService],
 })
 export class ClientsModule {}

@@ -1,8 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { toolExecutor } from '@mcp-platform/protocol-contracts';
 import { ADMIN_SCOPE, formatScopes, parseScopes, scopeCovers } from '@mcp-platform/protocol-mcp';
+import { IdSource } from '@mcp-platform/shared-clock';
 import { IdentityError, IdentityErrorCode } from '../identity/identity.errors';
 import { OidcRecordsRepository } from '../oidc-records/oidc-records.repository';
 import { AccessRevocations } from '../revocations/access-revocations.service';
@@ -63,6 +63,7 @@ export class ClientsService {
     private readonly tenants: TenantsService,
     private readonly records: OidcRecordsRepository,
     private readonly revocations: AccessRevocations,
+    private readonly ids: IdSource,
   ) {}
 
   /** The tenant's clients; `NotFound` for an unknown tenant. */
@@ -90,7 +91,8 @@ export class ClientsService {
     const metadata = clientMetadata(parsed.data);
     const confidential = parsed.data.token_endpoint_auth_method !== 'none';
     const clientSecret = confidential ? newClientSecret() : undefined;
-    const clientId = newClientId();
+    // Not a secret (RFC 6749 §2.2): a plain identifier. Never URL-shaped: those name CIMD clients.
+    const clientId = this.ids.newId();
     const inserted = await this.repository.insert({ clientId, tenant, metadata, secretHash: clientSecret ? hashClientSecret(clientSecret) : null });
     if (!inserted) throw new IdentityError(IdentityErrorCode.NotFound, `no tenant ${tenant}`);
     const stored = await this.repository.find(clientId);
@@ -199,11 +201,6 @@ function clientMetadata(input: z.output<typeof NewClientInputSchema>): Record<st
     token_endpoint_auth_method: input.token_endpoint_auth_method,
     ...(scopes.length ? { scope: formatScopes(scopes) } : {}),
   };
-}
-
-/** Client ids of pre-registered clients: 128 random bits, never URL-shaped (those are CIMD clients). */
-function newClientId(): string {
-  return randomBytes(16).toString('base64url');
 }
 
 function toClient(stored: StoredClient): OAuthClient {

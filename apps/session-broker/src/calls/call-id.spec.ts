@@ -14,7 +14,8 @@ describe('legacyCallId', () => {
 });
 
 describe('modernCallId', () => {
-  it('is unique per call', () => {
-    expect(modernCallId()).not.toBe(modernCallId());
+  it('is the new id under a prefix no legacy call id has', () => {
+    expect(modernCallId('id-1')).toBe('m-id-1');
+    expect(legacyCallId('session-a', 1)).not.toMatch(/^m-/);
   });
 });

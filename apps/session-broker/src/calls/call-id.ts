@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { RequestId } from '@mcp-platform/protocol-mcp';
 
 /**
@@ -11,7 +11,10 @@ export function legacyCallId(sessionId: string, requestId: RequestId): string {
   return `l-${digest}`;
 }
 
-/** A modern call has no session; only its own stream can cancel it (S-108), so a random id serves. */
-export function modernCallId(): string {
-  return `m-${randomUUID()}`;
+/**
+ * A modern call has no session; only its own stream can cancel it (S-108), so any new id serves
+ * (`id` from the injected IdSource). The prefix keeps it apart from every legacy call's id.
+ */
+export function modernCallId(id: string): string {
+  return `m-${id}`;
 }

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Principal } from '@mcp-platform/protocol-contracts';
+import { SequentialIds } from '@mcp-platform/shared-clock';
 import { MemoryKeyValueFactory, type MessageBus } from '@mcp-platform/shared-messaging';
 import { FakeTarget } from '../../test/fake-response-target';
 import type { CallRegistry } from '../calls/call-registry.service';
@@ -49,6 +50,7 @@ function legacyEndpoint(sessions: SessionStore, bus: MessageBus, options = broke
     {} as CallRegistry,
     {} as MethodTable,
     bus,
+    new SequentialIds('error'),
     options,
   );
 }

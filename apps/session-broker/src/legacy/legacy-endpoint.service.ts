@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
 import { sessionBroker, toolExecutor, type Principal } from '@mcp-platform/protocol-contracts';
+import { IdSource } from '@mcp-platform/shared-clock';
 import { MessageBus } from '@mcp-platform/shared-messaging';
 import {
   InitializeRequestParamsSchema,
@@ -75,6 +75,7 @@ export class LegacyEndpoint {
     private readonly calls: CallRegistry,
     private readonly table: MethodTable,
     private readonly bus: MessageBus,
+    private readonly ids: IdSource,
     @Inject(SESSION_BROKER_OPTIONS) private readonly options: ResolvedSessionBrokerOptions,
   ) {}
 
@@ -222,7 +223,7 @@ export class LegacyEndpoint {
         clientInfo: storedClientInfo(parsed.data.clientInfo),
       });
     } catch (error) {
-      const errorId = randomUUID();
+      const errorId = this.ids.newId();
       this.logger.error(`could not store a new session (error id ${errorId}): ${(error as Error).message}`);
       return new LazyResponse(target).respond(internalError(message.id, `Internal error (id ${errorId})`, { errorId }), 503);
     }

@@ -1,5 +1,5 @@
 import type { Logger } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
+import type { IdSource } from '@mcp-platform/shared-clock';
 import { isRpcError, WireErrorCode } from '@mcp-platform/shared-messaging';
 import { internalError } from '@mcp-platform/protocol-mcp';
 import { wireErrorToJsonRpc } from '../calls/wire-error.mapper';
@@ -14,16 +14,16 @@ export function nextCursorOf(page: { nextCursor?: string | undefined }): { nextC
 /**
  * A failure from a platform service as the outcome the client sees: wire errors through the exhaustive
  * mapper (their details logged when they are the platform's fault), anything else as an internal error
- * whose id is logged with the stack (S-15).
+ * whose id (from the caller's IdSource) is logged with the stack (S-15).
  */
-export function platformFailure(logger: Logger, method: string, error: unknown): MethodOutcome {
+export function platformFailure(logger: Logger, ids: IdSource, method: string, error: unknown): MethodOutcome {
   if (isRpcError(error)) {
     if (error.code === WireErrorCode.Internal || error.code === WireErrorCode.Unavailable || error.code === WireErrorCode.Timeout) {
       logger.warn(`${method}: ${error.code}: ${error.message}`);
     }
     return failure(wireErrorToJsonRpc(undefined, error.toWire()));
   }
-  const errorId = randomUUID();
+  const errorId = ids.newId();
   logger.error(`${method}: unexpected failure (error id ${errorId}): ${(error as Error)?.stack ?? String(error)}`);
   return failure(internalError(undefined, `Internal error (id ${errorId})`, { errorId }));
 }

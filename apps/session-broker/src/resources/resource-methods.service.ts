@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { isInputRequired, resourceStore } from '@mcp-platform/protocol-contracts';
+import { IdSource } from '@mcp-platform/shared-clock';
 import { isRpcError, MessageBus, RpcError, WireErrorCode } from '@mcp-platform/shared-messaging';
 import { jsonRpcError, JsonRpcErrorCode, type CompleteParams, type GetPromptParams, type ListParams, type ReadResourceParams } from '@mcp-platform/protocol-mcp';
 import type { MethodCall } from '../requests/method-call';
@@ -23,7 +24,10 @@ const CHUNKED_READ_ATTEMPTS = 2;
 export class ResourceMethods {
   private readonly logger = new Logger(ResourceMethods.name);
 
-  constructor(private readonly bus: MessageBus) {}
+  constructor(
+    private readonly bus: MessageBus,
+    private readonly ids: IdSource,
+  ) {}
 
   listResources(command: ListParams, call: MethodCall): Promise<MethodOutcome> {
     return this.forward(call, 'resources/list', async () => {
@@ -50,7 +54,7 @@ export class ResourceMethods {
         // spec S-209: the resource-not-found code with the URI in data (the modern codec makes it -32602, S-210).
         return failure(jsonRpcError(undefined, JsonRpcErrorCode.ResourceNotFound, error.message, { uri }));
       }
-      return platformFailure(this.logger, 'resources/read', error);
+      return platformFailure(this.logger, this.ids, 'resources/read', error);
     }
   }
 
@@ -126,7 +130,7 @@ export class ResourceMethods {
     try {
       return await work();
     } catch (error) {
-      return platformFailure(this.logger, method, error);
+      return platformFailure(this.logger, this.ids, method, error);
     }
   }
 }

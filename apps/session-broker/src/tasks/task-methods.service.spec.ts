@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { taskScheduler, toolExecutor, WireErrorCode, type EventContract, type Principal, type RpcContract } from '@mcp-platform/protocol-contracts';
 import { RELATED_TASK_META_KEY } from '@mcp-platform/protocol-mcp';
+import { SequentialIds } from '@mcp-platform/shared-clock';
 import { RpcError, type MessageBus } from '@mcp-platform/shared-messaging';
 import { FakeTarget } from '../../test/fake-response-target';
 import { LazyResponse } from '../streams/lazy-response';
@@ -62,7 +63,7 @@ describe(TaskMethods, () => {
 
     it('answers the created task (S-276), passing the session, the request’s era and the requested TTL', async () => {
       const { bus, asked } = fakeBus({ [taskScheduler.createTask.subject]: [view('working')] });
-      const outcome = await new TaskMethods(bus, new TaskResultStreams(), unlimited()).create(legacy, taskCall);
+      const outcome = await new TaskMethods(bus, new TaskResultStreams(), unlimited(), new SequentialIds('error')).create(legacy, taskCall);
       expect(outcome).toEqual({ kind: 'task', task: neutral });
       expect(asked[0]?.request).toEqual({
         era: 'legacy',
@@ -74,7 +75,7 @@ describe(TaskMethods, () => {
 
     it('creates a stateless request’s task in the modern era, with no session (S-297)', async () => {
       const { bus, asked } = fakeBus({ [taskScheduler.createTask.subject]: [view('working')] });
-      const outcome = await new TaskMethods(bus, new TaskResultStreams(), unlimited()).create(modern, taskCall);
+      const outcome = await new TaskMethods(bus, new TaskResultStreams(), unlimited(), new SequentialIds('error')).create(modern, taskCall);
       expect(outcome).toEqual({ kind: 'task', task: neutral });
       expect(asked[0]?.request).toMatchObject({ era: 'modern', call: { protocolVersion: '2026-07-28' } });
       expect(asked[0]?.request).not.toHaveProperty('sessionId');
@@ -83,13 +84,13 @@ describe(TaskMethods, () => {
     it('creates the task with the answers its call gathered before it (issue 14 §2.4)', async () => {
       const { bus, asked } = fakeBus({ [taskScheduler.createTask.subject]: [view('working')] });
       const inputResponses = { user_name: { action: 'accept', content: { name: 'Alice' } } };
-      await new TaskMethods(bus, new TaskResultStreams(), unlimited()).create(modern, { name: 'test_tool_with_task', inputResponses });
+      await new TaskMethods(bus, new TaskResultStreams(), unlimited(), new SequentialIds('error')).create(modern, { name: 'test_tool_with_task', inputResponses });
       expect(asked[0]?.request).toMatchObject({ era: 'modern', call: { name: 'test_tool_with_task' }, inputResponses });
     });
 
     it('maps a tool that forbids tasks to -32601 (S-197)', async () => {
       const { bus } = fakeBus({ [taskScheduler.createTask.subject]: [new RpcError(WireErrorCode.Unsupported, 'Tool calculate does not support tasks')] });
-      const outcome = await new TaskMethods(bus, new TaskResultStreams(), unlimited()).create(legacy, taskCall);
+      const outcome = await new TaskMethods(bus, new TaskResultStreams(), unlimited(), new SequentialIds('error')).create(legacy, taskCall);
       expect(outcome).toMatchObject({ kind: 'error', error: { code: -32601 } });
     });
   });
@@ -97,7 +98,7 @@ describe(TaskMethods, () => {
   describe('get', () => {
     it('answers an unknown task with -32602 (S-288)', async () => {
       const { bus } = fakeBus({ [taskScheduler.getTask.subject]: [new RpcError(WireErrorCode.NotFound, 'Unknown task')] });
-      await expect(new TaskMethods(bus, new TaskResultStreams(), unlimited()).get({ taskId: TASK_ID }, legacy)).resolves.toMatchObject({ kind: 'error', error: { code: -32602 } });
+      await expect(new TaskMethods(bus, new TaskResultStreams(), unlimited(), new SequentialIds('error')).get({ taskId: TASK_ID }, legacy)).resolves.toMatchObject({ kind: 'error', error: { code: -32602 } });
     });
 
     it('gives a completed task its result, a failed one its JSON-RPC error, an input_required one its requests (S-300)', async () => {
@@ -110,7 +111,7 @@ describe(TaskMethods, () => {
           { task: view('input_required', { inputRequests }) },
         ],
       });
-      const methods = new TaskMethods(bus, new TaskResultStreams(), unlimited());
+      const methods = new TaskMethods(bus, new TaskResultStreams(), unlimited(), new SequentialIds('error'));
       await expect(methods.get({ taskId: TASK_ID }, modern)).resolves.toMatchObject({ kind: 'task', task: { status: 'completed', result } });
       await expect(methods.get({ taskId: TASK_ID }, modern)).resolves.toMatchObject({
         kind: 'task',
@@ -122,7 +123,7 @@ describe(TaskMethods, () => {
     it('gives a task the scheduler failed without an outcome (its worker died) an error with the status message (S-300)', async () => {
       const statusMessage = 'The worker running this task stopped before it finished; the tool is not idempotent, so it was not run again';
       const { bus } = fakeBus({ [taskScheduler.getTask.subject]: [{ task: view('failed', { statusMessage }) }] });
-      await expect(new TaskMethods(bus, new TaskResultStreams(), unlimited()).get({ taskId: TASK_ID }, modern)).resolves.toMatchObject({
+      await expect(new TaskMethods(bus, new TaskResultStreams(), unlimited(), new SequentialIds('error')).get({ taskId: TASK_ID }, modern)).resolves.toMatchObject({
         kind: 'task',
         task: { status: 'failed', error: { code: -32603, message: `Task ${TASK_ID} failed: ${statusMessage}` } },
       });
@@ -147,7 +148,7 @@ describe(TaskMethods, () => {
           { task: view('completed'), outcome: { result: { content: [] } } },
         ],
       });
-      await new TaskMethods(bus, streams, unlimited()).result({ taskId: TASK_ID }, { ...legacy, response: new LazyResponse(target) });
+      await new TaskMethods(bus, streams, unlimited(), new SequentialIds('error')).result({ taskId: TASK_ID }, { ...legacy, response: new LazyResponse(target) });
       expect(emitted).toEqual([{ subject: toolExecutor.taskResultAwaited.subject, payload: { taskId: TASK_ID, sessionId: 'session-1' } }]);
       const written = target.chunks.join('');
       expect(written.split('elicitation/create')).toHaveLength(2);
@@ -159,7 +160,7 @@ describe(TaskMethods, () => {
     it('holds no stream and tells no executor for a task the caller does not own (S-289)', async () => {
       const streams = new TaskResultStreams();
       const { bus, emitted } = fakeBus({ [taskScheduler.getTask.subject]: [new RpcError(WireErrorCode.NotFound, 'Unknown task')] });
-      const outcome = await new TaskMethods(bus, streams, unlimited()).result({ taskId: TASK_ID }, { ...legacy, response: new LazyResponse(new FakeTarget()) });
+      const outcome = await new TaskMethods(bus, streams, unlimited(), new SequentialIds('error')).result({ taskId: TASK_ID }, { ...legacy, response: new LazyResponse(new FakeTarget()) });
       expect(outcome).toMatchObject({ kind: 'error', error: { code: -32602 } });
       expect(emitted).toEqual([]);
       expect(streams.size).toBe(0);
@@ -171,27 +172,27 @@ describe(TaskMethods, () => {
         [taskScheduler.getTask.subject]: [{ task: view('working') }],
         [taskScheduler.awaitTask.subject]: [{ task: view('working') }, { task: view('completed'), outcome: { result } }],
       });
-      const outcome = await new TaskMethods(bus, new TaskResultStreams(), unlimited()).result({ taskId: TASK_ID }, { ...legacy, response: new LazyResponse(new FakeTarget()) });
+      const outcome = await new TaskMethods(bus, new TaskResultStreams(), unlimited(), new SequentialIds('error')).result({ taskId: TASK_ID }, { ...legacy, response: new LazyResponse(new FakeTarget()) });
       expect(outcome).toEqual({ kind: 'result', body: { ...result, _meta: { mine: 1, [RELATED_TASK_META_KEY]: { taskId: TASK_ID } } } });
       expect(asked.map(({ subject }) => subject)).toEqual([taskScheduler.getTask.subject, taskScheduler.awaitTask.subject, taskScheduler.awaitTask.subject]);
     });
 
     it('answers the JSON-RPC error the call would have answered', async () => {
       const { bus } = fakeBus({ [taskScheduler.getTask.subject]: [{ task: view('failed'), outcome: { error: { code: 'INVALID_PARAMS', message: 'Unknown tool: x' } } }] });
-      const outcome = await new TaskMethods(bus, new TaskResultStreams(), unlimited()).result({ taskId: TASK_ID }, { ...legacy, response: new LazyResponse(new FakeTarget()) });
+      const outcome = await new TaskMethods(bus, new TaskResultStreams(), unlimited(), new SequentialIds('error')).result({ taskId: TASK_ID }, { ...legacy, response: new LazyResponse(new FakeTarget()) });
       expect(outcome).toMatchObject({ kind: 'error', error: { code: -32602, message: 'Unknown tool: x' } });
     });
 
     it('answers an error naming the task for a cancelled task, which has no result', async () => {
       const { bus } = fakeBus({ [taskScheduler.getTask.subject]: [{ task: view('cancelled') }] });
-      const outcome = await new TaskMethods(bus, new TaskResultStreams(), unlimited()).result({ taskId: TASK_ID }, { ...legacy, response: new LazyResponse(new FakeTarget()) });
+      const outcome = await new TaskMethods(bus, new TaskResultStreams(), unlimited(), new SequentialIds('error')).result({ taskId: TASK_ID }, { ...legacy, response: new LazyResponse(new FakeTarget()) });
       expect(outcome).toMatchObject({ kind: 'error', error: { code: -32602, data: { [RELATED_TASK_META_KEY]: { taskId: TASK_ID } } } });
     });
 
     it('answers at once, with the status message, for a task the scheduler failed without an outcome', async () => {
       const statusMessage = 'The worker running this task stopped before it finished; the tool is not idempotent, so it was not run again';
       const { bus, asked } = fakeBus({ [taskScheduler.getTask.subject]: [{ task: view('failed', { statusMessage }) }] });
-      const outcome = await new TaskMethods(bus, new TaskResultStreams(), unlimited()).result({ taskId: TASK_ID }, { ...legacy, response: new LazyResponse(new FakeTarget()) });
+      const outcome = await new TaskMethods(bus, new TaskResultStreams(), unlimited(), new SequentialIds('error')).result({ taskId: TASK_ID }, { ...legacy, response: new LazyResponse(new FakeTarget()) });
       expect(outcome).toMatchObject({
         kind: 'error',
         error: { code: -32603, message: `Task ${TASK_ID} failed: ${statusMessage}`, data: { [RELATED_TASK_META_KEY]: { taskId: TASK_ID } } },
@@ -203,7 +204,7 @@ describe(TaskMethods, () => {
       const target = new FakeTarget();
       const response = new LazyResponse(target);
       const { bus, asked } = fakeBus({ [taskScheduler.getTask.subject]: [{ task: view('working') }], [taskScheduler.awaitTask.subject]: [{ task: view('working') }, { task: view('working') }] });
-      const waiting = new TaskMethods(bus, new TaskResultStreams(), unlimited()).result({ taskId: TASK_ID }, { ...legacy, response });
+      const waiting = new TaskMethods(bus, new TaskResultStreams(), unlimited(), new SequentialIds('error')).result({ taskId: TASK_ID }, { ...legacy, response });
       target.dropConnection();
       await expect(waiting).resolves.toEqual({ kind: 'none' });
       expect(asked).toHaveLength(2);
@@ -213,7 +214,7 @@ describe(TaskMethods, () => {
   describe('cancel', () => {
     it('answers the cancelled task (S-283)', async () => {
       const { bus } = fakeBus({ [taskScheduler.cancelTask.subject]: [view('cancelled')] });
-      await expect(new TaskMethods(bus, new TaskResultStreams(), unlimited()).cancel({ taskId: TASK_ID }, legacy)).resolves.toEqual({
+      await expect(new TaskMethods(bus, new TaskResultStreams(), unlimited(), new SequentialIds('error')).cancel({ taskId: TASK_ID }, legacy)).resolves.toEqual({
         kind: 'cancel',
         cancel: { task: { ...neutral, status: 'cancelled' } },
       });
@@ -221,7 +222,7 @@ describe(TaskMethods, () => {
 
     it('says a terminal task could not be cancelled, with the -32602 the scheduler gave (the codec decides what the era answers, S-302)', async () => {
       const { bus } = fakeBus({ [taskScheduler.cancelTask.subject]: [new RpcError(WireErrorCode.InvalidParams, 'Task is already completed')] });
-      await expect(new TaskMethods(bus, new TaskResultStreams(), unlimited()).cancel({ taskId: TASK_ID }, modern)).resolves.toEqual({
+      await expect(new TaskMethods(bus, new TaskResultStreams(), unlimited(), new SequentialIds('error')).cancel({ taskId: TASK_ID }, modern)).resolves.toEqual({
         kind: 'cancel',
         cancel: { alreadyTerminal: { code: -32602, message: 'Task is already completed' } },
       });
@@ -229,21 +230,21 @@ describe(TaskMethods, () => {
 
     it('refuses an unknown task', async () => {
       const { bus } = fakeBus({ [taskScheduler.cancelTask.subject]: [new RpcError(WireErrorCode.NotFound, 'Unknown task')] });
-      await expect(new TaskMethods(bus, new TaskResultStreams(), unlimited()).cancel({ taskId: TASK_ID }, modern)).resolves.toMatchObject({ kind: 'error', error: { code: -32602 } });
+      await expect(new TaskMethods(bus, new TaskResultStreams(), unlimited(), new SequentialIds('error')).cancel({ taskId: TASK_ID }, modern)).resolves.toMatchObject({ kind: 'error', error: { code: -32602 } });
     });
   });
 
   describe('list and update', () => {
     it('lists the caller’s tasks with the next cursor', async () => {
       const { bus, asked } = fakeBus({ [taskScheduler.listTasks.subject]: [{ tasks: [view('working')], nextCursor: 'next' }] });
-      const methods = new TaskMethods(bus, new TaskResultStreams(), unlimited());
+      const methods = new TaskMethods(bus, new TaskResultStreams(), unlimited(), new SequentialIds('error'));
       await expect(methods.list({ cursor: 'c1' }, legacy)).resolves.toEqual({ kind: 'result', body: { tasks: [neutral], nextCursor: 'next' } });
       expect(asked[0]?.request).toEqual({ tenant: 'demo', cursor: 'c1', sessionId: 'session-1' });
     });
 
     it('forwards modern input responses and acknowledges with an empty result (S-301)', async () => {
       const { bus, asked } = fakeBus({ [taskScheduler.updateTask.subject]: [{}] });
-      const methods = new TaskMethods(bus, new TaskResultStreams(), unlimited());
+      const methods = new TaskMethods(bus, new TaskResultStreams(), unlimited(), new SequentialIds('error'));
       await expect(methods.update({ taskId: TASK_ID, inputResponses: { 'input-1': { action: 'accept' } } }, modern)).resolves.toEqual({ kind: 'result', body: {} });
       expect(asked[0]?.request).toEqual({ taskId: TASK_ID, inputResponses: { 'input-1': { action: 'accept' } } });
     });
@@ -270,7 +271,7 @@ describe(TaskMethods, () => {
       vi.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
       const { limiter, advance } = limited();
       const { bus, asked, emitted } = fakeBus({ [taskScheduler.getTask.subject]: Array.from({ length: 10 }, () => ({ task: view('working') })) });
-      const methods = new TaskMethods(bus, new TaskResultStreams(), limiter);
+      const methods = new TaskMethods(bus, new TaskResultStreams(), limiter, new SequentialIds('error'));
       for (let index = 0; index < 10; index += 1) await expect(methods.get({ taskId: TASK_ID }, legacy)).resolves.toMatchObject({ kind: 'task' });
       expect(asked).toHaveLength(10);
 
@@ -291,7 +292,7 @@ describe(TaskMethods, () => {
     it('lets the requester go on once a token is back', async () => {
       const { limiter, advance } = limited();
       const { bus, asked } = fakeBus({ [taskScheduler.listTasks.subject]: Array.from({ length: 11 }, () => ({ tasks: [] })) });
-      const methods = new TaskMethods(bus, new TaskResultStreams(), limiter);
+      const methods = new TaskMethods(bus, new TaskResultStreams(), limiter, new SequentialIds('error'));
       for (let index = 0; index < 10; index += 1) await methods.list({}, legacy);
       vi.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
       await expect(methods.list({}, legacy)).resolves.toMatchObject({ kind: 'error', status: 429 });
@@ -306,7 +307,7 @@ describe(TaskMethods, () => {
         [taskScheduler.awaitTask.subject]: [{ task: view('working') }, { task: view('completed'), outcome: { result: { content: [] } } }],
         [taskScheduler.getTask.subject]: [{ task: view('working') }, ...Array.from({ length: 9 }, () => ({ task: view('completed') }))],
       });
-      const methods = new TaskMethods(bus, new TaskResultStreams(), limiter);
+      const methods = new TaskMethods(bus, new TaskResultStreams(), limiter, new SequentialIds('error'));
       await expect(methods.result({ taskId: TASK_ID }, { ...legacy, response: new LazyResponse(new FakeTarget()) })).resolves.toMatchObject({ kind: 'result' });
       expect(asked).toHaveLength(3);
       // Nine of the burst of ten are left.
@@ -319,7 +320,7 @@ describe(TaskMethods, () => {
       vi.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
       const { limiter } = limited();
       const { bus } = fakeBus({ [taskScheduler.listTasks.subject]: Array.from({ length: 11 }, () => ({ tasks: [] })) });
-      const methods = new TaskMethods(bus, new TaskResultStreams(), limiter);
+      const methods = new TaskMethods(bus, new TaskResultStreams(), limiter, new SequentialIds('error'));
       const anonymous: Principal = { subject: 'anonymous', tenant: 'demo', scopes: [], anonymous: true };
       const first = inSession({ ...legacy, principal: anonymous }, 'session-1');
       for (let index = 0; index < 10; index += 1) await methods.list({}, first);
@@ -332,7 +333,7 @@ describe(TaskMethods, () => {
       const { limiter, advance } = limited();
       // Ten for alice, ten for bob, six for alice a minute on.
       const { bus, asked } = fakeBus({ [taskScheduler.listTasks.subject]: Array.from({ length: 26 }, () => ({ tasks: [] })) });
-      const methods = new TaskMethods(bus, new TaskResultStreams(), limiter);
+      const methods = new TaskMethods(bus, new TaskResultStreams(), limiter, new SequentialIds('error'));
       const withClient = { ...legacy, principal: { ...principal, clientId: 'client-1' } };
       for (let index = 0; index < 10; index += 1) await methods.list({}, withClient);
       for (let index = 0; index < 5; index += 1) await methods.list({}, withClient);

@@ -12,6 +12,7 @@ import {
   type TaskIdParams,
   type UpdateTaskParams,
 } from '@mcp-platform/protocol-mcp';
+import { IdSource } from '@mcp-platform/shared-clock';
 import { isRpcError, MessageBus, WireErrorCode } from '@mcp-platform/shared-messaging';
 import { wireErrorToJsonRpc } from '../calls/wire-error.mapper';
 import type { MethodCall } from '../requests/method-call';
@@ -53,6 +54,7 @@ export class TaskMethods {
     private readonly bus: MessageBus,
     private readonly resultStreams: TaskResultStreams,
     private readonly rateLimiter: TaskRateLimiter,
+    private readonly ids: IdSource,
   ) {}
 
   /** Creates the task of a tool call (durable before this answers, S-298); the codec words it (S-276, S-297). */
@@ -171,7 +173,7 @@ export class TaskMethods {
     try {
       return await work();
     } catch (error) {
-      return platformFailure(this.logger, method, error);
+      return platformFailure(this.logger, this.ids, method, error);
     }
   }
 

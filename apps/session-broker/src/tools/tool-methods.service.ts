@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { toolExecutor } from '@mcp-platform/protocol-contracts';
+import { IdSource } from '@mcp-platform/shared-clock';
 import { isRpcError, MessageBus, WireErrorCode } from '@mcp-platform/shared-messaging';
 import { invalidRequestError, type CallToolParams, type ListParams } from '@mcp-platform/protocol-mcp';
 import { EdgeAuthenticator } from '../auth/edge-authenticator.service';
@@ -26,6 +27,7 @@ export class ToolMethods {
     private readonly calls: CallRegistry,
     private readonly authenticator: EdgeAuthenticator,
     private readonly tasks: TaskMethods,
+    private readonly ids: IdSource,
   ) {}
 
   async listTools(command: ListParams, call: MethodCall): Promise<MethodOutcome> {
@@ -59,7 +61,7 @@ export class ToolMethods {
       });
     }
     const session = call.session;
-    const callId = session === undefined ? modernCallId() : legacyCallId(session.id, call.requestId);
+    const callId = session === undefined ? modernCallId(this.ids.newId()) : legacyCallId(session.id, call.requestId);
     if (this.calls.has(callId)) return failure(invalidRequestError(undefined, 'Invalid Request: this request id is already in use by a running request'));
 
     const abort = new AbortController();
@@ -129,7 +131,7 @@ export class ToolMethods {
    * still plain JSON; once it streams, the JSON-RPC error alone goes out on the stream.
    */
   private toFailure(call: MethodCall, method: string, error: unknown): MethodOutcome {
-    const outcome = platformFailure(this.logger, method, error);
+    const outcome = platformFailure(this.logger, this.ids, method, error);
     if (outcome.kind === 'error' && isRpcError(error) && error.code === WireErrorCode.InsufficientScope) {
       const challenge = this.authenticator.insufficientScope(call.virtualServer, requiredScopes(error.data));
       this.logger.log(`${method} on ${call.virtualServer.tenant}/${call.virtualServer.name}: insufficient scope for ${call.principal.subject}`);

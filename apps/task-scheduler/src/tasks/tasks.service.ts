@@ -89,7 +89,8 @@ export class TasksService implements OnApplicationBootstrap, OnModuleDestroy {
     const ttlMs = boundTtlMs(request.requestedTtlMs, this.settings);
     const owner = ownerOf(caller, request.sessionId);
     const task: StoredTask = {
-      // spec S-290, S-306: 128 random bits, unguessable.
+      // spec S-290, S-306: 128 random bits, unguessable; so node:crypto here, not the injected IdSource
+      // (an IdSource promises new ids, not unguessable ones: tests bind a sequential one).
       id: randomBytes(16).toString('base64url'),
       tenant: call.tenant,
       server: call.server,

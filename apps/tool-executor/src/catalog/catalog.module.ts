@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { IdSource, RandomIds } from '@mcp-platform/shared-clock';
 import { BuiltinModule } from '../builtin/builtin.module';
 import { CatalogNatsController } from './catalog.nats.controller';
 import { CatalogRepository } from './catalog.repository';
@@ -9,7 +10,7 @@ import { ToolLastErrorsRepository } from './tool-last-errors.repository';
 @Module({
   imports: [BuiltinModule],
   controllers: [CatalogNatsController],
-  providers: [CatalogRepository, ToolLastErrorsRepository, CatalogService],
+  providers: [CatalogRepository, ToolLastErrorsRepository, CatalogService, { provide: IdSource, useClass: RandomIds }],
   exports: [CatalogRepository, ToolLastErrorsRepository, CatalogService],
 })
 export class CatalogModule {}

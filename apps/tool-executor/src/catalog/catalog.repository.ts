@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { randomUUID } from 'node:crypto';
 import { DataSource, In, type Repository } from 'typeorm';
+import { IdSource } from '@mcp-platform/shared-clock';
 import { TOOL_EXECUTOR_CONNECTION } from '../tool-executor.constants';
 import type { CatalogTool, CatalogVirtualServer, TenantCatalog, ToolDefinition, VirtualServerDefinition } from './catalog.types';
 import { TenantEntity } from './tenant.entity';
@@ -21,7 +21,10 @@ export class CatalogRepository {
   private readonly tools: Repository<ToolEntity>;
   private readonly serverTools: Repository<VirtualServerToolEntity>;
 
-  constructor(@InjectDataSource(TOOL_EXECUTOR_CONNECTION) dataSource: DataSource) {
+  constructor(
+    @InjectDataSource(TOOL_EXECUTOR_CONNECTION) dataSource: DataSource,
+    private readonly ids: IdSource,
+  ) {
     this.tenants = dataSource.getRepository(TenantEntity);
     this.servers = dataSource.getRepository(VirtualServerEntity);
     this.tools = dataSource.getRepository(ToolEntity);
@@ -68,7 +71,7 @@ export class CatalogRepository {
   /** Creates the tenant if missing; answers whether this call created it. */
   async ensureTenant(tenant: string): Promise<boolean> {
     if (await this.tenants.existsBy({ slug: tenant })) return false;
-    await this.tenants.createQueryBuilder().insert().values({ id: randomUUID(), slug: tenant }).orIgnore().execute();
+    await this.tenants.createQueryBuilder().insert().values({ id: this.ids.newId(), slug: tenant }).orIgnore().execute();
     return true;
   }
 
@@ -119,7 +122,7 @@ export class CatalogRepository {
       await this.tools
         .createQueryBuilder()
         .insert()
-        .values({ id: randomUUID(), tenantId, name: definition.name, ...values } as ToolChanges)
+        .values({ id: this.ids.newId(), tenantId, name: definition.name, ...values } as ToolChanges)
         .orIgnore()
         .execute();
       return true;
@@ -154,7 +157,7 @@ export class CatalogRepository {
     let changed = false;
     let server = await this.servers.findOneBy({ tenantId, name: definition.name });
     if (!server) {
-      await this.servers.createQueryBuilder().insert().values({ id: randomUUID(), tenantId, name: definition.name, ...values }).orIgnore().execute();
+      await this.servers.createQueryBuilder().insert().values({ id: this.ids.newId(), tenantId, name: definition.name, ...values }).orIgnore().execute();
       server = await this.servers.findOneByOrFail({ tenantId, name: definition.name });
       changed = true;
     } else if (canonicalJson({ title: server.title, description: server.description, instructions: server.instructions, public: server.public }) !== canonicalJson(values)) {

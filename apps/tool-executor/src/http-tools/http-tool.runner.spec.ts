@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@mcp-platform/protocol-mcp';
+import { SequentialIds } from '@mcp-platform/shared-clock';
 import { SsrfRefusedError } from '@mcp-platform/shared-egress';
 import type { ToolLastError } from '../catalog/catalog.types';
 import type { HttpAnswer } from './http-answer.mapper';
@@ -28,12 +29,12 @@ class RecordedFailures extends HttpToolFailures {
 const TOOL: FailedTool = { id: 'tool-1', tenant: 'acme', name: 'weather' };
 const options = (allowPrivateNetworks: boolean) => ({ allowPrivateNetworks, timeoutMs: 1_000, maxResponseBytes: 1024 });
 const textOf = (result: CallToolResult) => (result.content[0] as { text: string }).text;
-const GENERIC = /^The tool's endpoint could not be reached \(error id ([0-9a-f-]{36})\)\.$/;
+const GENERIC = /^The tool's endpoint could not be reached \(error id (error-\d+)\)\.$/;
 
 function setup(answer: (signal: AbortSignal) => Promise<HttpAnswer>, allowPrivateNetworks = false) {
   const transport = new FakeTransport(answer);
   const failures = new RecordedFailures();
-  return { transport, failures, runner: new HttpToolRunner(options(allowPrivateNetworks), transport, failures) };
+  return { transport, failures, runner: new HttpToolRunner(options(allowPrivateNetworks), transport, failures, new SequentialIds('error')) };
 }
 
 describe(HttpToolRunner, () => {
@@ -51,7 +52,7 @@ describe(HttpToolRunner, () => {
       const result = await runner.run(TOOL, { url: 'http://169.254.169.254/latest' }, {}, new AbortController().signal);
       expect(result.isError).toBe(true);
       const errorId = GENERIC.exec(textOf(result))?.[1];
-      expect(errorId, textOf(result)).toBeDefined();
+      expect(errorId, textOf(result)).toBe('error-1');
       expect(JSON.stringify(result)).not.toMatch(/169\.254|public address|TOOL_HTTP/);
       expect(transport.calls).toEqual([]);
       expect(failures.recorded).toEqual([

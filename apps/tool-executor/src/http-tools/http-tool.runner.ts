@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
 import type { toolExecutor } from '@mcp-platform/protocol-contracts';
 import type { CallToolResult } from '@mcp-platform/protocol-mcp';
+import { IdSource } from '@mcp-platform/shared-clock';
 import { checkOutboundUrl, describeOutboundFailure, findSsrfRefusal, SsrfRefusedError } from '@mcp-platform/shared-egress';
 import type { HttpToolConfig } from '../catalog/catalog.types';
 import type { ToolArguments } from '../tools/tool-context';
@@ -29,6 +29,7 @@ export class HttpToolRunner {
     @Inject(HTTP_TOOL_OPTIONS) private readonly options: HttpToolOptions,
     private readonly transport: HttpToolTransport,
     private readonly failures: HttpToolFailures,
+    private readonly ids: IdSource,
   ) {}
 
   /**
@@ -70,7 +71,7 @@ export class HttpToolRunner {
 
   /** Logs the failure and keeps it as the tool's last one; answers its error id. */
   private failed(tool: FailedTool, kind: toolExecutor.ToolFailureKind, detail: string): string {
-    const errorId = randomUUID();
+    const errorId = this.ids.newId();
     this.logger.warn(`HTTP tool ${tool.tenant}/${tool.name} failed (${kind}, error id ${errorId}): ${detail}`);
     this.failures.record(tool, { at: new Date(), errorId, kind, detail });
     return errorId;

@@ -1,4 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { IdSource, RandomIds } from '@mcp-platform/shared-clock';
 import { CatalogModule } from '../catalog/catalog.module';
 import { HttpToolFailures, PersistedHttpToolFailures } from './http-tool-failures';
 import { HttpToolRunner } from './http-tool.runner';
@@ -21,6 +22,7 @@ export class HttpToolsModule {
         { provide: HTTP_TOOL_OPTIONS, useValue: resolved },
         { provide: HttpToolTransport, useClass: UndiciHttpToolTransport },
         { provide: HttpToolFailures, useClass: PersistedHttpToolFailures },
+        { provide: IdSource, useClass: RandomIds },
         HttpToolRunner,
       ],
       exports: [HttpToolRunner],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sessionBroker, taskScheduler, WireErrorCode, type EventPayload, type Principal } from '@mcp-platform/protocol-contracts';
-import type { Clock } from '@mcp-platform/shared-clock';
+import { SequentialIds, type Clock } from '@mcp-platform/shared-clock';
 import { RpcError, type Job, type JobOutcome, type MessageBus, type WorkerOptions, type WorkQueue } from '@mcp-platform/shared-messaging';
 import type { CallAnswer, CallsService, TaskDelivery } from '../tools/calls.service';
 import { TaskOutput } from './task-output';
@@ -79,7 +79,7 @@ function setup(scheduler: { claim?: (payload: unknown) => Promise<unknown>; fini
   const slept: number[] = [];
   const clock = { sleep: async (ms: number) => void slept.push(ms) } as unknown as Clock;
   const calls = new FakeCalls();
-  const worker = new TaskWorker(queue, bus as unknown as MessageBus, calls as unknown as CallsService, clock, OPTIONS);
+  const worker = new TaskWorker(queue, bus as unknown as MessageBus, calls as unknown as CallsService, clock, new SequentialIds('run'), OPTIONS);
   const job = (attempt = 1, data = TASK_ID): Job => ({ id: `job-${data}`, data, attempt });
   return { worker, calls, claims, finishes, emitted, bus, slept, worked, stopped: () => stopped, job };
 }
@@ -111,7 +111,7 @@ describe(TaskWorker, () => {
       expect(calls.runs).toEqual([
         {
           // A fresh call id for each run: its client requests' ids are never reused (S-3).
-          request: { ...CALL, callId: expect.stringMatching(new RegExp(`^t-${TASK_ID}-[A-Za-z0-9_-]{8}$`)), taskMode: 'task', inputResponses: { 'input-1': { action: 'accept' } } },
+          request: { ...CALL, callId: `t-${TASK_ID}-run-1`, taskMode: 'task', inputResponses: { 'input-1': { action: 'accept' } } },
           principal: owner,
           task: { onProgress: expect.any(Function) },
         },

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { taskScheduler, toolExecutor, WireErrorCode, type EventPayload, type RpcRequest, type RpcResponse } from '@mcp-platform/protocol-contracts';
 import { eraOfVersion } from '@mcp-platform/protocol-mcp';
-import { Clock } from '@mcp-platform/shared-clock';
+import { Clock, IdSource } from '@mcp-platform/shared-clock';
 import { MessageBus, RpcError, toWireError, WorkQueue, type Job, type JobOutcome, type Worker } from '@mcp-platform/shared-messaging';
 import type { TaskWorkerOptions } from '../tool-executor.options';
 import { CallsService } from '../tools/calls.service';
@@ -54,6 +54,7 @@ export class TaskWorker implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly bus: MessageBus,
     private readonly calls: CallsService,
     private readonly clock: Clock,
+    private readonly ids: IdSource,
     @Inject(TASK_WORKER_OPTIONS) private readonly options: TaskWorkerOptions,
   ) {}
 
@@ -128,7 +129,7 @@ export class TaskWorker implements OnApplicationBootstrap, OnModuleDestroy {
     const { call, sessionId } = claim;
     // Checked right before the call: from there on, a cancellation finds the call running.
     if (handling.cancelled) return { outcome: { error: new RpcError(WireErrorCode.Cancelled, 'Task cancelled').toWire() } };
-    const callId = taskCallId(taskId);
+    const callId = taskCallId(taskId, this.ids.newId());
     handling.callId = callId;
     // A legacy task reaches the session that created it; a modern one asks by input requests (S-300).
     const output = sessionId === undefined || eraOfVersion(call.protocolVersion) === 'modern' ? undefined : new TaskOutput(taskId, sessionId, this.bus);

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { TaskWorkerOptions } from '../tool-executor.options';
 
 /** Injection token of this replica's {@link TaskWorkerOptions}. */
@@ -20,9 +19,9 @@ export const SCHEDULER_RETRY_PAUSES_MS: readonly number[] = [1_000, 2_000, 4_000
 export const FINISH_FAILED_RETRY_AFTER_MS = 5_000;
 
 /**
- * The id of one run of a task's call: `t-<taskId>-<random>`. Its client requests' ids (`<callId>#<n>`)
- * are then never reused in the session, however often the task runs (S-3).
+ * The id of one run of a task's call: `t-<taskId>-<runId>`, `runId` new for each run. Its client requests'
+ * ids (`<callId>#<n>`) are then never reused in the session, however often the task runs (S-3).
  */
-export function taskCallId(taskId: string): string {
-  return `t-${taskId}-${randomBytes(6).toString('base64url')}`;
+export function taskCallId(taskId: string, runId: string): string {
+  return `t-${taskId}-${runId}`;
 }

@@ -1,4 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { IdSource, RandomIds } from '@mcp-platform/shared-clock';
 import { BuiltinModule } from '../builtin/builtin.module';
 import type { TaskWorkerOptions } from '../tool-executor.options';
 import { TASK_WORKER_OPTIONS } from './tasks.constants';
@@ -14,7 +15,7 @@ export class TasksModule {
       module: TasksModule,
       imports: [tools, BuiltinModule],
       controllers: [TasksNatsController],
-      providers: [TaskWorker, { provide: TASK_WORKER_OPTIONS, useValue: options }],
+      providers: [TaskWorker, { provide: TASK_WORKER_OPTIONS, useValue: options }, { provide: IdSource, useClass: RandomIds }],
     };
   }
 }
