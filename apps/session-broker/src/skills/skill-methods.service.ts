@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { IdSource } from '@mcp-platform/shared-clock';
 import { resourceStore } from '@mcp-platform/protocol-contracts';
 import { isRpcError, MessageBus, WireErrorCode } from '@mcp-platform/shared-messaging';
 import { invalidParamsError, type GetSkillParams, type ListParams, type ReadDirectoryParams } from '@mcp-platform/protocol-mcp';
@@ -16,14 +17,17 @@ import { nextCursorOf, platformFailure, principalHeaders, storeAddress } from '.
 export class SkillMethods {
   private readonly logger = new Logger(SkillMethods.name);
 
-  constructor(private readonly bus: MessageBus) {}
+  constructor(
+    private readonly bus: MessageBus,
+    private readonly ids: IdSource,
+  ) {}
 
   async listSkills(command: ListParams, call: MethodCall): Promise<MethodOutcome> {
     try {
       const page = await this.bus.request(resourceStore.listSkills, { ...storeAddress(call), ...(command.cursor === undefined ? {} : { cursor: command.cursor }) }, principalHeaders(call));
       return result({ skills: page.skills, ...nextCursorOf(page) }, page);
     } catch (error) {
-      return platformFailure(this.logger, 'skills/list', error);
+      return platformFailure(this.logger, this.ids, 'skills/list', error);
     }
   }
 
@@ -51,7 +55,7 @@ export class SkillMethods {
 
   private unknownIsInvalidParams(method: string, uri: string, error: unknown): MethodOutcome {
     if (isRpcError(error) && error.code === WireErrorCode.NotFound) return failure(invalidParamsError(undefined, error.message, { uri }));
-    return platformFailure(this.logger, method, error);
+    return platformFailure(this.logger, this.ids, method, error);
   }
 }
 
