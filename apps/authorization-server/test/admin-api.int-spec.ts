@@ -1,10 +1,10 @@
 import 'reflect-metadata';
+import { createPrivateKey, type KeyObject, randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { Controller, Logger } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createPrivateKey, randomUUID, type KeyObject } from 'node:crypto';
-import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { resourceStore, taskScheduler, toolExecutor, WireErrorCode, type RpcRequestParsed } from '@mcp-platform/protocol-contracts';
+import { resourceStore, type RpcRequestParsed, taskScheduler, toolExecutor, WireErrorCode } from '@mcp-platform/protocol-contracts';
 import { RpcError, RpcHandler } from '@mcp-platform/shared-messaging';
 import {
   bootService,
@@ -12,8 +12,8 @@ import {
   isolatedNatsMessaging,
   mintAccessToken,
   testInfrastructure,
-  uniqueRunId,
   type ThrowawayDatabase,
+  uniqueRunId,
 } from '@mcp-platform/shared-testing';
 import { AuthorizationServerModule, configureAdminOpenApi, SigningKeysService } from '../src';
 import { TenantsService } from '../src/identity/tenants/tenants.service';
@@ -186,7 +186,9 @@ function fakeResourceStore(log: ResourceLog) {
 
     @RpcHandler(resourceStore.listResourceDefinitions)
     listResources(request: RpcRequestParsed<typeof resourceStore.listResourceDefinitions>) {
-      const resources = [...log.resources.entries()].filter(([key]) => key.startsWith(`${request.tenant}/`)).map(([, { text: _text, blob: _blob, ...summary }]) => summary);
+      const resources = [...log.resources.entries()]
+        .filter(([key]) => key.startsWith(`${request.tenant}/`))
+        .map(([, { text: _text, blob: _blob, ...summary }]) => summary);
       return { resources };
     }
 
@@ -217,7 +219,9 @@ function fakeResourceStore(log: ResourceLog) {
     beginUpload(request: RpcRequestParsed<typeof resourceStore.beginResourceUpload>) {
       log.record(resourceStore.beginResourceUpload.subject, request);
       if (request.name === undefined && !log.resources.has(`${request.tenant}/${request.uri}`)) {
-        throw new RpcError(WireErrorCode.InvalidParams, 'a new resource needs a name', { issues: [{ path: ['name'], message: 'a new resource needs a name' }] });
+        throw new RpcError(WireErrorCode.InvalidParams, 'a new resource needs a name', {
+          issues: [{ path: ['name'], message: 'a new resource needs a name' }],
+        });
       }
       const uploadId = randomUUID();
       log.uploads.set(uploadId, { request, parts: [], received: 0 });
@@ -231,7 +235,10 @@ function fakeResourceStore(log: ResourceLog) {
       const data = Buffer.from(request.data, 'base64');
       if (upload.received + data.length > FAKE_MAX_RESOURCE_BYTES) {
         log.uploads.delete(request.uploadId);
-        throw new RpcError(WireErrorCode.InvalidParams, 'over the limit per resource', { maxResourceBytes: FAKE_MAX_RESOURCE_BYTES, requestedBytes: upload.received + data.length });
+        throw new RpcError(WireErrorCode.InvalidParams, 'over the limit per resource', {
+          maxResourceBytes: FAKE_MAX_RESOURCE_BYTES,
+          requestedBytes: upload.received + data.length,
+        });
       }
       upload.parts.push(data);
       upload.received += data.length;
@@ -372,7 +379,9 @@ function fakeTaskScheduler(log: TaskLog) {
     listTasks(request: RpcRequestParsed<typeof taskScheduler.listTenantTasks>) {
       log.record(taskScheduler.listTenantTasks.subject, request);
       if (request.cursor !== undefined && request.cursor !== 'page-2') throw new RpcError(WireErrorCode.InvalidParams, 'Invalid cursor');
-      const tasks = [...log.tasks.values()].filter((task) => task.tenant === request.tenant && (request.status === undefined || task.view.status === request.status));
+      const tasks = [...log.tasks.values()].filter(
+        (task) => task.tenant === request.tenant && (request.status === undefined || task.view.status === request.status),
+      );
       return { tasks: tasks.map((task) => task.view) };
     }
 
@@ -462,8 +471,17 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
   }
 
   /** A raw-body request (the content upload): `payload` as the body, with the headers given. */
-  async function callRaw(method: 'GET' | 'PUT', url: string, options: { token: string; headers?: Record<string, string>; payload?: Buffer | Readable }): Promise<Answer & { raw: Buffer }> {
-    const response = await app.inject({ method, url, headers: { authorization: `Bearer ${options.token}`, ...options.headers }, ...(options.payload === undefined ? {} : { payload: options.payload }) });
+  async function callRaw(
+    method: 'GET' | 'PUT',
+    url: string,
+    options: { token: string; headers?: Record<string, string>; payload?: Buffer | Readable },
+  ): Promise<Answer & { raw: Buffer }> {
+    const response = await app.inject({
+      method,
+      url,
+      headers: { authorization: `Bearer ${options.token}`, ...options.headers },
+      ...(options.payload === undefined ? {} : { payload: options.payload }),
+    });
     let body: unknown;
     try {
       body = response.body ? JSON.parse(response.body) : undefined;
@@ -486,7 +504,15 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
     const tenantId = claims.tenant === undefined ? undefined : (await app.get(TenantsService).find(claims.tenant))?.id;
     return mintAccessToken(
       await serverSigningKey(),
-      { iss: ISSUER, aud: ADMIN_AUDIENCE, sub: subject, scope: 'admin', client_id: 'admin-test', ...claims, ...(tenantId === undefined ? {} : { tenant_id: tenantId }) },
+      {
+        iss: ISSUER,
+        aud: ADMIN_AUDIENCE,
+        sub: subject,
+        scope: 'admin',
+        client_id: 'admin-test',
+        ...claims,
+        ...(tenantId === undefined ? {} : { tenant_id: tenantId }),
+      },
       { lifetimeSeconds: 300 },
     );
   }
@@ -558,11 +584,23 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
       expect(role.status).toBe(200);
       expect(role.body).toEqual({ created: true, role: { name: 'auditor', description: 'Reads', scopes: ['mcp', 'demo'], builtIn: false } });
       // A role may say what the scopes it allows let an application do (the consent page shows it), and only those.
-      const described = await call('PUT', '/admin/v1/tenants/acme/roles/hasher', { token, body: { scopes: ['demo'], scopeDescriptions: { 'demo:crypto': 'Hash text.' } } });
-      expect(described.body).toEqual({ created: true, role: { name: 'hasher', scopes: ['demo'], scopeDescriptions: { 'demo:crypto': 'Hash text.' }, builtIn: false } });
-      expect((await call('PUT', '/admin/v1/tenants/acme/roles/hasher', { token, body: { scopes: ['mcp'], scopeDescriptions: { 'demo:crypto': 'Hash text.' } } })).status).toBe(400);
+      const described = await call('PUT', '/admin/v1/tenants/acme/roles/hasher', {
+        token,
+        body: { scopes: ['demo'], scopeDescriptions: { 'demo:crypto': 'Hash text.' } },
+      });
+      expect(described.body).toEqual({
+        created: true,
+        role: { name: 'hasher', scopes: ['demo'], scopeDescriptions: { 'demo:crypto': 'Hash text.' }, builtIn: false },
+      });
+      expect(
+        (await call('PUT', '/admin/v1/tenants/acme/roles/hasher', { token, body: { scopes: ['mcp'], scopeDescriptions: { 'demo:crypto': 'Hash text.' } } }))
+          .status,
+      ).toBe(400);
 
-      const user = await call('POST', '/admin/v1/tenants/acme/users', { token, body: { username: 'wile', password: 'a long enough password', roles: ['tenant-admin'] } });
+      const user = await call('POST', '/admin/v1/tenants/acme/users', {
+        token,
+        body: { username: 'wile', password: 'a long enough password', roles: ['tenant-admin'] },
+      });
       expect(user.status).toBe(201);
       expect(user.body).toEqual({ id: expect.any(String), username: 'wile', tenant: 'acme', platformAdmin: false, roles: ['tenant-admin'], disabled: false });
       expect(user.text).not.toMatch(/password|hash|argon/i);
@@ -600,7 +638,10 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
 
     it('never lets a tenant admin change or delete a platform admin who belongs to its tenant', async () => {
       const boss = await app.get(UsersService).create('acme', { username: 'boss', password: 'a platform admin password', platformAdmin: true });
-      const patch = await call('PATCH', `/admin/v1/tenants/acme/users/${boss.id}`, { token: acmeAdminToken, body: { password: 'taken over by a tenant admin' } });
+      const patch = await call('PATCH', `/admin/v1/tenants/acme/users/${boss.id}`, {
+        token: acmeAdminToken,
+        body: { password: 'taken over by a tenant admin' },
+      });
       expect(patch.status).toBe(403);
       expect((await call('DELETE', `/admin/v1/tenants/acme/users/${boss.id}`, { token: acmeAdminToken })).status).toBe(403);
       expect(await app.get(UsersService).verifyPassword('boss', 'a platform admin password')).toMatchObject({ id: boss.id });
@@ -631,7 +672,10 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
 
     it("stops a disabled administrator's token at once", async () => {
       const token = await platformAdmin();
-      const coyote = await call('POST', '/admin/v1/tenants/acme/users', { token, body: { username: 'coyote', password: 'a long enough password', roles: ['tenant-admin'] } });
+      const coyote = await call('POST', '/admin/v1/tenants/acme/users', {
+        token,
+        body: { username: 'coyote', password: 'a long enough password', roles: ['tenant-admin'] },
+      });
       const coyoteToken = await adminToken({ roles: ['tenant-admin'], tenant: 'acme' }, coyote.body.id);
       expect((await call('GET', '/admin/v1/tenants/acme/roles', { token: coyoteToken })).status).toBe(200);
       expect((await call('PATCH', `/admin/v1/tenants/acme/users/${coyote.body.id}`, { token, body: { roles: ['member'] } })).status).toBe(200);
@@ -649,7 +693,10 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
         await new Promise((resolve) => setTimeout(resolve, 1_000 - (Date.now() % 1_000) + 10));
         return adminToken(claims, subject);
       };
-      const created = await call('POST', '/admin/v1/tenants/acme/users', { token, body: { username: 'roadrunner', password: 'a long enough password', roles: ['tenant-admin'] } });
+      const created = await call('POST', '/admin/v1/tenants/acme/users', {
+        token,
+        body: { username: 'roadrunner', password: 'a long enough password', roles: ['tenant-admin'] },
+      });
       const userId = created.body.id as string;
       const old = await adminToken({ roles: ['tenant-admin'], tenant: 'acme' }, userId);
       expect((await call('GET', '/admin/v1/tenants/acme/roles', { token: old })).status).toBe(200);
@@ -658,10 +705,15 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
       const refused = await call('GET', '/admin/v1/tenants/acme/roles', { token: old });
       expect(refused.status).toBe(401);
       expect(refused.headers['www-authenticate']).toContain('error="invalid_token"');
-      expect((await call('GET', '/admin/v1/tenants/acme/roles', { token: await nextSecondToken({ roles: ['tenant-admin'], tenant: 'acme' }, userId) })).status).toBe(200);
+      expect(
+        (await call('GET', '/admin/v1/tenants/acme/roles', { token: await nextSecondToken({ roles: ['tenant-admin'], tenant: 'acme' }, userId) })).status,
+      ).toBe(200);
 
       expect((await call('POST', '/admin/v1/tenants', { token, body: { slug: 'initech', name: 'Initech' } })).status).toBe(201);
-      const tenantAdmin = await call('POST', '/admin/v1/tenants/initech/users', { token, body: { username: 'lumbergh', password: 'a long enough password', roles: ['tenant-admin'] } });
+      const tenantAdmin = await call('POST', '/admin/v1/tenants/initech/users', {
+        token,
+        body: { username: 'lumbergh', password: 'a long enough password', roles: ['tenant-admin'] },
+      });
       const claims = { roles: ['tenant-admin'], tenant: 'initech' };
       const before = await adminToken(claims, tenantAdmin.body.id);
       expect((await call('GET', '/admin/v1/tenants/initech/roles', { token: before })).status).toBe(200);
@@ -724,7 +776,13 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
     it('registers a public client without a secret, and refuses metadata that breaks the rules', async () => {
       const created = await call('POST', '/admin/v1/tenants/acme/clients', {
         token: acmeAdminToken,
-        body: { client_name: 'Desktop', grant_types: ['authorization_code', 'refresh_token'], token_endpoint_auth_method: 'none', redirect_uris: ['http://127.0.0.1:8765/callback'], application_type: 'native' },
+        body: {
+          client_name: 'Desktop',
+          grant_types: ['authorization_code', 'refresh_token'],
+          token_endpoint_auth_method: 'none',
+          redirect_uris: ['http://127.0.0.1:8765/callback'],
+          application_type: 'native',
+        },
       });
       expect(created.status).toBe(201);
       expect(created.body).not.toHaveProperty('client_secret');
@@ -745,14 +803,22 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
   });
 
   describe('tools and virtual servers', () => {
-    const echo = { title: 'Echo', inputSchema: { type: 'object', properties: { text: { type: 'string' } } }, kind: 'http', config: { url: 'http://127.0.0.1:9/echo' } };
+    const echo = {
+      title: 'Echo',
+      inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
+      kind: 'http',
+      config: { url: 'http://127.0.0.1:9/echo' },
+    };
 
     it('puts a tool through the executor, then disables and enables it', async () => {
       const token = acmeAdminToken;
       const put = await call('PUT', '/admin/v1/tenants/acme/tools/echo', { token, body: echo });
       expect(put.status).toBe(200);
       expect(put.body).toEqual({ created: true, tool: { ...echo, name: 'echo', enabled: true, requiredScopes: [] } });
-      expect(log.requests.at(-1)).toEqual({ subject: toolExecutor.putToolDefinition.subject, payload: { tenant: 'acme', tool: { ...echo, name: 'echo', enabled: true, requiredScopes: [] } } });
+      expect(log.requests.at(-1)).toEqual({
+        subject: toolExecutor.putToolDefinition.subject,
+        payload: { tenant: 'acme', tool: { ...echo, name: 'echo', enabled: true, requiredScopes: [] } },
+      });
 
       const disabled = await call('POST', '/admin/v1/tenants/acme/tools/echo/disable', { token });
       expect(disabled.status).toBe(200);
@@ -764,7 +830,7 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
       expect(listed.body.tools.map((tool: { name: string }) => tool.name)).toEqual(['echo']);
     });
 
-    it('never answers, documents or logs an HTTP tool\'s header values: set, get, list, disable and enable show them as set (issue 13 item 7)', async () => {
+    it("never answers, documents or logs an HTTP tool's header values: set, get, list, disable and enable show them as set (issue 13 item 7)", async () => {
       const token = acmeAdminToken;
       const secret = 'sk-live-0123456789abcdef';
       const logged: string[] = [];
@@ -797,7 +863,9 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
     });
 
     it('documents the HTTP tool contract and write-only headers in the OpenAPI document', async () => {
-      const document = (await call('GET', '/admin/openapi.json')).body as { paths: Record<string, Record<string, { requestBody?: unknown; responses?: Record<string, unknown> }>> };
+      const document = (await call('GET', '/admin/openapi.json')).body as {
+        paths: Record<string, Record<string, { requestBody?: unknown; responses?: Record<string, unknown> }>>;
+      };
       const put = document.paths['/admin/v1/tenants/{tenant}/tools/{name}']?.['put'];
       const body = JSON.stringify(put?.requestBody);
       expect(body).toMatch(/POST.*arguments.*JSON/);
@@ -837,7 +905,10 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
     it('refuses a tool body the contract refuses, before anything is sent', async () => {
       const token = acmeAdminToken;
       const before = log.requests.length;
-      const answer = await call('PUT', '/admin/v1/tenants/acme/tools/broken', { token, body: { inputSchema: { type: 'string' }, kind: 'builtin', config: {} } });
+      const answer = await call('PUT', '/admin/v1/tenants/acme/tools/broken', {
+        token,
+        body: { inputSchema: { type: 'string' }, kind: 'builtin', config: {} },
+      });
       expect(answer.status).toBe(400);
       expect(answer.body.error.code).toBe('INVALID_REQUEST');
       expect(log.requests.length).toBe(before);
@@ -878,7 +949,10 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
       const put = await call('PUT', GUIDE_URL, { token, body });
       expect(put.status).toBe(200);
       expect(put.body).toEqual({ created: true, resource: { ...body, uri: 'acme://docs/guide', size: 7 } });
-      expect(resourceLog.requests.at(-1)).toEqual({ subject: resourceStore.putResourceDefinition.subject, payload: { tenant: 'acme', resource: { ...body, uri: 'acme://docs/guide' } } });
+      expect(resourceLog.requests.at(-1)).toEqual({
+        subject: resourceStore.putResourceDefinition.subject,
+        payload: { tenant: 'acme', resource: { ...body, uri: 'acme://docs/guide' } },
+      });
       expect((await call('GET', GUIDE_URL, { token })).body).toEqual({ ...body, uri: 'acme://docs/guide', size: 7 });
       const listed = await call('GET', '/admin/v1/tenants/acme/resources', { token });
       expect(listed.body).toEqual({ resources: [{ uri: 'acme://docs/guide', name: 'guide', mimeType: 'text/markdown', servers: ['main'], size: 7 }] });
@@ -919,9 +993,16 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
         const token = acmeAdminToken;
         const content = Buffer.from(JSON.stringify({ values: 'x'.repeat(600 * 1024) }));
         const start = resourceLog.requests.length;
-        const answer = await callRaw('PUT', contentUrl('acme://data.json', '&name=data&servers=main,%20docs'), { token, headers: { 'content-type': 'application/json' }, payload: content });
+        const answer = await callRaw('PUT', contentUrl('acme://data.json', '&name=data&servers=main,%20docs'), {
+          token,
+          headers: { 'content-type': 'application/json' },
+          payload: content,
+        });
         expect(answer.status, answer.text).toBe(200);
-        expect(answer.body).toEqual({ created: true, resource: { uri: 'acme://data.json', name: 'data', mimeType: 'application/json', servers: ['main', 'docs'], size: content.length } });
+        expect(answer.body).toEqual({
+          created: true,
+          resource: { uri: 'acme://data.json', name: 'data', mimeType: 'application/json', servers: ['main', 'docs'], size: content.length },
+        });
         expect(since(start).map((request) => request.subject)).toEqual([
           resourceStore.beginResourceUpload.subject,
           resourceStore.appendResourceUpload.subject,
@@ -929,8 +1010,19 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
           resourceStore.appendResourceUpload.subject,
           resourceStore.commitResourceUpload.subject,
         ]);
-        expect(since(start)[0]?.payload).toEqual({ tenant: 'acme', uri: 'acme://data.json', mimeType: 'application/json', declaredBytes: content.length, name: 'data', servers: ['main', 'docs'] });
-        expect(since(start).slice(1, 4).map((request) => request.payload)).toEqual([
+        expect(since(start)[0]?.payload).toEqual({
+          tenant: 'acme',
+          uri: 'acme://data.json',
+          mimeType: 'application/json',
+          declaredBytes: content.length,
+          name: 'data',
+          servers: ['main', 'docs'],
+        });
+        expect(
+          since(start)
+            .slice(1, 4)
+            .map((request) => request.payload),
+        ).toEqual([
           expect.objectContaining({ offset: 0, data: `${CHUNK} bytes` }),
           expect.objectContaining({ offset: CHUNK, data: `${CHUNK} bytes` }),
           expect.objectContaining({ offset: 2 * CHUNK, data: `${content.length - 2 * CHUNK} bytes` }),
@@ -945,24 +1037,38 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
         expect(download.raw.equals(content)).toBe(true);
       });
 
-      it('takes the mimeType parameter over the Content-Type, application/octet-stream without either, and keeps a replaced resource\'s name', async () => {
+      it("takes the mimeType parameter over the Content-Type, application/octet-stream without either, and keeps a replaced resource's name", async () => {
         const token = acmeAdminToken;
         const start = resourceLog.requests.length;
         const bytes = Buffer.from([0, 1, 2, 3]);
-        const typed = await callRaw('PUT', contentUrl('acme://img', '&name=img&mimeType=image%2Fpng'), { token, headers: { 'content-type': 'application/octet-stream' }, payload: bytes });
+        const typed = await callRaw('PUT', contentUrl('acme://img', '&name=img&mimeType=image%2Fpng'), {
+          token,
+          headers: { 'content-type': 'application/octet-stream' },
+          payload: bytes,
+        });
         expect(typed.body).toMatchObject({ created: true, resource: { mimeType: 'image/png', size: 4 } });
         const untyped = await callRaw('PUT', contentUrl('acme://img'), { token, payload: bytes });
         expect(untyped.status, untyped.text).toBe(200);
         expect(untyped.body).toMatchObject({ created: false, resource: { name: 'img', mimeType: 'application/octet-stream' } });
         // curl's default type for --data-binary says nothing about the file.
-        const curlDefault = await callRaw('PUT', contentUrl('acme://img'), { token, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: bytes });
+        const curlDefault = await callRaw('PUT', contentUrl('acme://img'), {
+          token,
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          payload: bytes,
+        });
         expect(curlDefault.body).toMatchObject({ created: false, resource: { mimeType: 'application/octet-stream' } });
-        expect(since(start).filter((request) => request.subject === resourceStore.beginResourceUpload.subject).map((request) => request.payload)).toEqual([
+        expect(
+          since(start)
+            .filter((request) => request.subject === resourceStore.beginResourceUpload.subject)
+            .map((request) => request.payload),
+        ).toEqual([
           expect.objectContaining({ mimeType: 'image/png', name: 'img' }),
           { tenant: 'acme', uri: 'acme://img', mimeType: 'application/octet-stream', declaredBytes: 4 },
           { tenant: 'acme', uri: 'acme://img', mimeType: 'application/octet-stream', declaredBytes: 4 },
         ]);
-        expect((await call('DELETE', GUIDE_URL.replace(encodeURIComponent('acme://docs/guide'), encodeURIComponent('acme://img')), { token })).status).toBe(204);
+        expect((await call('DELETE', GUIDE_URL.replace(encodeURIComponent('acme://docs/guide'), encodeURIComponent('acme://img')), { token })).status).toBe(
+          204,
+        );
       });
 
       it('refuses a body over ADMIN_UPLOAD_LIMIT_BYTES with 413 PAYLOAD_TOO_LARGE: at once when its length says so, else when the bytes cross it, aborting the upload', async () => {
@@ -976,11 +1082,18 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
         expect(since(start)).toEqual([]);
 
         // A body without Content-Length (a stream): the store refuses past its own limit first.
-        const streamed = await callRaw('PUT', contentUrl('acme://big', '&name=big'), { token, payload: Readable.from([Buffer.alloc(500 * 1024), Buffer.alloc(500 * 1024)]) });
+        const streamed = await callRaw('PUT', contentUrl('acme://big', '&name=big'), {
+          token,
+          payload: Readable.from([Buffer.alloc(500 * 1024), Buffer.alloc(500 * 1024)]),
+        });
         expect(streamed.status).toBe(413);
         expect(streamed.body.error).toEqual({ code: 'PAYLOAD_TOO_LARGE', message: 'over the limit per resource' });
         expect(streamed.headers['connection']).toBe('close');
-        expect(since(start).map((request) => request.subject).at(-1)).toBe(resourceStore.abortResourceUpload.subject);
+        expect(
+          since(start)
+            .map((request) => request.subject)
+            .at(-1),
+        ).toBe(resourceStore.abortResourceUpload.subject);
         expect(resourceLog.resources.has('acme/acme://big')).toBe(false);
       });
 
@@ -1018,7 +1131,10 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
       const put = await call('PUT', '/admin/v1/tenants/acme/resource-templates/notes', { token, body });
       expect(put.status).toBe(200);
       expect(put.body).toEqual({ created: true, resourceTemplate: { ...body, name: 'notes', completions: {}, servers: [] } });
-      expect((await call('GET', '/admin/v1/tenants/acme/resource-templates/notes', { token })).body).toMatchObject({ name: 'notes', uriTemplate: 'acme://notes/{topic}' });
+      expect((await call('GET', '/admin/v1/tenants/acme/resource-templates/notes', { token })).body).toMatchObject({
+        name: 'notes',
+        uriTemplate: 'acme://notes/{topic}',
+      });
       expect((await call('GET', '/admin/v1/tenants/acme/resource-templates', { token })).body.resourceTemplates).toHaveLength(1);
       const bad = await call('PUT', '/admin/v1/tenants/acme/resource-templates/bad', { token, body: { uriTemplate: 'acme://{+path}', text: '' } });
       expect(bad.status).toBe(400);
@@ -1029,7 +1145,11 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
 
     it('puts, gets, lists and deletes a prompt', async () => {
       const token = acmeAdminToken;
-      const body = { description: 'Greets', arguments: [{ name: 'who', required: true }], messages: [{ role: 'user', content: { type: 'text', text: 'Hi {{who}}' } }] };
+      const body = {
+        description: 'Greets',
+        arguments: [{ name: 'who', required: true }],
+        messages: [{ role: 'user', content: { type: 'text', text: 'Hi {{who}}' } }],
+      };
       const put = await call('PUT', '/admin/v1/tenants/acme/prompts/greet', { token, body });
       expect(put.status).toBe(200);
       expect(put.body).toEqual({ created: true, prompt: { ...body, name: 'greet', servers: [], inputs: [] } });
@@ -1079,11 +1199,16 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
     });
 
     it('cancels a task as its admin, naming the admin to the scheduler', async () => {
-      const wile = (await call('GET', '/admin/v1/tenants/acme/users', { token: acmeAdminToken })).body.users.find((user: { username: string }) => user.username === 'wile');
+      const wile = (await call('GET', '/admin/v1/tenants/acme/users', { token: acmeAdminToken })).body.users.find(
+        (user: { username: string }) => user.username === 'wile',
+      );
       const cancelled = await call('POST', `/admin/v1/tenants/acme/tasks/${WORKING}/cancel`, { token: acmeAdminToken });
       expect(cancelled.status).toBe(200);
       expect(cancelled.body).toMatchObject({ taskId: WORKING, status: 'cancelled', statusMessage: 'The task was cancelled by an administrator' });
-      expect(taskLog.requests.at(-1)).toEqual({ subject: taskScheduler.cancelTenantTask.subject, payload: { tenant: 'acme', taskId: WORKING, actor: { subject: wile.id } } });
+      expect(taskLog.requests.at(-1)).toEqual({
+        subject: taskScheduler.cancelTenantTask.subject,
+        payload: { tenant: 'acme', taskId: WORKING, actor: { subject: wile.id } },
+      });
     });
 
     it('answers 400 for a finished task, 404 for an unknown one or one of another tenant, 400 for a malformed id', async () => {
@@ -1163,7 +1288,9 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
 
     it('lists every admin route, and nothing else', () => {
       const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
-        Object.entries(methods as Record<string, { operationId: string }>).map(([method, operation]) => `${method.toUpperCase()} ${path} ${operation.operationId}`),
+        Object.entries(methods as Record<string, { operationId: string }>).map(
+          ([method, operation]) => `${method.toUpperCase()} ${path} ${operation.operationId}`,
+        ),
       );
       expect(operations.sort()).toEqual([...EXPECTED_OPERATIONS].sort());
     });
@@ -1177,7 +1304,8 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
         flows: { authorizationCode: { authorizationUrl: `${ISSUER}/auth`, tokenUrl: `${ISSUER}/token`, scopes: { admin: expect.any(String) } } },
       });
       for (const [path, methods] of Object.entries(document.paths)) {
-        for (const [method, operation] of Object.entries(methods as Record<string, any>)) { // eslint-disable-line @typescript-eslint/no-explicit-any
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the OpenAPI document's operations, read loosely
+        for (const [method, operation] of Object.entries(methods as Record<string, any>)) {
           const where = `${method} ${path}`;
           expect(operation.security, where).toEqual([{ bearer: [] }, { oauth2: ['admin'] }]);
           for (const status of ['400', '401', '403', '500']) {
@@ -1207,13 +1335,29 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
       const answer = server.responses['200'].content['application/json'].schema;
       expect(answer.properties.server.properties.url).toMatchObject({ type: 'string' });
       const resource = document.paths['/admin/v1/tenants/{tenant}/resources/by-uri'].put;
-      expect(resource.parameters.find((parameter: { in: string }) => parameter.in === 'query')).toMatchObject({ name: 'uri', required: true, schema: { type: 'string' } });
-      expect(Object.keys(resource.requestBody.content['application/json'].schema.properties).sort()).toEqual(
-        ['annotations', 'blob', 'description', 'icons', 'mimeType', 'name', 'servers', 'text', 'title'],
-      );
+      expect(resource.parameters.find((parameter: { in: string }) => parameter.in === 'query')).toMatchObject({
+        name: 'uri',
+        required: true,
+        schema: { type: 'string' },
+      });
+      expect(Object.keys(resource.requestBody.content['application/json'].schema.properties).sort()).toEqual([
+        'annotations',
+        'blob',
+        'description',
+        'icons',
+        'mimeType',
+        'name',
+        'servers',
+        'text',
+        'title',
+      ]);
       expect(resource.responses['413'].content['application/json'].schema.properties.error).toBeDefined();
       const upload = document.paths['/admin/v1/tenants/{tenant}/resources/by-uri/content'].put;
-      expect(upload.parameters.filter((parameter: { in: string }) => parameter.in === 'query').map((parameter: { name: string; required: boolean }) => [parameter.name, parameter.required])).toEqual([
+      expect(
+        upload.parameters
+          .filter((parameter: { in: string }) => parameter.in === 'query')
+          .map((parameter: { name: string; required: boolean }) => [parameter.name, parameter.required]),
+      ).toEqual([
         ['uri', true],
         ['mimeType', false],
         ['name', false],
@@ -1223,10 +1367,17 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
       ]);
       expect(upload.responses['200'].content['application/json'].schema.properties.resource.properties).not.toHaveProperty('blob');
       expect(upload.responses['413']).toBeDefined();
-      expect(document.paths['/admin/v1/tenants/{tenant}/resources/by-uri/content'].get.responses['200'].content['*/*'].schema).toEqual({ type: 'string', format: 'binary' });
+      expect(document.paths['/admin/v1/tenants/{tenant}/resources/by-uri/content'].get.responses['200'].content['*/*'].schema).toEqual({
+        type: 'string',
+        format: 'binary',
+      });
       const tasks = document.paths['/admin/v1/tenants/{tenant}/tasks'].get;
       expect(tasks.parameters.filter((parameter: { in: string }) => parameter.in === 'query')).toEqual([
-        expect.objectContaining({ name: 'status', required: false, schema: expect.objectContaining({ enum: ['working', 'input_required', 'completed', 'failed', 'cancelled'] }) }),
+        expect.objectContaining({
+          name: 'status',
+          required: false,
+          schema: expect.objectContaining({ enum: ['working', 'input_required', 'completed', 'failed', 'cancelled'] }),
+        }),
         expect.objectContaining({ name: 'cursor', required: false }),
       ]);
       const task = tasks.responses['200'].content['application/json'].schema.properties.tasks.items;

@@ -1,9 +1,9 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { internalError, jsonRpcError, JsonRpcErrorCode, parseError, type JsonRpcErrorResponse } from '@mcp-platform/protocol-mcp';
+import { internalError, jsonRpcError, JsonRpcErrorCode, type JsonRpcErrorResponse, parseError } from '@mcp-platform/protocol-mcp';
 import { METADATA_PREFLIGHT_HEADERS, ProtectedResourceMetadataEndpoint } from './auth/protected-resource-metadata.endpoint';
 import { PROTECTED_RESOURCE_METADATA_PREFIX } from './auth/protected-resources';
-import { McpEndpoint } from './edge/mcp-endpoint.service';
 import { corsHeaders, preflightHeaders } from './edge/cors';
+import { McpEndpoint } from './edge/mcp-endpoint.service';
 import { UNPARSEABLE_BODY } from './requests/mcp-request';
 import type { SessionBrokerOptions } from './session-broker.options';
 
@@ -49,7 +49,10 @@ export function configureSessionBrokerHttp(app: NestFastifyApplication, options:
       });
       if (!rejection) return;
       // spec S-72: the body MAY be a JSON-RPC error without id.
-      await reply.code(rejection.status).header('content-type', 'application/json').send(JSON.stringify(jsonRpcError(undefined, JsonRpcErrorCode.InvalidRequest, rejection.reason)));
+      await reply
+        .code(rejection.status)
+        .header('content-type', 'application/json')
+        .send(JSON.stringify(jsonRpcError(undefined, JsonRpcErrorCode.InvalidRequest, rejection.reason)));
     });
 
     scope.setErrorHandler(async (error: { code?: string; statusCode?: number }, _request, reply) => {
@@ -63,7 +66,10 @@ export function configureSessionBrokerHttp(app: NestFastifyApplication, options:
       url: MCP_ROUTE,
       handler: async (request, reply) => {
         const requested = request.headers['access-control-request-headers'];
-        return reply.code(204).headers(preflightHeaders(typeof request.headers.origin === 'string', typeof requested === 'string' ? requested : undefined)).send();
+        return reply
+          .code(204)
+          .headers(preflightHeaders(typeof request.headers.origin === 'string', typeof requested === 'string' ? requested : undefined))
+          .send();
       },
     });
 
@@ -90,8 +96,15 @@ export function configureSessionBrokerHttp(app: NestFastifyApplication, options:
     });
   });
 
-  // Outside the MCP plugin: the metadata is public and fetched by browsers, so none of the MCP
-  // endpoint's Host/Origin/Accept checks apply to it.
+  registerProtectedResourceMetadata(app);
+}
+
+/**
+ * The protected resource metadata routes, outside the MCP plugin: the metadata is public and fetched
+ * by browsers, so none of the MCP endpoint's Host/Origin/Accept checks apply to it.
+ */
+function registerProtectedResourceMetadata(app: NestFastifyApplication): void {
+  const fastify = app.getHttpAdapter().getInstance();
   const metadata = app.get(ProtectedResourceMetadataEndpoint);
   void fastify.register(async (scope) => {
     scope.route({

@@ -1,14 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { configureAdminOpenApi, configureAuthorizationServerHttp, DEMO_USERNAME } from '@mcp-platform/authorization-server';
-import type { DatabaseOptions } from '@mcp-platform/shared-persistence';
-import { configureSessionBrokerHttp, defaultAllowLists, generateRequestStateKey, type LegacySessionLimits, type SessionBrokerOptions } from '@mcp-platform/session-broker';
 import { toolExecutor } from '@mcp-platform/protocol-contracts';
+import {
+  configureSessionBrokerHttp,
+  defaultAllowLists,
+  generateRequestStateKey,
+  type LegacySessionLimits,
+  type SessionBrokerOptions,
+} from '@mcp-platform/session-broker';
 import { inProcessMessaging, MessageBus } from '@mcp-platform/shared-messaging';
-import { runService, type HttpTimeouts, type LoggingOptions } from '@mcp-platform/shared-observability';
+import { type HttpTimeouts, type LoggingOptions, runService } from '@mcp-platform/shared-observability';
+import type { DatabaseOptions } from '@mcp-platform/shared-persistence';
 import { AppModule } from './app.module';
 import { DataDirectory } from './data-directory/data-directory';
-import { virtualServerUrl, type VirtualServerEndpoint } from './ready-banner';
+import { type VirtualServerEndpoint, virtualServerUrl } from './ready-banner';
 
 /** How to run the embedded platform; every field has a default fit for tests. */
 export interface StandaloneOptions {
@@ -105,35 +111,24 @@ export async function startStandalone(options: StandaloneOptions = {}): Promise<
 }
 
 /** The rest of `startStandalone`, once the data directory (if any) is held. */
-async function startOn(dataDirectory: DataDirectory | undefined, host: string, port: number, url: string, options: StandaloneOptions): Promise<StandaloneHandle> {
-  const defaults = defaultAllowLists(url, port);
+async function startOn(
+  dataDirectory: DataDirectory | undefined,
+  host: string,
+  port: number,
+  url: string,
+  options: StandaloneOptions,
+): Promise<StandaloneHandle> {
   // One origin serves everything in this mode: MCP endpoints, the OAuth issuer and the admin API.
   const issuer = `${url}/oauth`;
   // Generated once and kept with the data, so the password printed yesterday still signs in today.
   const generatePassword = (): string => randomBytes(12).toString('base64url');
   const demoPassword = options.demoUserPassword ?? dataDirectory?.secret('demo-user-password', generatePassword) ?? generatePassword();
   const demoUser = { username: DEMO_USERNAME, password: demoPassword };
-  const broker: SessionBrokerOptions = {
-    publicUrl: url,
-    allowedHosts: options.allowedHosts?.length ? options.allowedHosts : defaults.allowedHosts,
-    allowedOrigins: options.allowedOrigins?.length ? options.allowedOrigins : defaults.allowedOrigins,
-    bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
-    ...(options.sseRetryMs === undefined ? {} : { sseRetryMs: options.sseRetryMs }),
-    ...(options.taskOperationsPerMinute === undefined ? {} : { taskOperationsPerMinute: options.taskOperationsPerMinute }),
-    ...(options.legacySessionLimits === undefined ? {} : { legacySessionLimits: options.legacySessionLimits }),
-    ...(options.listenStreamsPerCaller === undefined ? {} : { listenStreamsPerCaller: options.listenStreamsPerCaller }),
-    // No other replica to hand a call's stream to, and the executor stops with this process: at shutdown
-    // calls finish within the grace or end with an error.
-    drainHandsOff: false,
-    // The host prints the URLs itself (see main.ts), once, after everything is up.
-    announceVirtualServers: false,
-    auth: { issuer, anonymousTenants: options.devAnonymousTenants ?? [] },
-    // One process opens every request state it seals: a key of its own is all it needs, kept with the
-    // data so a multi round-trip request survives a restart.
-    requestStateKeys: [dataDirectory?.secret('request-state-key', generateRequestStateKey) ?? generateRequestStateKey()],
-  };
+  const broker = brokerOptions(url, port, issuer, options, dataDirectory);
   // The lock goes once PGlite has closed its files (a stop by signal too), never while it may still write.
-  const database: DatabaseOptions = dataDirectory ? { kind: 'pglite', dataDir: dataDirectory.databasePath, onClosed: () => dataDirectory.release() } : { kind: 'pglite' };
+  const database: DatabaseOptions = dataDirectory
+    ? { kind: 'pglite', dataDir: dataDirectory.databasePath, onClosed: () => dataDirectory.release() }
+    : { kind: 'pglite' };
   const messaging = inProcessMessaging();
   const app = await runService({
     module: AppModule.forRoot({
@@ -208,4 +203,28 @@ function findFreePort(host: string): Promise<number> {
 /** IPv6 literals need brackets in a URL. */
 function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
+}
+
+/** The session broker's options in this mode: one origin, one process, keys kept with the data. */
+function brokerOptions(url: string, port: number, issuer: string, options: StandaloneOptions, dataDirectory: DataDirectory | undefined): SessionBrokerOptions {
+  const defaults = defaultAllowLists(url, port);
+  return {
+    publicUrl: url,
+    allowedHosts: options.allowedHosts?.length ? options.allowedHosts : defaults.allowedHosts,
+    allowedOrigins: options.allowedOrigins?.length ? options.allowedOrigins : defaults.allowedOrigins,
+    bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
+    ...(options.sseRetryMs === undefined ? {} : { sseRetryMs: options.sseRetryMs }),
+    ...(options.taskOperationsPerMinute === undefined ? {} : { taskOperationsPerMinute: options.taskOperationsPerMinute }),
+    ...(options.legacySessionLimits === undefined ? {} : { legacySessionLimits: options.legacySessionLimits }),
+    ...(options.listenStreamsPerCaller === undefined ? {} : { listenStreamsPerCaller: options.listenStreamsPerCaller }),
+    // No other replica to hand a call's stream to, and the executor stops with this process: at shutdown
+    // calls finish within the grace or end with an error.
+    drainHandsOff: false,
+    // The host prints the URLs itself (see main.ts), once, after everything is up.
+    announceVirtualServers: false,
+    auth: { issuer, anonymousTenants: options.devAnonymousTenants ?? [] },
+    // One process opens every request state it seals: a key of its own is all it needs, kept with the
+    // data so a multi round-trip request survives a restart.
+    requestStateKeys: [dataDirectory?.secret('request-state-key', generateRequestStateKey) ?? generateRequestStateKey()],
+  };
 }

@@ -1,4 +1,4 @@
-import { Agent, request, type IncomingHttpHeaders } from 'node:http';
+import { Agent, type ClientRequest, type IncomingHttpHeaders, request } from 'node:http';
 import { sseMessages } from './sse';
 
 /** A request sent byte for byte as given (no client library normalising headers or bodies). */
@@ -75,7 +75,9 @@ export async function sendRaw(raw: RawRequest, agent?: Agent): Promise<RawRespon
           if (!outgoing.writableFinished) outgoing.destroy();
           const text = Buffer.concat(chunks).toString('utf8');
           const contentType = String(incoming.headers['content-type'] ?? '');
-          finish({ response: { status: incoming.statusCode ?? 0, headers: incoming.headers, body: text, contentType, messages: parseMessages(contentType, text) } });
+          finish({
+            response: { status: incoming.statusCode ?? 0, headers: incoming.headers, body: text, contentType, messages: parseMessages(contentType, text) },
+          });
         };
         incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
         incoming.on('end', complete);
@@ -91,35 +93,40 @@ export async function sendRaw(raw: RawRequest, agent?: Agent): Promise<RawRespon
       outgoing.end(body);
       return;
     }
-    void (async () => {
-      // A server that judges the size from Content-Length answers before reading: wait a moment for
-      // that answer, because a close with the body half-sent resets the connection and loses it.
-      outgoing.flushHeaders();
-      await new Promise<void>((ready) => {
-        const early = setTimeout(ready, EARLY_ANSWER_WAIT_MS);
-        outgoing.once('response', () => {
-          clearTimeout(early);
-          ready();
-        });
-      });
-      for (let offset = 0; offset < body.length && !answered && !outgoing.destroyed; offset += WRITE_CHUNK) {
-        if (!outgoing.write(body.subarray(offset, offset + WRITE_CHUNK))) {
-          await new Promise<void>((drained) => {
-            const done = (): void => {
-              outgoing.off('drain', done);
-              outgoing.off('response', done);
-              outgoing.off('close', done);
-              drained();
-            };
-            outgoing.once('drain', done);
-            outgoing.once('response', done);
-            outgoing.once('close', done);
-          });
-        }
-      }
-      if (!answered && !outgoing.destroyed) outgoing.end();
-    })();
+    void writeLargeBody(outgoing, body, () => answered);
   });
+}
+
+/**
+ * Writes a large body in chunks, stopping at an answer: a server that judges the size from
+ * Content-Length answers before reading, so it first waits a moment for that answer (a close with
+ * the body half-sent resets the connection and loses it).
+ */
+async function writeLargeBody(outgoing: ClientRequest, body: Buffer, answered: () => boolean): Promise<void> {
+  outgoing.flushHeaders();
+  await new Promise<void>((ready) => {
+    const early = setTimeout(ready, EARLY_ANSWER_WAIT_MS);
+    outgoing.once('response', () => {
+      clearTimeout(early);
+      ready();
+    });
+  });
+  for (let offset = 0; offset < body.length && !answered() && !outgoing.destroyed; offset += WRITE_CHUNK) {
+    if (!outgoing.write(body.subarray(offset, offset + WRITE_CHUNK))) {
+      await new Promise<void>((drained) => {
+        const done = (): void => {
+          outgoing.off('drain', done);
+          outgoing.off('response', done);
+          outgoing.off('close', done);
+          drained();
+        };
+        outgoing.once('drain', done);
+        outgoing.once('response', done);
+        outgoing.once('close', done);
+      });
+    }
+  }
+  if (!answered() && !outgoing.destroyed) outgoing.end();
 }
 
 function parseMessages(contentType: string, body: string): unknown[] | undefined {

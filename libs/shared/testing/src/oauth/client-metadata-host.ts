@@ -47,18 +47,7 @@ const NAME = /^[a-z0-9][a-z0-9-]{0,62}$/;
  */
 export async function startClientMetadataHost(document: ClientMetadataSource, options: { name?: string } = {}): Promise<ClientMetadataHost> {
   const directory = await mkdtemp(join(tmpdir(), 'mcp-cimd-'));
-  const keyFile = join(directory, 'key.pem');
-  const caFile = join(directory, 'cert.pem');
-  try {
-    await run(
-      'openssl',
-      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-out', caFile, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'],
-      { timeout: 30_000 },
-    );
-  } catch (error) {
-    await rm(directory, { recursive: true, force: true });
-    throw new Error(`openssl could not generate the test certificate: ${(error as Error).message}`);
-  }
+  const { keyFile, caFile } = await generateCertificate(directory);
   const [key, caPem] = await Promise.all([readFile(keyFile, 'utf8'), readFile(caFile, 'utf8')]);
 
   const documents = new Map<string, { body: string; status: number; headers: Record<string, string> }>();
@@ -115,4 +104,37 @@ export async function startClientMetadataHost(document: ClientMetadataSource, op
       await rm(directory, { recursive: true, force: true });
     },
   };
+}
+
+/** A self-signed certificate for 127.0.0.1 made by the `openssl` CLI in `directory` (removed when that fails). */
+async function generateCertificate(directory: string): Promise<{ keyFile: string; caFile: string }> {
+  const keyFile = join(directory, 'key.pem');
+  const caFile = join(directory, 'cert.pem');
+  try {
+    await run(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        keyFile,
+        '-out',
+        caFile,
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+      ],
+      { timeout: 30_000 },
+    );
+  } catch (error) {
+    await rm(directory, { recursive: true, force: true });
+    throw new Error(`openssl could not generate the test certificate: ${(error as Error).message}`);
+  }
+  return { keyFile, caFile };
 }
