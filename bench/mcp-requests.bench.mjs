@@ -11,7 +11,7 @@ import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { SignJWT, exportJWK, generateKeyPair } from 'jose';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { BENCH_RESOURCE } from './bench-resource.mjs';
 import { appendResults } from './bench-results.mjs';
 
@@ -174,7 +174,14 @@ async function waitUntilServed(url, extraHeaders, description) {
  */
 async function writeBenchResource(platform, admin) {
   const { uri, ...fields } = BENCH_RESOURCE;
-  await adminCall(platform, admin, 'PUT', `/tenants/${PROTECTED.tenant}/resources/by-uri?uri=${encodeURIComponent(uri)}`, { ...fields, servers: [] }, [200, 201]);
+  await adminCall(
+    platform,
+    admin,
+    'PUT',
+    `/tenants/${PROTECTED.tenant}/resources/by-uri?uri=${encodeURIComponent(uri)}`,
+    { ...fields, servers: [] },
+    [200, 201],
+  );
 }
 
 /**
@@ -231,7 +238,10 @@ async function sdkSigner() {
 }
 
 async function startSdkServer(mode, env = {}) {
-  const server = tracker.start(`sdk-${mode}`, process.execPath, [join(root, 'bench', 'sdk-server.mjs'), mode, '0'], { cwd: root, env: { ...process.env, ...env } });
+  const server = tracker.start(`sdk-${mode}`, process.execPath, [join(root, 'bench', 'sdk-server.mjs'), mode, '0'], {
+    cwd: root,
+    env: { ...process.env, ...env },
+  });
   cleanups.push(() => tracker.stop(server));
   const port = await new Promise((resolvePort, reject) => {
     const timer = setTimeout(() => reject(new Error(`sdk-${mode} did not start: ${server.output()}`)), 20_000);
@@ -268,8 +278,10 @@ async function prepareTargets(distributed, sdk) {
   const bearer = (authorization) => (authorization === undefined ? {} : { authorization });
   if (config.targets.includes('distributed-legacy')) await legacy('distributed-legacy', distributed.url, {});
   if (config.targets.includes('distributed-modern')) modern('distributed-modern', distributed.url, {});
-  if (config.targets.includes('distributed-legacy-auth')) await legacy('distributed-legacy-auth', distributed.protected.url, bearer(distributed.protected.authorization));
-  if (config.targets.includes('distributed-modern-auth')) modern('distributed-modern-auth', distributed.protected.url, bearer(distributed.protected.authorization));
+  if (config.targets.includes('distributed-legacy-auth'))
+    await legacy('distributed-legacy-auth', distributed.protected.url, bearer(distributed.protected.authorization));
+  if (config.targets.includes('distributed-modern-auth'))
+    modern('distributed-modern-auth', distributed.protected.url, bearer(distributed.protected.authorization));
   if (sdk.stateless) stateless('sdk-stateless', sdk.stateless.url, {});
   if (sdk.stateful) await legacy('sdk-stateful', sdk.stateful.url, {});
   if (sdk['stateless-auth']) stateless('sdk-stateless-auth', sdk['stateless-auth'].url, bearer(sdk['stateless-auth'].authorization));
@@ -369,7 +381,9 @@ function authCost(rows) {
       const a = find(rows, plain, c);
       const b = find(rows, authorized, c);
       if (!a || !b || a.rps === 0) continue;
-      lines.push(`| ${plain} | ${authorized} | ${c} | ${a.rps.toFixed(0)} | ${b.rps.toFixed(0)} | ${(b.rps / a.rps).toFixed(2)}× | ${a.p50} → ${b.p50} | ${a.p99} → ${b.p99} |`);
+      lines.push(
+        `| ${plain} | ${authorized} | ${c} | ${a.rps.toFixed(0)} | ${b.rps.toFixed(0)} | ${(b.rps / a.rps).toFixed(2)}× | ${a.p50} → ${b.p50} | ${a.p99} → ${b.p99} |`,
+      );
     }
   }
   return lines.length > 2 ? lines.join('\n') : undefined;
@@ -412,13 +426,17 @@ try {
     sdk[mode] = { url, ...(withAuth ? { authorization: await signer.authorizationFor(url) } : {}) };
   }
   const targets = await prepareTargets(distributed, sdk);
-  console.log(`bench: ${config.method} on ${targets.map((t) => t.name).join(', ')} × c=${config.concurrency.join('/')} × ${config.durationS} s (warm-up ${config.warmupS} s)`);
+  console.log(
+    `bench: ${config.method} on ${targets.map((t) => t.name).join(', ')} × c=${config.concurrency.join('/')} × ${config.durationS} s (warm-up ${config.warmupS} s)`,
+  );
   for (const target of targets) {
     if (config.warmupS > 0) await load(target, 16, config.warmupS);
     for (const connections of config.concurrency) {
       const row = await load(target, connections, config.durationS);
       rows.push(row);
-      console.log(`  ${row.target.padEnd(23)} c=${String(connections).padStart(2)}  ${row.rps.toFixed(0).padStart(6)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms${row.non2xx + row.rpcErrors + row.errors || row.total === 0 ? '  (errors!)' : ''}`);
+      console.log(
+        `  ${row.target.padEnd(23)} c=${String(connections).padStart(2)}  ${row.rps.toFixed(0).padStart(6)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms${row.non2xx + row.rpcErrors + row.errors || row.total === 0 ? '  (errors!)' : ''}`,
+      );
       if (row.firstFailure !== undefined) console.log(`    first failed answer: ${row.firstFailure.replace(/\s+/g, ' ')}`);
     }
   }
@@ -445,6 +463,11 @@ if (rows.length > 0) {
   if (cost) sections.push(`Cost of authorization (each target with auth beside the same target without, this run):\n\n${cost}`);
   const report = `${sections.join('\n\n')}\n`;
   console.log(`\n${report}`);
-  if (config.resultsFile) appendResults(config.resultsFile, report, '# Benchmark results\n\nOutput of `npm run bench` (bench/mcp-requests.bench.mjs), recorded as printed. Method and caveats: README.md.\n');
+  if (config.resultsFile)
+    appendResults(
+      config.resultsFile,
+      report,
+      '# Benchmark results\n\nOutput of `npm run bench` (bench/mcp-requests.bench.mjs), recorded as printed. Method and caveats: README.md.\n',
+    );
 }
 process.exit(exitCode);

@@ -14,13 +14,13 @@
 // Usage: node bench/sdk-server.mjs stateless|stateful|stateless-auth|stateful-auth [port];
 // prints `listening <port>` once ready.
 import { randomUUID } from 'node:crypto';
-import { createLocalJWKSet, jwtVerify } from 'jose';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { createMcpExpressApp } from '@modelcontextprotocol/sdk/server/express.js';
 import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
+import { createMcpExpressApp } from '@modelcontextprotocol/sdk/server/express.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { createLocalJWKSet, jwtVerify } from 'jose';
 import { BENCH_RESOURCE } from './bench-resource.mjs';
 
 const MODES = ['stateless', 'stateful', 'stateless-auth', 'stateful-auth'];
@@ -60,7 +60,14 @@ function configureAuth(resource) {
     async verifyAccessToken(token) {
       let payload;
       try {
-        ({ payload } = await jwtVerify(token, keys, { algorithms: ['RS256'], typ: 'at+jwt', issuer, audience: resource, requiredClaims: ['exp', 'sub'], clockTolerance: 5 }));
+        ({ payload } = await jwtVerify(token, keys, {
+          algorithms: ['RS256'],
+          typ: 'at+jwt',
+          issuer,
+          audience: resource,
+          requiredClaims: ['exp', 'sub'],
+          clockTolerance: 5,
+        }));
       } catch {
         throw new InvalidTokenError('the token is not valid for this resource');
       }

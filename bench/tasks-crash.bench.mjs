@@ -28,10 +28,10 @@
 import os from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import pg from 'pg';
 import { appendResults } from './bench-results.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -109,7 +109,9 @@ function seconds(ms) {
 }
 
 function messageOf(error) {
-  return String(error?.message ?? error).replace(/\s+/g, ' ').slice(0, 160);
+  return String(error?.message ?? error)
+    .replace(/\s+/g, ' ')
+    .slice(0, 160);
 }
 
 /** Adds one to `key` of a count map. */
@@ -185,11 +187,10 @@ function createTasks(callers, secondHalf, onHalf) {
       const caller = live[(index + attempt) % live.length];
       firstSentAt ??= performance.now();
       try {
-        const created = await caller.client.request(
-          { method: 'tools/call', params: { name: tool.name, arguments: tool.arguments } },
-          CreateTaskResultSchema,
-          { task: { ttl: TASK_TTL_MS }, timeout: CREATE_TIMEOUT_MS },
-        );
+        const created = await caller.client.request({ method: 'tools/call', params: { name: tool.name, arguments: tool.arguments } }, CreateTaskResultSchema, {
+          task: { ttl: TASK_TTL_MS },
+          timeout: CREATE_TIMEOUT_MS,
+        });
         acknowledged.push({ taskId: created.task.taskId, tool: tool.name, idempotent: tool.idempotent, via: caller.name });
         settled(index);
         return;
@@ -324,7 +325,12 @@ async function runScenario(kind, startCluster) {
     });
 
     const ackedIds = new Set(ids);
-    const lastTerminal = Math.max(...creation.acknowledged.map((task) => rows.get(task.taskId)).filter((row) => row && TERMINAL.includes(row.status)).map((row) => row.last_updated_at.getTime()));
+    const lastTerminal = Math.max(
+      ...creation.acknowledged
+        .map((task) => rows.get(task.taskId))
+        .filter((row) => row && TERMINAL.includes(row.status))
+        .map((row) => row.last_updated_at.getTime()),
+    );
     return {
       kind,
       kill,
@@ -374,7 +380,9 @@ function reportRun(run) {
   const notTerminal = run.acknowledged.filter((task) => !TERMINAL.includes(run.rows.get(task.taskId)?.status)).length;
   const lost = byStatus.get('missing') ?? 0;
   const kept = violations.length === 0 && notTerminal === 0;
-  const restarted = run.kill.restart ? `, started again after ${seconds(config.downMs)} (ready in ${seconds(run.restartMs)})` : ', not restarted: broker-2 took every request after';
+  const restarted = run.kill.restart
+    ? `, started again after ${seconds(config.downMs)} (ready in ${seconds(run.restartMs)})`
+    : ', not restarted: broker-2 took every request after';
   const lines = [
     `### KILL=${run.kind}: kill -9 of \`${run.kill.process}\`${restarted} — ${kept ? 'promise kept' : 'PROMISE BROKEN'}`,
     '',
@@ -382,7 +390,11 @@ function reportRun(run) {
     '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     `| ${run.acknowledged.length} | ${byStatus.get('completed') ?? 0} | ${byStatus.get('failed') ?? 0} | ${byStatus.get('cancelled') ?? 0} | ${notTerminal} | ${lost} | ${violations.length} | ${run.killToLastTerminalMs === undefined ? '—' : seconds(run.killToLastTerminalMs)} | ${seconds(run.totalMs)} |`,
     '',
-    `- At the kill (${run.midway ? 'mid-way' : 'NOT mid-way: the wait for it timed out'}): ${run.atKill.acknowledged} acknowledged, ${run.atKill.terminal} terminal, runs open: ${Object.entries(run.atKill.openByTool).map(([tool, open]) => `${open} ${tool}`).join(', ')}; ${run.atKill.waiting} waiting for a worker. The process ended with ${run.exit.signal ?? `code ${run.exit.code}`}.`,
+    `- At the kill (${run.midway ? 'mid-way' : 'NOT mid-way: the wait for it timed out'}): ${run.atKill.acknowledged} acknowledged, ${run.atKill.terminal} terminal, runs open: ${Object.entries(
+      run.atKill.openByTool,
+    )
+      .map(([tool, open]) => `${open} ${tool}`)
+      .join(', ')}; ${run.atKill.waiting} waiting for a worker. The process ended with ${run.exit.signal ?? `code ${run.exit.code}`}.`,
     `- The runs open at the kill ended: ${cutEnds.size === 0 ? 'none was open' : [...cutEnds].map(([end, n]) => `${n} ${end}`).join('; ')}.`,
     `- Creations: ${run.acknowledged.length} of ${config.tasks} acknowledged (${TOOLS.map((tool) => `${run.acknowledged.filter((task) => task.tool === tool.name).length} ${tool.name}`).join(', ')}; ${['broker-1', 'broker-2'].map((broker) => `${run.acknowledged.filter((task) => task.via === broker).length} through ${broker}`).join(', ')}), ${run.unacknowledged} given up; ${[...run.refusals.values()].reduce((sum, n) => sum + n, 0)} refused attempts (tried again)${run.refusals.size === 0 ? '.' : ':'}`,
     ...[...run.refusals].map(([message, n]) => `  - ${n} × ${message}`),
@@ -433,5 +445,10 @@ const header = [
 ].join('\n');
 const report = `${[header, ...sections].join('\n\n')}\n`;
 console.log(`\n${report}`);
-if (config.resultsFile) appendResults(config.resultsFile, report, '# Task crash results\n\nOutput of `npm run bench:tasks` (bench/tasks-crash.bench.mjs), recorded as printed. Method: README.md.\n');
+if (config.resultsFile)
+  appendResults(
+    config.resultsFile,
+    report,
+    '# Task crash results\n\nOutput of `npm run bench:tasks` (bench/tasks-crash.bench.mjs), recorded as printed. Method: README.md.\n',
+  );
 process.exit(broken ? 1 : failedToRun ? 2 : 0);

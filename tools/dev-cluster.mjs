@@ -87,11 +87,15 @@ console.log(`Starting the five apps against ${env.NATS_URL} and ${redact(env.DAT
  * @param {string} when
  */
 function explainExit(failure, when) {
-  const lines = [`\nstart:cluster failed: ${failure.name} exited ${when} (${exitDescription(failure)})${verbose ? '; its output is above.' : '; its last lines:'}`];
+  const lines = [
+    `\nstart:cluster failed: ${failure.name} exited ${when} (${exitDescription(failure)})${verbose ? '; its output is above.' : '; its last lines:'}`,
+  ];
   if (!verbose) lines.push(...failure.tail.map((line) => `  ${line}`));
   const busy = failure.tail.map((line) => /port (\d+) is in use/.exec(line)?.[1]).find(Boolean);
   if (busy) {
-    const ports = Object.entries(APP_PORTS).map(([app, port]) => `${app} ${port}${app === 'session-broker' ? '+' : ''}`).join(', ');
+    const ports = Object.entries(APP_PORTS)
+      .map(([app, port]) => `${app} ${port}${app === 'session-broker' ? '+' : ''}`)
+      .join(', ');
     lines.push(`Port ${busy} is taken by another process (another \`npm start\` or cluster?): this script runs the apps on ${ports}; stop that process first.`);
   }
   console.error(lines.join('\n'));

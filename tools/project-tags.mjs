@@ -1,6 +1,6 @@
 // The closed tag vocabulary of the workspace (STYLE.md §1) and the check that every project carries
 // exactly one tag of each kind. Used by tools/check-project-tags.mjs (CI) and eslint.config.mjs.
-import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 /** The five services; each is its own scope, so scope rules alone forbid one app importing another. */
@@ -91,7 +91,8 @@ export function checkProject(project) {
   if (isApp && type !== 'app') problems.push(`${path}: a project under apps/ is "type:app", not "type:${type}"`);
   if (!isApp && type === 'app') problems.push(`${path}: "type:app" belongs under apps/`);
   // The boundary rules rely on this: an app's scope is its own name, so importing another app crosses scopes.
-  if (isApp && scope !== path.slice('apps/'.length)) problems.push(`${path}: an app's scope is its own name ("scope:${path.slice('apps/'.length)}"), not "scope:${scope}"`);
+  if (isApp && scope !== path.slice('apps/'.length))
+    problems.push(`${path}: an app's scope is its own name ("scope:${path.slice('apps/'.length)}"), not "scope:${scope}"`);
   // A lib is shared, or owned by one app when it sits in that app's group (libs/<app>/<name>).
   const group = path.split('/')[1] ?? '';
   const ownScope = APP_SCOPES.includes(group) ? group : undefined;

@@ -31,7 +31,9 @@ describe('project-tags', () => {
 
     it('reports a tag outside the vocabulary when its value is a typo', () => {
       const problems = checkProject(project('libs/shared/config', ['scope:shared', 'type:constants', 'platform:node']));
-      expect(problems).toContain('libs/shared/config: unknown tag "type:constants" (allowed type values: app, feature, data-access, contracts, protocol, util, testing)');
+      expect(problems).toContain(
+        'libs/shared/config: unknown tag "type:constants" (allowed type values: app, feature, data-access, contracts, protocol, util, testing)',
+      );
     });
 
     it('reports an unknown kind and a tag without a kind', () => {
@@ -50,7 +52,9 @@ describe('project-tags', () => {
     });
 
     it('reports type:app outside apps/ and another type inside apps/', () => {
-      expect(checkProject(project('libs/shared/boot', ['scope:shared', 'type:app', 'platform:node']))).toEqual(['libs/shared/boot: "type:app" belongs under apps/']);
+      expect(checkProject(project('libs/shared/boot', ['scope:shared', 'type:app', 'platform:node']))).toEqual([
+        'libs/shared/boot: "type:app" belongs under apps/',
+      ]);
       expect(checkProject(project('apps/standalone', ['scope:standalone', 'type:util', 'platform:node']))).toEqual([
         'apps/standalone: a project under apps/ is "type:app", not "type:util"',
       ]);

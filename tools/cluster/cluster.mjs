@@ -50,7 +50,11 @@ export async function planProcesses({ brokerReplicas, ports, freePort = findFree
     plan.push({ app, name: app, port: await portFor(APP_PORTS[/** @type {keyof typeof APP_PORTS} */ (app)]) });
   }
   for (let replica = 0; replica < brokerReplicas; replica++) {
-    plan.push({ app: 'session-broker', name: brokerReplicas === 1 ? 'session-broker' : `session-broker-${replica + 1}`, port: await portFor(APP_PORTS['session-broker'] + replica) });
+    plan.push({
+      app: 'session-broker',
+      name: brokerReplicas === 1 ? 'session-broker' : `session-broker-${replica + 1}`,
+      port: await portFor(APP_PORTS['session-broker'] + replica),
+    });
   }
   return plan;
 }
@@ -76,7 +80,12 @@ export function processEnv(entry, env, plan = [entry]) {
   if (entry.app === 'session-broker') {
     // The caller lists the virtual servers itself (`listVirtualServers`): a broker's own announcement
     // would come after start:cluster's ready banner.
-    Object.assign(own, { REPLICA_ID: entry.name, PUBLIC_URL: mcpPublicUrl, AUTH_ISSUER: env.AUTH_ISSUER ?? `${authPublicUrl}/oauth`, ANNOUNCE_VIRTUAL_SERVERS: 'false' });
+    Object.assign(own, {
+      REPLICA_ID: entry.name,
+      PUBLIC_URL: mcpPublicUrl,
+      AUTH_ISSUER: env.AUTH_ISSUER ?? `${authPublicUrl}/oauth`,
+      ANNOUNCE_VIRTUAL_SERVERS: 'false',
+    });
     if (REQUEST_STATE_KEYS !== undefined) Object.assign(own, { REQUEST_STATE_KEYS });
   }
   if (entry.app === 'authorization-server') {
@@ -303,7 +312,10 @@ async function startClusterOnce(options = {}) {
     throw new ProcessExitedError(failure, 'during start');
   });
   try {
-    await Promise.race([Promise.all(running.map(({ entry }) => waitReady(`http://127.0.0.1:${entry.port}/health/ready`, entry.name, deadline, () => stopping))), failedEarly]);
+    await Promise.race([
+      Promise.all(running.map(({ entry }) => waitReady(`http://127.0.0.1:${entry.port}/health/ready`, entry.name, deadline, () => stopping))),
+      failedEarly,
+    ]);
   } catch (error) {
     await stop();
     process.removeListener('exit', killAll);
@@ -327,7 +339,12 @@ async function startClusterOnce(options = {}) {
     },
     exited,
     listVirtualServers: () =>
-      listVirtualServers({ natsUrl: /** @type {string} */ (env.NATS_URL), subjectPrefix: env.NATS_SUBJECT_PREFIX ?? '', publicUrl, deadline: Date.now() + 30_000 }),
+      listVirtualServers({
+        natsUrl: /** @type {string} */ (env.NATS_URL),
+        subjectPrefix: env.NATS_SUBJECT_PREFIX ?? '',
+        publicUrl,
+        deadline: Date.now() + 30_000,
+      }),
     /**
      * Sends `signal` to broker replica `index` (the order of `brokerUrls`) and resolves with how it
      * exited: SIGKILL is a crash, SIGTERM a rolling restart's drain (SIGKILL after the same grace as

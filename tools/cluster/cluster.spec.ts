@@ -37,7 +37,11 @@ describe('cluster', () => {
     ];
 
     it('gives a broker its own replica id, the first broker URL as the canonical public URL and the issuer, on loopback, writing JSON records', () => {
-      const env = processEnv({ app: 'session-broker', name: 'session-broker-2', port: 3001 }, { NATS_URL: 'nats://n:4222', HOST: '0.0.0.0', PORT: '9', LOG_FORMAT: 'pretty' }, plan);
+      const env = processEnv(
+        { app: 'session-broker', name: 'session-broker-2', port: 3001 },
+        { NATS_URL: 'nats://n:4222', HOST: '0.0.0.0', PORT: '9', LOG_FORMAT: 'pretty' },
+        plan,
+      );
       expect(env).toEqual({
         NATS_URL: 'nats://n:4222',
         HOST: '127.0.0.1',
@@ -80,8 +84,14 @@ describe('cluster', () => {
 
   describe('isPortRace', () => {
     it('recognises a start that failed because a port was taken, and nothing else', () => {
-      expect(isPortRace(new Error('session-broker exited during start (code 1); its last lines:\n  Error: listen EADDRINUSE: address already in use 127.0.0.1:41107'))).toBe(true);
-      expect(isPortRace(new Error('session-broker exited during start (exit code 1); its last lines:\n  port 41107 is in use (set PORT to another port)'))).toBe(true);
+      expect(
+        isPortRace(
+          new Error('session-broker exited during start (code 1); its last lines:\n  Error: listen EADDRINUSE: address already in use 127.0.0.1:41107'),
+        ),
+      ).toBe(true);
+      expect(
+        isPortRace(new Error('session-broker exited during start (exit code 1); its last lines:\n  port 41107 is in use (set PORT to another port)')),
+      ).toBe(true);
       expect(isPortRace(new Error('tool-executor exited during start (code 1): migration failed'))).toBe(false);
       expect(isPortRace('EADDRINUSE')).toBe(false);
     });

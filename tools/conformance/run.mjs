@@ -20,7 +20,16 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_SDK_VERSION, DEFAULT_SUITE_VERSION, NEXT_SUITE_VERSION, defaultCacheDir, installSuite, parseWireBaseline, runBothWires, runLeg } from './suite.mjs';
+import {
+  DEFAULT_SDK_VERSION,
+  DEFAULT_SUITE_VERSION,
+  defaultCacheDir,
+  installSuite,
+  NEXT_SUITE_VERSION,
+  parseWireBaseline,
+  runBothWires,
+  runLeg,
+} from './suite.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const baseline = join(root, 'tools', 'conformance', 'expected-failures.yml');
@@ -47,7 +56,9 @@ for (const name of suites) if (name !== 'current' && name !== 'next') fail(`unkn
 async function install(suiteVersion) {
   try {
     const installed = await installSuite({ cacheDir, version: suiteVersion, sdkVersion, log: (line) => console.log(`conformance: ${line}`) });
-    console.log(`conformance: @modelcontextprotocol/conformance@${installed.version} with @modelcontextprotocol/sdk@${installed.sdkVersion ?? 'the suite\'s range'}, run by ${installed.node === process.execPath ? `this node (${process.version})` : installed.node}`);
+    console.log(
+      `conformance: @modelcontextprotocol/conformance@${installed.version} with @modelcontextprotocol/sdk@${installed.sdkVersion ?? "the suite's range"}, run by ${installed.node === process.execPath ? `this node (${process.version})` : installed.node}`,
+    );
     return installed;
   } catch (error) {
     return fail(`cannot install the conformance suite ${suiteVersion} (set CONFORMANCE_CACHE to a filled cache to run offline): ${error.message}`);

@@ -79,7 +79,9 @@ async function ensureNode(cacheDir, log) {
   if (await canRunSuite(process.execPath)) return process.execPath;
   const arch = { x64: 'x64', arm64: 'arm64' }[machineArch()];
   if (process.platform !== 'linux' || arch === undefined) {
-    throw new Error(`the conformance suite needs Node ${NODE_MAJOR}+ (this is ${process.version}); no node-linux package fits ${process.platform}/${machineArch()}: run the tier with Node ${NODE_MAJOR}`);
+    throw new Error(
+      `the conformance suite needs Node ${NODE_MAJOR}+ (this is ${process.version}); no node-linux package fits ${process.platform}/${machineArch()}: run the tier with Node ${NODE_MAJOR}`,
+    );
   }
   const dir = join(cacheDir, `node${NODE_MAJOR}`);
   const node = join(dir, 'node_modules', `node-linux-${arch}`, 'bin', 'node');
@@ -296,7 +298,15 @@ export async function runLeg(suite, { url, args, resultsDir, strict = false, tim
   const passed = verdicts.filter((verdict) => verdict.status === 'PASS').length;
   const failed = verdicts.length - passed;
   if (timedOut) lines.push(`# the suite did not finish within ${Math.round((timeoutMs ?? 300_000) / 1000)} s`);
-  if (verdicts.length === 0) lines.push(`# the suite ran no scenario; its output is in ${logFile}:`, ...log.trim().split('\n').slice(-10).map((line) => `#   ${line}`));
+  if (verdicts.length === 0)
+    lines.push(
+      `# the suite ran no scenario; its output is in ${logFile}:`,
+      ...log
+        .trim()
+        .split('\n')
+        .slice(-10)
+        .map((line) => `#   ${line}`),
+    );
   const ok = !timedOut && verdicts.length > 0 && (withBaseline ? code === 0 : failed === 0);
   lines.push(`results: ${resultsDir} (suite output: ${logFile})`);
   return { ok, lines, passed, failed };
@@ -384,7 +394,10 @@ export async function runBothWires(suite, { url, resultsDir, baseline, timeoutMs
   const labels = new Set();
   const lines = [];
   let ok = true;
-  for (const [leg, specVersion] of /** @type {const} */ ([['legacy', undefined], ['modern', MODERN_WIRE]])) {
+  for (const [leg, specVersion] of /** @type {const} */ ([
+    ['legacy', undefined],
+    ['modern', MODERN_WIRE],
+  ])) {
     const dir = join(resultsDir, leg);
     const args = ['--suite', 'all', ...(specVersion ? ['--spec-version', specVersion] : [])];
     const { timedOut, log, logFile } = await runSuite(suite, { url, args, resultsDir: dir, timeoutMs });
@@ -395,7 +408,14 @@ export async function runBothWires(suite, { url, resultsDir, baseline, timeoutMs
     const legVerdicts = judgeScenarios(scenariosStarted(log), readChecks(dir), { strict: true });
     if (legVerdicts.length === 0) {
       ok = false;
-      lines.push(`# leg ${leg} ran no scenario; its output is in ${logFile}:`, ...log.trim().split('\n').slice(-10).map((line) => `#   ${line}`));
+      lines.push(
+        `# leg ${leg} ran no scenario; its output is in ${logFile}:`,
+        ...log
+          .trim()
+          .split('\n')
+          .slice(-10)
+          .map((line) => `#   ${line}`),
+      );
     }
     for (const verdict of legVerdicts) {
       const label = `${verdict.scenario}@${wireOf(revisions.get(verdict.scenario), specVersion)}`;

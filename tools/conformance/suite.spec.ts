@@ -98,12 +98,20 @@ describe('conformance suite runner', () => {
     });
 
     it('fails a vacuous pass under strict only', () => {
-      const vacuous = { id: 'tools-call-simple-text', status: 'SUCCESS', details: { result: { isError: true, content: [{ text: 'Unknown tool: test_simple_text' }] } } };
+      const vacuous = {
+        id: 'tools-call-simple-text',
+        status: 'SUCCESS',
+        details: { result: { isError: true, content: [{ text: 'Unknown tool: test_simple_text' }] } },
+      };
       expect(judgeScenarios(['tools-call-simple-text'], { 'tools-call-simple-text': [vacuous] })[0]?.status).toBe('PASS');
       expect(judgeScenarios(['tools-call-simple-text'], { 'tools-call-simple-text': [vacuous] }, { strict: true })[0]?.status).toBe('FAIL');
     });
     it('fails a scenario whose every check was skipped under strict only, saying why', () => {
-      const skipped = { 'sep-2640-skills-directory': [{ id: 'sep-2640-capability-directory-read-flag', status: 'SKIPPED', errorMessage: 'Server did not declare the extension' }] };
+      const skipped = {
+        'sep-2640-skills-directory': [
+          { id: 'sep-2640-capability-directory-read-flag', status: 'SKIPPED', errorMessage: 'Server did not declare the extension' },
+        ],
+      };
       expect(judgeScenarios(['sep-2640-skills-directory'], skipped)[0]?.status).toBe('PASS');
       expect(judgeScenarios(['sep-2640-skills-directory'], skipped, { strict: true })[0]).toMatchObject({
         status: 'FAIL',
@@ -116,9 +124,17 @@ describe('conformance suite runner', () => {
 
   describe('vacuousPass', () => {
     it('spots a pass on a missing tool or prompt, and leaves a real pass alone', () => {
-      expect(vacuousPass({ id: 'tools-call-error', status: 'SUCCESS', details: { result: { content: [{ text: 'Tool x not found' }] } } })).toMatch(/^\? tools-call-error/);
+      expect(vacuousPass({ id: 'tools-call-error', status: 'SUCCESS', details: { result: { content: [{ text: 'Tool x not found' }] } } })).toMatch(
+        /^\? tools-call-error/,
+      );
       expect(vacuousPass({ id: 'sep-2322', status: 'SUCCESS', details: { error: { message: 'Prompt p not found' } } })).toMatch(/fixture is missing/);
-      expect(vacuousPass({ id: 'tools-call-simple-text', status: 'SUCCESS', details: { result: { content: [{ text: 'This is a simple text response for testing.' }] } } })).toBeUndefined();
+      expect(
+        vacuousPass({
+          id: 'tools-call-simple-text',
+          status: 'SUCCESS',
+          details: { result: { content: [{ text: 'This is a simple text response for testing.' }] } },
+        }),
+      ).toBeUndefined();
     });
   });
 

@@ -31,7 +31,8 @@ function rowProblems(id: string, cells: string[]): string[] {
   const [title = '', level = '', era = '', text = '', link = ''] = cells.map((cell) => cell.trim());
   const problems: string[] = [];
   if (!title || !text) problems.push(`${id}: empty title or requirement`);
-  if (!level || !level.split(' / ').every((part) => LEVELS.has(part))) problems.push(`${id}: level "${level}" is not one of ${[...LEVELS].join(', ')} (joined by " / ")`);
+  if (!level || !level.split(' / ').every((part) => LEVELS.has(part)))
+    problems.push(`${id}: level "${level}" is not one of ${[...LEVELS].join(', ')} (joined by " / ")`);
   if (!ERAS.has(era)) problems.push(`${id}: era "${era}" is not L, M or L+M`);
   if (!SPEC_LINK.test(link)) problems.push(`${id}: spec section "${link}" is not a link to modelcontextprotocol.io`);
   return problems;
@@ -102,14 +103,22 @@ describe('the requirement index', () => {
 });
 
 describe('the index checks themselves', () => {
-  const row = (id: string, level: string, era: string) => `| ${id} | A title | ${level} | ${era} | What we do. | [2026-07-28 basic](https://modelcontextprotocol.io/specification/2026-07-28/basic) |`;
+  const row = (id: string, level: string, era: string) =>
+    `| ${id} | A title | ${level} | ${era} | What we do. | [2026-07-28 basic](https://modelcontextprotocol.io/specification/2026-07-28/basic) |`;
 
   it('accept a well-formed row, combined levels included', () => {
     expect(scanIndex([row('S-1', 'MUST', 'L+M'), row('S-2', 'MUST / MAY', 'M')].join('\n'))).toEqual({ ids: new Set(['S-1', 'S-2']), problems: [] });
   });
 
   it('report an id defined twice, a missing level or era, and a row with a stray cell', () => {
-    const markdown = [row('S-1', 'MUST', 'L'), row('S-1', 'MUST', 'M'), row('S-2', ' ', 'L'), row('S-3', 'SHOULD', ''), row('C-4', 'OPTIONAL', 'L'), '| S-5 | a | MUST | L | x | y | z |'].join('\n');
+    const markdown = [
+      row('S-1', 'MUST', 'L'),
+      row('S-1', 'MUST', 'M'),
+      row('S-2', ' ', 'L'),
+      row('S-3', 'SHOULD', ''),
+      row('C-4', 'OPTIONAL', 'L'),
+      '| S-5 | a | MUST | L | x | y | z |',
+    ].join('\n');
     expect(scanIndex(markdown).problems).toEqual([
       'S-1: defined twice',
       'S-2: level "" is not one of MUST, MUST NOT, SHOULD, SHOULD NOT, MAY, info, impl (joined by " / ")',

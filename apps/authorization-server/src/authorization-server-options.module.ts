@@ -1,4 +1,4 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
 import { AUTHORIZATION_SERVER_OPTIONS } from './authorization-server.constants';
 import type { ResolvedAuthorizationServerOptions } from './authorization-server.options';
 

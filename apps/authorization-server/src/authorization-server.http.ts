@@ -1,11 +1,11 @@
+import type { ServerResponse } from 'node:http';
 import formbody from '@fastify/formbody';
 import { Logger } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ServerResponse } from 'node:http';
-import { PAGE_HEADERS, renderMessagePage } from './pages/pages';
-import { InteractionsService, type InteractionExchange, type InteractionForm, type InteractionOutcome } from './interactions/interactions.service';
+import { type InteractionExchange, type InteractionForm, type InteractionOutcome, InteractionsService } from './interactions/interactions.service';
 import { OAuthProviderService } from './oauth/oauth-provider.service';
+import { PAGE_HEADERS, renderMessagePage } from './pages/pages';
 import { RegistrationThrottle } from './throttling/registration.throttle';
 
 /** Where the provider is mounted on this app's HTTP server (the issuer's path is `${AUTH_PUBLIC_URL}/oauth`). */
@@ -97,16 +97,33 @@ async function registerInteractionRoutes(scope: FastifyInstance, interactions: I
       if (outcome.kind === 'page') sendPage(reply.raw, outcome);
     } catch (error) {
       logger.error(`interaction ${uid} failed: ${(error as Error).stack ?? String(error)}`);
-      if (!reply.raw.headersSent) sendPage(reply.raw, { kind: 'page', status: 500, html: renderMessagePage('Something went wrong', 'The sign-in could not continue. Start again from your application.') });
+      if (!reply.raw.headersSent)
+        sendPage(reply.raw, {
+          kind: 'page',
+          status: 500,
+          html: renderMessagePage('Something went wrong', 'The sign-in could not continue. Start again from your application.'),
+        });
       else reply.raw.end();
     }
   };
 
   const base = `${OAUTH_MOUNT}/interaction/:uid`;
-  scope.get(base, handle((uid, _form, exchange) => interactions.show(uid, exchange)));
-  scope.post(`${base}/login`, handle((uid, form, exchange) => interactions.login(uid, form, exchange)));
-  scope.post(`${base}/confirm`, handle((uid, form, exchange) => interactions.confirm(uid, form, exchange)));
-  scope.post(`${base}/abort`, handle((uid, form, exchange) => interactions.abort(uid, form, exchange)));
+  scope.get(
+    base,
+    handle((uid, _form, exchange) => interactions.show(uid, exchange)),
+  );
+  scope.post(
+    `${base}/login`,
+    handle((uid, form, exchange) => interactions.login(uid, form, exchange)),
+  );
+  scope.post(
+    `${base}/confirm`,
+    handle((uid, form, exchange) => interactions.confirm(uid, form, exchange)),
+  );
+  scope.post(
+    `${base}/abort`,
+    handle((uid, form, exchange) => interactions.abort(uid, form, exchange)),
+  );
 }
 
 function sendPage(response: ServerResponse, outcome: Extract<InteractionOutcome, { kind: 'page' }>): void {

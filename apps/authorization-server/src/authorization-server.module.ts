@@ -1,10 +1,10 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
 import { PersistenceModule } from '@mcp-platform/shared-persistence';
 import { AdminModule } from './admin/admin.module';
-import { AuthorizationServerOptionsModule } from './authorization-server-options.module';
 import { AUTHORIZATION_SERVER_CONNECTION, AUTHORIZATION_SERVER_SCHEMA } from './authorization-server.constants';
 import { AUTHORIZATION_SERVER_ENTITIES, AUTHORIZATION_SERVER_MIGRATIONS } from './authorization-server.entities';
-import { resolveAuthorizationServerOptions, type AuthorizationServerOptions } from './authorization-server.options';
+import { type AuthorizationServerOptions, resolveAuthorizationServerOptions } from './authorization-server.options';
+import { AuthorizationServerOptionsModule } from './authorization-server-options.module';
 import { IdentityModule } from './identity/identity.module';
 import { InteractionsModule } from './interactions/interactions.module';
 import { OAuthModule } from './oauth/oauth.module';

@@ -15,8 +15,19 @@ describe('resolveAuthorizationServerOptions', () => {
   });
 
   it('applies the defaults and keeps retired keys published longer than any token they signed', () => {
-    const resolved = resolveAuthorizationServerOptions({ database: { kind: 'pglite' }, publicUrl: 'https://auth.example.test', mcpPublicUrl: 'https://mcp.example.test', seed: false });
-    expect(resolved).toMatchObject({ accessTokenTtlSeconds: 600, refreshTokenTtlSeconds: 14 * 24 * 3600, keyRotationDays: 30, trustProxy: false, cimd: { allowedHosts: [] } });
+    const resolved = resolveAuthorizationServerOptions({
+      database: { kind: 'pglite' },
+      publicUrl: 'https://auth.example.test',
+      mcpPublicUrl: 'https://mcp.example.test',
+      seed: false,
+    });
+    expect(resolved).toMatchObject({
+      accessTokenTtlSeconds: 600,
+      refreshTokenTtlSeconds: 14 * 24 * 3600,
+      keyRotationDays: 30,
+      trustProxy: false,
+      cimd: { allowedHosts: [] },
+    });
     expect(resolved.retiredKeyOverlapSeconds).toBeGreaterThan(3600);
     expect(resolved.keyEncryptionSecret).toBeUndefined();
   });

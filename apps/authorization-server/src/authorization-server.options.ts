@@ -39,8 +39,7 @@ export interface AuthorizationServerOptions {
 }
 
 /** The options with every default applied and the derived URLs, as `AUTHORIZATION_SERVER_OPTIONS` provides them. */
-export interface ResolvedAuthorizationServerOptions
-  extends Required<Omit<AuthorizationServerOptions, 'bootstrapAdmin' | 'keyEncryptionSecret' | 'cimd'>> {
+export interface ResolvedAuthorizationServerOptions extends Required<Omit<AuthorizationServerOptions, 'bootstrapAdmin' | 'keyEncryptionSecret' | 'cimd'>> {
   bootstrapAdmin: { username: string; password: string } | undefined;
   keyEncryptionSecret: string | undefined;
   cimd: { allowedHosts: string[]; caPem: string | undefined };

@@ -2,10 +2,10 @@ import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { httpServerSettings, loadDotEnvFile } from '@mcp-platform/shared-config';
-import { exitOnStartFailure, runService } from '@mcp-platform/shared-observability';
 import { natsMessaging } from '@mcp-platform/shared-messaging';
-import { AppModule } from './app.module';
+import { exitOnStartFailure, runService } from '@mcp-platform/shared-observability';
 import { configureAdminOpenApi } from './admin/admin-openapi';
+import { AppModule } from './app.module';
 import { configureAuthorizationServerHttp } from './authorization-server.http';
 import { loadAuthorizationServerEnv } from './config/env.schema';
 

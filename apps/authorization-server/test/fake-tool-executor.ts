@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { resourceStore, taskScheduler, toolExecutor, WireErrorCode, type RpcRequestParsed } from '@mcp-platform/protocol-contracts';
+import { resourceStore, type RpcRequestParsed, taskScheduler, toolExecutor, WireErrorCode } from '@mcp-platform/protocol-contracts';
 import { RpcError, RpcHandler } from '@mcp-platform/shared-messaging';
 
 /** The virtual servers the fake executor knows, with the scopes the authorization server may grant for them. */

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { Logger, type INestApplication } from '@nestjs/common';
+import { type INestApplication, Logger } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,9 +12,9 @@ import { AuthorizationServerModule } from '../src/authorization-server.module';
 import { IdentityErrorCode } from '../src/identity/identity.errors';
 import { RolesService } from '../src/identity/roles/roles.service';
 import { SeedService } from '../src/identity/seed/seed.service';
-import { SigningKeysService } from '../src/signing-keys/signing-keys.service';
 import { TenantsService } from '../src/identity/tenants/tenants.service';
 import { UsersService } from '../src/identity/users/users.service';
+import { SigningKeysService } from '../src/signing-keys/signing-keys.service';
 
 const run = `as${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 const DEMO_PASSWORD = 'demo-password-for-tests';

@@ -1,12 +1,17 @@
 import 'reflect-metadata';
+import { type KeyObject, randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { randomUUID, type KeyObject } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { authorizationServer } from '@mcp-platform/protocol-contracts';
 import { inProcessMessaging, MessageBus } from '@mcp-platform/shared-messaging';
 import {
+  type AuthorizationOutcome,
+  type AuthorizationRequestOptions,
+  type AuthorizationServerMetadata,
   bootService,
+  type BrowserPage,
+  type ClientMetadataHost,
   createPkcePair,
   csrfOf,
   decodeJwt,
@@ -22,22 +27,17 @@ import {
   serviceSetups,
   signRs256,
   startClientMetadataHost,
-  type AuthorizationOutcome,
-  type AuthorizationRequestOptions,
-  type AuthorizationServerMetadata,
-  type BrowserPage,
-  type ClientMetadataHost,
 } from '@mcp-platform/shared-testing';
 import { configureAuthorizationServerHttp } from '../src/authorization-server.http';
 import { AuthorizationServerModule } from '../src/authorization-server.module';
 import { ClientsService } from '../src/clients/clients.service';
-import { ACCOUNT_FREE_ATTEMPTS, FREE_ATTEMPTS, SignInThrottle } from '../src/throttling/sign-in.throttle';
-import { REGISTRATIONS_PER_HOUR } from '../src/throttling/registration.throttle';
+import { RolesService } from '../src/identity/roles/roles.service';
 import { TenantsService } from '../src/identity/tenants/tenants.service';
 import { PasswordHasher } from '../src/identity/users/password-hasher';
-import { SigningKeysService } from '../src/signing-keys/signing-keys.service';
-import { RolesService } from '../src/identity/roles/roles.service';
 import { UsersService } from '../src/identity/users/users.service';
+import { SigningKeysService } from '../src/signing-keys/signing-keys.service';
+import { REGISTRATIONS_PER_HOUR } from '../src/throttling/registration.throttle';
+import { ACCOUNT_FREE_ATTEMPTS, FREE_ATTEMPTS, SignInThrottle } from '../src/throttling/sign-in.throttle';
 import { FakeTenantDataController, FakeToolExecutorController } from './fake-tool-executor';
 
 const run = `oa${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
@@ -132,7 +132,10 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
 
   /** Exchanges the code of an authorization at the token endpoint (with its PKCE verifier) as the public client that asked. */
   function exchangeCode(clientId: string, outcome: AuthorizationOutcome, overrides: { verifier?: string; resource?: string } = {}) {
-    return client(clientId).exchangeCode(outcome.code ?? '', { verifier: overrides.verifier ?? outcome.verifier, resource: overrides.resource ?? DEMO_RESOURCE });
+    return client(clientId).exchangeCode(outcome.code ?? '', {
+      verifier: overrides.verifier ?? outcome.verifier,
+      resource: overrides.resource ?? DEMO_RESOURCE,
+    });
   }
 
   /** A full authorization code flow for the demo user on demo/default (state `st-1`); answers the token response. */
@@ -152,7 +155,11 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
   describe('metadata (RFC 8414, S-157..S-159, S-162, S-175)', () => {
     it('serves the same discovery document at both path-inserted well-knowns and under the issuer', async () => {
       const [inserted, openid, own] = await Promise.all(
-        [`${origin}/.well-known/oauth-authorization-server/oauth`, `${origin}/.well-known/openid-configuration/oauth`, `${issuer}/.well-known/openid-configuration`].map(async (url) => {
+        [
+          `${origin}/.well-known/oauth-authorization-server/oauth`,
+          `${origin}/.well-known/openid-configuration/oauth`,
+          `${issuer}/.well-known/openid-configuration`,
+        ].map(async (url) => {
           const response = await fetch(url);
           expect(response.status, url).toBe(200);
           return (await response.json()) as Record<string, unknown>;
@@ -182,7 +189,9 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
     });
 
     it('builds every URL from the configured public origin, whatever Host a client sends', async () => {
-      const response = await fetch(`${issuer}/.well-known/openid-configuration`, { headers: { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' } });
+      const response = await fetch(`${issuer}/.well-known/openid-configuration`, {
+        headers: { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' },
+      });
       const metadata = (await response.json()) as Record<string, string>;
       expect(metadata['token_endpoint']).toBe(`${issuer}/token`);
     });
@@ -259,7 +268,9 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
 
     it('refuses a request without PKCE and one with the plain method', async () => {
       const browser = new OAuthBrowser();
-      const missingRedirect = exitUrlOf(await browser.navigate(client(publicClient).prepareAuthorization({ resource: DEMO_RESOURCE, scope: 'mcp', pkce: 'none' }).url));
+      const missingRedirect = exitUrlOf(
+        await browser.navigate(client(publicClient).prepareAuthorization({ resource: DEMO_RESOURCE, scope: 'mcp', pkce: 'none' }).url),
+      );
       expect(missingRedirect.searchParams.get('error')).toBe('invalid_request');
       expect(missingRedirect.searchParams.get('error_description')).toMatch(/PKCE/);
       expect(missingRedirect.searchParams.get('iss')).toBe(issuer);
@@ -280,7 +291,9 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
       const browser = new OAuthBrowser();
       const without = exitUrlOf(await browser.navigate(client(publicClient).prepareAuthorization({ scope: 'mcp' }).url));
       expect(without.searchParams.get('error')).toBe('invalid_target');
-      const unknown = exitUrlOf(await browser.navigate(client(publicClient).prepareAuthorization({ resource: `${MCP_PUBLIC_URL}/demo/nope/mcp`, scope: 'mcp' }).url));
+      const unknown = exitUrlOf(
+        await browser.navigate(client(publicClient).prepareAuthorization({ resource: `${MCP_PUBLIC_URL}/demo/nope/mcp`, scope: 'mcp' }).url),
+      );
       expect(unknown.searchParams.get('error')).toBe('invalid_target');
     });
 
@@ -311,7 +324,9 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
       const second = rotated.body['refresh_token'] as string;
       expect(second).toEqual(expect.any(String));
       expect(second).not.toBe(first);
-      await expect(verifyAccessToken(rotated.body['access_token'] as string, DEMO_RESOURCE)).resolves.toMatchObject({ payload: { tenant: 'demo', scope: 'mcp demo:crypto' } });
+      await expect(verifyAccessToken(rotated.body['access_token'] as string, DEMO_RESOURCE)).resolves.toMatchObject({
+        payload: { tenant: 'demo', scope: 'mcp demo:crypto' },
+      });
 
       const reused = await client(publicClient).refresh(first);
       expect(reused.body).toMatchObject({ error: 'invalid_grant' });
@@ -351,7 +366,9 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
       const browser = new OAuthBrowser();
       await client(publicClient).authorize(browser, DEMO, { resource: DEMO_RESOURCE, scope: 'mcp' });
       // Same browser, still signed in as demo: the consent step refuses at once.
-      const callback = exitUrlOf(await browser.navigate(client(publicClient).prepareAuthorization({ resource: CONFORMANCE_RESOURCE, scope: 'mcp', state: 'x' }).url));
+      const callback = exitUrlOf(
+        await browser.navigate(client(publicClient).prepareAuthorization({ resource: CONFORMANCE_RESOURCE, scope: 'mcp', state: 'x' }).url),
+      );
       expect(callback.searchParams.get('error')).toBe('access_denied');
       expect(callback.searchParams.get('error_description')).toMatch(/belongs to tenant "conformance"/);
       expect(callback.searchParams.get('state')).toBe('x');
@@ -437,7 +454,11 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
       stopTheClock();
       try {
         const answers = await Promise.all(
-          Array.from({ length: 100 }, async () => pageOf(await browser.submit(signIn, 'login', { fields: { username: racer.username, password: 'wrong password' }, follow: false })).status),
+          Array.from(
+            { length: 100 },
+            async () =>
+              pageOf(await browser.submit(signIn, 'login', { fields: { username: racer.username, password: 'wrong password' }, follow: false })).status,
+          ),
         );
         expect(verify).toHaveBeenCalledTimes(FREE_ATTEMPTS);
         expect(answers.filter((status) => status === 200)).toHaveLength(FREE_ATTEMPTS);
@@ -458,7 +479,9 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
       for (let attempt = 0; attempt < FREE_ATTEMPTS; attempt += 1) expect((await throttle.reserve(victim, '10.9.9.9', { knownBrowser: false })).ok).toBe(true);
       expect((await throttle.reserve(victim, '10.9.9.9', { knownBrowser: false })).ok).toBe(false);
       for (let batch = 0; batch < 10_050; batch += 150) {
-        await Promise.all(Array.from({ length: Math.min(150, 10_050 - batch) }, (_, index) => throttle.reserve(`filler-${batch + index}`, '10.9.9.9', { knownBrowser: true })));
+        await Promise.all(
+          Array.from({ length: Math.min(150, 10_050 - batch) }, (_, index) => throttle.reserve(`filler-${batch + index}`, '10.9.9.9', { knownBrowser: true })),
+        );
       }
       expect(await throttle.reserve(victim, '10.9.9.9', { knownBrowser: false })).toMatchObject({ ok: false, retryAfterMs: expect.any(Number) });
     }, 120_000);
@@ -496,7 +519,9 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
       for (let attempt = 0; attempt < ACCOUNT_FREE_ATTEMPTS; attempt += 1) await throttle.reserve(owner.username, `10.7.0.${attempt}`, { knownBrowser: false });
 
       const signIn = await authorizationPage(formerBrowser, { extra: { prompt: 'login' } });
-      const refused = pageOf(await formerBrowser.submit(signIn, 'login', { fields: { username: owner.username, password: 'a guess at the new one' }, follow: false }));
+      const refused = pageOf(
+        await formerBrowser.submit(signIn, 'login', { fields: { username: owner.username, password: 'a guess at the new one' }, follow: false }),
+      );
       expect(refused.status).toBe(429);
     });
   });
@@ -507,7 +532,11 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
       expect(tokens.body['scope']).toBe('mcp');
       const { payload } = await verifyAccessToken(tokens.body['access_token'] as string, DEMO_RESOURCE);
       expect(payload).toMatchObject({ scope: 'mcp', obtainable_scope: 'mcp demo:crypto' });
-      const refreshed = await postForm(`${issuer}/token`, { grant_type: 'refresh_token', refresh_token: tokens.body['refresh_token'] as string, client_id: publicClient });
+      const refreshed = await postForm(`${issuer}/token`, {
+        grant_type: 'refresh_token',
+        refresh_token: tokens.body['refresh_token'] as string,
+        client_id: publicClient,
+      });
       expect(refreshed.status, JSON.stringify(refreshed.body)).toBe(200);
       expect((await verifyAccessToken(refreshed.body['access_token'] as string, DEMO_RESOURCE)).payload).toMatchObject({ obtainable_scope: 'mcp demo:crypto' });
     });
@@ -519,21 +548,42 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
       await app.get(UsersService).create('demo', { ...reader, roles: ['reader'] });
       const outcome = await client(publicClient).authorize(new OAuthBrowser(), reader, { resource: DEMO_RESOURCE, scope: 'mcp' });
       const readerToken = await exchangeCode(publicClient, outcome);
-      expect((await verifyAccessToken(readerToken.body['access_token'] as string, DEMO_RESOURCE)).payload).toMatchObject({ scope: 'mcp', obtainable_scope: 'mcp' });
+      expect((await verifyAccessToken(readerToken.body['access_token'] as string, DEMO_RESOURCE)).payload).toMatchObject({
+        scope: 'mcp',
+        obtainable_scope: 'mcp',
+      });
 
       const limited = (
-        await clients.create('demo', { client_name: 'Limited', redirect_uris: [CALLBACK], grant_types: ['authorization_code'], token_endpoint_auth_method: 'none', scope: 'mcp' })
+        await clients.create('demo', {
+          client_name: 'Limited',
+          redirect_uris: [CALLBACK],
+          grant_types: ['authorization_code'],
+          token_endpoint_auth_method: 'none',
+          scope: 'mcp',
+        })
       ).client.clientId;
       const { tokens } = await signInAndExchange(limited, { scope: 'mcp' });
       expect((await verifyAccessToken(tokens.body['access_token'] as string, DEMO_RESOURCE)).payload).toMatchObject({ scope: 'mcp', obtainable_scope: 'mcp' });
     });
 
     it("gives a client_credentials token its client's allowed scope within the server's, as its ceiling", async () => {
-      const created = await clients.create('demo', { client_name: 'Ceiling', grant_types: ['client_credentials'], token_endpoint_auth_method: 'client_secret_basic', scope: 'mcp demo' });
+      const created = await clients.create('demo', {
+        client_name: 'Ceiling',
+        grant_types: ['client_credentials'],
+        token_endpoint_auth_method: 'client_secret_basic',
+        scope: 'mcp demo',
+      });
       const machine = { id: created.client.clientId, secret: created.clientSecret as string };
-      const tokens = await postForm(`${issuer}/token`, { grant_type: 'client_credentials', resource: DEMO_RESOURCE, scope: 'mcp' }, { clientSecretBasic: machine });
+      const tokens = await postForm(
+        `${issuer}/token`,
+        { grant_type: 'client_credentials', resource: DEMO_RESOURCE, scope: 'mcp' },
+        { clientSecretBasic: machine },
+      );
       expect(tokens.status, JSON.stringify(tokens.body)).toBe(200);
-      expect((await verifyAccessToken(tokens.body['access_token'] as string, DEMO_RESOURCE)).payload).toMatchObject({ scope: 'mcp', obtainable_scope: 'mcp demo:crypto' });
+      expect((await verifyAccessToken(tokens.body['access_token'] as string, DEMO_RESOURCE)).payload).toMatchObject({
+        scope: 'mcp',
+        obtainable_scope: 'mcp demo:crypto',
+      });
     });
   });
 
@@ -541,12 +591,21 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
     let machine: { id: string; secret: string };
 
     beforeAll(async () => {
-      const created = await clients.create('demo', { client_name: 'Machine', grant_types: ['client_credentials'], token_endpoint_auth_method: 'client_secret_basic', scope: 'mcp' });
+      const created = await clients.create('demo', {
+        client_name: 'Machine',
+        grant_types: ['client_credentials'],
+        token_endpoint_auth_method: 'client_secret_basic',
+        scope: 'mcp',
+      });
       machine = { id: created.client.clientId, secret: created.clientSecret as string };
     });
 
     it('issues a token for a server of the client tenant, with the scopes the client may have', async () => {
-      const tokens = await postForm(`${issuer}/token`, { grant_type: 'client_credentials', resource: DEMO_RESOURCE, scope: 'mcp demo:crypto' }, { clientSecretBasic: machine });
+      const tokens = await postForm(
+        `${issuer}/token`,
+        { grant_type: 'client_credentials', resource: DEMO_RESOURCE, scope: 'mcp demo:crypto' },
+        { clientSecretBasic: machine },
+      );
       expect(tokens.status, JSON.stringify(tokens.body)).toBe(200);
       expect(tokens.body['scope']).toBe('mcp');
       const { payload } = await verifyAccessToken(tokens.body['access_token'] as string, DEMO_RESOURCE);
@@ -554,16 +613,40 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
     });
 
     it('refuses a wrong secret, another tenant server and the admin API', async () => {
-      expect((await postForm(`${issuer}/token`, { grant_type: 'client_credentials', resource: DEMO_RESOURCE, scope: 'mcp' }, { clientSecretBasic: { ...machine, secret: 'wrong' } })).body['error']).toBe('invalid_client');
-      expect((await postForm(`${issuer}/token`, { grant_type: 'client_credentials', resource: CONFORMANCE_RESOURCE, scope: 'mcp' }, { clientSecretBasic: machine })).body['error']).toBe('invalid_target');
-      expect((await postForm(`${issuer}/token`, { grant_type: 'client_credentials', resource: `${origin}/admin/v1`, scope: 'admin' }, { clientSecretBasic: machine })).body['error']).toBe('invalid_target');
+      expect(
+        (
+          await postForm(
+            `${issuer}/token`,
+            { grant_type: 'client_credentials', resource: DEMO_RESOURCE, scope: 'mcp' },
+            { clientSecretBasic: { ...machine, secret: 'wrong' } },
+          )
+        ).body['error'],
+      ).toBe('invalid_client');
+      expect(
+        (await postForm(`${issuer}/token`, { grant_type: 'client_credentials', resource: CONFORMANCE_RESOURCE, scope: 'mcp' }, { clientSecretBasic: machine }))
+          .body['error'],
+      ).toBe('invalid_target');
+      expect(
+        (
+          await postForm(
+            `${issuer}/token`,
+            { grant_type: 'client_credentials', resource: `${origin}/admin/v1`, scope: 'admin' },
+            { clientSecretBasic: machine },
+          )
+        ).body['error'],
+      ).toBe('invalid_target');
     });
 
     it('binds tokens to the tenant’s id, refuses every token to a disabled tenant, and revokes the tokens of a disabled or deleted one', async () => {
       const tenants = app.get(TenantsService);
       const resource = `${MCP_PUBLIC_URL}/lifecycle/main/mcp`;
       const first = await tenants.create({ slug: 'lifecycle', name: 'Lifecycle' });
-      const created = await clients.create('lifecycle', { client_name: 'Robot', grant_types: ['client_credentials'], token_endpoint_auth_method: 'client_secret_basic', scope: 'mcp' });
+      const created = await clients.create('lifecycle', {
+        client_name: 'Robot',
+        grant_types: ['client_credentials'],
+        token_endpoint_auth_method: 'client_secret_basic',
+        scope: 'mcp',
+      });
       const robot = { id: created.client.clientId, secret: created.clientSecret as string };
       const tokenRequest = () => postForm(`${issuer}/token`, { grant_type: 'client_credentials', resource, scope: 'mcp' }, { clientSecretBasic: robot });
       const revocations = async () => (await app.get(MessageBus).request(authorizationServer.listRevocations, {})).revocations;
@@ -625,8 +708,17 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
 
     it('answers inactive to another client introspecting the token', async () => {
       const { tokens } = await signInAndExchange(publicClient);
-      const other = await clients.create('demo', { client_name: 'Other', redirect_uris: [CALLBACK], grant_types: ['authorization_code'], token_endpoint_auth_method: 'client_secret_post' });
-      const answer = await postForm(`${issuer}/token/introspection`, { token: tokens.body['refresh_token'] as string, client_id: other.client.clientId, client_secret: other.clientSecret as string });
+      const other = await clients.create('demo', {
+        client_name: 'Other',
+        redirect_uris: [CALLBACK],
+        grant_types: ['authorization_code'],
+        token_endpoint_auth_method: 'client_secret_post',
+      });
+      const answer = await postForm(`${issuer}/token/introspection`, {
+        token: tokens.body['refresh_token'] as string,
+        client_id: other.client.clientId,
+        client_secret: other.clientSecret as string,
+      });
       expect(answer.body).toEqual({ active: false });
     });
   });
@@ -637,14 +729,27 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         // As the SDK clients register: with the scope they learnt from the challenge (`mcp`).
-        body: JSON.stringify({ client_name: 'DCR Native', redirect_uris: [CALLBACK], grant_types: ['authorization_code', 'refresh_token'], token_endpoint_auth_method: 'none', application_type: 'native', scope: 'mcp' }),
+        body: JSON.stringify({
+          client_name: 'DCR Native',
+          redirect_uris: [CALLBACK],
+          grant_types: ['authorization_code', 'refresh_token'],
+          token_endpoint_auth_method: 'none',
+          application_type: 'native',
+          scope: 'mcp',
+        }),
       });
       const registered = (await response.json()) as Record<string, string>;
       expect(response.status, JSON.stringify(registered)).toBe(201);
-      expect(registered).toMatchObject({ application_type: 'native', token_endpoint_auth_method: 'none', registration_client_uri: expect.stringContaining(`${issuer}/reg/`) });
+      expect(registered).toMatchObject({
+        application_type: 'native',
+        token_endpoint_auth_method: 'none',
+        registration_client_uri: expect.stringContaining(`${issuer}/reg/`),
+      });
       expect(registered['registration_access_token']).toEqual(expect.any(String));
 
-      const read = await fetch(registered['registration_client_uri'] as string, { headers: { authorization: `Bearer ${registered['registration_access_token']}` } });
+      const read = await fetch(registered['registration_client_uri'] as string, {
+        headers: { authorization: `Bearer ${registered['registration_access_token']}` },
+      });
       expect(read.status).toBe(200);
 
       // A self-registered client's scope is no ceiling: it may step up to what the user may have (S-142).
@@ -654,8 +759,18 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
     });
 
     it('lets a native client use another loopback port than registered (RFC 8252 §7.3), a web client not', async () => {
-      const native = await register({ client_name: 'Native', redirect_uris: ['http://127.0.0.1/callback'], token_endpoint_auth_method: 'none', application_type: 'native' });
-      const web = await register({ client_name: 'Web', redirect_uris: ['http://127.0.0.1/callback'], token_endpoint_auth_method: 'none', application_type: 'web' });
+      const native = await register({
+        client_name: 'Native',
+        redirect_uris: ['http://127.0.0.1/callback'],
+        token_endpoint_auth_method: 'none',
+        application_type: 'native',
+      });
+      const web = await register({
+        client_name: 'Web',
+        redirect_uris: ['http://127.0.0.1/callback'],
+        token_endpoint_auth_method: 'none',
+        application_type: 'web',
+      });
       const browser = new OAuthBrowser();
       const request = { redirectUri: 'http://127.0.0.1:45678/callback', resource: DEMO_RESOURCE, scope: 'mcp' };
       const nativeAnswer = await browser.request(client(native['client_id'] as string).prepareAuthorization(request).url);
@@ -668,16 +783,26 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
     it('returns a confidential client secret once and stores only its hash', async () => {
       const registered = await register({ client_name: 'Confidential', redirect_uris: [CALLBACK], token_endpoint_auth_method: 'client_secret_basic' });
       expect(registered['client_secret']).toEqual(expect.any(String));
-      const read = (await (await fetch(registered['registration_client_uri'] as string, { headers: { authorization: `Bearer ${registered['registration_access_token']}` } })).json()) as Record<string, unknown>;
+      const read = (await (
+        await fetch(registered['registration_client_uri'] as string, { headers: { authorization: `Bearer ${registered['registration_access_token']}` } })
+      ).json()) as Record<string, unknown>;
       expect(read['client_secret']).toBeUndefined();
       expect(JSON.stringify(await clients.providerMetadata(registered['client_id'] as string))).not.toContain(registered['client_secret']);
     });
 
     it('refuses client_credentials and http redirect URIs off loopback (S-170)', async () => {
-      const machine = await fetch(`${issuer}/reg`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'M', grant_types: ['client_credentials'], redirect_uris: [], response_types: [] }) });
+      const machine = await fetch(`${issuer}/reg`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ client_name: 'M', grant_types: ['client_credentials'], redirect_uris: [], response_types: [] }),
+      });
       expect(machine.status).toBe(400);
       expect(((await machine.json()) as Record<string, string>)['error']).toBe('invalid_client_metadata');
-      const plainHttp = await fetch(`${issuer}/reg`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'H', redirect_uris: ['http://app.example.com/cb'] }) });
+      const plainHttp = await fetch(`${issuer}/reg`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ client_name: 'H', redirect_uris: ['http://app.example.com/cb'] }),
+      });
       expect(plainHttp.status).toBe(400);
       expect(await plainHttp.json()).toMatchObject({ error: 'invalid_redirect_uri', error_description: expect.stringMatching(/loopback/) });
     });
@@ -697,7 +822,9 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
       vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
       try {
         for (let batch = 0; batch < REGISTRATIONS_PER_HOUR; batch += 50) {
-          const statuses = await Promise.all(Array.from({ length: Math.min(50, REGISTRATIONS_PER_HOUR - batch) }, async () => (await from('203.0.113.77')).status));
+          const statuses = await Promise.all(
+            Array.from({ length: Math.min(50, REGISTRATIONS_PER_HOUR - batch) }, async () => (await from('203.0.113.77')).status),
+          );
           expect(statuses.filter((status) => status !== 201)).toEqual([]);
         }
         const refused = await from('203.0.113.77');
@@ -737,7 +864,12 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
 
     it('authenticates a document client with private_key_jwt and the keys of its document (S-166)', async () => {
       const key = generateTestSigningKey('k1');
-      const clientId = cimd.serve('pkjwt', { client_name: 'Key Client', redirect_uris: [CALLBACK], token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [key.publicJwk] } });
+      const clientId = cimd.serve('pkjwt', {
+        client_name: 'Key Client',
+        redirect_uris: [CALLBACK],
+        token_endpoint_auth_method: 'private_key_jwt',
+        jwks: { keys: [key.publicJwk] },
+      });
       const outcome = await client(clientId).authorize(new OAuthBrowser(), DEMO, { resource: DEMO_RESOURCE, scope: 'mcp' });
       const exchange = (assertion: string) =>
         client(clientId).exchangeCode(outcome.code ?? '', {
@@ -779,7 +911,13 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
       const byName = new URL(cimd.url);
       byName.hostname = 'localhost';
       const answers = [
-        await postForm(`${issuer}/token`, { grant_type: 'authorization_code', code: 'x', code_verifier: 'y'.repeat(43), redirect_uri: CALLBACK, client_id: byName.href }),
+        await postForm(`${issuer}/token`, {
+          grant_type: 'authorization_code',
+          code: 'x',
+          code_verifier: 'y'.repeat(43),
+          redirect_uri: CALLBACK,
+          client_id: byName.href,
+        }),
         await postForm(`${issuer}/token`, { grant_type: 'refresh_token', refresh_token: 'x', client_id: 'https://no-such-host.invalid/client.json' }),
       ];
       for (const answer of answers) {
@@ -805,7 +943,11 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
       let after = before;
       while (after === before && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 100));
-        after = decodeJwt((await postForm(`${issuer}/token`, { grant_type: 'client_credentials', resource: DEMO_RESOURCE, scope: 'mcp' }, { clientSecretBasic: machine })).body['access_token'] as string).header['kid'];
+        after = decodeJwt(
+          (await postForm(`${issuer}/token`, { grant_type: 'client_credentials', resource: DEMO_RESOURCE, scope: 'mcp' }, { clientSecretBasic: machine })).body[
+            'access_token'
+          ] as string,
+        ).header['kid'];
       }
       expect(after).not.toBe(before);
       const jwks = (await (await fetch(`${issuer}/jwks`)).json()) as { keys: Array<{ kid: string }> };
@@ -813,7 +955,12 @@ describe.each(setups)('the OAuth 2.1 authorization server (oidc-provider) over $
     });
 
     async function machineClient(): Promise<{ id: string; secret: string }> {
-      const created = await clients.create('demo', { client_name: 'Rotation', grant_types: ['client_credentials'], token_endpoint_auth_method: 'client_secret_basic', scope: 'mcp' });
+      const created = await clients.create('demo', {
+        client_name: 'Rotation',
+        grant_types: ['client_credentials'],
+        token_endpoint_auth_method: 'client_secret_basic',
+        scope: 'mcp',
+      });
       return { id: created.client.clientId, secret: created.clientSecret as string };
     }
   });
@@ -829,7 +976,12 @@ describe('the authorization server behind https (production issuers are https)',
     app = await bootService(
       inProcessMessaging(),
       // The app listens on plain http here, as behind a TLS-terminating proxy; its public URL is https.
-      AuthorizationServerModule.register({ database: { kind: 'pglite' }, publicUrl: `https://auth.example.test`, mcpPublicUrl: MCP_PUBLIC_URL, seed: { demoUserPassword: DEMO.password } }),
+      AuthorizationServerModule.register({
+        database: { kind: 'pglite' },
+        publicUrl: `https://auth.example.test`,
+        mcpPublicUrl: MCP_PUBLIC_URL,
+        seed: { demoUserPassword: DEMO.password },
+      }),
       { controllers: [FakeToolExecutorController, FakeTenantDataController], configure: configureAuthorizationServerHttp },
     );
     await app.listen(port, '127.0.0.1');
@@ -840,7 +992,9 @@ describe('the authorization server behind https (production issuers are https)',
   });
 
   it('sets __Host-/__Secure- prefixed, Secure, HttpOnly, SameSite=Lax cookies and https URLs (S-151)', async () => {
-    const { client } = await app.get(ClientsService).create('demo', { client_name: 'C', redirect_uris: [CALLBACK], grant_types: ['authorization_code'], token_endpoint_auth_method: 'none' });
+    const { client } = await app
+      .get(ClientsService)
+      .create('demo', { client_name: 'C', redirect_uris: [CALLBACK], grant_types: ['authorization_code'], token_endpoint_auth_method: 'none' });
     // The published endpoints are https://auth.example.test/...; the test reaches the same paths on the listener.
     const oauthClient = OAuthTestClient.fromMetadata(
       { issuer: 'https://auth.example.test/oauth', authorization_endpoint: `${origin}/oauth/auth`, token_endpoint: `${origin}/oauth/token` },

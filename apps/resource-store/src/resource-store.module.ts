@@ -1,8 +1,14 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
 import { PersistenceModule } from '@mcp-platform/shared-persistence';
 import { CompletionModule } from './completion/completion.module';
 import { PromptsModule } from './prompts/prompts.module';
-import { DEFAULT_MAX_RESOURCE_BYTES, DEFAULT_READ_CACHE_ENTRIES, DEFAULT_TENANT_QUOTA_BYTES, RESOURCE_STORE_CONNECTION, RESOURCE_STORE_SCHEMA } from './resource-store.constants';
+import {
+  DEFAULT_MAX_RESOURCE_BYTES,
+  DEFAULT_READ_CACHE_ENTRIES,
+  DEFAULT_TENANT_QUOTA_BYTES,
+  RESOURCE_STORE_CONNECTION,
+  RESOURCE_STORE_SCHEMA,
+} from './resource-store.constants';
 import type { ResourceStoreOptions } from './resource-store.options';
 import { ResourcesModule } from './resources/resources.module';
 import { SeedModule } from './seed/seed.module';

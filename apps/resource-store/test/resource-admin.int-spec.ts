@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import type { INestApplication } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resourceStore, type Principal } from '@mcp-platform/protocol-contracts';
+import { type Principal, resourceStore } from '@mcp-platform/protocol-contracts';
 import { MessageBus } from '@mcp-platform/shared-messaging';
 import { errorOf } from '@mcp-platform/shared-testing';
 import { bootResourceStore, setups, TEST_QUOTA_BYTES } from './resource-store.setups';
@@ -63,13 +63,18 @@ describe.each(setups(run))('resource store administration over $name', (setup) =
   it('puts, gets, lists and deletes a text resource, announcing each change', async () => {
     const resource = { uri: 'acme://guide', name: 'guide', mimeType: 'text/markdown', text: '# Guide', servers: ['docs'] };
     const events = await withEvents(async () => {
-      await expect(bus.request(resourceStore.putResourceDefinition, { tenant: TENANT, resource })).resolves.toEqual({ created: true, resource: { ...resource, size: 7 } });
+      await expect(bus.request(resourceStore.putResourceDefinition, { tenant: TENANT, resource })).resolves.toEqual({
+        created: true,
+        resource: { ...resource, size: 7 },
+      });
       await expect(bus.request(resourceStore.putResourceDefinition, { tenant: TENANT, resource })).resolves.toMatchObject({ created: false });
       await expect(bus.request(resourceStore.getResourceDefinition, { tenant: TENANT, uri: resource.uri })).resolves.toEqual({ ...resource, size: 7 });
       await expect(bus.request(resourceStore.listResourceDefinitions, { tenant: TENANT })).resolves.toEqual({
         resources: [{ uri: resource.uri, name: 'guide', mimeType: 'text/markdown', servers: ['docs'], size: 7 }],
       });
-      await expect(bus.request(resourceStore.readResource, { ...onServer('docs'), uri: resource.uri }, asReader)).resolves.toMatchObject({ contents: [{ text: '# Guide' }] });
+      await expect(bus.request(resourceStore.readResource, { ...onServer('docs'), uri: resource.uri }, asReader)).resolves.toMatchObject({
+        contents: [{ text: '# Guide' }],
+      });
       await expect(bus.request(resourceStore.deleteResourceDefinition, { tenant: TENANT, uri: resource.uri })).resolves.toEqual({ deleted: true });
     });
     expect(events.updated).toEqual([resource.uri]);
@@ -94,14 +99,19 @@ describe.each(setups(run))('resource store administration over $name', (setup) =
 
   it('refuses content over the quota with INVALID_PARAMS and its numbers', async () => {
     const error = await errorOf(
-      bus.request(resourceStore.putResourceDefinition, { tenant: TENANT, resource: { uri: 'acme://big', name: 'big', blob: Buffer.alloc(TEST_QUOTA_BYTES + 1).toString('base64') } }),
+      bus.request(resourceStore.putResourceDefinition, {
+        tenant: TENANT,
+        resource: { uri: 'acme://big', name: 'big', blob: Buffer.alloc(TEST_QUOTA_BYTES + 1).toString('base64') },
+      }),
     );
     expect(error).toMatchObject({ code: 'INVALID_PARAMS', data: { quotaBytes: TEST_QUOTA_BYTES, usedBytes: 0, requestedBytes: TEST_QUOTA_BYTES + 1 } });
     expect((await errorOf(bus.request(resourceStore.getResourceDefinition, { tenant: TENANT, uri: 'acme://big' }))).code).toBe('NOT_FOUND');
   });
 
   it('refuses an invalid definition with INVALID_PARAMS and the issues', async () => {
-    const both = await errorOf(bus.request(resourceStore.putResourceDefinition, { tenant: TENANT, resource: { uri: 'acme://x', name: 'x', text: 'a', blob: 'AA==' } }));
+    const both = await errorOf(
+      bus.request(resourceStore.putResourceDefinition, { tenant: TENANT, resource: { uri: 'acme://x', name: 'x', text: 'a', blob: 'AA==' } }),
+    );
     expect(both.code).toBe('INVALID_PARAMS');
     const template = await errorOf(
       bus.request(resourceStore.putResourceTemplateDefinition, { tenant: TENANT, resourceTemplate: { name: 'bad', uriTemplate: 'acme://{+path}', text: '' } }),
@@ -133,11 +143,21 @@ describe.each(setups(run))('resource store administration over $name', (setup) =
   });
 
   it('puts, gets, lists and deletes a prompt', async () => {
-    const prompt = { name: 'greet', description: 'Greets', arguments: [{ name: 'who', required: true }], messages: [{ role: 'user' as const, content: { type: 'text' as const, text: 'Hi {{who}}' } }] };
+    const prompt = {
+      name: 'greet',
+      description: 'Greets',
+      arguments: [{ name: 'who', required: true }],
+      messages: [{ role: 'user' as const, content: { type: 'text' as const, text: 'Hi {{who}}' } }],
+    };
     const events = await withEvents(async () => {
-      await expect(bus.request(resourceStore.putPromptDefinition, { tenant: TENANT, prompt })).resolves.toEqual({ created: true, prompt: { ...prompt, servers: [], inputs: [] } });
+      await expect(bus.request(resourceStore.putPromptDefinition, { tenant: TENANT, prompt })).resolves.toEqual({
+        created: true,
+        prompt: { ...prompt, servers: [], inputs: [] },
+      });
       await expect(bus.request(resourceStore.getPromptDefinition, { tenant: TENANT, name: 'greet' })).resolves.toEqual({ ...prompt, servers: [], inputs: [] });
-      await expect(bus.request(resourceStore.listPromptDefinitions, { tenant: TENANT })).resolves.toEqual({ prompts: [{ ...prompt, servers: [], inputs: [] }] });
+      await expect(bus.request(resourceStore.listPromptDefinitions, { tenant: TENANT })).resolves.toEqual({
+        prompts: [{ ...prompt, servers: [], inputs: [] }],
+      });
       await expect(bus.request(resourceStore.getPrompt, { ...onServer('any'), name: 'greet', arguments: { who: 'Ada' } }, asReader)).resolves.toMatchObject({
         messages: [{ content: { text: 'Hi Ada' } }],
       });
@@ -155,18 +175,36 @@ describe.each(setups(run))('resource store administration over $name', (setup) =
     const resource = { uri: 'leaving://secret', name: 'secret', text: 'kept by the old tenant' };
     await bus.request(resourceStore.putResourceDefinition, { tenant: 'leaving', resource });
     await bus.request(resourceStore.putResourceDefinition, { tenant: 'staying', resource });
-    await bus.request(resourceStore.putResourceTemplateDefinition, { tenant: 'leaving', resourceTemplate: { name: 'items', uriTemplate: 'leaving://items/{id}', text: 'item {id}' } });
-    await bus.request(resourceStore.putPromptDefinition, { tenant: 'leaving', prompt: { name: 'greet', description: 'Greets', messages: [{ role: 'user', content: { type: 'text', text: 'Hi' } }] } });
-    const { uploadId } = await bus.request(resourceStore.beginResourceUpload, { tenant: 'leaving', uri: 'leaving://big', mimeType: 'application/octet-stream', name: 'big' });
+    await bus.request(resourceStore.putResourceTemplateDefinition, {
+      tenant: 'leaving',
+      resourceTemplate: { name: 'items', uriTemplate: 'leaving://items/{id}', text: 'item {id}' },
+    });
+    await bus.request(resourceStore.putPromptDefinition, {
+      tenant: 'leaving',
+      prompt: { name: 'greet', description: 'Greets', messages: [{ role: 'user', content: { type: 'text', text: 'Hi' } }] },
+    });
+    const { uploadId } = await bus.request(resourceStore.beginResourceUpload, {
+      tenant: 'leaving',
+      uri: 'leaving://big',
+      mimeType: 'application/octet-stream',
+      name: 'big',
+    });
     // Read once, so this replica's cache holds it.
-    await expect(bus.request(resourceStore.readResource, { ...leaving, uri: resource.uri }, asLeaving)).resolves.toMatchObject({ contents: [{ text: resource.text }] });
+    await expect(bus.request(resourceStore.readResource, { ...leaving, uri: resource.uri }, asLeaving)).resolves.toMatchObject({
+      contents: [{ text: resource.text }],
+    });
     const changed: Array<{ servers: string[]; lists: string[] }> = [];
     const subscription = bus.subscribe(resourceStore.listChanged, (payload) => {
       if (payload.tenant === 'leaving') changed.push({ servers: payload.servers, lists: payload.lists });
     });
     await bus.flush();
     try {
-      await expect(bus.request(resourceStore.deleteTenantContent, { tenant: 'leaving' })).resolves.toEqual({ resources: 1, resourceTemplates: 1, prompts: 1, skills: 0 });
+      await expect(bus.request(resourceStore.deleteTenantContent, { tenant: 'leaving' })).resolves.toEqual({
+        resources: 1,
+        resourceTemplates: 1,
+        prompts: 1,
+        skills: 0,
+      });
       await expect.poll(() => changed).toEqual([{ servers: [], lists: ['resources', 'prompts'] }]);
     } finally {
       subscription.unsubscribe();
@@ -178,7 +216,12 @@ describe.each(setups(run))('resource store administration over $name', (setup) =
     expect((await errorOf(bus.request(resourceStore.appendResourceUpload, { tenant: 'leaving', uploadId, offset: 0, data: 'AA==' }))).code).toBe('NOT_FOUND');
     await expect(bus.request(resourceStore.getResourceDefinition, { tenant: 'staying', uri: resource.uri })).resolves.toMatchObject({ text: resource.text });
     // Again: nothing left, nothing fails.
-    await expect(bus.request(resourceStore.deleteTenantContent, { tenant: 'leaving' })).resolves.toEqual({ resources: 0, resourceTemplates: 0, prompts: 0, skills: 0 });
+    await expect(bus.request(resourceStore.deleteTenantContent, { tenant: 'leaving' })).resolves.toEqual({
+      resources: 0,
+      resourceTemplates: 0,
+      prompts: 0,
+      skills: 0,
+    });
   });
 
   it('answers NOT_FOUND for unknown items', async () => {

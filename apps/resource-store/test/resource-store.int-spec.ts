@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import type { INestApplication } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isInputRequired, resourceStore, type Principal, type RpcRequest } from '@mcp-platform/protocol-contracts';
+import { isInputRequired, type Principal, resourceStore, type RpcRequest } from '@mcp-platform/protocol-contracts';
 import { MessageBus, type MessagingOptions } from '@mcp-platform/shared-messaging';
 import type { DatabaseOptions } from '@mcp-platform/shared-persistence';
 import { errorOf } from '@mcp-platform/shared-testing';
@@ -98,7 +98,9 @@ describe.each(setups(run))('ResourceStoreModule over $name', (setup) => {
       const templates = await bus.request(resourceStore.listResourceTemplates, everything, asConformance);
       expect(templates.resourceTemplates).toEqual([expect.objectContaining({ uriTemplate: 'test://template/{id}/data', mimeType: 'application/json' })]);
       const result = await bus.request(resourceStore.readResource, { ...everything, uri: 'test://template/123/data' }, asConformance);
-      expect(result.contents).toEqual([{ uri: 'test://template/123/data', mimeType: 'application/json', text: '{"id":"123","templateTest":true,"data":"Data for ID: 123"}' }]);
+      expect(result.contents).toEqual([
+        { uri: 'test://template/123/data', mimeType: 'application/json', text: '{"id":"123","templateTest":true,"data":"Data for ID: 123"}' },
+      ]);
     });
 
     it('answers NOT_FOUND with the URI for an unknown URI and for a URI no template matches', async () => {
@@ -109,7 +111,9 @@ describe.each(setups(run))('ResourceStoreModule over $name', (setup) => {
     });
 
     it('does not serve another server’s resources', async () => {
-      const error = await errorOf(bus.request(resourceStore.readResource, { tenant: 'conformance', server: 'other', public: true, uri: 'test://static-text' }, asConformance));
+      const error = await errorOf(
+        bus.request(resourceStore.readResource, { tenant: 'conformance', server: 'other', public: true, uri: 'test://static-text' }, asConformance),
+      );
       expect(error.code).toBe('NOT_FOUND');
     });
 
@@ -132,7 +136,11 @@ describe.each(setups(run))('ResourceStoreModule over $name', (setup) => {
       let cursor: string | undefined;
       let pages = 0;
       do {
-        const page = await bus.request(resourceStore.listResources, { tenant: 'paging', server: 'any', public: false, ...(cursor ? { cursor } : {}) }, as(anonymous('paging')));
+        const page = await bus.request(
+          resourceStore.listResources,
+          { tenant: 'paging', server: 'any', public: false, ...(cursor ? { cursor } : {}) },
+          as(anonymous('paging')),
+        );
         seen.push(...page.resources.map((resource) => resource.uri));
         cursor = page.nextCursor;
         pages++;
@@ -144,11 +152,17 @@ describe.each(setups(run))('ResourceStoreModule over $name', (setup) => {
 
     it('refuses content over the tenant quota and keeps serving', async () => {
       const service = app.get(ResourcesService);
-      await expect(service.putResource('quota', { uri: 'big://one', name: 'one', blob: Buffer.alloc(TEST_QUOTA_BYTES / 2).toString('base64') })).resolves.toBe('created');
-      const error = await errorOf(service.putResource('quota', { uri: 'big://two', name: 'two', blob: Buffer.alloc(TEST_QUOTA_BYTES / 2 + 1).toString('base64') }));
+      await expect(service.putResource('quota', { uri: 'big://one', name: 'one', blob: Buffer.alloc(TEST_QUOTA_BYTES / 2).toString('base64') })).resolves.toBe(
+        'created',
+      );
+      const error = await errorOf(
+        service.putResource('quota', { uri: 'big://two', name: 'two', blob: Buffer.alloc(TEST_QUOTA_BYTES / 2 + 1).toString('base64') }),
+      );
       expect(error).toMatchObject({ code: 'INVALID_PARAMS', data: { quotaBytes: TEST_QUOTA_BYTES, requestedBytes: TEST_QUOTA_BYTES / 2 + 1 } });
       // Replacing a resource counts its new size instead of the old one.
-      await expect(service.putResource('quota', { uri: 'big://one', name: 'one', blob: Buffer.alloc(TEST_QUOTA_BYTES).toString('base64') })).resolves.toBe('updated');
+      await expect(service.putResource('quota', { uri: 'big://one', name: 'one', blob: Buffer.alloc(TEST_QUOTA_BYTES).toString('base64') })).resolves.toBe(
+        'updated',
+      );
       const page = await bus.request(resourceStore.listResources, { tenant: 'quota', server: 'x', public: false }, as(anonymous('quota')));
       expect(page.resources).toEqual([expect.objectContaining({ uri: 'big://one', size: TEST_QUOTA_BYTES })]);
     });
@@ -279,14 +293,23 @@ describe.each(setups(run))('ResourceStoreModule over $name', (setup) => {
     });
 
     it('gets the prompt with arguments filled in', async () => {
-      const result = await renderedPrompt({ ...everything, name: 'test_prompt_with_arguments', arguments: { arg1: 'testValue1', arg2: 'testValue2' } }, asConformance);
+      const result = await renderedPrompt(
+        { ...everything, name: 'test_prompt_with_arguments', arguments: { arg1: 'testValue1', arg2: 'testValue2' } },
+        asConformance,
+      );
       expect(result.messages).toEqual([{ role: 'user', content: { type: 'text', text: "Prompt with arguments: arg1='testValue1', arg2='testValue2'" } }]);
     });
 
     it('gets the prompt with an embedded resource', async () => {
-      const result = await renderedPrompt({ ...everything, name: 'test_prompt_with_embedded_resource', arguments: { resourceUri: 'test://example-resource' } }, asConformance);
+      const result = await renderedPrompt(
+        { ...everything, name: 'test_prompt_with_embedded_resource', arguments: { resourceUri: 'test://example-resource' } },
+        asConformance,
+      );
       expect(result.messages).toEqual([
-        { role: 'user', content: { type: 'resource', resource: { uri: 'test://example-resource', mimeType: 'text/plain', text: 'Embedded resource content for testing.' } } },
+        {
+          role: 'user',
+          content: { type: 'resource', resource: { uri: 'test://example-resource', mimeType: 'text/plain', text: 'Embedded resource content for testing.' } },
+        },
         { role: 'user', content: { type: 'text', text: 'Please process the embedded resource above.' } },
       ]);
     });
@@ -299,7 +322,7 @@ describe.each(setups(run))('ResourceStoreModule over $name', (setup) => {
       ]);
     });
 
-    it('asks a stateless request for a prompt\'s inputs, then renders the answer into it', async () => {
+    it("asks a stateless request for a prompt's inputs, then renders the answer into it", async () => {
       const prompt = { ...everything, name: 'test_input_required_result_prompt', asksByResult: true, clientCapabilities: { elicitation: {} } };
       const asked = await bus.request(resourceStore.getPrompt, prompt, asConformance);
       expect(asked).toEqual({
@@ -307,29 +330,41 @@ describe.each(setups(run))('ResourceStoreModule over $name', (setup) => {
           inputRequests: {
             user_context: {
               method: 'elicitation/create',
-              params: { message: 'What context should the prompt use?', requestedSchema: { type: 'object', properties: { context: { type: 'string' } }, required: ['context'] } },
+              params: {
+                message: 'What context should the prompt use?',
+                requestedSchema: { type: 'object', properties: { context: { type: 'string' } }, required: ['context'] },
+              },
             },
           },
         },
       });
-      const answered = await renderedPrompt({ ...prompt, inputResponses: { user_context: { action: 'accept', content: { context: 'tests', extra: 'ignored' } } } }, asConformance);
+      const answered = await renderedPrompt(
+        { ...prompt, inputResponses: { user_context: { action: 'accept', content: { context: 'tests', extra: 'ignored' } } } },
+        asConformance,
+      );
       expect(answered.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Answer with this context in mind: tests' } }]);
       const declined = await renderedPrompt({ ...prompt, inputResponses: { user_context: { action: 'decline' } } }, asConformance);
       expect(declined.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Answer with this context in mind: ' } }]);
     });
 
-    it('renders a prompt\'s inputs unanswered for a session, and refuses a client without elicitation or a malformed answer', async () => {
+    it("renders a prompt's inputs unanswered for a session, and refuses a client without elicitation or a malformed answer", async () => {
       const name = 'test_input_required_result_prompt';
       const session = await renderedPrompt({ ...everything, name }, asConformance);
       expect(session.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Answer with this context in mind: ' } }]);
-      const undeclared = await errorOf(bus.request(resourceStore.getPrompt, { ...everything, name, asksByResult: true, clientCapabilities: {} }, asConformance));
+      const undeclared = await errorOf(
+        bus.request(resourceStore.getPrompt, { ...everything, name, asksByResult: true, clientCapabilities: {} }, asConformance),
+      );
       expect(undeclared).toMatchObject({ code: 'MISSING_CLIENT_CAPABILITY', data: { requiredCapabilities: { elicitation: {} } } });
-      const malformed = await errorOf(bus.request(resourceStore.getPrompt, { ...everything, name, asksByResult: true, inputResponses: { user_context: 12345 } }, asConformance));
+      const malformed = await errorOf(
+        bus.request(resourceStore.getPrompt, { ...everything, name, asksByResult: true, inputResponses: { user_context: 12345 } }, asConformance),
+      );
       expect(malformed).toMatchObject({ code: 'INVALID_PARAMS', message: expect.stringContaining('inputResponses.user_context') });
     });
 
     it('refuses a missing required argument and an unknown prompt with INVALID_PARAMS', async () => {
-      const missing = await errorOf(bus.request(resourceStore.getPrompt, { ...everything, name: 'test_prompt_with_arguments', arguments: { arg1: 'x' } }, asConformance));
+      const missing = await errorOf(
+        bus.request(resourceStore.getPrompt, { ...everything, name: 'test_prompt_with_arguments', arguments: { arg1: 'x' } }, asConformance),
+      );
       expect(missing).toMatchObject({ code: 'INVALID_PARAMS', data: { missing: ['arg2'] } });
       const unknown = await errorOf(bus.request(resourceStore.getPrompt, { ...everything, name: 'no_such_prompt' }, asConformance));
       expect(unknown.code).toBe('INVALID_PARAMS');
@@ -347,7 +382,11 @@ describe.each(setups(run))('ResourceStoreModule over $name', (setup) => {
     });
 
     it('completes a template variable', async () => {
-      const result = await bus.request(resourceStore.complete, { ...everything, ref: { type: 'ref/resource', uri: 'test://template/{id}/data' }, argument: { name: 'id', value: '1' } }, asConformance);
+      const result = await bus.request(
+        resourceStore.complete,
+        { ...everything, ref: { type: 'ref/resource', uri: 'test://template/{id}/data' }, argument: { name: 'id', value: '1' } },
+        asConformance,
+      );
       expect(result.completion.values).toEqual(['1', '123']);
     });
 
@@ -388,7 +427,11 @@ describe.each(setups(run))('ResourceStoreModule over $name', (setup) => {
       expect(sections.completion).toEqual({ values: ['guides'], total: 1, hasMore: false });
       const allSections = await bus.request(resourceStore.complete, { ...docs, ref, argument: { name: 'section', value: '' } }, asCompleting);
       expect(allSections.completion.values).toEqual(['api', 'guides']);
-      const pages = await bus.request(resourceStore.complete, { ...docs, ref, argument: { name: 'page', value: '' }, context: { arguments: { section: 'guides' } } }, asCompleting);
+      const pages = await bus.request(
+        resourceStore.complete,
+        { ...docs, ref, argument: { name: 'page', value: '' }, context: { arguments: { section: 'guides' } } },
+        asCompleting,
+      );
       expect(pages.completion).toEqual({ values: ['install', 'intro'], total: 2, hasMore: false });
     });
 
@@ -399,14 +442,23 @@ describe.each(setups(run))('ResourceStoreModule over $name', (setup) => {
       await service.putResourceTemplate('completing-like', { name: 'odd', uriTemplate: 'like://50%25_off/{id}', text: '{id}' });
       const result = await bus.request(
         resourceStore.complete,
-        { tenant: 'completing-like', server: 'any', public: false, ref: { type: 'ref/resource', uri: 'like://50%25_off/{id}' }, argument: { name: 'id', value: '' } },
+        {
+          tenant: 'completing-like',
+          server: 'any',
+          public: false,
+          ref: { type: 'ref/resource', uri: 'like://50%25_off/{id}' },
+          argument: { name: 'id', value: '' },
+        },
         as(anonymous('completing-like')),
       );
       expect(result.completion.values).toEqual(['one']);
     });
 
     it('refuses an unknown prompt or template with INVALID_PARAMS', async () => {
-      for (const ref of [{ type: 'ref/prompt' as const, name: 'nope' }, { type: 'ref/resource' as const, uri: 'test://nope/{x}' }]) {
+      for (const ref of [
+        { type: 'ref/prompt' as const, name: 'nope' },
+        { type: 'ref/resource' as const, uri: 'test://nope/{x}' },
+      ]) {
         const error = await errorOf(bus.request(resourceStore.complete, { ...everything, ref, argument: { name: 'x', value: '' } }, asConformance));
         expect(error.code).toBe('INVALID_PARAMS');
       }

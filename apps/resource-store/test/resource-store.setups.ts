@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import type { INestApplication } from '@nestjs/common';
 import type { MessagingOptions } from '@mcp-platform/shared-messaging';
 import type { DatabaseOptions } from '@mcp-platform/shared-persistence';
-import { bootService, serviceSetups, type ServiceSetup } from '@mcp-platform/shared-testing';
+import { bootService, type ServiceSetup, serviceSetups } from '@mcp-platform/shared-testing';
 import { ResourceStoreModule } from '../src';
 
 /** What only the resource store's integration suites need beside the shared setups of `@mcp-platform/shared-testing`. */

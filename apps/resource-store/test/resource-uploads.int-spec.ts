@@ -1,10 +1,10 @@
 import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
-import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resourceStore, type Principal } from '@mcp-platform/protocol-contracts';
+import { type Principal, resourceStore } from '@mcp-platform/protocol-contracts';
 import { MessageBus } from '@mcp-platform/shared-messaging';
 import { errorOf } from '@mcp-platform/shared-testing';
 import { RESOURCE_STORE_CONNECTION } from '../src';
@@ -79,7 +79,11 @@ describe.each(setups(run))('resource uploads and chunked reads over $name', (set
     const { size, version, encoding } = first.chunked;
     const parts = [Buffer.from(first.chunked.firstChunk, 'base64')];
     for (let offset = parts[0]!.length; offset < size; offset += CHUNK) {
-      const chunk = await bus.request(resourceStore.readResourceChunk, { ...address, offset, length: Math.min(CHUNK, size - offset), version }, asReaderOf(tenant));
+      const chunk = await bus.request(
+        resourceStore.readResourceChunk,
+        { ...address, offset, length: Math.min(CHUNK, size - offset), version },
+        asReaderOf(tenant),
+      );
       if ('changed' in chunk) return 'changed';
       parts.push(Buffer.from(chunk.data, 'base64'));
     }
@@ -87,8 +91,12 @@ describe.each(setups(run))('resource uploads and chunked reads over $name', (set
   }
 
   async function stagedRows(uploadId: string): Promise<{ uploads: number; chunks: number }> {
-    const [uploads] = (await dataSource.query(`SELECT count(*)::int AS n FROM "resource_store"."resource_uploads" WHERE "id" = $1`, [uploadId])) as Array<{ n: number }>;
-    const [chunks] = (await dataSource.query(`SELECT count(*)::int AS n FROM "resource_store"."resource_upload_chunks" WHERE "upload_id" = $1`, [uploadId])) as Array<{ n: number }>;
+    const [uploads] = (await dataSource.query(`SELECT count(*)::int AS n FROM "resource_store"."resource_uploads" WHERE "id" = $1`, [uploadId])) as Array<{
+      n: number;
+    }>;
+    const [chunks] = (await dataSource.query(`SELECT count(*)::int AS n FROM "resource_store"."resource_upload_chunks" WHERE "upload_id" = $1`, [
+      uploadId,
+    ])) as Array<{ n: number }>;
     return { uploads: Number(uploads?.n), chunks: Number(chunks?.n) };
   }
 
@@ -176,10 +184,15 @@ describe.each(setups(run))('resource uploads and chunked reads over $name', (set
   it('stores an empty upload as an empty blob', async () => {
     const tenant = freshTenant();
     await expect(upload(tenant, 'acme://empty', Buffer.alloc(0), { name: 'empty' })).resolves.toMatchObject({ created: true, resource: { size: 0 } });
-    await expect(bus.request(resourceStore.readResource, { ...onServer(tenant), uri: 'acme://empty', acceptChunks: true }, asReaderOf(tenant))).resolves.toMatchObject({
+    await expect(
+      bus.request(resourceStore.readResource, { ...onServer(tenant), uri: 'acme://empty', acceptChunks: true }, asReaderOf(tenant)),
+    ).resolves.toMatchObject({
       contents: [{ uri: 'acme://empty', mimeType: 'application/octet-stream', blob: '' }],
     });
-    await expect(bus.request(resourceStore.readResourceDefinitionChunk, { tenant, uri: 'acme://empty', offset: 0, length: CHUNK })).resolves.toMatchObject({ data: '', size: 0 });
+    await expect(bus.request(resourceStore.readResourceDefinitionChunk, { tenant, uri: 'acme://empty', offset: 0, length: CHUNK })).resolves.toMatchObject({
+      data: '',
+      size: 0,
+    });
   });
 
   it('reads a text over one chunk as its UTF-8 bytes, whole again once joined, even with a character split between chunks', async () => {
@@ -192,7 +205,9 @@ describe.each(setups(run))('resource uploads and chunked reads over $name', (set
     expect(read).toMatchObject({ encoding: 'text' });
     expect(read !== 'changed' && read.bytes.toString('utf8')).toBe(text);
     // Callers predating chunks still get it whole: it fits one message.
-    await expect(bus.request(resourceStore.readResource, { ...onServer(tenant), uri }, asReaderOf(tenant))).resolves.toMatchObject({ contents: [{ uri, text }] });
+    await expect(bus.request(resourceStore.readResource, { ...onServer(tenant), uri }, asReaderOf(tenant))).resolves.toMatchObject({
+      contents: [{ uri, text }],
+    });
   });
 
   it('refuses at commit an upload that would take the tenant over its quota, keeping what is stored and dropping the upload', async () => {
@@ -204,20 +219,32 @@ describe.each(setups(run))('resource uploads and chunked reads over $name', (set
     const refused = await errorOf(bus.request(resourceStore.commitResourceUpload, { tenant, uploadId, totalBytes: second.length }));
     expect(refused).toMatchObject({ code: 'INVALID_PARAMS', data: { quotaBytes: QUOTA_BYTES, usedBytes: 3 * MiB, requestedBytes: second.length } });
     expect((await errorOf(bus.request(resourceStore.getResourceDefinition, { tenant, uri: 'acme://second.bin' }))).code).toBe('NOT_FOUND');
-    await expect(bus.request(resourceStore.listResourceDefinitions, { tenant })).resolves.toMatchObject({ resources: [{ uri: 'acme://first.bin', size: 3 * MiB }] });
+    await expect(bus.request(resourceStore.listResourceDefinitions, { tenant })).resolves.toMatchObject({
+      resources: [{ uri: 'acme://first.bin', size: 3 * MiB }],
+    });
     await expect(stagedRows(uploadId)).resolves.toEqual({ uploads: 0, chunks: 0 });
     expect((await errorOf(bus.request(resourceStore.commitResourceUpload, { tenant, uploadId, totalBytes: second.length }))).code).toBe('NOT_FOUND');
   });
 
   it('refuses content over the per-resource limit: announced at begin, or at the append that crosses it, which drops the upload', async () => {
     const tenant = freshTenant();
-    const announced = await errorOf(bus.request(resourceStore.beginResourceUpload, { tenant, uri: 'acme://huge', mimeType: 'video/mp4', name: 'huge', declaredBytes: MAX_RESOURCE_BYTES + 1 }));
+    const announced = await errorOf(
+      bus.request(resourceStore.beginResourceUpload, {
+        tenant,
+        uri: 'acme://huge',
+        mimeType: 'video/mp4',
+        name: 'huge',
+        declaredBytes: MAX_RESOURCE_BYTES + 1,
+      }),
+    );
     expect(announced).toMatchObject({ code: 'INVALID_PARAMS', data: { maxResourceBytes: MAX_RESOURCE_BYTES, requestedBytes: MAX_RESOURCE_BYTES + 1 } });
 
     const { uploadId, maxResourceBytes } = await begin(tenant, 'acme://huge', { name: 'huge' });
     expect(maxResourceBytes).toBe(MAX_RESOURCE_BYTES);
     await appendAll(tenant, uploadId, Buffer.alloc(MAX_RESOURCE_BYTES, 1));
-    const crossing = await errorOf(bus.request(resourceStore.appendResourceUpload, { tenant, uploadId, offset: MAX_RESOURCE_BYTES, data: Buffer.from('x').toString('base64') }));
+    const crossing = await errorOf(
+      bus.request(resourceStore.appendResourceUpload, { tenant, uploadId, offset: MAX_RESOURCE_BYTES, data: Buffer.from('x').toString('base64') }),
+    );
     expect(crossing).toMatchObject({ code: 'INVALID_PARAMS', data: { maxResourceBytes: MAX_RESOURCE_BYTES, requestedBytes: MAX_RESOURCE_BYTES + 1 } });
     await expect(stagedRows(uploadId)).resolves.toEqual({ uploads: 0, chunks: 0 });
   });
@@ -229,7 +256,9 @@ describe.each(setups(run))('resource uploads and chunked reads over $name', (set
 
     const { uploadId } = await begin(tenant, 'acme://ordered', { name: 'ordered' });
     await bus.request(resourceStore.appendResourceUpload, { tenant, uploadId, offset: 0, data: Buffer.from('abc').toString('base64') });
-    const replayed = await errorOf(bus.request(resourceStore.appendResourceUpload, { tenant, uploadId, offset: 0, data: Buffer.from('abc').toString('base64') }));
+    const replayed = await errorOf(
+      bus.request(resourceStore.appendResourceUpload, { tenant, uploadId, offset: 0, data: Buffer.from('abc').toString('base64') }),
+    );
     expect(replayed).toMatchObject({ code: 'INVALID_PARAMS', data: { uploadId, receivedBytes: 3 } });
     const incomplete = await errorOf(bus.request(resourceStore.commitResourceUpload, { tenant, uploadId, totalBytes: 4 }));
     expect(incomplete).toMatchObject({ code: 'INVALID_PARAMS', data: { uploadId, receivedBytes: 3 } });
@@ -252,7 +281,9 @@ describe.each(setups(run))('resource uploads and chunked reads over $name', (set
     await dataSource.query(`UPDATE "resource_store"."resource_uploads" SET "updated_at" = now() - interval '1 hour' WHERE "id" = $1`, [abandoned.uploadId]);
     const next = await begin(tenant, 'acme://next', { name: 'next' });
     await expect(stagedRows(abandoned.uploadId)).resolves.toEqual({ uploads: 0, chunks: 0 });
-    expect((await errorOf(bus.request(resourceStore.appendResourceUpload, { tenant, uploadId: abandoned.uploadId, offset: CHUNK, data: 'AA==' }))).code).toBe('NOT_FOUND');
+    expect((await errorOf(bus.request(resourceStore.appendResourceUpload, { tenant, uploadId: abandoned.uploadId, offset: CHUNK, data: 'AA==' }))).code).toBe(
+      'NOT_FOUND',
+    );
     await expect(stagedRows(next.uploadId)).resolves.toEqual({ uploads: 1, chunks: 0 });
   });
 
@@ -264,7 +295,11 @@ describe.each(setups(run))('resource uploads and chunked reads over $name', (set
     await upload(tenant, uri, before);
     const first = await bus.request(resourceStore.readResource, { ...onServer(tenant), uri, acceptChunks: true }, asReaderOf(tenant));
     await upload(tenant, uri, after, {});
-    const stale = await bus.request(resourceStore.readResourceChunk, { ...onServer(tenant), uri, offset: CHUNK, length: CHUNK, version: first.chunked!.version }, asReaderOf(tenant));
+    const stale = await bus.request(
+      resourceStore.readResourceChunk,
+      { ...onServer(tenant), uri, offset: CHUNK, length: CHUNK, version: first.chunked!.version },
+      asReaderOf(tenant),
+    );
     expect(stale).toEqual({ changed: true });
     const fresh = await readWhole(tenant, uri);
     expect(fresh !== 'changed' && fresh.bytes.equals(after)).toBe(true);
@@ -274,7 +309,9 @@ describe.each(setups(run))('resource uploads and chunked reads over $name', (set
     // A definition put raises the version too.
     const text = 't'.repeat(CHUNK + 1);
     await bus.request(resourceStore.putResourceDefinition, { tenant, resource: { uri, name: 'moving', text } });
-    await expect(bus.request(resourceStore.readResourceChunk, { ...onServer(tenant), uri, offset: 0, length: 1, version: freshVersion }, asReaderOf(tenant))).resolves.toEqual({ changed: true });
+    await expect(
+      bus.request(resourceStore.readResourceChunk, { ...onServer(tenant), uri, offset: 0, length: 1, version: freshVersion }, asReaderOf(tenant)),
+    ).resolves.toEqual({ changed: true });
     const rewritten = await readWhole(tenant, uri);
     expect(rewritten !== 'changed' && rewritten.bytes.toString('utf8')).toBe(text);
     expect(rewritten !== 'changed' && rewritten.version).toBeGreaterThan(freshVersion);
@@ -302,7 +339,10 @@ describe.each(setups(run))('resource uploads and chunked reads over $name', (set
           outcomes.push('changed');
           continue;
         }
-        expect(versions.some((version) => version.equals(read.bytes)), `a read of ${read.bytes.length} bytes is one whole version`).toBe(true);
+        expect(
+          versions.some((version) => version.equals(read.bytes)),
+          `a read of ${read.bytes.length} bytes is one whole version`,
+        ).toBe(true);
         outcomes.push('whole');
       }
     };

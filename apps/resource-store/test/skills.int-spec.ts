@@ -1,11 +1,11 @@
 import 'reflect-metadata';
+import { gzipSync } from 'node:zlib';
 import type { INestApplication } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
-import { gzipSync } from 'node:zlib';
 import { pack } from 'tar-stream';
 import type { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resourceStore, type Principal } from '@mcp-platform/protocol-contracts';
+import { type Principal, resourceStore } from '@mcp-platform/protocol-contracts';
 import { MessageBus } from '@mcp-platform/shared-messaging';
 import { errorOf } from '@mcp-platform/shared-testing';
 import { RESOURCE_STORE_CONNECTION } from '../src';
@@ -111,7 +111,9 @@ describe.each(setups(run))('skills over $name', (setup) => {
     expect(folder.resources).toEqual([{ uri: 'skill://guide/docs/a.md', name: 'a.md', mimeType: 'text/markdown', size: 1 }]);
 
     expect(await errorOf(bus.request(resourceStore.listSkills, onServer(tenant), asReaderOf('someone-else')))).toMatchObject({ code: 'FORBIDDEN' });
-    expect(await errorOf(bus.request(resourceStore.getSkill, { ...onServer(tenant, 'other'), uri: 'skill://guide/SKILL.md' }, asReaderOf(tenant)))).toMatchObject({
+    expect(
+      await errorOf(bus.request(resourceStore.getSkill, { ...onServer(tenant, 'other'), uri: 'skill://guide/SKILL.md' }, asReaderOf(tenant))),
+    ).toMatchObject({
       code: 'NOT_FOUND',
       data: { uri: 'skill://guide/SKILL.md' },
     });
@@ -126,7 +128,9 @@ describe.each(setups(run))('skills over $name', (setup) => {
     });
     expect(updated).toEqual(['skill://notes/changed.md', 'skill://notes/gone.md']);
     expect(await rowsOf(tenant)).toEqual({ skills: 1, files: 4, uploads: 0 });
-    expect(await errorOf(bus.request(resourceStore.readResource, { ...onServer(tenant), uri: 'skill://notes/gone.md' }, asReaderOf(tenant)))).toMatchObject({ code: 'NOT_FOUND' });
+    expect(await errorOf(bus.request(resourceStore.readResource, { ...onServer(tenant), uri: 'skill://notes/gone.md' }, asReaderOf(tenant)))).toMatchObject({
+      code: 'NOT_FOUND',
+    });
   });
 
   it('refuses a skill over the tenant quota, a bad archive and a plain resource under skill://, leaving nothing behind', async () => {
@@ -134,7 +138,10 @@ describe.each(setups(run))('skills over $name', (setup) => {
     const big = await tarGz({ 'SKILL.md': skillMd('big'), 'data.txt': 'x'.repeat(QUOTA_BYTES) });
     expect(await errorOf(upload(tenant, 'big', big))).toMatchObject({ code: 'INVALID_PARAMS', data: { quotaBytes: QUOTA_BYTES } });
     expect(await errorOf(upload(tenant, 'broken', Buffer.from('not an archive')))).toMatchObject({ code: 'INVALID_PARAMS', data: { code: 'BAD_ARCHIVE' } });
-    expect(await errorOf(upload(tenant, 'misnamed', await tarGz({ 'SKILL.md': skillMd('other') })))).toMatchObject({ code: 'INVALID_PARAMS', data: { code: 'BAD_SKILL' } });
+    expect(await errorOf(upload(tenant, 'misnamed', await tarGz({ 'SKILL.md': skillMd('other') })))).toMatchObject({
+      code: 'INVALID_PARAMS',
+      data: { code: 'BAD_SKILL' },
+    });
     expect(await rowsOf(tenant)).toEqual({ skills: 0, files: 0, uploads: 0 });
     const plain = bus.request(resourceStore.putResourceDefinition, { tenant, resource: { uri: 'skill://big/SKILL.md', name: 'sneaky', text: 'x' } });
     expect(await errorOf(plain)).toMatchObject({ code: 'INVALID_PARAMS' });
@@ -145,7 +152,12 @@ describe.each(setups(run))('skills over $name', (setup) => {
   it('keeps one consistent skill when uploads of the same name commit at once', async () => {
     const tenant = freshTenant();
     const versions = await Promise.all(
-      [1, 2, 3, 4].map(async (version) => tarGz({ 'SKILL.md': skillMd('racy', `version ${version}`), ...Object.fromEntries(Array.from({ length: version }, (_, index) => [`f${index}.md`, `${version}`])) })),
+      [1, 2, 3, 4].map(async (version) =>
+        tarGz({
+          'SKILL.md': skillMd('racy', `version ${version}`),
+          ...Object.fromEntries(Array.from({ length: version }, (_, index) => [`f${index}.md`, `${version}`])),
+        }),
+      ),
     );
     const outcomes = await Promise.all(versions.map((archive) => upload(tenant, 'racy', archive)));
     expect(outcomes.filter((outcome) => outcome.created)).toHaveLength(1);

@@ -1,13 +1,18 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
 import { MessagingModule, type MessagingOptions } from '@mcp-platform/shared-messaging';
-import { HealthModule, LoggingModule, type LogFormat } from '@mcp-platform/shared-observability';
-import type { SessionBrokerOptions } from './session-broker.options';
+import { HealthModule, type LogFormat, LoggingModule } from '@mcp-platform/shared-observability';
 import { SessionBrokerModule } from './session-broker.module';
+import type { SessionBrokerOptions } from './session-broker.options';
 
 /** The session broker as its own process (distributed mode). */
 @Module({})
 export class AppModule {
-  static forRoot(options: { logLevel: LoggingLevelName; logFormat?: LogFormat | undefined; messaging: MessagingOptions; broker: SessionBrokerOptions }): DynamicModule {
+  static forRoot(options: {
+    logLevel: LoggingLevelName;
+    logFormat?: LogFormat | undefined;
+    messaging: MessagingOptions;
+    broker: SessionBrokerOptions;
+  }): DynamicModule {
     return {
       module: AppModule,
       imports: [

@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { authorizationServer, resourceStore, sessionBroker, taskScheduler, toolExecutor, type EventPayload } from '@mcp-platform/protocol-contracts';
+import { authorizationServer, type EventPayload, resourceStore, sessionBroker, taskScheduler, toolExecutor } from '@mcp-platform/protocol-contracts';
 import { EventHandler } from '@mcp-platform/shared-messaging';
 import { BrokerEvents } from './broker-events.service';
 import { TaskResultStreams } from './tasks/task-result-streams.registry';

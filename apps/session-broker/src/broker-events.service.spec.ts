@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { taskScheduler, type EventPayload, type Principal, type RpcContract } from '@mcp-platform/protocol-contracts';
+import { type EventPayload, type Principal, type RpcContract, taskScheduler } from '@mcp-platform/protocol-contracts';
 import type { AccessTokenVerifier } from '@mcp-platform/shared-auth';
 import type { MessageBus } from '@mcp-platform/shared-messaging';
 import { FakeTarget } from '../test/fake-response-target';
@@ -22,7 +22,15 @@ const alice: Principal = { subject: 'alice', tenant: 'demo', clientId: 'client-1
 type TaskStatusChange = EventPayload<typeof taskScheduler.taskStatusChanged>;
 
 function view(status: taskScheduler.TaskStatus, extra: Partial<taskScheduler.TaskView> = {}): taskScheduler.TaskView {
-  return { taskId: TASK_ID, status, createdAt: '2026-11-30T10:00:00.000Z', lastUpdatedAt: '2026-11-30T10:00:01.000Z', ttlMs: 60_000, pollIntervalMs: 1_000, ...extra };
+  return {
+    taskId: TASK_ID,
+    status,
+    createdAt: '2026-11-30T10:00:00.000Z',
+    lastUpdatedAt: '2026-11-30T10:00:01.000Z',
+    ttlMs: 60_000,
+    pollIntervalMs: 1_000,
+    ...extra,
+  };
 }
 
 function change(task: taskScheduler.TaskView, extra: Partial<TaskStatusChange> = {}): TaskStatusChange {
@@ -81,7 +89,16 @@ describe(BrokerEvents, () => {
     const filter = readSubscriptionFilter({ notifications: { taskIds } });
     if ('invalid' in filter) throw new Error(filter.invalid);
     const target = new FakeTarget();
-    listens.open({ id, tenant: principal.tenant, server: 'default', principal, caller: principal.subject, filter, response: new LazyResponse(target), completion: () => ({}) });
+    listens.open({
+      id,
+      tenant: principal.tenant,
+      server: 'default',
+      principal,
+      caller: principal.subject,
+      filter,
+      response: new LazyResponse(target),
+      completion: () => ({}),
+    });
     return target;
   }
 
@@ -89,7 +106,10 @@ describe(BrokerEvents, () => {
     it('pushes notifications/tasks/status to the legacy session that created the task, as before (S-284)', async () => {
       await events.taskStatusChanged(change(view('working'), { era: 'legacy', sessionId: 'session-1' }));
       expect(sentToSessions).toEqual([
-        { sessionId: 'session-1', message: { jsonrpc: '2.0', method: 'notifications/tasks/status', params: expect.objectContaining({ taskId: TASK_ID, ttl: 60_000 }) } },
+        {
+          sessionId: 'session-1',
+          message: { jsonrpc: '2.0', method: 'notifications/tasks/status', params: expect.objectContaining({ taskId: TASK_ID, ttl: 60_000 }) },
+        },
       ]);
     });
 

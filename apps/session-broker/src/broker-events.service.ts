@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { authorizationServer, taskScheduler, type EventPayload } from '@mcp-platform/protocol-contracts';
+import { authorizationServer, type EventPayload, taskScheduler } from '@mcp-platform/protocol-contracts';
 import { JSONRPC_VERSION, legacyCodec, modernCodec } from '@mcp-platform/protocol-mcp';
 import { AccessTokenVerifier } from '@mcp-platform/shared-auth';
 import { MessageBus } from '@mcp-platform/shared-messaging';
@@ -86,7 +86,11 @@ export class BrokerEvents {
    */
   async taskStatusChanged(change: TaskStatusChange): Promise<void> {
     if (change.sessionId !== undefined) {
-      this.streams.send(change.sessionId, { jsonrpc: JSONRPC_VERSION, method: 'notifications/tasks/status', params: legacyCodec.encodeTaskStatus(neutralTask({ task: change.task })) });
+      this.streams.send(change.sessionId, {
+        jsonrpc: JSONRPC_VERSION,
+        method: 'notifications/tasks/status',
+        params: legacyCodec.encodeTaskStatus(neutralTask({ task: change.task })),
+      });
     }
     if (change.era === 'modern') await this.notifyTaskListeners(change);
   }
@@ -126,7 +130,9 @@ export class BrokerEvents {
     const sessionIds = this.sessions.idsOfTenant(change.tenant);
     for (const sessionId of sessionIds) {
       this.legacy.onSessionClosed(sessionId);
-      await this.sessions.delete(sessionId).catch((error: unknown) => this.logger.warn(`could not end a session of ${change.tenant}: ${(error as Error).message}`));
+      await this.sessions
+        .delete(sessionId)
+        .catch((error: unknown) => this.logger.warn(`could not end a session of ${change.tenant}: ${(error as Error).message}`));
     }
     this.logger.log(`tenant ${change.tenant} ${change.state}: its callers are refused, ${sessionIds.length} legacy session(s) ended`);
   }

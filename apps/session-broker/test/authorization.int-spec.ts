@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authorizationServer } from '@mcp-platform/protocol-contracts';
 import { inProcessMessaging, MessageBus, type MessagingOptions } from '@mcp-platform/shared-messaging';
 import { isolatedNatsMessaging } from '@mcp-platform/shared-testing';
-import { bootBroker, ExecutorLog, HASH_TEXT_SCOPES, type BootedBroker } from './fake-tool-executor';
+import { bootBroker, type BootedBroker, ExecutorLog, HASH_TEXT_SCOPES } from './fake-tool-executor';
 import { eventually, modernHeaders, modernParams, openStream, post } from './http-helpers';
 import { TEST_ISSUER, TEST_PUBLIC_URL, testTenantId } from './test-issuer';
 
@@ -20,7 +20,12 @@ const PRIVATE_METADATA = `${TEST_PUBLIC_URL}/.well-known/oauth-protected-resourc
 const LEGACY = '2025-11-25';
 
 const bearer = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });
-const initializeBody = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'auth-test', version: '1' } } };
+const initializeBody = {
+  jsonrpc: '2.0',
+  id: 0,
+  method: 'initialize',
+  params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'auth-test', version: '1' } },
+};
 
 describe.each(transports)('SessionBroker as an OAuth resource server over %s', (_transport, messaging) => {
   let broker: BootedBroker;
@@ -160,7 +165,11 @@ describe.each(transports)('SessionBroker as an OAuth resource server over %s', (
 
     it('serves the modern era per request', async () => {
       const token = await broker.issuer.mint({ claims: { sub: 'user-modern' } });
-      const answer = await post(broker.privateUrl, { jsonrpc: '2.0', id: 2, method: 'tools/list', params: modernParams() }, { ...modernHeaders('tools/list'), ...bearer(token) });
+      const answer = await post(
+        broker.privateUrl,
+        { jsonrpc: '2.0', id: 2, method: 'tools/list', params: modernParams() },
+        { ...modernHeaders('tools/list'), ...bearer(token) },
+      );
       expect(answer.status).toBe(200);
       expect(log.principals.at(-1)).toMatchObject({ subject: 'user-modern', anonymous: false });
     });
@@ -171,13 +180,19 @@ describe.each(transports)('SessionBroker as an OAuth resource server over %s', (
       const listen = await openStream(broker.privateUrl, { method: 'POST', headers: { ...modernHeaders('subscriptions/listen'), ...bearer(token) }, body });
       expect(listen.status).toBe(200);
       await listen.ended;
-      expect(listen.messages().map((message) => message.method ?? message.result?.['resultType'])).toEqual(['notifications/subscriptions/acknowledged', 'complete']);
+      expect(listen.messages().map((message) => message.method ?? message.result?.['resultType'])).toEqual([
+        'notifications/subscriptions/acknowledged',
+        'complete',
+      ]);
     });
 
     it('closes a legacy GET stream when the token it was opened with expires', async () => {
       const sessionId = await openSession(broker.privateUrl, await broker.issuer.mint());
       const token = await broker.issuer.mint({ claims: { exp: Math.floor(Date.now() / 1_000) + 2 } });
-      const stream = await openStream(broker.privateUrl, { method: 'GET', headers: { ...bearer(token), 'mcp-session-id': sessionId, 'mcp-protocol-version': LEGACY } });
+      const stream = await openStream(broker.privateUrl, {
+        method: 'GET',
+        headers: { ...bearer(token), 'mcp-session-id': sessionId, 'mcp-protocol-version': LEGACY },
+      });
       expect(stream.status).toBe(200);
       await stream.ended;
       expect(stream.messages()).toEqual([]);
@@ -234,7 +249,10 @@ describe.each(transports)('SessionBroker as an OAuth resource server over %s', (
       const intruder = await post(broker.privateUrl, ping, { ...bearer(await broker.issuer.mint({ claims: { sub: 'user-2' } })), 'mcp-session-id': sessionId });
       expect(intruder.status).toBe(404);
       expect(intruder.messages[0]).toMatchObject({ id: 3, error: { code: -32600, message: 'Session not found' } });
-      const otherClient = await post(broker.privateUrl, ping, { ...bearer(await broker.issuer.mint({ claims: { client_id: 'client-2' } })), 'mcp-session-id': sessionId });
+      const otherClient = await post(broker.privateUrl, ping, {
+        ...bearer(await broker.issuer.mint({ claims: { client_id: 'client-2' } })),
+        'mcp-session-id': sessionId,
+      });
       expect(otherClient.status).toBe(404);
       // A refreshed token (new jti, same subject and client) keeps working.
       const owner = await post(broker.privateUrl, ping, { ...bearer(await broker.issuer.mint()), 'mcp-session-id': sessionId });
@@ -310,7 +328,11 @@ describe.each(transports)('SessionBroker as an OAuth resource server over %s', (
       const sessionId = await openSession(broker.mcpUrl);
       const getStream = await openStream(broker.mcpUrl, { method: 'GET', headers: { 'mcp-session-id': sessionId, 'mcp-protocol-version': LEGACY } });
       const body = { jsonrpc: '2.0', id: 'cut', method: 'subscriptions/listen', params: modernParams({ notifications: { toolsListChanged: true } }) };
-      const listen = await openStream(broker.privateUrl, { method: 'POST', headers: { ...modernHeaders('subscriptions/listen'), ...bearer(await broker.issuer.mint()) }, body });
+      const listen = await openStream(broker.privateUrl, {
+        method: 'POST',
+        headers: { ...modernHeaders('subscriptions/listen'), ...bearer(await broker.issuer.mint()) },
+        body,
+      });
       expect([getStream.status, listen.status]).toEqual([200, 200]);
 
       const event = { tenant: 'demo', tenantId: testTenantId('demo') };
@@ -323,7 +345,9 @@ describe.each(transports)('SessionBroker as an OAuth resource server over %s', (
       // Its legacy session ended with it.
       broker.app.get(MessageBus).emit(authorizationServer.tenantStateChanged, { ...event, state: 'enabled' });
       await eventually(async () => ((await discover(broker.mcpUrl)).status === 200 ? true : undefined));
-      expect((await post(broker.mcpUrl, { jsonrpc: '2.0', id: 3, method: 'tools/list' }, { 'mcp-session-id': sessionId, 'mcp-protocol-version': LEGACY })).status).toBe(404);
+      expect(
+        (await post(broker.mcpUrl, { jsonrpc: '2.0', id: 3, method: 'tools/list' }, { 'mcp-session-id': sessionId, 'mcp-protocol-version': LEGACY })).status,
+      ).toBe(404);
     });
   });
 });

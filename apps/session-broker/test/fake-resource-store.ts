@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { resourceStore, WireErrorCode, type Principal, type RpcRequestParsed } from '@mcp-platform/protocol-contracts';
-import { RpcError, RpcHandler, type CallContext } from '@mcp-platform/shared-messaging';
+import { type Principal, resourceStore, type RpcRequestParsed, WireErrorCode } from '@mcp-platform/protocol-contracts';
+import { type CallContext, RpcError, RpcHandler } from '@mcp-platform/shared-messaging';
 
 /** What the fake resource store saw, for assertions. */
 export class ResourceStoreLog {
@@ -101,7 +101,8 @@ export function fakeResourceStoreController(log: ResourceStoreLog) {
     @RpcHandler(resourceStore.complete)
     complete(request: RpcRequestParsed<typeof resourceStore.complete>, context: CallContext) {
       this.admit(request, context);
-      if (request.ref.type !== 'ref/prompt' || request.ref.name !== 'greet') throw new RpcError(WireErrorCode.InvalidParams, 'Invalid params: unknown reference');
+      if (request.ref.type !== 'ref/prompt' || request.ref.name !== 'greet')
+        throw new RpcError(WireErrorCode.InvalidParams, 'Invalid params: unknown reference');
       const values = NAMES.filter((name) => name.startsWith(request.argument.value));
       return { completion: { values, total: values.length, hasMore: false } };
     }
@@ -120,7 +121,12 @@ export function fakeResourceStoreController(log: ResourceStoreLog) {
           return { bytes: Buffer.from(LARGE_TEXT, 'utf8'), version: 1, encoding: 'text', mimeType: 'text/markdown' };
         case 'demo://rewritten': {
           const version = Math.max(log.rewrittenReads, 1);
-          return { bytes: version % 2 === 1 ? Buffer.alloc(REWRITTEN_CONTENT.length, 0x41) : REWRITTEN_CONTENT, version, encoding: 'blob', mimeType: 'application/octet-stream' };
+          return {
+            bytes: version % 2 === 1 ? Buffer.alloc(REWRITTEN_CONTENT.length, 0x41) : REWRITTEN_CONTENT,
+            version,
+            encoding: 'blob',
+            mimeType: 'application/octet-stream',
+          };
         }
         case 'demo://unsettled':
           return { bytes: UNSETTLED_CONTENT, version: 1, encoding: 'blob', mimeType: 'application/octet-stream' };

@@ -1,28 +1,28 @@
-import { Controller, Module, type DynamicModule } from '@nestjs/common';
+import { Controller, type DynamicModule, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import {
   authorizationServer,
-  sessionBroker,
-  toolExecutor,
-  WireErrorCode,
   type EventPayload,
   type Principal,
   type RpcRequestParsed,
   type RpcResponse,
+  sessionBroker,
+  toolExecutor,
+  WireErrorCode,
 } from '@mcp-platform/protocol-contracts';
 import { isLevelAtLeast, JSONRPC_VERSION, missingScopes } from '@mcp-platform/protocol-mcp';
 import {
+  type CallContext,
   EventHandler,
   EventLog,
   isRpcError,
   MessageBus,
   MessagingModule,
+  type MessagingOptions,
   microserviceOptions,
   RpcError,
   RpcHandler,
-  type CallContext,
-  type MessagingOptions,
 } from '@mcp-platform/shared-messaging';
 import { configureSessionBrokerHttp, SessionBrokerModule, type SessionBrokerOptions } from '../src';
 import { fakeResourceStoreController, ResourceStoreLog } from './fake-resource-store';
@@ -95,7 +95,11 @@ const TOOLS = [
     description: 'Tells its client the URL-mode elicitation `elicitationId` finished (with `held`, once the test releases the call)',
     inputSchema: { type: 'object' as const },
   },
-  { name: 'slow_progress', description: 'Reports progress 1 to 3, waits until the test releases the call, then reports 4 and answers', inputSchema: { type: 'object' as const } },
+  {
+    name: 'slow_progress',
+    description: 'Reports progress 1 to 3, waits until the test releases the call, then reports 4 and answers',
+    inputSchema: { type: 'object' as const },
+  },
 ];
 
 /** The scopes `hash_text` needs, as the executor reports them (baseline plus the tool's own). */
@@ -243,7 +247,9 @@ export function fakeExecutorController(log: ExecutorLog, issuer: TestIssuer) {
         }
         case 'slow_progress': {
           const report = (progress: number) =>
-            notify?.progressToken === undefined ? undefined : output.send({ method: 'notifications/progress', params: { progressToken: notify.progressToken, progress, total: 4 } });
+            notify?.progressToken === undefined
+              ? undefined
+              : output.send({ method: 'notifications/progress', params: { progressToken: notify.progressToken, progress, total: 4 } });
           for (const step of [1, 2, 3]) await report(step);
           await this.bus.flush();
           await log.waitForRelease(request.callId);

@@ -17,7 +17,13 @@ export function messagesOf(contentType: string | null, text: string): unknown[] 
   if (contentType?.startsWith('text/event-stream')) {
     return text
       .split('\n\n')
-      .map((event) => event.split('\n').filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trim()).join('\n'))
+      .map((event) =>
+        event
+          .split('\n')
+          .filter((line) => line.startsWith('data:'))
+          .map((line) => line.slice(5).trim())
+          .join('\n'),
+      )
       .filter(Boolean)
       .map((data) => JSON.parse(data) as unknown);
   }
@@ -111,7 +117,8 @@ export interface OpenStream {
 export async function openStream(url: string, init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: unknown }): Promise<OpenStream> {
   const response = await fetch(url, {
     method: init.method,
-    headers: init.method === 'POST' ? { 'content-type': 'application/json', accept: ACCEPT_BOTH, ...init.headers } : { accept: 'text/event-stream', ...init.headers },
+    headers:
+      init.method === 'POST' ? { 'content-type': 'application/json', accept: ACCEPT_BOTH, ...init.headers } : { accept: 'text/event-stream', ...init.headers },
     ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
   });
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resourceStore, toolExecutor } from '@mcp-platform/protocol-contracts';
 import { inProcessMessaging, MessageBus, type MessagingOptions } from '@mcp-platform/shared-messaging';
 import { isolatedNatsMessaging, parseSse } from '@mcp-platform/shared-testing';
@@ -9,7 +9,7 @@ import { CallRegistry, type OpenCall } from '../src/calls/call-registry.service'
 import { generateRequestStateKey } from '../src/config/request-state-keys';
 import { SessionStore } from '../src/sessions/session.store';
 import { ListenStreams } from '../src/subscriptions/listen-streams.registry';
-import { bootBroker, ExecutorLog, type BootedBroker } from './fake-tool-executor';
+import { bootBroker, type BootedBroker, ExecutorLog } from './fake-tool-executor';
 import { ACCEPT_BOTH, eventually, initializeRaw, modernHeaders, modernParams, openStream, post } from './http-helpers';
 
 const run = `sr${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
@@ -32,10 +32,7 @@ const shared: Array<[string, () => [MessagingOptions, MessagingOptions]]> = [
       return [messaging, messaging];
     },
   ],
-  [
-    'nats',
-    () => [isolatedNatsMessaging(`broker-a-${run}`, run), isolatedNatsMessaging(`broker-b-${run}`, run)],
-  ],
+  ['nats', () => [isolatedNatsMessaging(`broker-a-${run}`, run), isolatedNatsMessaging(`broker-b-${run}`, run)]],
 ];
 
 describe.each(shared)('two broker replicas over %s', (_transport, messaging) => {
@@ -87,7 +84,11 @@ describe.each(shared)('two broker replicas over %s', (_transport, messaging) => 
     });
     const callId = legacyCallId(sessionId, 41);
     await eventually(() => log.calls.find((call) => call.callId === callId));
-    const cancel = await post(second.mcpUrl, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 41, reason: 'changed my mind' } }, { 'mcp-session-id': sessionId });
+    const cancel = await post(
+      second.mcpUrl,
+      { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 41, reason: 'changed my mind' } },
+      { 'mcp-session-id': sessionId },
+    );
     expect(cancel.status).toBe(202);
     await eventually(() => (log.cancelled.includes(callId) ? true : undefined));
     const answer = await pending;
@@ -124,8 +125,12 @@ describe.each(shared)('two broker replicas over %s', (_transport, messaging) => 
     const sessionId = await initializeRaw(first.mcpUrl);
     const headers = { 'mcp-session-id': sessionId };
     // Subscriptions written through both replicas land in the one session.
-    await expect(post(first.mcpUrl, { jsonrpc: '2.0', id: 1, method: 'resources/subscribe', params: { uri: 'demo://guide' } }, headers)).resolves.toMatchObject({ messages: [{ result: {} }] });
-    await expect(post(second.mcpUrl, { jsonrpc: '2.0', id: 2, method: 'resources/subscribe', params: { uri: 'demo://logo' } }, headers)).resolves.toMatchObject({ messages: [{ result: {} }] });
+    await expect(post(first.mcpUrl, { jsonrpc: '2.0', id: 1, method: 'resources/subscribe', params: { uri: 'demo://guide' } }, headers)).resolves.toMatchObject(
+      { messages: [{ result: {} }] },
+    );
+    await expect(post(second.mcpUrl, { jsonrpc: '2.0', id: 2, method: 'resources/subscribe', params: { uri: 'demo://logo' } }, headers)).resolves.toMatchObject(
+      { messages: [{ result: {} }] },
+    );
     const stream = await openStream(second.mcpUrl, { method: 'GET', headers: { 'mcp-session-id': sessionId } });
     expect(stream.status).toBe(200);
     const received = stream.messages;
@@ -161,7 +166,11 @@ describe.each(shared)('two broker replicas over %s', (_transport, messaging) => 
     // Someone else's session answering first completes nothing.
     const stranger = await initializeRaw(second.mcpUrl);
     await post(second.mcpUrl, { jsonrpc: '2.0', id: request?.id, result: { roots: [] } }, { 'mcp-session-id': stranger });
-    const answered = await post(second.mcpUrl, { jsonrpc: '2.0', id: request?.id, result: { roots: [{ uri: 'file:///work', name: 'work' }] } }, { 'mcp-session-id': sessionId });
+    const answered = await post(
+      second.mcpUrl,
+      { jsonrpc: '2.0', id: request?.id, result: { roots: [{ uri: 'file:///work', name: 'work' }] } },
+      { 'mcp-session-id': sessionId },
+    );
     // spec S-77: a POSTed response is accepted with 202 and no body.
     expect(answered.status).toBe(202);
     await call.ended;
@@ -174,7 +183,11 @@ describe.each(shared)('two broker replicas over %s', (_transport, messaging) => 
 
   it('tells the executors when a legacy client POSTs notifications/roots/list_changed to the other replica (S-342)', async () => {
     const sessionId = await initializeRaw(first.mcpUrl);
-    const changed = await post(second.mcpUrl, { jsonrpc: '2.0', method: 'notifications/roots/list_changed' }, { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' });
+    const changed = await post(
+      second.mcpUrl,
+      { jsonrpc: '2.0', method: 'notifications/roots/list_changed' },
+      { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' },
+    );
     expect(changed.status).toBe(202);
     await eventually(() => (log.rootsChanged.includes(sessionId) ? true : undefined));
     expect(log.rootsChanged.filter((heard) => heard === sessionId)).toEqual([sessionId]);
@@ -184,7 +197,11 @@ describe.each(shared)('two broker replicas over %s', (_transport, messaging) => 
     const sessionId = await initializeRaw(first.mcpUrl);
     const headers = { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' };
     const completion = (elicitationId: string) => ({ jsonrpc: '2.0', method: 'notifications/elicitation/complete', params: { elicitationId } });
-    const called = await post(second.mcpUrl, { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'complete_elicitation', arguments: { elicitationId: 'e-1' } } }, headers);
+    const called = await post(
+      second.mcpUrl,
+      { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'complete_elicitation', arguments: { elicitationId: 'e-1' } } },
+      headers,
+    );
     expect(called.messages).toEqual([completion('e-1'), { jsonrpc: '2.0', id: 8, result: { content: [{ type: 'text', text: 'completed' }] } }]);
 
     const stream = await openStream(first.mcpUrl, { method: 'GET', headers });
@@ -194,7 +211,12 @@ describe.each(shared)('two broker replicas over %s', (_transport, messaging) => 
     const pending = fetch(second.mcpUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: ACCEPT_BOTH, ...headers },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'complete_elicitation', arguments: { elicitationId: 'e-2', held: true } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 9,
+        method: 'tools/call',
+        params: { name: 'complete_elicitation', arguments: { elicitationId: 'e-2', held: true } },
+      }),
       signal: leave.signal,
     }).catch(() => undefined);
     const callId = legacyCallId(sessionId, 9);
@@ -212,7 +234,16 @@ describe.each(shared)('two broker replicas over %s', (_transport, messaging) => 
   describe('a modern call that needs its client’s input (multi round-trip requests)', () => {
     const ROOTS = { roots: [{ uri: 'file:///work', name: 'work' }] };
     const callRoots = (url: string, id: number, params: Record<string, unknown>) =>
-      post(url, { jsonrpc: '2.0', id, method: 'tools/call', params: modernParams({ name: 'roots_by_round_trip', ...params }, { 'io.modelcontextprotocol/clientCapabilities': { roots: {} } }) }, modernHeaders('tools/call', 'roots_by_round_trip'));
+      post(
+        url,
+        {
+          jsonrpc: '2.0',
+          id,
+          method: 'tools/call',
+          params: modernParams({ name: 'roots_by_round_trip', ...params }, { 'io.modelcontextprotocol/clientCapabilities': { roots: {} } }),
+        },
+        modernHeaders('tools/call', 'roots_by_round_trip'),
+      );
     /** The first round, on replica A: the input requests and the sealed state. */
     const firstRound = async (args: Record<string, unknown>) => {
       const answer = await callRoots(first.mcpUrl, 1, { arguments: args });
@@ -266,11 +297,19 @@ describe.each(shared)('two broker replicas over %s', (_transport, messaging) => 
     const sessionId = await initializeRaw(first.mcpUrl);
     const uris = Array.from({ length: 40 }, (_, index) => `demo://race/${index}`);
     const answers = await Promise.all(
-      uris.map((uri, index) => post(index % 2 === 0 ? first.mcpUrl : second.mcpUrl, { jsonrpc: '2.0', id: index, method: 'resources/subscribe', params: { uri } }, { 'mcp-session-id': sessionId })),
+      uris.map((uri, index) =>
+        post(
+          index % 2 === 0 ? first.mcpUrl : second.mcpUrl,
+          { jsonrpc: '2.0', id: index, method: 'resources/subscribe', params: { uri } },
+          { 'mcp-session-id': sessionId },
+        ),
+      ),
     );
     for (const answer of answers) expect(answer.messages[0]).toMatchObject({ result: {} });
     const everywhere = (): true | undefined =>
-      uris.every((uri) => first.app.get(SessionStore).isSubscribed(sessionId, uri) && second.app.get(SessionStore).isSubscribed(sessionId, uri)) ? true : undefined;
+      uris.every((uri) => first.app.get(SessionStore).isSubscribed(sessionId, uri) && second.app.get(SessionStore).isSubscribed(sessionId, uri))
+        ? true
+        : undefined;
     await eventually(everywhere);
   });
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
@@ -8,7 +8,7 @@ import {
   ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resourceStore, toolExecutor } from '@mcp-platform/protocol-contracts';
 import { inProcessMessaging, MessageBus, type MessagingOptions } from '@mcp-platform/shared-messaging';
 import { isolatedNatsMessaging } from '@mcp-platform/shared-testing';
@@ -16,8 +16,8 @@ import { legacyCallId } from '../src/calls/call-id';
 import { McpEndpoint } from '../src/edge/mcp-endpoint.service';
 import { VirtualServerAnnouncer } from '../src/startup/virtual-server-announcer.service';
 import { ListenStreams } from '../src/subscriptions/listen-streams.registry';
-import { LARGE_CONTENT, LARGE_TEXT, REWRITTEN_CONTENT, ResourceStoreLog } from './fake-resource-store';
-import { bootBroker, ExecutorLog, type BootedBroker } from './fake-tool-executor';
+import { LARGE_CONTENT, LARGE_TEXT, ResourceStoreLog, REWRITTEN_CONTENT } from './fake-resource-store';
+import { bootBroker, type BootedBroker, ExecutorLog } from './fake-tool-executor';
 import { ACCEPT_BOTH, eventually, initializeRaw, MODERN, modernHeaders, modernParams, openStream, post, rawHttp } from './http-helpers';
 
 const run = `sb${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
@@ -82,7 +82,17 @@ describe.each(transports)('SessionBroker over %s', (_transport, messaging) => {
 
     it('lists and calls tools', async () => {
       const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name)).toEqual(['echo', 'chatty', 'wait_for_cancel', 'crash', 'hash_text', 'ask_roots', 'roots_by_round_trip', 'complete_elicitation', 'slow_progress']);
+      expect(tools.map((tool) => tool.name)).toEqual([
+        'echo',
+        'chatty',
+        'wait_for_cancel',
+        'crash',
+        'hash_text',
+        'ask_roots',
+        'roots_by_round_trip',
+        'complete_elicitation',
+        'slow_progress',
+      ]);
       await expect(client.callTool({ name: 'echo', arguments: { text: 'hello' } })).resolves.toMatchObject({ content: [{ type: 'text', text: 'hello' }] });
     });
 
@@ -150,7 +160,9 @@ describe.each(transports)('SessionBroker over %s', (_transport, messaging) => {
       const second = await client.listResources({ cursor: 'page-2' });
       expect(second).toEqual({ resources: [{ uri: 'demo://logo', name: 'logo', mimeType: 'image/png' }] });
       await expect(client.listResources({ cursor: 'bogus' })).rejects.toMatchObject({ code: -32602 });
-      await expect(client.listResourceTemplates()).resolves.toEqual({ resourceTemplates: [{ uriTemplate: 'demo://notes/{topic}', name: 'notes', mimeType: 'text/plain' }] });
+      await expect(client.listResourceTemplates()).resolves.toEqual({
+        resourceTemplates: [{ uriTemplate: 'demo://notes/{topic}', name: 'notes', mimeType: 'text/plain' }],
+      });
     });
 
     it('passes the virtual server, whether it is public, and the anonymous principal to the store', async () => {
@@ -160,8 +172,12 @@ describe.each(transports)('SessionBroker over %s', (_transport, messaging) => {
     });
 
     it('reads text, binary and templated resources', async () => {
-      await expect(client.readResource({ uri: 'demo://guide' })).resolves.toEqual({ contents: [{ uri: 'demo://guide', mimeType: 'text/markdown', text: '# Guide' }] });
-      await expect(client.readResource({ uri: 'demo://logo' })).resolves.toEqual({ contents: [{ uri: 'demo://logo', mimeType: 'image/png', blob: 'iVBORw==' }] });
+      await expect(client.readResource({ uri: 'demo://guide' })).resolves.toEqual({
+        contents: [{ uri: 'demo://guide', mimeType: 'text/markdown', text: '# Guide' }],
+      });
+      await expect(client.readResource({ uri: 'demo://logo' })).resolves.toEqual({
+        contents: [{ uri: 'demo://logo', mimeType: 'image/png', blob: 'iVBORw==' }],
+      });
       await expect(client.readResource({ uri: 'demo://notes/cats' })).resolves.toMatchObject({ contents: [{ text: 'Notes on cats' }] });
     });
 
@@ -169,7 +185,9 @@ describe.each(transports)('SessionBroker over %s', (_transport, messaging) => {
       await expect(client.readResource({ uri: 'demo://large' })).resolves.toEqual({
         contents: [{ uri: 'demo://large', mimeType: 'application/octet-stream', blob: LARGE_CONTENT.toString('base64') }],
       });
-      await expect(client.readResource({ uri: 'demo://large-text' })).resolves.toEqual({ contents: [{ uri: 'demo://large-text', mimeType: 'text/markdown', text: LARGE_TEXT }] });
+      await expect(client.readResource({ uri: 'demo://large-text' })).resolves.toEqual({
+        contents: [{ uri: 'demo://large-text', mimeType: 'text/markdown', text: LARGE_TEXT }],
+      });
       await expect(client.readResource({ uri: 'demo://rewritten' })).resolves.toEqual({
         contents: [{ uri: 'demo://rewritten', mimeType: 'application/octet-stream', blob: REWRITTEN_CONTENT.toString('base64') }],
       });
@@ -244,13 +262,21 @@ describe.each(transports)('SessionBroker over %s', (_transport, messaging) => {
   describe('legacy session lifecycle over raw HTTP', () => {
     it('accepts any legacy MCP-Protocol-Version we serve, not only the negotiated one', async () => {
       const sessionId = await initializeRaw(broker.mcpUrl, '2025-11-25');
-      const answer = await post(broker.mcpUrl, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-03-26' });
+      const answer = await post(
+        broker.mcpUrl,
+        { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+        { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-03-26' },
+      );
       expect(answer.status).toBe(200);
     });
 
     it('answers 400 for an unsupported MCP-Protocol-Version and for a missing session id', async () => {
       const sessionId = await initializeRaw(broker.mcpUrl);
-      const badVersion = await post(broker.mcpUrl, { jsonrpc: '2.0', id: 1, method: 'ping' }, { 'mcp-session-id': sessionId, 'mcp-protocol-version': '1999-01-01' });
+      const badVersion = await post(
+        broker.mcpUrl,
+        { jsonrpc: '2.0', id: 1, method: 'ping' },
+        { 'mcp-session-id': sessionId, 'mcp-protocol-version': '1999-01-01' },
+      );
       expect(badVersion.status).toBe(400);
       expect(badVersion.messages[0]).toMatchObject({ id: 1, error: { code: -32600 } });
       const noSession = await post(broker.mcpUrl, { jsonrpc: '2.0', id: 2, method: 'tools/list' });
@@ -317,9 +343,13 @@ describe.each(transports)('SessionBroker over %s', (_transport, messaging) => {
       const refused = await post(broker.mcpUrl, { jsonrpc: '2.0', id: 2, method: 'resources/subscribe', params: { uri: 'demo://one-too-many' } }, headers);
       expect(refused.messages[0]).toMatchObject({ id: 2, error: { code: -32602, message: expect.stringMatching(/1000/) } });
       // One already held is still fine, and unsubscribing makes room.
-      await expect(post(broker.mcpUrl, { jsonrpc: '2.0', id: 3, method: 'resources/subscribe', params: { uri: 'demo://bulk/5' } }, headers)).resolves.toMatchObject({ messages: [{ result: {} }] });
+      await expect(
+        post(broker.mcpUrl, { jsonrpc: '2.0', id: 3, method: 'resources/subscribe', params: { uri: 'demo://bulk/5' } }, headers),
+      ).resolves.toMatchObject({ messages: [{ result: {} }] });
       await post(broker.mcpUrl, { jsonrpc: '2.0', id: 4, method: 'resources/unsubscribe', params: { uri: 'demo://bulk/5' } }, headers);
-      await expect(post(broker.mcpUrl, { jsonrpc: '2.0', id: 5, method: 'resources/subscribe', params: { uri: 'demo://one-too-many' } }, headers)).resolves.toMatchObject({ messages: [{ result: {} }] });
+      await expect(
+        post(broker.mcpUrl, { jsonrpc: '2.0', id: 5, method: 'resources/subscribe', params: { uri: 'demo://one-too-many' } }, headers),
+      ).resolves.toMatchObject({ messages: [{ result: {} }] });
     });
 
     it('does not cancel a legacy call when its POST connection drops (S-85)', async () => {
@@ -376,7 +406,9 @@ describe.each(transports)('SessionBroker over %s', (_transport, messaging) => {
       await expect(client.readResource({ uri: 'demo://logo' })).resolves.toMatchObject({ contents: [{ uri: 'demo://logo', blob: 'iVBORw==' }] });
       await expect(client.readResource({ uri: 'demo://notes/dogs' })).resolves.toMatchObject({ contents: [{ text: 'Notes on dogs' }] });
       await expect(client.listPrompts()).resolves.toMatchObject({ prompts: [{ name: 'greet' }] });
-      await expect(client.getPrompt({ name: 'greet', arguments: { who: 'Bo' } })).resolves.toMatchObject({ messages: [{ content: { text: 'Say hello to Bo.' } }] });
+      await expect(client.getPrompt({ name: 'greet', arguments: { who: 'Bo' } })).resolves.toMatchObject({
+        messages: [{ content: { text: 'Say hello to Bo.' } }],
+      });
       await expect(client.complete({ ref: { type: 'ref/prompt', name: 'greet' }, argument: { name: 'who', value: 'b' } })).resolves.toMatchObject({
         completion: { values: ['bob'] },
       });
@@ -455,9 +487,22 @@ describe.each(transports)('SessionBroker over %s', (_transport, messaging) => {
 
     it('refuses a subscriptions/listen whose filter is malformed with -32602, holding no stream', async () => {
       const tooMany = Array.from({ length: 1_001 }, (_, index) => `demo://r/${index}`);
-      for (const params of [{}, { notifications: 'all' }, { notifications: { toolsListChanged: 'yes' } }, { notifications: { resourceSubscriptions: ['not a uri'] } }, { notifications: { resourceSubscriptions: tooMany } }]) {
-        const answer = await post(broker.mcpUrl, { jsonrpc: '2.0', id: 5, method: 'subscriptions/listen', params: modernParams(params) }, modernHeaders('subscriptions/listen'));
-        expect(answer.messages[0], JSON.stringify(params).slice(0, 80)).toMatchObject({ id: 5, error: { code: -32602, message: expect.stringMatching(/^Invalid params: /) } });
+      for (const params of [
+        {},
+        { notifications: 'all' },
+        { notifications: { toolsListChanged: 'yes' } },
+        { notifications: { resourceSubscriptions: ['not a uri'] } },
+        { notifications: { resourceSubscriptions: tooMany } },
+      ]) {
+        const answer = await post(
+          broker.mcpUrl,
+          { jsonrpc: '2.0', id: 5, method: 'subscriptions/listen', params: modernParams(params) },
+          modernHeaders('subscriptions/listen'),
+        );
+        expect(answer.messages[0], JSON.stringify(params).slice(0, 80)).toMatchObject({
+          id: 5,
+          error: { code: -32602, message: expect.stringMatching(/^Invalid params: /) },
+        });
       }
       expect(broker.app.get(ListenStreams).size).toBe(0);
     });
@@ -467,12 +512,16 @@ describe.each(transports)('SessionBroker over %s', (_transport, messaging) => {
       expect(answer.messages[0]).toMatchObject({ result: { ttlMs: 30_000, cacheScope: 'public', resultType: 'complete' } });
     });
 
-    it('puts the store\'s ttlMs and cacheScope on resource and prompt lists and on reads (S-214, S-218)', async () => {
+    it("puts the store's ttlMs and cacheScope on resource and prompt lists and on reads (S-214, S-218)", async () => {
       for (const method of ['resources/list', 'resources/templates/list', 'prompts/list']) {
         const answer = await post(broker.mcpUrl, { jsonrpc: '2.0', id: 1, method, params: modernParams() }, modernHeaders(method));
         expect(answer.messages[0], method).toMatchObject({ result: { ttlMs: 15_000, cacheScope: 'public', resultType: 'complete' } });
       }
-      const read = await post(broker.mcpUrl, { jsonrpc: '2.0', id: 2, method: 'resources/read', params: modernParams({ uri: 'demo://guide' }) }, modernHeaders('resources/read', 'demo://guide'));
+      const read = await post(
+        broker.mcpUrl,
+        { jsonrpc: '2.0', id: 2, method: 'resources/read', params: modernParams({ uri: 'demo://guide' }) },
+        modernHeaders('resources/read', 'demo://guide'),
+      );
       expect(read.messages[0]).toMatchObject({ result: { contents: [{ text: '# Guide' }], ttlMs: 15_000, cacheScope: 'public', resultType: 'complete' } });
       const prompt = await post(
         broker.mcpUrl,
@@ -483,15 +532,27 @@ describe.each(transports)('SessionBroker over %s', (_transport, messaging) => {
     });
 
     it('answers an unknown resource with -32602 and the uri in data', async () => {
-      const answer = await post(broker.mcpUrl, { jsonrpc: '2.0', id: 1, method: 'resources/read', params: modernParams({ uri: 'demo://gone' }) }, modernHeaders('resources/read', 'demo://gone'));
+      const answer = await post(
+        broker.mcpUrl,
+        { jsonrpc: '2.0', id: 1, method: 'resources/read', params: modernParams({ uri: 'demo://gone' }) },
+        modernHeaders('resources/read', 'demo://gone'),
+      );
       expect(answer.messages[0]).toMatchObject({ id: 1, error: { code: -32602, data: { uri: 'demo://gone' } } });
     });
 
     it('requires Mcp-Name to mirror the uri of resources/read and the name of prompts/get (S-113)', async () => {
-      const missing = await post(broker.mcpUrl, { jsonrpc: '2.0', id: 1, method: 'resources/read', params: modernParams({ uri: 'demo://guide' }) }, modernHeaders('resources/read'));
+      const missing = await post(
+        broker.mcpUrl,
+        { jsonrpc: '2.0', id: 1, method: 'resources/read', params: modernParams({ uri: 'demo://guide' }) },
+        modernHeaders('resources/read'),
+      );
       expect(missing.status).toBe(400);
       expect(missing.messages[0]).toMatchObject({ id: 1, error: { code: -32020 } });
-      const other = await post(broker.mcpUrl, { jsonrpc: '2.0', id: 2, method: 'prompts/get', params: modernParams({ name: 'greet' }) }, modernHeaders('prompts/get', 'other'));
+      const other = await post(
+        broker.mcpUrl,
+        { jsonrpc: '2.0', id: 2, method: 'prompts/get', params: modernParams({ name: 'greet' }) },
+        modernHeaders('prompts/get', 'other'),
+      );
       expect(other.status).toBe(400);
       expect(other.messages[0]).toMatchObject({ id: 2, error: { code: -32020 } });
     });
@@ -544,7 +605,11 @@ describe.each(transports)('SessionBroker over %s', (_transport, messaging) => {
 
     it('answers an unsupported version with 400, -32022, supported and requested', async () => {
       const params = modernParams({}, { 'io.modelcontextprotocol/protocolVersion': '2099-01-01' });
-      const answer = await post(broker.mcpUrl, { jsonrpc: '2.0', id: 9, method: 'tools/list', params }, { ...modernHeaders('tools/list'), 'mcp-protocol-version': '2099-01-01' });
+      const answer = await post(
+        broker.mcpUrl,
+        { jsonrpc: '2.0', id: 9, method: 'tools/list', params },
+        { ...modernHeaders('tools/list'), 'mcp-protocol-version': '2099-01-01' },
+      );
       expect(answer.status).toBe(400);
       expect(answer.messages[0]).toMatchObject({
         id: 9,
@@ -620,7 +685,12 @@ describe.each(transports)('SessionBroker over %s', (_transport, messaging) => {
 
   describe('edge', () => {
     it('refuses a foreign Host and a foreign Origin with 403 (DNS rebinding), and serves the right ones', async () => {
-      const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
+      const body = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+      });
       const base = { 'content-type': 'application/json', accept: ACCEPT_BOTH };
       const evil = await rawHttp(broker.mcpUrl, { method: 'POST', headers: { ...base, host: 'evil.example.com', origin: 'http://evil.example.com' }, body });
       expect(evil.status).toBe(403);
@@ -635,7 +705,11 @@ describe.each(transports)('SessionBroker over %s', (_transport, messaging) => {
     it('answers a CORS preflight of an allowed origin with the methods and headers a browser client needs, and refuses another origin (403)', async () => {
       const preflight = await fetch(broker.mcpUrl, {
         method: 'OPTIONS',
-        headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, mcp-param-region' },
+        headers: {
+          origin: 'http://localhost:5173',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization, content-type, mcp-param-region',
+        },
       });
       expect(preflight.status).toBe(204);
       expect(preflight.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
@@ -644,7 +718,10 @@ describe.each(transports)('SessionBroker over %s', (_transport, messaging) => {
       expect(preflight.headers.get('access-control-allow-headers')).toContain('mcp-session-id');
       expect(preflight.headers.get('access-control-allow-headers')).toContain('mcp-param-region');
       expect(Number(preflight.headers.get('access-control-max-age'))).toBeGreaterThan(0);
-      const foreign = await fetch(broker.mcpUrl, { method: 'OPTIONS', headers: { origin: 'http://evil.example.com', 'access-control-request-method': 'POST' } });
+      const foreign = await fetch(broker.mcpUrl, {
+        method: 'OPTIONS',
+        headers: { origin: 'http://evil.example.com', 'access-control-request-method': 'POST' },
+      });
       expect(foreign.status).toBe(403);
       expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
       const plain = await fetch(broker.mcpUrl, { method: 'OPTIONS' });
@@ -654,14 +731,30 @@ describe.each(transports)('SessionBroker over %s', (_transport, messaging) => {
 
     it('lets an allowed origin read every answer, the edge refusals included, with the headers a client needs exposed', async () => {
       const origin = 'http://localhost:5173';
-      const initialized = await post(broker.mcpUrl, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'browser', version: '1' } } }, { origin });
+      const initialized = await post(
+        broker.mcpUrl,
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'browser', version: '1' } },
+        },
+        { origin },
+      );
       const missing = await post(`${broker.url}/demo/missing/mcp`, { jsonrpc: '2.0', id: 1, method: 'ping' }, { origin });
       const notAcceptable = await post(broker.mcpUrl, { jsonrpc: '2.0', id: 1, method: 'ping' }, { origin, accept: 'application/json' });
       const noSession = await fetch(broker.mcpUrl, { method: 'GET', headers: { origin, accept: 'text/event-stream' } });
-      for (const [answer, status] of [[initialized, 200], [missing, 404], [notAcceptable, 406], [noSession, 405]] as const) {
+      for (const [answer, status] of [
+        [initialized, 200],
+        [missing, 404],
+        [notAcceptable, 406],
+        [noSession, 405],
+      ] as const) {
         expect(answer.status).toBe(status);
         expect(answer.headers.get('access-control-allow-origin'), String(status)).toBe(origin);
-        expect(answer.headers.get('access-control-expose-headers'), String(status)).toBe('mcp-session-id, www-authenticate, mcp-protocol-version, last-event-id');
+        expect(answer.headers.get('access-control-expose-headers'), String(status)).toBe(
+          'mcp-session-id, www-authenticate, mcp-protocol-version, last-event-id',
+        );
       }
     });
 
@@ -694,7 +787,11 @@ describe.each(transports)('SessionBroker over %s', (_transport, messaging) => {
       for (const [body, id] of cases) {
         const answer = await post(broker.mcpUrl, body);
         expect(answer.status, JSON.stringify(body)).toBe(400);
-        expect(answer.messages[0], JSON.stringify(body)).toEqual({ jsonrpc: '2.0', ...(id === undefined ? {} : { id }), error: { code: -32600, message: expect.any(String) } });
+        expect(answer.messages[0], JSON.stringify(body)).toEqual({
+          jsonrpc: '2.0',
+          ...(id === undefined ? {} : { id }),
+          error: { code: -32600, message: expect.any(String) },
+        });
       }
     });
 
@@ -710,16 +807,35 @@ describe.each(transports)('SessionBroker over %s', (_transport, messaging) => {
       const values: unknown[] = [null, true, 0, -1, 1.5, 1e308, '', 'x'.repeat(300), [], {}, { a: 1 }, [1, 2]];
       for (const id of values) for (const method of values) bodies.push({ body: JSON.stringify({ jsonrpc: '2.0', id, method }) });
       for (const value of values) bodies.push({ body: JSON.stringify(value) });
-      for (let cut = 1; cut < 60; cut++) bodies.push({ body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo' } }).slice(0, cut) });
+      for (let cut = 1; cut < 60; cut++)
+        bodies.push({ body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo' } }).slice(0, cut) });
       for (const id of values) {
-        bodies.push({ body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: id, arguments: id } }), headers: { 'mcp-session-id': sessionId } });
-        bodies.push({ body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'logging/setLevel', params: { level: id } }), headers: { 'mcp-session-id': sessionId } });
-        bodies.push({ body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { cursor: id } }), headers: { 'mcp-session-id': sessionId } });
-        bodies.push({ body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: modernParams({}, { 'io.modelcontextprotocol/protocolVersion': id }) }), headers: modernHeaders('tools/list') });
-        bodies.push({ body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: modernParams({ name: id }) }), headers: modernHeaders('tools/call', String(id).slice(0, 20)) });
+        bodies.push({
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: id, arguments: id } }),
+          headers: { 'mcp-session-id': sessionId },
+        });
+        bodies.push({
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'logging/setLevel', params: { level: id } }),
+          headers: { 'mcp-session-id': sessionId },
+        });
+        bodies.push({
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { cursor: id } }),
+          headers: { 'mcp-session-id': sessionId },
+        });
+        bodies.push({
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: modernParams({}, { 'io.modelcontextprotocol/protocolVersion': id }) }),
+          headers: modernHeaders('tools/list'),
+        });
+        bodies.push({
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: modernParams({ name: id }) }),
+          headers: modernHeaders('tools/call', String(id).slice(0, 20)),
+        });
       }
       for (let index = 0; bodies.length < 1_000; index++) {
-        bodies.push({ body: JSON.stringify({ jsonrpc: '2.0', id: index, method: 'ping' }), headers: { 'mcp-session-id': `bogus-${index}-${'z'.repeat(index % 40)}` } });
+        bodies.push({
+          body: JSON.stringify({ jsonrpc: '2.0', id: index, method: 'ping' }),
+          headers: { 'mcp-session-id': `bogus-${index}-${'z'.repeat(index % 40)}` },
+        });
       }
       let served = 0;
       for (const { body, headers } of bodies) {
@@ -752,13 +868,21 @@ describe.each(transports)('SessionBroker over %s', (_transport, messaging) => {
         const refused = await post(own.mcpUrl, { jsonrpc: '2.0', id: 'late', method: 'ping' }, session);
         expect(refused.status).toBe(503);
         expect(refused.headers.get('retry-after')).toBe('1');
-        expect(refused.messages[0]).toEqual({ jsonrpc: '2.0', id: 'late', error: { code: -32603, message: 'Service Unavailable: this server is shutting down; retry the request' } });
+        expect(refused.messages[0]).toEqual({
+          jsonrpc: '2.0',
+          id: 'late',
+          error: { code: -32603, message: 'Service Unavailable: this server is shutting down; retry the request' },
+        });
         const notified = await post(own.mcpUrl, { jsonrpc: '2.0', method: 'notifications/roots/list_changed' }, session);
         expect(notified.status).toBe(202);
         await drained;
         const ended = await call;
         expect(ended.status).toBe(503);
-        expect(ended.messages[0]).toEqual({ jsonrpc: '2.0', id: 'slow', error: { code: -32603, message: 'Service Unavailable: the server shut down before the request finished; retry it' } });
+        expect(ended.messages[0]).toEqual({
+          jsonrpc: '2.0',
+          id: 'slow',
+          error: { code: -32603, message: 'Service Unavailable: the server shut down before the request finished; retry it' },
+        });
         await eventually(() => (executor.cancelled.includes(legacyCallId(sessionId, 'slow')) ? true : undefined));
       } finally {
         await own.close();
@@ -780,13 +904,20 @@ describe.each(transports)('SessionBroker over %s', (_transport, messaging) => {
       await expect(subscription.closed).resolves.toBe('graceful');
       await raw.ended;
       expect(raw.messages()).toEqual([
-        { jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: {}, _meta: { 'io.modelcontextprotocol/subscriptionId': 77 } } },
+        {
+          jsonrpc: '2.0',
+          method: 'notifications/subscriptions/acknowledged',
+          params: { notifications: {}, _meta: { 'io.modelcontextprotocol/subscriptionId': 77 } },
+        },
         {
           jsonrpc: '2.0',
           id: 77,
           result: {
             resultType: 'complete',
-            _meta: { 'io.modelcontextprotocol/subscriptionId': 77, 'io.modelcontextprotocol/serverInfo': { name: 'demo/default', version: '0.1.0', title: 'Demo' } },
+            _meta: {
+              'io.modelcontextprotocol/subscriptionId': 77,
+              'io.modelcontextprotocol/serverInfo': { name: 'demo/default', version: '0.1.0', title: 'Demo' },
+            },
           },
         },
       ]);

@@ -5,8 +5,8 @@ import { isolatedNatsMessaging, parseSse, type SseEvent } from '@mcp-platform/sh
 import { legacyCallId } from '../src/calls/call-id';
 import { generateRequestStateKey } from '../src/config/request-state-keys';
 import { parseEventId } from '../src/streams/stream-ids';
-import { bootBroker, ExecutorLog, type BootedBroker } from './fake-tool-executor';
-import { eventually, initializeRaw, openStream, post, type OpenStream } from './http-helpers';
+import { bootBroker, type BootedBroker, ExecutorLog } from './fake-tool-executor';
+import { eventually, initializeRaw, type OpenStream, openStream, post } from './http-helpers';
 
 const run = `rs${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 /** Short, so a stream outlives its events within the test. */
@@ -70,7 +70,11 @@ describe.each(shared)('stream resumption across two broker replicas over %s', (_
 
   /** A finished `chatty` call with a progress token: the ids its SSE answer carried. */
   async function finishedCall(headers: Record<string, string>): Promise<string[]> {
-    const answer = await post(first.mcpUrl, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'chatty', arguments: {}, _meta: { progressToken: 'c-1' } } }, headers);
+    const answer = await post(
+      first.mcpUrl,
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'chatty', arguments: {}, _meta: { progressToken: 'c-1' } } },
+      headers,
+    );
     expect(answer.headers.get('content-type')).toBe('text/event-stream');
     return parseSse(answer.text).flatMap((event) => (event.id === undefined ? [] : [event.id]));
   }
@@ -117,7 +121,10 @@ describe.each(shared)('stream resumption across two broker replicas over %s', (_
     const lastId = ids.at(-1) ?? '';
     const refused = await fetch(second.mcpUrl, { headers: { accept: 'text/event-stream', ...stranger.headers, 'last-event-id': lastId } });
     expect(refused.status).toBe(400);
-    expect(await refused.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32600, message: 'Bad Request: Last-Event-ID names no stream of this session' } });
+    expect(await refused.json()).toMatchObject({
+      jsonrpc: '2.0',
+      error: { code: -32600, message: 'Bad Request: Last-Event-ID names no stream of this session' },
+    });
 
     const replayed = await fetch(second.mcpUrl, { headers: { accept: 'text/event-stream', ...owner.headers, 'last-event-id': lastId } });
     expect(replayed.status).toBe(200);
@@ -125,16 +132,20 @@ describe.each(shared)('stream resumption across two broker replicas over %s', (_
     expect(events.at(-1)).toEqual({ event: 'message', data: JSON.stringify({ jsonrpc: '2.0', id: 3, result: { content: [{ type: 'text', text: 'done' }] } }) });
   });
 
-  it('answers 410 Gone to a Last-Event-ID of a call stream whose events are no longer kept', async () => {
-    const { headers } = await session();
-    const lastId = (await finishedCall(headers)).at(-1) ?? '';
-    const gone = await eventually(async () => {
-      const answer = await fetch(second.mcpUrl, { headers: { accept: 'text/event-stream', ...headers, 'last-event-id': lastId } });
-      const body = await answer.text();
-      return answer.status === 410 ? body : undefined;
-    }, RETENTION_MS + 10_000);
-    expect(JSON.parse(gone)).toMatchObject({ jsonrpc: '2.0', error: { code: -32600, message: expect.stringMatching(/^Gone: /) } });
-  }, RETENTION_MS + 15_000);
+  it(
+    'answers 410 Gone to a Last-Event-ID of a call stream whose events are no longer kept',
+    async () => {
+      const { headers } = await session();
+      const lastId = (await finishedCall(headers)).at(-1) ?? '';
+      const gone = await eventually(async () => {
+        const answer = await fetch(second.mcpUrl, { headers: { accept: 'text/event-stream', ...headers, 'last-event-id': lastId } });
+        const body = await answer.text();
+        return answer.status === 410 ? body : undefined;
+      }, RETENTION_MS + 10_000);
+      expect(JSON.parse(gone)).toMatchObject({ jsonrpc: '2.0', error: { code: -32600, message: expect.stringMatching(/^Gone: /) } });
+    },
+    RETENTION_MS + 15_000,
+  );
 
   it('gives every event of a GET stream an id, and replays what came after one on the other replica, which then holds the stream', async () => {
     const { sessionId, headers } = await session();

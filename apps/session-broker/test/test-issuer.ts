@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { generateTestSigningKey, mintAccessToken, type TestSigningKey } from '@mcp-platform/shared-testing';
 import type { authorizationServer } from '@mcp-platform/protocol-contracts';
+import { generateTestSigningKey, mintAccessToken, type TestSigningKey } from '@mcp-platform/shared-testing';
 
 /** The issuer the test brokers are configured with (the authorization server is faked). */
 export const TEST_ISSUER = 'http://127.0.0.1:3101/oauth';

@@ -1,4 +1,4 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
 import { AUTHORIZATION_SERVER_CONNECTION, AuthorizationServerModule, type AuthorizationServerOptions } from '@mcp-platform/authorization-server';
 import { RESOURCE_STORE_CONNECTION, ResourceStoreModule, type ResourceStoreOptions } from '@mcp-platform/resource-store';
 import { SessionBrokerModule, type SessionBrokerOptions } from '@mcp-platform/session-broker';
@@ -35,7 +35,9 @@ export class AppModule {
         LoggingModule.forRoot({ name: 'standalone', level: options.logLevel, format: options.logFormat }),
         MessagingModule.forRoot(options.messaging),
         // Ready means every app's database connection answers too, as in the apps' own processes.
-        HealthModule.forRoot({ checks: databaseHealthChecks([TOOL_EXECUTOR_CONNECTION, AUTHORIZATION_SERVER_CONNECTION, RESOURCE_STORE_CONNECTION, TASK_SCHEDULER_CONNECTION]) }),
+        HealthModule.forRoot({
+          checks: databaseHealthChecks([TOOL_EXECUTOR_CONNECTION, AUTHORIZATION_SERVER_CONNECTION, RESOURCE_STORE_CONNECTION, TASK_SCHEDULER_CONNECTION]),
+        }),
         AuthorizationServerModule.register(options.authorizationServer),
         ResourceStoreModule.register(options.resourceStore),
         TaskSchedulerModule.register(options.taskScheduler),

@@ -1,24 +1,24 @@
-import { Client as PgClient } from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CreateTaskResultSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Client as PgClient } from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  OAuthBrowser,
-  OAuthBrowserError,
-  OAuthTestClient,
   bearerChallenge,
   decodeJwt,
   launchChromium,
   mcpUrl,
+  OAuthBrowser,
+  OAuthBrowserError,
+  OAuthTestClient,
   obtainToken,
   postForm,
+  type TestUser,
   toolResultText,
   waitUntil,
-  type TestUser,
 } from '@mcp-platform/shared-testing';
-import { AdminApi, adminApiUrl, calculatorTool, createPublicTenant, PUBLIC_SERVER, publicServer, uniqueTenant, uuidTool, type AdminAnswer } from './admin-api';
+import { type AdminAnswer, AdminApi, adminApiUrl, calculatorTool, createPublicTenant, PUBLIC_SERVER, publicServer, uniqueTenant, uuidTool } from './admin-api';
 import { legacyClient, recordingFetch } from './oauth-flows';
-import { adminUserOf, distributedMode, embeddedMode, seededUrls, type Platform, type PlatformMode } from './platforms';
+import { adminUserOf, distributedMode, embeddedMode, type Platform, type PlatformMode, seededUrls } from './platforms';
 
 const modes: PlatformMode[] = [embeddedMode(), distributedMode(1)];
 
@@ -136,15 +136,30 @@ describe.each(modes)('admin API, $name mode', (mode) => {
     const platformAdmin = await AdminApi.signIn(platform, adminUserOf(platform));
     await platformAdmin.expect(201, 'POST', '/tenants', { slug, name: 'Automated (e2e)' });
     const register = async (scope: string) =>
-      (await platformAdmin.expect(201, 'POST', `/tenants/${slug}/clients`, { client_name: `ci ${scope}`, grant_types: ['client_credentials'], token_endpoint_auth_method: 'client_secret_basic', scope }))
-        .body as { client_id: string; client_secret: string };
+      (
+        await platformAdmin.expect(201, 'POST', `/tenants/${slug}/clients`, {
+          client_name: `ci ${scope}`,
+          grant_types: ['client_credentials'],
+          token_endpoint_auth_method: 'client_secret_basic',
+          scope,
+        })
+      ).body as { client_id: string; client_secret: string };
     const tokenFor = (client: { client_id: string; client_secret: string }) =>
-      postForm(`${platform.issuer}/token`, { grant_type: 'client_credentials', resource: adminApiUrl(platform), scope: 'admin' }, { clientSecretBasic: { id: client.client_id, secret: client.client_secret } });
+      postForm(
+        `${platform.issuer}/token`,
+        { grant_type: 'client_credentials', resource: adminApiUrl(platform), scope: 'admin' },
+        { clientSecretBasic: { id: client.client_id, secret: client.client_secret } },
+      );
 
     const robot = await register('admin mcp');
     const issued = await tokenFor(robot);
     expect(issued.status, JSON.stringify(issued.body)).toBe(200);
-    expect(decodeJwt(issued.body['access_token'] as string).payload).toMatchObject({ sub: robot.client_id, tenant: slug, roles: ['tenant-admin'], scope: 'admin' });
+    expect(decodeJwt(issued.body['access_token'] as string).payload).toMatchObject({
+      sub: robot.client_id,
+      tenant: slug,
+      roles: ['tenant-admin'],
+      scope: 'admin',
+    });
     const automation = new AdminApi(adminApiUrl(platform), issued.body['access_token'] as string);
     await automation.expect(200, 'PUT', `/tenants/${slug}/tools/calc`, calculatorTool());
     expect((await automation.request('GET', `/tenants/${slug}/tools`)).status).toBe(200);
@@ -199,7 +214,10 @@ describe.each(modes)('admin API, $name mode', (mode) => {
     const token = await obtainToken({ issuer: platform.issuer, resource: serverUrl, scope: 'mcp', user: tenantAdmin });
     const recorder = recordingFetch();
     const client = legacyClient();
-    const transport = new LegacyTransport(new URL(serverUrl), { fetch: recorder.fetch, requestInit: { headers: { authorization: `Bearer ${token.access_token}` } } });
+    const transport = new LegacyTransport(new URL(serverUrl), {
+      fetch: recorder.fetch,
+      requestInit: { headers: { authorization: `Bearer ${token.access_token}` } },
+    });
     let changes = 0;
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       changes += 1;
@@ -210,7 +228,11 @@ describe.each(modes)('admin API, $name mode', (mode) => {
       await waitUntil(async () => recorder.entries.includes(`GET ${serverUrl} 200`), { timeoutMs: 10_000, description: 'the GET stream to open' });
       const admin = await AdminApi.signIn(platform, adminUserOf(platform));
       await admin.expect(200, 'PUT', `/tenants/${tenant}/tools/uuids`, uuidTool());
-      const tools = [['calc', 'uuids'], ['uuids', 'calc'], ['calc', 'uuids']];
+      const tools = [
+        ['calc', 'uuids'],
+        ['uuids', 'calc'],
+        ['calc', 'uuids'],
+      ];
       // Each PUT is a real change of the server's tool list; more than one only if the stream was not registered yet.
       for (const [index, list] of tools.entries()) {
         await admin.expect(200, 'PUT', `/tenants/${tenant}/virtual-servers/main`, { title: `T main ${index}`, tools: list });
@@ -263,7 +285,9 @@ describe.each(modes)('admin API, $name mode', (mode) => {
     const transport = new LegacyTransport(new URL(demoUrl), { requestInit: { headers: { authorization: `Bearer ${token.access_token}` } } });
     await client.connect(transport);
     try {
-      const created = await client.request({ method: 'tools/call', params: { name: 'long_operation', arguments: { seconds: 30 } } }, CreateTaskResultSchema, { task: { ttl: 120_000 } });
+      const created = await client.request({ method: 'tools/call', params: { name: 'long_operation', arguments: { seconds: 30 } } }, CreateTaskResultSchema, {
+        task: { ttl: 120_000 },
+      });
       const taskId = created.task.taskId;
       const listedTask = async (status?: string) => {
         const answer = await demoAdminApi.expect(200, 'GET', `/tenants/demo/tasks${status ? `?status=${status}` : ''}`);
@@ -277,7 +301,14 @@ describe.each(modes)('admin API, $name mode', (mode) => {
         },
         { timeoutMs: 15_000, description: 'the task to run' },
       );
-      expect(running).toMatchObject({ status: 'working', server: 'default', tool: 'long_operation', era: 'legacy', owner: { anonymous: false }, runsStarted: 1 });
+      expect(running).toMatchObject({
+        status: 'working',
+        server: 'default',
+        tool: 'long_operation',
+        era: 'legacy',
+        owner: { anonymous: false },
+        runsStarted: 1,
+      });
       // The arguments are the owner's: never shown to an administrator.
       expect(JSON.stringify(running)).not.toContain('seconds');
 
@@ -300,7 +331,10 @@ describe.each(modes)('admin API, $name mode', (mode) => {
       expect(await listedTask('cancelled')).toMatchObject({ status: 'cancelled' });
       expect(await listedTask('working')).toBeUndefined();
       // Its owner sees it cancelled too, and a second cancellation is refused (terminal, S-283).
-      await expect(client.experimental.tasks.getTask(taskId)).resolves.toMatchObject({ status: 'cancelled', statusMessage: 'The task was cancelled by an administrator' });
+      await expect(client.experimental.tasks.getTask(taskId)).resolves.toMatchObject({
+        status: 'cancelled',
+        statusMessage: 'The task was cancelled by an administrator',
+      });
       expect((await demoAdminApi.request('POST', `/tenants/demo/tasks/${taskId}/cancel`)).status).toBe(400);
       if (platform.mode === 'distributed') {
         // The run stopped well before its 30 seconds: the executor heard the cancellation.
@@ -340,13 +374,20 @@ describe.each(modes)('admin API, $name mode', (mode) => {
     expect(text).not.toMatch(/localhost|127\.0\.0\.1|::1|TOOL_HTTP/);
 
     let shown: AdminAnswer | undefined;
-    await waitUntil(async () => {
-      shown = await admin.expect(200, 'GET', `/tenants/${webTenant}/tools/weather`);
-      return (shown.body as { lastError?: unknown }).lastError !== undefined;
-    }, { timeoutMs: 10_000, description: 'the tool’s lastError' });
+    await waitUntil(
+      async () => {
+        shown = await admin.expect(200, 'GET', `/tenants/${webTenant}/tools/weather`);
+        return (shown.body as { lastError?: unknown }).lastError !== undefined;
+      },
+      { timeoutMs: 10_000, description: 'the tool’s lastError' },
+    );
     expect(shown?.body).toMatchObject({
       config: { url: 'http://localhost:9/weather', headers: { 'x-api-key': { set: true } } },
-      lastError: { errorId, kind: 'refused', detail: expect.stringMatching(/localhost resolves to .*not a public address.*TOOL_HTTP_ALLOW_PRIVATE_NETWORKS=true/) },
+      lastError: {
+        errorId,
+        kind: 'refused',
+        detail: expect.stringMatching(/localhost resolves to .*not a public address.*TOOL_HTTP_ALLOW_PRIVATE_NETWORKS=true/),
+      },
     });
     const listed = await admin.expect(200, 'GET', `/tenants/${webTenant}/tools`);
     expect(JSON.stringify([put.body, shown?.body, listed.body])).not.toContain(secret);
@@ -354,10 +395,12 @@ describe.each(modes)('admin API, $name mode', (mode) => {
 
   it('gives a member without an admin role no access to the admin API', async () => {
     const client = await OAuthTestClient.register(platform.issuer);
-    const attempt = await client.authorize(new OAuthBrowser(), platform.demoUser, { resource: adminApiUrl(platform), scope: 'admin' }).catch((error: unknown) => {
-      if (error instanceof OAuthBrowserError && (error.response?.status ?? 0) >= 400) return undefined;
-      throw error;
-    });
+    const attempt = await client
+      .authorize(new OAuthBrowser(), platform.demoUser, { resource: adminApiUrl(platform), scope: 'admin' })
+      .catch((error: unknown) => {
+        if (error instanceof OAuthBrowserError && (error.response?.status ?? 0) >= 400) return undefined;
+        throw error;
+      });
     // Refused at the authorization server (an error page, no code, or no token), or a token without the rights (403): never access.
     if (attempt === undefined) return;
     const outcome = attempt;

@@ -1,4 +1,4 @@
-import { obtainToken, type OAuthBrowser, type TestUser } from '@mcp-platform/shared-testing';
+import { type OAuthBrowser, obtainToken, type TestUser } from '@mcp-platform/shared-testing';
 import type { Platform } from './platforms';
 
 /** One answer of the admin API: status, JSON body (or `undefined`), and the challenge header. */
@@ -50,7 +50,12 @@ export class AdminApi {
    * A raw-body request (a resource's content): `body` sent as it is with `contentType`; the answer's
    * bytes and type besides its JSON (`body`, when it is JSON).
    */
-  async requestBytes(method: string, path: string, body?: Uint8Array, contentType?: string): Promise<AdminAnswer & { bytes: Buffer; contentType: string | null }> {
+  async requestBytes(
+    method: string,
+    path: string,
+    body?: Uint8Array,
+    contentType?: string,
+  ): Promise<AdminAnswer & { bytes: Buffer; contentType: string | null }> {
     const headers: Record<string, string> = {};
     if (this.accessToken !== undefined) headers['authorization'] = `Bearer ${this.accessToken}`;
     if (contentType !== undefined) headers['content-type'] = contentType;

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, protectedResourceMetadataUrl } from '@mcp-platform/shared-testing';
-import { startPageHost, type PageHost } from './browser-page-host';
-import { distributedMode, embeddedMode, seededUrls, type Platform } from './platforms';
+import { type PageHost, startPageHost } from './browser-page-host';
+import { distributedMode, embeddedMode, type Platform, seededUrls } from './platforms';
 
 /** The conformance server's tool with one string argument. */
 const TEXT_TOOL = 'json_schema_2020_12_tool';
@@ -12,7 +12,10 @@ interface BrowserGlobals {
   mcpReady?: boolean;
   mcpLoadError?: string;
   mcp: {
-    Client: new (info: { name: string; version: string }, options?: Record<string, unknown>) => {
+    Client: new (
+      info: { name: string; version: string },
+      options?: Record<string, unknown>,
+    ) => {
       connect(transport: unknown): Promise<void>;
       listTools(): Promise<{ tools: Array<{ name: string }> }>;
       callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<{ content: unknown[]; isError?: boolean }>;
@@ -81,27 +84,35 @@ describe.each([embeddedMode(), distributedMode(1)])('browser clients on another 
 
   it('opens a legacy GET stream with fetch: the session id and the stream are readable across origins', async () => {
     const page = await openPage(browser, allowedPage);
-    const outcome = await page.evaluate(async ({ url }) => {
-      const json = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-      const initialized = await fetch(url, {
-        method: 'POST',
-        headers: json,
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'browser-raw', version: '1' } } }),
-      });
-      const sessionId = initialized.headers.get('mcp-session-id') ?? '';
-      const session = { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' };
-      await fetch(url, { method: 'POST', headers: { ...json, ...session }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
-      const stream = await fetch(url, { headers: { accept: 'text/event-stream', ...session } });
-      const reader = (stream.body as ReadableStream<Uint8Array>).getReader();
-      const first = new TextDecoder().decode((await reader.read()).value);
-      // Ended by the server (S-84), not cancelled: a DELETE right after a cancel may go out on the cancelled
-      // stream's connection in Chromium, which then retries it and reads 404 for the session it just ended.
-      const deleted = await fetch(url, { method: 'DELETE', headers: session });
-      let ended = false;
-      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read());
-      ended = true;
-      return { sessionId, streamStatus: stream.status, streamType: stream.headers.get('content-type'), first, deleted: deleted.status, ended };
-    }, { url: urls.conformance });
+    const outcome = await page.evaluate(
+      async ({ url }) => {
+        const json = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+        const initialized = await fetch(url, {
+          method: 'POST',
+          headers: json,
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'browser-raw', version: '1' } },
+          }),
+        });
+        const sessionId = initialized.headers.get('mcp-session-id') ?? '';
+        const session = { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' };
+        await fetch(url, { method: 'POST', headers: { ...json, ...session }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+        const stream = await fetch(url, { headers: { accept: 'text/event-stream', ...session } });
+        const reader = (stream.body as ReadableStream<Uint8Array>).getReader();
+        const first = new TextDecoder().decode((await reader.read()).value);
+        // Ended by the server (S-84), not cancelled: a DELETE right after a cancel may go out on the cancelled
+        // stream's connection in Chromium, which then retries it and reads 404 for the session it just ended.
+        const deleted = await fetch(url, { method: 'DELETE', headers: session });
+        let ended = false;
+        for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read());
+        ended = true;
+        return { sessionId, streamStatus: stream.status, streamType: stream.headers.get('content-type'), first, deleted: deleted.status, ended };
+      },
+      { url: urls.conformance },
+    );
     expect(outcome.sessionId).toMatch(/^[\x21-\x7e]{16,}$/);
     expect(outcome.streamStatus).toBe(200);
     expect(outcome.streamType).toBe('text/event-stream');
@@ -133,17 +144,31 @@ describe.each([embeddedMode(), distributedMode(1)])('browser clients on another 
 
   it('reads the 401 challenge of a protected server, then its Protected Resource Metadata, to start OAuth', async () => {
     const page = await openPage(browser, allowedPage);
-    const outcome = await page.evaluate(async ({ url }) => {
-      const refused = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'browser', version: '1' } } }),
-      });
-      const challenge = refused.headers.get('www-authenticate') ?? '';
-      const metadataUrl = /resource_metadata="([^"]+)"/.exec(challenge)?.[1] ?? '';
-      const metadata = await fetch(metadataUrl, { headers: { 'mcp-protocol-version': '2025-11-25' } });
-      return { status: refused.status, challenge, metadataUrl, metadataStatus: metadata.status, metadata: (await metadata.json()) as { resource?: string; authorization_servers?: string[] } };
-    }, { url: urls.demo });
+    const outcome = await page.evaluate(
+      async ({ url }) => {
+        const refused = await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'browser', version: '1' } },
+          }),
+        });
+        const challenge = refused.headers.get('www-authenticate') ?? '';
+        const metadataUrl = /resource_metadata="([^"]+)"/.exec(challenge)?.[1] ?? '';
+        const metadata = await fetch(metadataUrl, { headers: { 'mcp-protocol-version': '2025-11-25' } });
+        return {
+          status: refused.status,
+          challenge,
+          metadataUrl,
+          metadataStatus: metadata.status,
+          metadata: (await metadata.json()) as { resource?: string; authorization_servers?: string[] },
+        };
+      },
+      { url: urls.demo },
+    );
     expect(outcome.status).toBe(401);
     expect(outcome.challenge).toMatch(/^Bearer /);
     expect(outcome.metadataUrl).toBe(protectedResourceMetadataUrl(urls.demo));
@@ -159,7 +184,11 @@ describe.each([embeddedMode(), distributedMode(1)])('browser clients on another 
       async ({ url }) => {
         const attempts: string[] = [];
         try {
-          await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+          await fetch(url, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+            body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+          });
           attempts.push('fetch answered');
         } catch (error) {
           attempts.push(`fetch refused: ${(error as Error).name}`);

@@ -1,5 +1,5 @@
-import { createServer, type Server } from 'node:http';
 import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
 import { join, normalize, sep } from 'node:path';
 import { findRepoRoot, getFreePort } from '@mcp-platform/shared-testing';
 

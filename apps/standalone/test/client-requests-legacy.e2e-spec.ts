@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolResultText } from '@mcp-platform/shared-testing';
 import { isResponseBody } from './client-routing';
-import { distributedMode, embeddedMode, seededUrls, type Platform, type PlatformMode } from './platforms';
+import { distributedMode, embeddedMode, type Platform, type PlatformMode, seededUrls } from './platforms';
 
 /** What the client's user and model answer in these tests. */
 const USER = { username: 'testuser', email: 'test@example.com' };

@@ -1,8 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
-import { ErrorCodes, META_KEYS, MODERN_PROTOCOL_VERSION, modernHeaders, modernMeta, responseMessage, sendRaw, toolResultText } from '@mcp-platform/shared-testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ErrorCodes,
+  META_KEYS,
+  MODERN_PROTOCOL_VERSION,
+  modernHeaders,
+  modernMeta,
+  responseMessage,
+  sendRaw,
+  toolResultText,
+} from '@mcp-platform/shared-testing';
 import { isRetry } from './client-routing';
-import { distributedMode, embeddedMode, seededUrls, type Platform, type PlatformMode } from './platforms';
+import { distributedMode, embeddedMode, type Platform, type PlatformMode, seededUrls } from './platforms';
 
 /** What the client's user answers in these tests. */
 const USER = { username: 'testuser', email: 'test@example.com' };
@@ -97,13 +106,21 @@ describe.each(modes)('requests to the client in the modern era (multi round-trip
       url,
       method: 'POST',
       headers: modernHeaders('tools/call', 'test_missing_capability'),
-      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'test_missing_capability', arguments: {}, _meta: modernMeta({ [META_KEYS.clientCapabilities]: {} }) } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'test_missing_capability', arguments: {}, _meta: modernMeta({ [META_KEYS.clientCapabilities]: {} }) },
+      }),
     });
     expect(raw.status).toBe(400);
-    expect(responseMessage(raw)).toMatchObject({ id: 7, error: { code: ErrorCodes.MissingRequiredClientCapability, data: { requiredCapabilities: { sampling: {} } } } });
+    expect(responseMessage(raw)).toMatchObject({
+      id: 7,
+      error: { code: ErrorCodes.MissingRequiredClientCapability, data: { requiredCapabilities: { sampling: {} } } },
+    });
   });
 
-  it('asks for a prompt\'s inputs by result and renders the answer, the retry served by the other replica (S-60 on prompts/get)', async () => {
+  it("asks for a prompt's inputs by result and renders the answer, the retry served by the other replica (S-60 on prompts/get)", async () => {
     const { client, answered, retriesSentTo } = await openClient(url, otherUrl, { elicitation: {} });
     client.setRequestHandler('elicitation/create', (request) => {
       answered.push(`elicitation:${request.params.message}`);
@@ -135,9 +152,19 @@ describe.each(modes)('requests to the client in the modern era (multi round-trip
     const answer = { 'input-1': { action: 'accept', content: USER } };
     const altered = `${round.requestState.slice(0, -4)}${round.requestState.endsWith('AAAA') ? 'BBBB' : 'AAAA'}`;
     const tampered = await callElicitation(otherUrl, 2, { arguments: { message: MESSAGE }, inputResponses: answer, requestState: altered });
-    expect(responseMessage(tampered)?.error).toMatchObject({ code: ErrorCodes.InvalidParams, message: expect.stringMatching(/^Invalid params: requestState /) });
-    const replayed = await callElicitation(otherUrl, 3, { arguments: { message: 'Please give me your password' }, inputResponses: answer, requestState: round.requestState });
-    expect(responseMessage(replayed)?.error).toMatchObject({ code: ErrorCodes.InvalidParams, message: 'Invalid params: requestState belongs to another request' });
+    expect(responseMessage(tampered)?.error).toMatchObject({
+      code: ErrorCodes.InvalidParams,
+      message: expect.stringMatching(/^Invalid params: requestState /),
+    });
+    const replayed = await callElicitation(otherUrl, 3, {
+      arguments: { message: 'Please give me your password' },
+      inputResponses: answer,
+      requestState: round.requestState,
+    });
+    expect(responseMessage(replayed)?.error).toMatchObject({
+      code: ErrorCodes.InvalidParams,
+      message: 'Invalid params: requestState belongs to another request',
+    });
 
     const retried = await callElicitation(otherUrl, 4, { arguments: { message: MESSAGE }, inputResponses: answer, requestState: round.requestState });
     const result = responseMessage(retried)?.result;

@@ -3,25 +3,25 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
-  OAuthBrowser,
-  type OAuthTestClient,
-  ProcessTracker,
   bootEmbedded,
   createThrowawayDatabase,
   deleteBucketsWithPrefix,
+  type EmbeddedPlatform,
   findRepoRoot,
   getFreePort,
   modernHeaders,
   modernMeta,
+  OAuthBrowser,
+  type OAuthTestClient,
   obtainToken,
+  ProcessTracker,
   responseMessage,
   sendRaw,
   testInfrastructure,
+  type ThrowawayDatabase,
   uniqueRunId,
   waitForHttpOk,
   waitUntil,
-  type EmbeddedPlatform,
-  type ThrowawayDatabase,
 } from '@mcp-platform/shared-testing';
 import { startStandalone } from '../src/index';
 import { AdminApi, uniqueTenant } from './admin-api';
@@ -95,7 +95,10 @@ describe('the embedded data directory', () => {
       // The client registered before the restart still signs the demo user in, with the same password.
       const outcome = await client.authorize(new OAuthBrowser(), { username: 'demo', password: demoPassword }, { resource: demoUrl, scope: 'mcp' });
       expect(outcome.error, outcome.callback.href).toBeUndefined();
-      const exchanged = await client.exchangeCode(outcome.code ?? '', { ...(outcome.verifier === undefined ? {} : { verifier: outcome.verifier }), resource: demoUrl });
+      const exchanged = await client.exchangeCode(outcome.code ?? '', {
+        ...(outcome.verifier === undefined ? {} : { verifier: outcome.verifier }),
+        resource: demoUrl,
+      });
       expect(exchanged.status, JSON.stringify(exchanged.body)).toBe(200);
       const admin = await AdminApi.signIn(second, ADMIN);
       expect((await admin.request('GET', `/tenants/${tenant}`)).status).toBe(200);
@@ -153,7 +156,10 @@ describe('the embedded data directory', () => {
         cwd,
         env: { PATH: process.env['PATH'] ?? '', PORT: String(await getFreePort()), LOG_LEVEL: 'warn' },
       });
-      const banner = await waitUntil(async () => (/Stop it with Ctrl\+C/.test(started.output()) ? started.output() : undefined), { timeoutMs: 90_000, description: 'the ready banner' });
+      const banner = await waitUntil(async () => (/Stop it with Ctrl\+C/.test(started.output()) ? started.output() : undefined), {
+        timeoutMs: 90_000,
+        description: 'the ready banner',
+      });
       expect(banner).toContain(`Data directory: ${join(cwd, 'data')}`);
       passwords.push(/demo user +demo \/ (\S+)/.exec(banner)?.[1] ?? '');
       await tracker.stop(started, 20_000);
@@ -192,7 +198,10 @@ describe('the distributed demo password (npm run start:cluster)', () => {
     const passwords: string[] = [];
     for (const run of [1, 2]) {
       const cluster = tracker.start(`start:cluster run ${run}`, process.execPath, [join(root, 'tools', 'dev-cluster.mjs')], { cwd: root, env });
-      const banner = await waitUntil(async () => (/Stop it with Ctrl\+C/.test(cluster.output()) ? cluster.output() : undefined), { timeoutMs: 120_000, description: 'the ready banner' });
+      const banner = await waitUntil(async () => (/Stop it with Ctrl\+C/.test(cluster.output()) ? cluster.output() : undefined), {
+        timeoutMs: 120_000,
+        description: 'the ready banner',
+      });
       passwords.push(/demo user +demo \/ (\S+)/.exec(banner)?.[1] ?? '');
       // SIGTERM: the script stops its five apps, then itself.
       process.kill(cluster.pid, 'SIGTERM');

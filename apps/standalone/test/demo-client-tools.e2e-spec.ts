@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MODERN_PROTOCOL_VERSION, obtainToken } from '@mcp-platform/shared-testing';
 import { isResponseBody, isRetry } from './client-routing';
-import { distributedMode, embeddedMode, seededUrls, type Platform, type PlatformMode } from './platforms';
+import { distributedMode, embeddedMode, type Platform, type PlatformMode, seededUrls } from './platforms';
 
 /** Everything the demo tools may ask of a client, declared by both SDK clients. */
 const CAPABILITIES = { elicitation: {}, sampling: {}, roots: {} };
@@ -154,7 +154,10 @@ describe.each(modes)('demo tools that ask the client mid-call, $name mode', (mod
       expect(side.seen).toMatchObject([
         {
           method: 'elicitation/create',
-          params: { message: 'Please confirm: delete the draft', requestedSchema: { type: 'object', properties: { confirmed: { type: 'boolean' } }, required: ['confirmed'] } },
+          params: {
+            message: 'Please confirm: delete the draft',
+            requestedSchema: { type: 'object', properties: { confirmed: { type: 'boolean' } }, required: ['confirmed'] },
+          },
         },
       ]);
       expect(client.rerouted() - before).toBe(1);

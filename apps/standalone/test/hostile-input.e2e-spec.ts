@@ -1,25 +1,25 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Agent } from 'node:http';
-import { connect } from 'nats';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { connect } from 'nats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  HOSTILE_CATEGORIES,
-  POST_HEADERS,
-  SeededRandom,
   bloatedInitialize,
   checkHostileAnswer,
   deleteLegacySession,
   generateHostileCases,
+  HOSTILE_CATEGORIES,
+  type HostileCase,
   keepAliveAgent,
+  type LegacySession,
   openLegacySession,
   ownRssAfterGc,
+  POST_HEADERS,
   processRssBytes,
+  SeededRandom,
   sendRaw,
-  type HostileCase,
-  type LegacySession,
 } from '@mcp-platform/shared-testing';
-import { distributedMode, embeddedMode, seededUrls, type Platform } from './platforms';
+import { distributedMode, embeddedMode, type Platform, seededUrls } from './platforms';
 
 /** Same seed, same requests; `HOSTILE_SEED=<n>` replays another sequence. */
 const SEED = Number(process.env['HOSTILE_SEED'] ?? 20_261_130);
@@ -77,11 +77,23 @@ async function attack(cases: readonly HostileCase[], agent: Agent): Promise<Fail
         const answer = await sendRaw({ timeoutMs: 10_000, ...hostile.request }, agent);
         const problems = checkHostileAnswer(hostile.expect, answer);
         if (problems.length > 0) {
-          failures.push({ index: hostile.index, category: hostile.category, description: hostile.description, problems, answer: `${answer.status} ${answer.body.slice(0, 160)}` });
+          failures.push({
+            index: hostile.index,
+            category: hostile.category,
+            description: hostile.description,
+            problems,
+            answer: `${answer.status} ${answer.body.slice(0, 160)}`,
+          });
         }
       } catch (error) {
         // A connection reset or a timeout: the broker crashed, hung, or dropped the request.
-        failures.push({ index: hostile.index, category: hostile.category, description: hostile.description, problems: [(error as Error).message], answer: '(none)' });
+        failures.push({
+          index: hostile.index,
+          category: hostile.category,
+          description: hostile.description,
+          problems: [(error as Error).message],
+          answer: '(none)',
+        });
       }
     }
   };
@@ -93,7 +105,9 @@ function summary(failures: readonly Failure[]): string {
   const byCategory = new Map<string, number>();
   for (const failure of failures) byCategory.set(failure.category, (byCategory.get(failure.category) ?? 0) + 1);
   const head = [...byCategory].map(([category, count]) => `${category}: ${count}`).join(', ');
-  const lines = failures.slice(0, 40).map((failure) => `#${failure.index} [${failure.category}] ${failure.description}\n    ${failure.problems.join('; ')}\n    got: ${failure.answer}`);
+  const lines = failures
+    .slice(0, 40)
+    .map((failure) => `#${failure.index} [${failure.category}] ${failure.description}\n    ${failure.problems.join('; ')}\n    got: ${failure.answer}`);
   return `${failures.length} answer(s) off spec (${head}); seed ${SEED}\n${lines.join('\n')}`;
 }
 
@@ -123,7 +137,10 @@ async function liveSessions(url: string, agent: Agent, sessionIds: readonly stri
   const worker = async (): Promise<void> => {
     for (let index = next++; index < sessionIds.length; index = next++) {
       const sessionId = sessionIds[index] ?? '';
-      const answer = await sendRaw({ url, headers: { ...POST_HEADERS, 'mcp-session-id': sessionId }, body: JSON.stringify({ jsonrpc: '2.0', id: index, method: 'ping' }) }, agent);
+      const answer = await sendRaw(
+        { url, headers: { ...POST_HEADERS, 'mcp-session-id': sessionId }, body: JSON.stringify({ jsonrpc: '2.0', id: index, method: 'ping' }) },
+        agent,
+      );
       if (answer.status === 200) live.push(sessionId);
       else expect(answer.status).toBe(404);
     }
@@ -225,7 +242,9 @@ describe.each([embeddedMode(), distributedMode(1)])('session broker under hostil
   it(`grows the broker's resident memory by less than ${mib(RSS_GROWTH_BOUND_BYTES[mode.name])} over the whole attack`, async () => {
     const after = await brokerMemory(platform);
     const heap = before.heap !== undefined && after.heap !== undefined ? `; V8 heap after GC ${mib(before.heap)} to ${mib(after.heap)}` : '';
-    console.log(`${mode.name}: the broker's RSS went from ${mib(before.rss)} to ${mib(after.rss)} (${mib(after.rss - before.rss)} more) over the attack${heap}`);
+    console.log(
+      `${mode.name}: the broker's RSS went from ${mib(before.rss)} to ${mib(after.rss)} (${mib(after.rss - before.rss)} more) over the attack${heap}`,
+    );
     expect(after.rss - before.rss).toBeLessThan(RSS_GROWTH_BOUND_BYTES[mode.name]);
     if (before.heap !== undefined && after.heap !== undefined) expect(after.heap - before.heap).toBeLessThan(HEAP_GROWTH_BOUND_BYTES);
   });

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
-import { MODERN_PROTOCOL_VERSION, mcpUrl, obtainToken } from '@mcp-platform/shared-testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mcpUrl, MODERN_PROTOCOL_VERSION, obtainToken } from '@mcp-platform/shared-testing';
 import { AdminApi, adminApiUrl, createPublicTenant, PUBLIC_SERVER, resourcePath, uniqueTenant } from './admin-api';
 import { adminUserOf, distributedMode, embeddedMode, type Platform } from './platforms';
 
@@ -64,7 +64,10 @@ describe.each([embeddedMode(), distributedMode()])('large resources, $name mode'
   it('uploads a 5 MiB binary as raw bytes through the admin API and serves it byte-identical to both SDK clients', async () => {
     const upload = await admin.requestBytes('PUT', contentPath(URI, '&name=archive&title=A%20large%20archive'), CONTENT, MIME_TYPE);
     expect(upload.status, JSON.stringify(upload.body)).toBe(200);
-    expect(upload.body).toEqual({ created: true, resource: { uri: URI, name: 'archive', title: 'A large archive', mimeType: MIME_TYPE, servers: [], size: CONTENT.length } });
+    expect(upload.body).toEqual({
+      created: true,
+      resource: { uri: URI, name: 'archive', title: 'A large archive', mimeType: MIME_TYPE, servers: [], size: CONTENT.length },
+    });
 
     // The JSON view has no room for it (one NATS message): it names the size and leaves the content out.
     const view = await admin.expect(200, 'GET', resourcePath(tenant, URI));
@@ -78,7 +81,10 @@ describe.each([embeddedMode(), distributedMode()])('large resources, $name mode'
       const { client, close } = await era.connect(serverUrl);
       try {
         const { contents } = await client.readResource({ uri: URI });
-        expect(contents.map(({ uri, mimeType }) => ({ uri, mimeType })), era.name).toEqual([{ uri: URI, mimeType: MIME_TYPE }]);
+        expect(
+          contents.map(({ uri, mimeType }) => ({ uri, mimeType })),
+          era.name,
+        ).toEqual([{ uri: URI, mimeType: MIME_TYPE }]);
         expect(contents[0]?.text, era.name).toBeUndefined();
         expect(Buffer.from(contents[0]?.blob ?? '', 'base64').equals(CONTENT), `${era.name}: the blob is the uploaded bytes`).toBe(true);
       } finally {

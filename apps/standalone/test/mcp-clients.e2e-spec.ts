@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { LoggingMessageNotificationSchema, type Tool as LegacyTool } from '@modelcontextprotocol/sdk/types.js';
-import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { legacyCallId } from '@mcp-platform/session-broker';
 import {
   ErrorCodes,
   META_KEYS,
@@ -15,8 +16,7 @@ import {
   toolResultText,
   waitUntil,
 } from '@mcp-platform/shared-testing';
-import { legacyCallId } from '@mcp-platform/session-broker';
-import { distributedMode, embeddedMode, seededUrls, watchCancellations, type Platform, type PlatformMode } from './platforms';
+import { distributedMode, embeddedMode, type Platform, type PlatformMode, seededUrls, watchCancellations } from './platforms';
 
 const DEMO_TOOLS = [
   'calculate',
@@ -185,7 +185,12 @@ describe.each(modes)('MCP platform, $name mode', (mode) => {
       const answer = await sendRaw({
         url: urls.demo,
         headers: session.headers,
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'long_operation', arguments: { seconds: 0.2, steps: 2 }, _meta: { progressToken: token } } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'long_operation', arguments: { seconds: 0.2, steps: 2 }, _meta: { progressToken: token } },
+        }),
       });
       expect(answer.status).toBe(200);
       expect(answer.contentType).toContain('text/event-stream');
@@ -288,7 +293,10 @@ describe.each(modes)('MCP platform, $name mode', (mode) => {
 
     it('streams progress notifications with the token echoed', async () => {
       const progress: number[] = [];
-      const result = await client.callTool({ name: 'long_operation', arguments: { seconds: 0.6, steps: 3 } }, { onprogress: (update) => progress.push(update.progress) });
+      const result = await client.callTool(
+        { name: 'long_operation', arguments: { seconds: 0.6, steps: 3 } },
+        { onprogress: (update) => progress.push(update.progress) },
+      );
       expect(result.structuredContent).toEqual({ seconds: 0.6, steps: 3 });
       expect(progress).toEqual([1, 2, 3]);
     });
@@ -390,7 +398,7 @@ describe.each(modes)('MCP platform, $name mode', (mode) => {
         expect(JSON.parse((templated.contents[0] as { text?: string }).text ?? '')).toMatchObject({ id: '42', templateTest: true });
       });
 
-      it('answers an unknown resource with the era\'s not-found code', async () => {
+      it("answers an unknown resource with the era's not-found code", async () => {
         const error: unknown = await client.readResource({ uri: 'test://no-such-resource' }).catch((caught: unknown) => caught);
         expect(errorCodeOf(error)).toBe(notFound);
       });
@@ -401,7 +409,9 @@ describe.each(modes)('MCP platform, $name mode', (mode) => {
           expect.arrayContaining(['test_simple_prompt', 'test_prompt_with_arguments', 'test_prompt_with_embedded_resource', 'test_prompt_with_image']),
         );
         const prompt = await client.getPrompt({ name: 'test_prompt_with_arguments', arguments: { arg1: 'a', arg2: 'b' } });
-        expect(prompt.messages).toEqual([expect.objectContaining({ role: 'user', content: { type: 'text', text: "Prompt with arguments: arg1='a', arg2='b'" } })]);
+        expect(prompt.messages).toEqual([
+          expect.objectContaining({ role: 'user', content: { type: 'text', text: "Prompt with arguments: arg1='a', arg2='b'" } }),
+        ]);
         const error: unknown = await client.getPrompt({ name: 'test_prompt_with_arguments', arguments: { arg1: 'a' } }).catch((caught: unknown) => caught);
         expect(errorCodeOf(error)).toBe(ErrorCodes.InvalidParams);
       });
@@ -451,7 +461,13 @@ describe.each(modes)('MCP platform, $name mode', (mode) => {
 
         // spec S-93: after DELETE, every replica answers 404 for the session.
         const ping = JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'ping' });
-        const headers = { ...auth, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId ?? '', 'mcp-protocol-version': '2025-11-25' };
+        const headers = {
+          ...auth,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-session-id': sessionId ?? '',
+          'mcp-protocol-version': '2025-11-25',
+        };
         const onA = await sendRaw({ url: urlA, headers, body: ping });
         const onB = await sendRaw({ url: urlB, headers, body: ping });
         expect(onA.status).toBe(404);

@@ -1,30 +1,30 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  OAuthBrowser,
-  OAuthBrowserError,
-  OAuthTestClient,
   asUnsecuredJwt,
   bearerChallenge,
+  type BrowserPage,
+  type ClientMetadataHost,
   decodeJwt,
   generateTestSigningKey,
   mcpUrl,
   modernHeaders,
   modernMeta,
+  OAuthBrowser,
+  OAuthBrowserError,
+  OAuthTestClient,
   obtainToken,
   postForm,
+  type PreparedAuthorization,
+  type RawResponse,
   responseMessage,
   sendRaw,
   signRs256,
   startClientMetadataHost,
-  withFlippedSignatureByte,
-  type BrowserPage,
-  type ClientMetadataHost,
-  type PreparedAuthorization,
-  type RawResponse,
   type TokenSet,
+  withFlippedSignatureByte,
 } from '@mcp-platform/shared-testing';
 import { AdminApi, calculatorTool, uniqueTenant } from './admin-api';
-import { adminUserOf, distributedMode, embeddedMode, seededUrls, type Platform, type PlatformMode } from './platforms';
+import { adminUserOf, distributedMode, embeddedMode, type Platform, type PlatformMode, seededUrls } from './platforms';
 
 /** Access tokens of this file's platforms live one minute (the least the authorization server allows), so one can expire here. */
 const ACCESS_TOKEN_TTL_SECONDS = 60;
@@ -34,7 +34,11 @@ const CIMD_REDIRECT_URI = 'http://127.0.0.1:43119/callback';
 
 /** A modern `tools/list` with the given headers: the smallest authorized MCP request (no session needed). */
 async function listTools(url: string, headers: Record<string, string> = {}): Promise<RawResponse> {
-  return sendRaw({ url, headers: { ...modernHeaders('tools/list'), ...headers }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: modernMeta() } }) });
+  return sendRaw({
+    url,
+    headers: { ...modernHeaders('tools/list'), ...headers },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: modernMeta() } }),
+  });
 }
 
 function bearer(token: string): Record<string, string> {
@@ -101,7 +105,8 @@ describe.each(modes)('authorization attacks, $name mode', (mode) => {
     try {
       return { callback: await browser.authorize(url, { ...platform.demoUser, consent: 'approve' }) };
     } catch (error) {
-      if (error instanceof OAuthBrowserError && error.response !== undefined) return { errorPage: { status: error.response.status, body: error.response.body } };
+      if (error instanceof OAuthBrowserError && error.response !== undefined)
+        return { errorPage: { status: error.response.status, body: error.response.body } };
       throw error;
     }
   }
@@ -281,7 +286,10 @@ describe.each(modes)('authorization attacks, $name mode', (mode) => {
       const request = client.prepareAuthorization({ resource: demoUrl, scope: 'mcp' });
       const signIn = await browser.navigate(request.url);
       if (signIn.kind !== 'page') throw new Error(`expected the sign-in page, left for ${signIn.url.href}`);
-      const forgedLogin = await browser.submit(signIn.page, 'login', { fields: { csrf: 'forged', username: platform.demoUser.username, password: platform.demoUser.password }, follow: false });
+      const forgedLogin = await browser.submit(signIn.page, 'login', {
+        fields: { csrf: 'forged', username: platform.demoUser.username, password: platform.demoUser.password },
+        follow: false,
+      });
       expect(forgedLogin.kind === 'page' ? forgedLogin.page.status : `redirect to ${forgedLogin.url.href}`).toBe(403);
 
       const consent = await browser.submit(signIn.page, 'login', { fields: { username: platform.demoUser.username, password: platform.demoUser.password } });
@@ -310,7 +318,12 @@ describe.each(modes)('authorization attacks, $name mode', (mode) => {
     });
 
     it('refuses an oversized metadata document (over 5 KiB)', async () => {
-      const url = documents.serve('oversized', (self) => ({ client_name: 'big', redirect_uris: [CIMD_REDIRECT_URI], logo_uri: `https://127.0.0.1/${'x'.repeat(6 * 1024)}`, client_id: self }));
+      const url = documents.serve('oversized', (self) => ({
+        client_name: 'big',
+        redirect_uris: [CIMD_REDIRECT_URI],
+        logo_uri: `https://127.0.0.1/${'x'.repeat(6 * 1024)}`,
+        client_id: self,
+      }));
       const cimdClient = await OAuthTestClient.forClientId(platform.issuer, url, [CIMD_REDIRECT_URI]);
       const tried = await attempt(cimdClient.prepareAuthorization({ resource: demoUrl, scope: 'mcp' }).url);
       expect(tried.callback, tried.callback?.href).toBeUndefined();
@@ -319,7 +332,11 @@ describe.each(modes)('authorization attacks, $name mode', (mode) => {
     });
 
     it('refuses a document whose client_id is not its own URL', async () => {
-      const url = documents.serve('impostor', { client_id: 'https://impostor.example/client.json', client_name: 'impostor', redirect_uris: [CIMD_REDIRECT_URI] });
+      const url = documents.serve('impostor', {
+        client_id: 'https://impostor.example/client.json',
+        client_name: 'impostor',
+        redirect_uris: [CIMD_REDIRECT_URI],
+      });
       const cimdClient = await OAuthTestClient.forClientId(platform.issuer, url, [CIMD_REDIRECT_URI]);
       const tried = await attempt(cimdClient.prepareAuthorization({ resource: demoUrl, scope: 'mcp' }).url);
       expect(tried.callback, tried.callback?.href).toBeUndefined();
@@ -361,7 +378,12 @@ describe.each(modes)('Client ID Metadata Documents on a private address, $name m
 
   it('refuses a client_id URL on a loopback address without fetching it (S-164)', async () => {
     const demoUrl = seededUrls(platform.baseUrl).demo;
-    for (const clientId of [documents.url, 'https://169.254.169.254/clients/metadata.json', 'https://[::1]/clients/e2e.json', 'https://10.0.0.1/clients/e2e.json']) {
+    for (const clientId of [
+      documents.url,
+      'https://169.254.169.254/clients/metadata.json',
+      'https://[::1]/clients/e2e.json',
+      'https://10.0.0.1/clients/e2e.json',
+    ]) {
       const cimdClient = await OAuthTestClient.forClientId(platform.issuer, clientId, [CIMD_REDIRECT_URI]);
       const url = cimdClient.prepareAuthorization({ resource: demoUrl, scope: 'mcp' }).url;
       let callback: URL | undefined;
@@ -391,7 +413,10 @@ describe.each(modes)('Client ID Metadata Documents on a private address, $name m
       redirect_uri: CIMD_REDIRECT_URI,
       client_id: byName.href,
     });
-    expect(token.body).toMatchObject({ error: 'invalid_client', error_description: expect.stringMatching(/the document could not be fetched \(error id [0-9a-f-]{36}\)/) });
+    expect(token.body).toMatchObject({
+      error: 'invalid_client',
+      error_description: expect.stringMatching(/the document could not be fetched \(error id [0-9a-f-]{36}\)/),
+    });
     for (const answer of [html, JSON.stringify(token.body)]) expect(answer).not.toMatch(/127\.0\.0\.1|::1|resolves to|public address/);
     expect(documents.requests).toEqual([]);
   });

@@ -1,29 +1,29 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, IssuerMismatchError, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REQUIRED_SCOPES_META_KEY } from '@mcp-platform/protocol-mcp';
 import {
-  LegacySdkOAuthProvider,
-  ModernSdkOAuthProvider,
-  POST_HEADERS,
   authorizationServerMetadataUrl,
   bearerChallenge,
   clientMetadataDocument,
+  type ClientMetadataHost,
+  type ClientRegistration,
   decodeJwt,
   findRepoRoot,
+  LegacySdkOAuthProvider,
+  ModernSdkOAuthProvider,
+  POST_HEADERS,
   protectedResourceMetadataUrl,
   sendRaw,
   startClientMetadataHost,
-  toolResultText,
-  type ClientMetadataHost,
-  type ClientRegistration,
   type TestUser,
+  toolResultText,
 } from '@mcp-platform/shared-testing';
-import { REQUIRED_SCOPES_META_KEY } from '@mcp-platform/protocol-mcp';
 import { AdminApi } from './admin-api';
-import { connectLegacy, connectModern, firstIndex, isUnauthorizedError, recordingFetch, type FetchRecorder } from './oauth-flows';
-import { adminUserOf, distributedMode, embeddedMode, seededUrls, type Platform, type PlatformMode } from './platforms';
+import { connectLegacy, connectModern, type FetchRecorder, firstIndex, isUnauthorizedError, recordingFetch } from './oauth-flows';
+import { adminUserOf, distributedMode, embeddedMode, type Platform, type PlatformMode, seededUrls } from './platforms';
 
 /** Loopback redirect URIs (RFC 8252 §7.3): nothing listens there, the test's browser stops before them. */
 const DCR_REDIRECT_URI = 'http://127.0.0.1:43117/callback';
@@ -76,7 +76,12 @@ describe.each(modes)('OAuth with the official SDK clients, $name mode', (mode) =
   }
 
   /** What the authorization request and the token say for a client that completed the code flow. */
-  function expectAuthorizedWithPkce(authorizationUrl: URL | undefined, callback: URL | undefined, accessToken: string | undefined, clientId: string | undefined): void {
+  function expectAuthorizedWithPkce(
+    authorizationUrl: URL | undefined,
+    callback: URL | undefined,
+    accessToken: string | undefined,
+    clientId: string | undefined,
+  ): void {
     expect(authorizationUrl?.searchParams.get('code_challenge_method')).toBe('S256');
     expect(authorizationUrl?.searchParams.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     // spec S-161: the resource indicator is the MCP URL.
@@ -96,12 +101,22 @@ describe.each(modes)('OAuth with the official SDK clients, $name mode', (mode) =
     const answer = await sendRaw({
       url: demoUrl,
       headers: { ...POST_HEADERS },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      }),
     });
     expect(answer.status).toBe(401);
     expect(bearerChallenge(answer)).toMatchObject({ resourceMetadata: protectedResourceMetadataUrl(demoUrl), scope: 'mcp' });
     const metadata = (await (await fetch(protectedResourceMetadataUrl(demoUrl))).json()) as Record<string, unknown>;
-    expect(metadata).toMatchObject({ resource: demoUrl, authorization_servers: [platform.issuer], scopes_supported: ['mcp'], bearer_methods_supported: ['header'] });
+    expect(metadata).toMatchObject({
+      resource: demoUrl,
+      authorization_servers: [platform.issuer],
+      scopes_supported: ['mcp'],
+      bearer_methods_supported: ['header'],
+    });
   });
 
   describe('legacy client (@modelcontextprotocol/sdk 1.x with an OAuthClientProvider)', () => {
@@ -308,10 +323,12 @@ describe.each(modes)('OAuth with the official SDK clients, $name mode', (mode) =
     it('is refused with IssuerMismatchError by finishAuth(code) alone: the server advertises RFC 9207 iss, so the SDK wants it', async () => {
       const provider = new ModernSdkOAuthProvider({ user: platform.demoUser, registration: dcr() });
       const transport = new StreamableHTTPClientTransport(new URL(demoUrl), { authProvider: provider });
-      const refused: unknown = await new Client({ name: 'e2e', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } }).connect(transport).then(
-        () => undefined,
-        (error: unknown) => error,
-      );
+      const refused: unknown = await new Client({ name: 'e2e', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } })
+        .connect(transport)
+        .then(
+          () => undefined,
+          (error: unknown) => error,
+        );
       expect(UnauthorizedError.isInstance(refused), String(refused)).toBe(true);
       await expect(transport.finishAuth(provider.takeAuthorizationCode())).rejects.toBeInstanceOf(IssuerMismatchError);
     });
@@ -388,7 +405,9 @@ async function runReadmeSnippet(marker: string, baseUrl: string, globals: Record
   const block = /```ts\n([\s\S]*?)```/.exec(after)?.[1];
   if (block === undefined) throw new Error(`no ts sample after ${marker} in README.md`);
   const sdk: Record<string, unknown> = { Client, StreamableHTTPClientTransport, UnauthorizedError };
-  const imported = [...block.matchAll(/^import \{([^}]+)\} from '@modelcontextprotocol\/client';$/gm)].flatMap((match) => (match[1] ?? '').split(',').map((name) => name.trim()));
+  const imported = [...block.matchAll(/^import \{([^}]+)\} from '@modelcontextprotocol\/client';$/gm)].flatMap((match) =>
+    (match[1] ?? '').split(',').map((name) => name.trim()),
+  );
   for (const name of imported) if (!(name in sdk)) throw new Error(`the sample imports ${name}, which this test does not provide`);
   const body = block.replace(/^import .*$/gm, '').replaceAll('http://127.0.0.1:3000', baseUrl);
   const names = [...imported, ...Object.keys(globals)];

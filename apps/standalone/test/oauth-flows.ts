@@ -1,9 +1,13 @@
-import { expect } from 'vitest';
+import {
+  Client as ModernClient,
+  StreamableHTTPClientTransport as ModernTransport,
+  UnauthorizedError as ModernUnauthorizedError,
+} from '@modelcontextprotocol/client';
+import { UnauthorizedError as LegacyUnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { UnauthorizedError as LegacyUnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport, UnauthorizedError as ModernUnauthorizedError } from '@modelcontextprotocol/client';
-import { MODERN_PROTOCOL_VERSION, type LegacySdkOAuthProvider, type ModernSdkOAuthProvider } from '@mcp-platform/shared-testing';
+import { expect } from 'vitest';
+import { type LegacySdkOAuthProvider, MODERN_PROTOCOL_VERSION, type ModernSdkOAuthProvider } from '@mcp-platform/shared-testing';
 
 /** A fetch for the SDK transports that records every request it makes (method, URL, status), changing nothing. */
 export interface FetchRecorder {

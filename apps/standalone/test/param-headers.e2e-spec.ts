@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCodes, mcpUrl, modernHeaders, modernMeta, openLegacySession, responseMessage, sendRaw } from '@mcp-platform/shared-testing';
 import { AdminApi, createPublicTenant, PUBLIC_SERVER, publicServer, uniqueTenant } from './admin-api';
-import { adminUserOf, distributedMode, embeddedMode, seededUrls, type Platform, type PlatformMode } from './platforms';
+import { adminUserOf, distributedMode, embeddedMode, type Platform, type PlatformMode, seededUrls } from './platforms';
 
 const TOOL = 'test_custom_headers';
 /** What the suite sends besides the string under test: the other required arguments and their headers. */
@@ -45,7 +45,8 @@ describe.each(modes)('Mcp-Param-* headers, $name mode', (mode) => {
       headers: modernHeaders('tools/list'),
       body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method: 'tools/list', params: { _meta: modernMeta() } }),
     });
-    const tools = (responseMessage(answer)?.result as { tools?: Array<{ name: string; inputSchema: { properties?: Record<string, unknown> } }> } | undefined)?.tools ?? [];
+    const tools =
+      (responseMessage(answer)?.result as { tools?: Array<{ name: string; inputSchema: { properties?: Record<string, unknown> } }> } | undefined)?.tools ?? [];
     const tool = tools.find((candidate) => candidate.name === TOOL);
     expect(tool?.inputSchema.properties).toMatchObject({
       region: { type: 'string', 'x-mcp-header': 'Region' },

@@ -6,12 +6,12 @@ import { InProcessHub, SubjectNaming } from '@mcp-platform/shared-messaging';
 import {
   bootDistributed,
   bootEmbedded,
+  type DistributedPlatform,
+  type EmbeddedPlatform,
   findClusterModule,
   findRepoRoot,
   importClusterModule,
   mcpUrl,
-  type DistributedPlatform,
-  type EmbeddedPlatform,
 } from '@mcp-platform/shared-testing';
 import { startStandalone } from '../src/index';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { parseEnv } from 'node:util';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootEmbedded, findRepoRoot, obtainToken, uniqueRunId, type EmbeddedPlatform } from '@mcp-platform/shared-testing';
+import { bootEmbedded, type EmbeddedPlatform, findRepoRoot, obtainToken, uniqueRunId } from '@mcp-platform/shared-testing';
 import { loadStandaloneEnv } from '../src/config/env.schema';
 import { startStandalone } from '../src/index';
 
@@ -36,14 +36,12 @@ const PRINTED_BASE_URL = 'http://127.0.0.1:3000';
 const workDir = join(root, 'tmp', `readme-samples-${uniqueRunId()}`);
 
 /** What the test does with one sample. */
-type SampleHandling =
-  | { run: 'typescript' | 'shell'; expectOutput: RegExp }
-  | { run: 'dotenv' }
-  | { notRun: string };
+type SampleHandling = { run: 'typescript' | 'shell'; expectOutput: RegExp } | { run: 'dotenv' } | { notRun: string };
 
 const SAMPLES: Record<string, SampleHandling> = {
   'start-and-test': {
-    notRun: 'installs, builds and starts a server until Ctrl+C (npm start: the e2e tier boots the same apps/standalone/dist/main.js) or runs every tier (npm test: CI runs it)',
+    notRun:
+      'installs, builds and starts a server until Ctrl+C (npm start: the e2e tier boots the same apps/standalone/dist/main.js) or runs every tier (npm test: CI runs it)',
   },
   'test-services': { notRun: 'installs system packages with sudo and rewrites pg_hba.conf: what CI machines have before the tests' },
   inspector: { notRun: 'downloads MCP Inspector and opens a web page for a person to click through' },
@@ -52,7 +50,8 @@ const SAMPLES: Record<string, SampleHandling> = {
   'legacy-client': { run: 'typescript', expectOutput: /test_simple_text/ },
   'modern-client': { run: 'typescript', expectOutput: /result: 35/ },
   'start-cluster': {
-    notRun: 'starts the distributed platform on the standard ports until Ctrl+C; start-output.e2e-spec.ts runs the same script, the e2e tier its startCluster()',
+    notRun:
+      'starts the distributed platform on the standard ports until Ctrl+C; start-output.e2e-spec.ts runs the same script, the e2e tier its startCluster()',
   },
   'docker-compose': { notRun: 'needs Docker and builds images' },
   layout: { notRun: 'a listing of folders, not code' },
@@ -94,7 +93,11 @@ function sampleNamed(id: string): Sample {
 }
 
 /** Runs `command` until it exits (SIGKILL after `timeoutMs`), collecting its output. */
-function run(command: string, args: string[], options: { cwd: string; env: Record<string, string>; timeoutMs: number }): Promise<{ code: number | null; output: string }> {
+function run(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: Record<string, string>; timeoutMs: number },
+): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
@@ -127,8 +130,14 @@ describe('README code samples', () => {
     const unmarked = samples.filter((sample) => sample.id === undefined).map((sample) => `README.md:${sample.line} (\`\`\`${sample.language})`);
     expect(unmarked, 'samples without a <!-- sample: id --> marker').toEqual([]);
     const ids = samples.map((sample) => sample.id ?? '');
-    expect(ids.filter((id) => !(id in SAMPLES)), 'markers this test does not know: run them here, or list them with a reason').toEqual([]);
-    expect(Object.keys(SAMPLES).filter((id) => !ids.includes(id)), 'entries whose sample is gone from README.md').toEqual([]);
+    expect(
+      ids.filter((id) => !(id in SAMPLES)),
+      'markers this test does not know: run them here, or list them with a reason',
+    ).toEqual([]);
+    expect(
+      Object.keys(SAMPLES).filter((id) => !ids.includes(id)),
+      'entries whose sample is gone from README.md',
+    ).toEqual([]);
     expect(new Set(ids).size, 'a marker used twice').toBe(ids.length);
   });
 
@@ -157,16 +166,19 @@ describe('README code samples', () => {
       expect(token.access_token).toEqual(expect.any(String));
     });
 
-    it.each(Object.entries(SAMPLES).filter(([, handling]) => 'run' in handling && handling.run === 'shell'))('%s: runs in bash and prints what it should', async (id, handling) => {
-      const token = await obtainToken({ issuer: platform.issuer, resource: `${platform.authUrl}/admin/v1`, scope: 'admin', user: admin });
-      const { code, output } = await run('bash', ['-euo', 'pipefail', '-c', codeOf(id)], {
-        cwd: workDir,
-        env: { PATH: process.env['PATH'] ?? '', HOME: workDir, TOKEN: token.access_token },
-        timeoutMs: 30_000,
-      });
-      expect(code, output).toBe(0);
-      expect(output).toMatch((handling as { expectOutput: RegExp }).expectOutput);
-    });
+    it.each(Object.entries(SAMPLES).filter(([, handling]) => 'run' in handling && handling.run === 'shell'))(
+      '%s: runs in bash and prints what it should',
+      async (id, handling) => {
+        const token = await obtainToken({ issuer: platform.issuer, resource: `${platform.authUrl}/admin/v1`, scope: 'admin', user: admin });
+        const { code, output } = await run('bash', ['-euo', 'pipefail', '-c', codeOf(id)], {
+          cwd: workDir,
+          env: { PATH: process.env['PATH'] ?? '', HOME: workDir, TOKEN: token.access_token },
+          timeoutMs: 30_000,
+        });
+        expect(code, output).toBe(0);
+        expect(output).toMatch((handling as { expectOutput: RegExp }).expectOutput);
+      },
+    );
 
     it.each(Object.entries(SAMPLES).filter(([, handling]) => 'run' in handling && handling.run === 'typescript'))(
       '%s: type-checks, runs with Node and prints what it should',
@@ -188,7 +200,9 @@ describe('README code samples', () => {
         );
         expect(typeErrors(source, declarations)).toEqual([]);
 
-        const compiled = ts.transpileModule(readFileSync(source, 'utf8'), { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } });
+        const compiled = ts.transpileModule(readFileSync(source, 'utf8'), {
+          compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+        });
         writeFileSync(join(workDir, `${id}.mjs`), compiled.outputText);
         writeFileSync(
           join(workDir, 'supply.mjs'),

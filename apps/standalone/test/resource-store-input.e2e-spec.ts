@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
-import { ErrorCodes, MODERN_PROTOCOL_VERSION, mcpUrl, obtainToken, sendRaw } from '@mcp-platform/shared-testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorCodes, mcpUrl, MODERN_PROTOCOL_VERSION, obtainToken, sendRaw } from '@mcp-platform/shared-testing';
 import { AdminApi, adminApiUrl, createPublicTenant, PUBLIC_SERVER, resourcePath as resourcePathOf, uniqueTenant } from './admin-api';
 import { adminUserOf, distributedMode, embeddedMode, type Platform } from './platforms';
 
@@ -141,32 +141,49 @@ describe.each([embeddedMode(), distributedMode()])('resource store under bad inp
       const name = `bad-${Math.random().toString(36).slice(2, 8)}`;
       const answer = await admin.request('PUT', `/tenants/${tenant}/resource-templates/${name}`, { uriTemplate, text: 'never served' });
       expect(answer.status).toBe(400);
-      expect(answer.body).toEqual({ error: { code: 'INVALID_REQUEST', message: `invalid body: uriTemplate: ${problem}`, issues: [{ path: 'uriTemplate', message: problem }] } });
+      expect(answer.body).toEqual({
+        error: { code: 'INVALID_REQUEST', message: `invalid body: uriTemplate: ${problem}`, issues: [{ path: 'uriTemplate', message: problem }] },
+      });
       expect((await admin.request('GET', `/tenants/${tenant}/resource-templates/${name}`)).status).toBe(404);
       const listed = (await admin.expect(200, 'GET', `/tenants/${tenant}/resource-templates`)).body as { resourceTemplates: Array<{ name: string }> };
       expect(listed.resourceTemplates.map((template) => template.name)).toEqual(['items']);
     });
 
     it.each([
-      ['a binary body 1 KiB over', { mimeType: 'application/octet-stream', blob: Buffer.alloc(MAX_CONTENT_BYTES + 1024, 0xab).toString('base64') }, 'blob', `at most ${MAX_CONTENT_BYTES} bytes (base64)`],
+      [
+        'a binary body 1 KiB over',
+        { mimeType: 'application/octet-stream', blob: Buffer.alloc(MAX_CONTENT_BYTES + 1024, 0xab).toString('base64') },
+        'blob',
+        `at most ${MAX_CONTENT_BYTES} bytes (base64)`,
+      ],
       ['a text 1 byte over', { mimeType: 'text/plain', text: 'x'.repeat(MAX_CONTENT_BYTES + 1) }, 'text', `at most ${MAX_CONTENT_BYTES} bytes of UTF-8`],
     ])('refuses %s the per-resource limit with 400 naming the limit, and stores nothing', async (_kind, content, field, problem) => {
       const uri = `e2e://too-big/${field}`;
       const answer = await admin.request('PUT', resourcePath(uri), { name: 'too big', ...content });
       expect(answer.status).toBe(400);
-      expect(answer.body).toEqual({ error: { code: 'INVALID_REQUEST', message: `invalid body: ${field}: ${problem}`, issues: [{ path: field, message: problem }] } });
+      expect(answer.body).toEqual({
+        error: { code: 'INVALID_REQUEST', message: `invalid body: ${field}: ${problem}`, issues: [{ path: field, message: problem }] },
+      });
       expect((await admin.request('GET', resourcePath(uri))).status).toBe(404);
     });
 
     it('accepts a binary body of exactly the per-resource limit', async () => {
-      const answer = await admin.request('PUT', resourcePath(AT_LIMIT.uri), { name: 'at the limit', mimeType: 'application/octet-stream', blob: AT_LIMIT.blob });
+      const answer = await admin.request('PUT', resourcePath(AT_LIMIT.uri), {
+        name: 'at the limit',
+        mimeType: 'application/octet-stream',
+        blob: AT_LIMIT.blob,
+      });
       expect(answer.status, JSON.stringify(answer.body).slice(0, 300)).toBe(200);
       expect(answer.body).toMatchObject({ created: true, resource: { uri: AT_LIMIT.uri, size: MAX_CONTENT_BYTES } });
     });
 
     it("refuses a binary body over the admin API's HTTP body limit with 413, and stores nothing", async () => {
       const uri = 'e2e://too-big/body';
-      const body = JSON.stringify({ name: 'too big', mimeType: 'application/octet-stream', blob: Buffer.alloc(ADMIN_BODY_LIMIT_BYTES, 0xcd).toString('base64') });
+      const body = JSON.stringify({
+        name: 'too big',
+        mimeType: 'application/octet-stream',
+        blob: Buffer.alloc(ADMIN_BODY_LIMIT_BYTES, 0xcd).toString('base64'),
+      });
       const answer = await sendRaw({
         url: `${adminApiUrl(platform)}${resourcePath(uri)}`,
         method: 'PUT',
@@ -194,7 +211,9 @@ describe.each([embeddedMode(), distributedMode()])('resource store under bad inp
         expect((await client.readResource({ uri: KEPT.uri })).contents).toEqual([{ uri: KEPT.uri, mimeType: 'text/plain', text: KEPT.text }]);
         expect((await client.readResource({ uri: 'e2e://items/7' })).contents[0]?.text).toBe('item 7');
         expect((await client.readResource({ uri: fresh.uri })).contents).toEqual([{ uri: fresh.uri, mimeType: 'text/plain', text: fresh.text }]);
-        expect((await client.readResource({ uri: AT_LIMIT.uri })).contents).toEqual([{ uri: AT_LIMIT.uri, mimeType: 'application/octet-stream', blob: AT_LIMIT.blob }]);
+        expect((await client.readResource({ uri: AT_LIMIT.uri })).contents).toEqual([
+          { uri: AT_LIMIT.uri, mimeType: 'application/octet-stream', blob: AT_LIMIT.blob },
+        ]);
         expect((await client.listPrompts()).prompts).toEqual([]);
       } finally {
         await close();

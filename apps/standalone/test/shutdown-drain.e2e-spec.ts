@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { obtainToken, type DistributedPlatform } from '@mcp-platform/shared-testing';
-import { distributedMode, embeddedMode, seededUrls, type Platform } from './platforms';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DistributedPlatform, obtainToken } from '@mcp-platform/shared-testing';
+import { distributedMode, embeddedMode, type Platform, seededUrls } from './platforms';
 
 /** The SDK's own default: a client that is never answered waits this long, which the drain must spare it. */
 const SDK_REQUEST_TIMEOUT_MS = 60_000;
@@ -78,9 +78,19 @@ async function drainingAnswers(baseUrl: string, mcpUrl: string) {
   const refused = await fetch(mcpUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 'late', method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'late', version: '1' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 'late',
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'late', version: '1' } },
+    }),
   });
-  return { ready: ready.status, refused: refused.status, retryAfter: refused.headers.get('retry-after'), body: (await refused.json()) as { id?: unknown; error?: { message?: string } } };
+  return {
+    ready: ready.status,
+    refused: refused.status,
+    retryAfter: refused.headers.get('retry-after'),
+    body: (await refused.json()) as { id?: unknown; error?: { message?: string } },
+  };
 }
 
 describe('shutdown drain, embedded mode', () => {
@@ -106,14 +116,21 @@ describe('shutdown drain, embedded mode', () => {
     await stopping;
     expect(outcome.error).toBeUndefined();
     expect((outcome.value as { structuredContent?: unknown }).structuredContent).toEqual({ seconds: 2, steps: 2 });
-    expect(draining).toMatchObject({ ready: 503, refused: 503, retryAfter: '1', body: { id: 'late', error: { message: 'Service Unavailable: this server is shutting down; retry the request' } } });
+    expect(draining).toMatchObject({
+      ready: 503,
+      refused: 503,
+      retryAfter: '1',
+      body: { id: 'late', error: { message: 'Service Unavailable: this server is shutting down; retry the request' } },
+    });
     await legacy.close();
   });
 
   it('ends a legacy call that outlasts the grace with a clear JSON-RPC error, long before the client’s own timeout', async () => {
     const { platform, url } = await bootOwn();
     const legacy = await legacyClient(url, url, { authorization: `Bearer ${token}` });
-    const call = timed(legacy.client.callTool({ name: 'long_operation', arguments: { seconds: 30, steps: 30 } }, undefined, { timeout: SDK_REQUEST_TIMEOUT_MS }));
+    const call = timed(
+      legacy.client.callTool({ name: 'long_operation', arguments: { seconds: 30, steps: 30 } }, undefined, { timeout: SDK_REQUEST_TIMEOUT_MS }),
+    );
     await pause(1_000);
     const stopped = timed(platform.stop());
     const outcome = await call;
@@ -195,7 +212,9 @@ describe('shutdown drain, distributed mode with two broker replicas', () => {
 
   it('ends such a call still running after the grace with a JSON-RPC error (503, Retry-After), not a 60 s wait', async () => {
     const legacy = await legacyClient(urlA, urlB, auth, '2025-06-18');
-    const call = timed(legacy.client.callTool({ name: 'long_operation', arguments: { seconds: 30, steps: 30 } }, undefined, { timeout: SDK_REQUEST_TIMEOUT_MS }));
+    const call = timed(
+      legacy.client.callTool({ name: 'long_operation', arguments: { seconds: 30, steps: 30 } }, undefined, { timeout: SDK_REQUEST_TIMEOUT_MS }),
+    );
     await pause(500);
     const exited = platform.signalBroker(0, 'SIGTERM');
     const outcome = await call;
@@ -204,7 +223,9 @@ describe('shutdown drain, distributed mode with two broker replicas', () => {
     expect((outcome.error as StreamableHTTPError).message).toMatch(STOPPED);
     expect(outcome.ms).toBeLessThan(GRACE_SECONDS * 1_000 + 5_000);
     expect((await exited).signal).not.toBe('SIGKILL');
-    console.log(`distributed: a plain-JSON call outlasting the ${GRACE_SECONDS} s grace got 503 ${Math.round(outcome.ms)} ms after it started (SIGTERM at 0.5 s)`);
+    console.log(
+      `distributed: a plain-JSON call outlasting the ${GRACE_SECONDS} s grace got 503 ${Math.round(outcome.ms)} ms after it started (SIGTERM at 0.5 s)`,
+    );
     await legacy.close();
     await restartA();
   });
@@ -212,7 +233,9 @@ describe('shutdown drain, distributed mode with two broker replicas', () => {
   it('drains the tool executor too: a call in flight at its SIGTERM finishes within the grace, one outlasting it ends with an error the client sees', async () => {
     const legacy = await legacyClient(urlB, urlB, auth, '2025-06-18');
     const finishing = timed(legacy.client.callTool({ name: 'long_operation', arguments: { seconds: 2, steps: 2 } }));
-    const outlasting = timed(legacy.client.callTool({ name: 'long_operation', arguments: { seconds: 30, steps: 30 } }, undefined, { timeout: SDK_REQUEST_TIMEOUT_MS }));
+    const outlasting = timed(
+      legacy.client.callTool({ name: 'long_operation', arguments: { seconds: 30, steps: 30 } }, undefined, { timeout: SDK_REQUEST_TIMEOUT_MS }),
+    );
     await pause(500);
     const exited = platform.signalProcess('tool-executor', 'SIGTERM');
     const [finished, ended] = await Promise.all([finishing, outlasting]);
@@ -222,7 +245,9 @@ describe('shutdown drain, distributed mode with two broker replicas', () => {
     expect((ended.error as McpError).message).toMatch(STOPPED);
     expect(ended.ms).toBeLessThan(GRACE_SECONDS * 1_000 + 5_000);
     expect((await exited).signal).not.toBe('SIGKILL');
-    console.log(`distributed: with the executor draining, a 2 s call finished in ${Math.round(finished.ms)} ms, a 30 s one ended with its error in ${Math.round(ended.ms)} ms`);
+    console.log(
+      `distributed: with the executor draining, a 2 s call finished in ${Math.round(finished.ms)} ms, a 30 s one ended with its error in ${Math.round(ended.ms)} ms`,
+    );
     await legacy.close();
     await platform.restartProcess('tool-executor');
   });

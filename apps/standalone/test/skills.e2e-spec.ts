@@ -1,14 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { strToU8, zipSync, type Zippable } from 'fflate';
-import { pack, type Header } from 'tar-stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { GetSkillResultSchema, ListSkillsResultSchema, ReadResourceDirectoryResultSchema } from '@modelcontextprotocol/core/ext/skills';
-import { MODERN_PROTOCOL_VERSION, mcpUrl, waitUntil } from '@mcp-platform/shared-testing';
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { strToU8, type Zippable, zipSync } from 'fflate';
+import { type Header, pack } from 'tar-stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mcpUrl, MODERN_PROTOCOL_VERSION, waitUntil } from '@mcp-platform/shared-testing';
 import { AdminApi, createPublicTenant, PUBLIC_SERVER, resourcePath, uniqueTenant } from './admin-api';
 import { adminUserOf, distributedMode, embeddedMode, type Platform, type PlatformMode } from './platforms';
 
@@ -93,7 +93,17 @@ describe.each(modes)('skills, $name mode', (mode) => {
   }
 
   it('uploads a zipped skill folder and serves it, verified, to the 2026-07-28 client', async () => {
-    const upload = await admin.requestBytes('PUT', `${skillsPath}/${NAME}`, zip({ [`${NAME}/SKILL.md`]: SKILL_MD, [`${NAME}/references/CHECKLIST.md`]: CHECKLIST, [`${NAME}/scripts/rollback.sh`]: ROLLBACK, [`${NAME}/assets/logo.png`]: LOGO }), 'application/zip');
+    const upload = await admin.requestBytes(
+      'PUT',
+      `${skillsPath}/${NAME}`,
+      zip({
+        [`${NAME}/SKILL.md`]: SKILL_MD,
+        [`${NAME}/references/CHECKLIST.md`]: CHECKLIST,
+        [`${NAME}/scripts/rollback.sh`]: ROLLBACK,
+        [`${NAME}/assets/logo.png`]: LOGO,
+      }),
+      'application/zip',
+    );
     expect(upload.status, JSON.stringify(upload.body)).toBe(200);
     expect(upload.body).toMatchObject({
       created: true,
@@ -118,7 +128,11 @@ describe.each(modes)('skills, $name mode', (mode) => {
       const entry = listing.skills[0]!;
       // read() checks each file's size and digest against the entry, and SKILL.md's frontmatter too.
       const manifest = await skills.read(entry);
-      expect(manifest).toMatchObject({ verified: true, mimeType: 'text/markdown', frontmatter: { name: NAME, description: expect.stringContaining('Deploy') } });
+      expect(manifest).toMatchObject({
+        verified: true,
+        mimeType: 'text/markdown',
+        frontmatter: { name: NAME, description: expect.stringContaining('Deploy') },
+      });
       const checklist = await skills.read(entry, 'references/CHECKLIST.md');
       expect(Buffer.from(checklist.bytes).toString('utf8')).toBe(CHECKLIST);
       const logo = await skills.read(entry, 'assets/logo.png');
@@ -149,24 +163,39 @@ describe.each(modes)('skills, $name mode', (mode) => {
       const got = await client.request({ method: 'skills/get', params: { uri: skillUri('SKILL.md') } }, LegacyGetSkill);
       expect(got.skill).toEqual(listing.skills[0]);
       const scripts = await client.request({ method: 'resources/directory/read', params: { uri: skillUri('scripts') } }, LegacyReadDirectory);
-      expect(scripts.resources).toEqual([{ uri: skillUri('scripts/rollback.sh'), name: 'rollback.sh', mimeType: 'application/x-sh', size: Buffer.byteLength(ROLLBACK) }]);
+      expect(scripts.resources).toEqual([
+        { uri: skillUri('scripts/rollback.sh'), name: 'rollback.sh', mimeType: 'application/x-sh', size: Buffer.byteLength(ROLLBACK) },
+      ]);
       const read = await client.readResource({ uri: skillUri('references/CHECKLIST.md') });
       expect(read.contents).toEqual([{ uri: skillUri('references/CHECKLIST.md'), mimeType: 'text/markdown', text: CHECKLIST }]);
       // SKILL.md is also an ordinary resource, named and described from its frontmatter.
       const { resources } = await client.listResources();
-      expect(resources.find((resource) => resource.uri === skillUri('SKILL.md'))).toMatchObject({ name: NAME, description: expect.stringContaining('Deploy'), mimeType: 'text/markdown' });
+      expect(resources.find((resource) => resource.uri === skillUri('SKILL.md'))).toMatchObject({
+        name: NAME,
+        description: expect.stringContaining('Deploy'),
+        mimeType: 'text/markdown',
+      });
 
       const heard: string[] = [];
       client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => void heard.push(`updated ${notification.params.uri}`));
       client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void heard.push('list_changed'));
       await client.subscribeResource({ uri: skillUri('references/CHECKLIST.md') });
       const newChecklist = `${CHECKLIST}- The on-call engineer knows.\n`;
-      const replaced = await admin.requestBytes('PUT', `${skillsPath}/${NAME}`, zip({ 'SKILL.md': SKILL_MD, 'references/CHECKLIST.md': newChecklist, 'scripts/rollback.sh': ROLLBACK }), 'application/zip');
+      const replaced = await admin.requestBytes(
+        'PUT',
+        `${skillsPath}/${NAME}`,
+        zip({ 'SKILL.md': SKILL_MD, 'references/CHECKLIST.md': newChecklist, 'scripts/rollback.sh': ROLLBACK }),
+        'application/zip',
+      );
       expect(replaced.status, JSON.stringify(replaced.body)).toBe(200);
       expect(replaced.body).toMatchObject({ created: false, skill: { version: 2 } });
       await waitUntil(async () => heard.includes(`updated ${skillUri('references/CHECKLIST.md')}`) && heard.includes('list_changed'), { timeoutMs: 15_000 });
       const again = await client.request({ method: 'skills/get', params: { uri: skillUri('SKILL.md') } }, LegacyGetSkill);
-      expect(again.skill.resources).toContainEqual({ uri: skillUri('references/CHECKLIST.md'), digest: digest(newChecklist), size: Buffer.byteLength(newChecklist) });
+      expect(again.skill.resources).toContainEqual({
+        uri: skillUri('references/CHECKLIST.md'),
+        digest: digest(newChecklist),
+        size: Buffer.byteLength(newChecklist),
+      });
       // The logo left with the old version.
       expect(again.skill.resources).not.toContainEqual(expect.objectContaining({ uri: skillUri('assets/logo.png') }));
       await expect(client.readResource({ uri: skillUri('assets/logo.png') })).rejects.toMatchObject({ code: -32002 });
@@ -177,9 +206,25 @@ describe.each(modes)('skills, $name mode', (mode) => {
 
   it.each([
     ['a zip bomb', () => zip({ 'SKILL.md': SKILL_MD.replaceAll(NAME, 'bomb'), 'zeros.bin': new Uint8Array(16 * 1024 * 1024) }), 'bomb', 413, /bomb/],
-    ['an entry leaving the folder', () => zip({ 'SKILL.md': SKILL_MD.replaceAll(NAME, 'escape'), '../../etc/cron.d/x': 'x' }), 'escape', 400, /leaves its folder/],
+    [
+      'an entry leaving the folder',
+      () => zip({ 'SKILL.md': SKILL_MD.replaceAll(NAME, 'escape'), '../../etc/cron.d/x': 'x' }),
+      'escape',
+      400,
+      /leaves its folder/,
+    ],
     ['an absolute entry', () => zip({ 'SKILL.md': SKILL_MD.replaceAll(NAME, 'absolute'), '/etc/passwd': 'x' }), 'absolute', 400, /absolute path/],
-    ['a symbolic link', () => tar([{ name: 'SKILL.md', content: SKILL_MD.replaceAll(NAME, 'linked') }, { name: 'passwd', type: 'symlink', linkname: '/etc/passwd' }]), 'linked', 400, /symlink/],
+    [
+      'a symbolic link',
+      () =>
+        tar([
+          { name: 'SKILL.md', content: SKILL_MD.replaceAll(NAME, 'linked') },
+          { name: 'passwd', type: 'symlink', linkname: '/etc/passwd' },
+        ]),
+      'linked',
+      400,
+      /symlink/,
+    ],
     ['a frontmatter naming another skill', () => zip({ 'SKILL.md': SKILL_MD }), 'other-name', 400, /differs from the skill's name/],
     ['a SKILL.md without frontmatter', () => zip({ 'SKILL.md': '# No frontmatter\n' }), 'no-frontmatter', 400, /YAML frontmatter/],
     ['no SKILL.md', () => zip({ 'README.md': '# hi\n' }), 'no-manifest', 400, /needs a SKILL.md/],
@@ -224,6 +269,8 @@ describe.each(modes)('skills, $name mode', (mode) => {
 
   it('serves the seeded skill of demo/default', async () => {
     const listed = await admin.expect(200, 'GET', '/tenants/demo/skills');
-    expect(listed.body).toMatchObject({ skills: [{ name: 'commit-messages', servers: ['default'], files: [{ path: 'SKILL.md' }, { path: 'examples/GOOD.md' }] }] });
+    expect(listed.body).toMatchObject({
+      skills: [{ name: 'commit-messages', servers: ['default'], files: [{ path: 'SKILL.md' }, { path: 'examples/GOOD.md' }] }],
+    });
   });
 });

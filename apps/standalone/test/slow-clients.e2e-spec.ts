@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Socket } from 'node:net';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { obtainToken, openLegacySession, type LegacySession } from '@mcp-platform/shared-testing';
-import { distributedMode, embeddedMode, seededUrls, type Platform } from './platforms';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LegacySession, obtainToken, openLegacySession } from '@mcp-platform/shared-testing';
+import { distributedMode, embeddedMode, type Platform, seededUrls } from './platforms';
 
 /** Short timeouts, so the test takes seconds: the headers within 2 s, the whole request within 3 s. */
 const HEADERS_TIMEOUT_SECONDS = 2;
@@ -99,7 +99,11 @@ describe.each([embeddedMode(), distributedMode(1)])('slow clients, $name mode', 
     const until = Date.now() + (REQUEST_TIMEOUT_SECONDS + 1) * 1_000;
     while (Date.now() < until) {
       const started = Date.now();
-      const ping = await fetch(urls.conformance, { method: 'POST', headers: session.headers, body: JSON.stringify({ jsonrpc: '2.0', id: served.length, method: 'ping' }) });
+      const ping = await fetch(urls.conformance, {
+        method: 'POST',
+        headers: session.headers,
+        body: JSON.stringify({ jsonrpc: '2.0', id: served.length, method: 'ping' }),
+      });
       expect(ping.status).toBe(200);
       await ping.text();
       served.push(Date.now() - started);

@@ -6,10 +6,10 @@ import {
   getFreePort,
   ProcessTracker,
   testInfrastructure,
-  uniqueRunId,
-  waitUntil,
   type ThrowawayDatabase,
   type TrackedProcess,
+  uniqueRunId,
+  waitUntil,
 } from '@mcp-platform/shared-testing';
 
 const root = findRepoRoot();
@@ -32,7 +32,10 @@ interface StartOutput {
 
 /** Terminal output as plain lines: no colours, no carriage returns. */
 function plainLines(output: string): string[] {
-  return output.replace(/\u001b\[[0-9;]*m/g, '').replace(/\r/g, '').split('\n');
+  return output
+    .replace(/\u001b\[[0-9;]*m/g, '')
+    .replace(/\r/g, '')
+    .split('\n');
 }
 
 /**
@@ -45,18 +48,23 @@ async function startAndRead(name: string, command: string, env: Record<string, s
     ? tracker.start(name, 'script', ['-qfec', command, '/dev/null'], { cwd: root, env: { PATH: process.env['PATH'] ?? '', TERM: 'xterm', ...env } })
     : tracker.start(name, 'sh', ['-c', `exec ${command}`], { cwd: root, env: { PATH: process.env['PATH'] ?? '', ...env } });
   try {
-    const pid = await waitUntil(async () => STOP_LINE.exec(plainLines(spawned.output()).join('\n'))?.[1], { timeoutMs: readyTimeoutMs, description: `${name}'s ready banner` }).catch(
-      (error: unknown) => {
-        throw new Error(`${(error as Error).message}\n${spawned.output()}`);
-      },
-    );
+    const pid = await waitUntil(async () => STOP_LINE.exec(plainLines(spawned.output()).join('\n'))?.[1], {
+      timeoutMs: readyTimeoutMs,
+      description: `${name}'s ready banner`,
+    }).catch((error: unknown) => {
+      throw new Error(`${(error as Error).message}\n${spawned.output()}`);
+    });
     await new Promise((resolve) => setTimeout(resolve, AFTER_BANNER_MS));
     const lines = plainLines(spawned.output());
     process.kill(Number(pid), 'SIGTERM');
     await Promise.race([spawned.exited, new Promise((resolve) => setTimeout(resolve, 20_000))]);
     const start = lines.findIndex((line) => / is ready/.test(line) && line.startsWith('MCP platform'));
     const end = lines.findIndex((line) => STOP_LINE.test(line));
-    return { before: lines.slice(0, start).filter((line) => line.trim() !== ''), banner: lines.slice(start, end + 1), after: lines.slice(end + 1).filter((line) => line.trim() !== '') };
+    return {
+      before: lines.slice(0, start).filter((line) => line.trim() !== ''),
+      banner: lines.slice(start, end + 1),
+      after: lines.slice(end + 1).filter((line) => line.trim() !== ''),
+    };
   } finally {
     await tracker.stop(spawned, 20_000);
   }
@@ -72,8 +80,15 @@ describe('what a start prints', () => {
       const port = await getFreePort();
       const output = await startAndRead('standalone (terminal)', 'node apps/standalone/dist/main.js', { PORT: String(port), DATA_DIR: 'memory://' }, true);
       expect(output.before.length, output.before.join('\n')).toBeLessThanOrEqual(EMBEDDED_LINES_BEFORE_BANNER);
-      expect(output.before.filter((line) => line.startsWith('{')), 'JSON on a terminal').toEqual([]);
-      expect(output.before.at(-1)).toMatch(new RegExp(`INFO \\(standalone\\): ready on http://127\\.0\\.0\\.1:${port} \\(authorization-server, resource-store, task-scheduler, tool-executor, session-broker\\)`));
+      expect(
+        output.before.filter((line) => line.startsWith('{')),
+        'JSON on a terminal',
+      ).toEqual([]);
+      expect(output.before.at(-1)).toMatch(
+        new RegExp(
+          `INFO \\(standalone\\): ready on http://127\\.0\\.0\\.1:${port} \\(authorization-server, resource-store, task-scheduler, tool-executor, session-broker\\)`,
+        ),
+      );
       expect(output.banner.join('\n')).toContain(`http://127.0.0.1:${port}/demo/default/mcp`);
       expect(output.after, 'printed after the banner').toEqual([]);
     });
@@ -87,7 +102,12 @@ describe('what a start prints', () => {
     });
 
     it('in JSON on a terminal when asked (LOG_FORMAT=json)', async () => {
-      const output = await startAndRead('standalone (json)', 'node apps/standalone/dist/main.js', { PORT: String(await getFreePort()), DATA_DIR: 'memory://', LOG_FORMAT: 'json' }, true);
+      const output = await startAndRead(
+        'standalone (json)',
+        'node apps/standalone/dist/main.js',
+        { PORT: String(await getFreePort()), DATA_DIR: 'memory://', LOG_FORMAT: 'json' },
+        true,
+      );
       expect(output.before.length).toBeGreaterThan(0);
       for (const line of output.before) expect(JSON.parse(line), line).toMatchObject({ name: 'standalone' });
     });
@@ -104,12 +124,25 @@ describe('what a start prints', () => {
 
     it("on a terminal: the apps' records as readable lines, a ready line per app, then the ready banner, last", async () => {
       database = await createThrowawayDatabase(infrastructure.databaseUrl, 'mcp_e2e_out');
-      const env = { DATABASE_URL: database.url, NATS_URL: infrastructure.natsUrl, NATS_SUBJECT_PREFIX: prefix, NATS_BUCKET_PREFIX: prefix, CLUSTER_PORTS: 'free', DATA_DIR: 'memory://' };
+      const env = {
+        DATABASE_URL: database.url,
+        NATS_URL: infrastructure.natsUrl,
+        NATS_SUBJECT_PREFIX: prefix,
+        NATS_BUCKET_PREFIX: prefix,
+        CLUSTER_PORTS: 'free',
+        DATA_DIR: 'memory://',
+      };
       const output = await startAndRead('start:cluster (terminal)', 'node tools/dev-cluster.mjs', env, true, 120_000);
       const records = output.before.slice(1);
-      expect(records.filter((line) => line.startsWith('{')), 'JSON on a terminal').toEqual([]);
+      expect(
+        records.filter((line) => line.startsWith('{')),
+        'JSON on a terminal',
+      ).toEqual([]);
       for (const app of ['authorization-server', 'session-broker', 'tool-executor', 'resource-store', 'task-scheduler']) {
-        expect(records.filter((line) => new RegExp(`INFO \\(${app}\\): ready on http://127\\.0\\.0\\.1:\\d+$`).test(line)), app).toHaveLength(1);
+        expect(
+          records.filter((line) => new RegExp(`INFO \\(${app}\\): ready on http://127\\.0\\.0\\.1:\\d+$`).test(line)),
+          app,
+        ).toHaveLength(1);
       }
       // A fresh database: each app says which migrations it applied, the keys and the catalog one line.
       expect(records.length, records.join('\n')).toBeLessThanOrEqual(15);

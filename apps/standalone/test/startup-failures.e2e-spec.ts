@@ -23,7 +23,11 @@ interface Ended {
  */
 function runToExit(script: string, env: Record<string, string>, options: { cwd?: string; timeoutMs?: number } = {}): Promise<Ended> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script], { cwd: options.cwd ?? root, env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [script], {
+      cwd: options.cwd ?? root,
+      env: { PATH: process.env['PATH'] ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
@@ -135,7 +139,11 @@ describe('a start that cannot succeed says why in one place and exits 1', () => 
 
     it('is read by start:cluster, whose apps refuse it: each app that says so says it once, and the script exits 1', async () => {
       const cwd = folderWith('LOG_LEVEL=loud\n');
-      const ended = await runToExit(join(root, 'tools', 'dev-cluster.mjs'), { DATABASE_URL: infrastructure.databaseUrl, NATS_URL: infrastructure.natsUrl }, { cwd, timeoutMs: 60_000 });
+      const ended = await runToExit(
+        join(root, 'tools', 'dev-cluster.mjs'),
+        { DATABASE_URL: infrastructure.databaseUrl, NATS_URL: infrastructure.natsUrl },
+        { cwd, timeoutMs: 60_000 },
+      );
       expect(ended.code).toBe(1);
       const output = ended.stdout + ended.stderr;
       // The first app to refuse stops the cluster, so one to five apps get to say it, each once, and

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { obtainToken, openLegacySession, parseSse, sendRaw, sseMessages, toolResultText, type LegacySession } from '@mcp-platform/shared-testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DistributedPlatform } from '@mcp-platform/shared-testing';
-import { distributedMode, embeddedMode, seededUrls, type Platform, type PlatformMode } from './platforms';
+import { type LegacySession, obtainToken, openLegacySession, parseSse, sendRaw, sseMessages, toolResultText } from '@mcp-platform/shared-testing';
+import { distributedMode, embeddedMode, type Platform, type PlatformMode, seededUrls } from './platforms';
 
 /** What the conformance fixture `test_reconnection` answers once its client resumed. */
 const RECONNECTED = 'Reconnection test completed successfully';

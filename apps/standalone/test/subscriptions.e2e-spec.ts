@@ -1,5 +1,10 @@
 import { Agent, request as httpRequest } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  Client as ModernClient,
+  type McpSubscription,
+  StreamableHTTPClientTransport as ModernTransport,
+  type SubscriptionFilter,
+} from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
@@ -8,8 +13,8 @@ import {
   ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport, type McpSubscription, type SubscriptionFilter } from '@modelcontextprotocol/client';
-import { MODERN_PROTOCOL_VERSION, mcpUrl, modernHeaders, modernMeta, waitUntil } from '@mcp-platform/shared-testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mcpUrl, MODERN_PROTOCOL_VERSION, modernHeaders, modernMeta, waitUntil } from '@mcp-platform/shared-testing';
 import { AdminApi, calculatorTool, createPublicTenant, PUBLIC_SERVER, publicServer, resourcePath, uniqueTenant } from './admin-api';
 import { adminUserOf, distributedMode, embeddedMode, type Platform, type PlatformMode } from './platforms';
 
@@ -39,10 +44,22 @@ interface RawListen {
 
 /** Opens a listen stream (anonymous, `toolsListChanged`) with JSON-RPC id `id`; resolves once its acknowledgement arrived. */
 function rawListen(url: URL, agent: Agent, id: number): Promise<RawListen> {
-  const body = JSON.stringify({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { _meta: modernMeta(), notifications: { toolsListChanged: true } } });
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method: 'subscriptions/listen',
+    params: { _meta: modernMeta(), notifications: { toolsListChanged: true } },
+  });
   return new Promise((resolve, reject) => {
     const request = httpRequest(
-      { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', agent, headers: { ...modernHeaders('subscriptions/listen'), 'content-length': Buffer.byteLength(body) } },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        agent,
+        headers: { ...modernHeaders('subscriptions/listen'), 'content-length': Buffer.byteLength(body) },
+      },
       (response) => {
         let text = '';
         let ended = false;
@@ -142,7 +159,8 @@ async function modernSubscriber(name: string, url: string, filter: SubscriptionF
   const inbox = new Inbox();
   const client = new ModernClient({ name: `e2e-${name}`, version: '1.0.0' }, { versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION } } });
   client.setNotificationHandler(UPDATED, (notification) => inbox.record(notification.method, notification.params.uri));
-  for (const list of ['tools', 'resources', 'prompts'] as const) client.setNotificationHandler(`notifications/${list}/list_changed`, (notification) => inbox.record(notification.method));
+  for (const list of ['tools', 'resources', 'prompts'] as const)
+    client.setNotificationHandler(`notifications/${list}/list_changed`, (notification) => inbox.record(notification.method));
   await client.connect(new ModernTransport(new URL(url)));
   const subscription = await client.listen(filter);
   expect(subscription.honoredFilter).toEqual(filter);
@@ -193,7 +211,8 @@ describe.each(modes)('change notifications through the admin API, $name mode', (
   const tenant = uniqueTenant('e2e-sub');
   let revision = 0;
   /** Writes `uri` with content no earlier write had, so the store announces it (an identical rewrite is silent). */
-  const write = (uri: string) => admin.expect(200, 'PUT', resourcePath(tenant, uri), { name: uri.replace('e2e://', ''), mimeType: 'text/plain', text: `revision ${++revision}` });
+  const write = (uri: string) =>
+    admin.expect(200, 'PUT', resourcePath(tenant, uri), { name: uri.replace('e2e://', ''), mimeType: 'text/plain', text: `revision ${++revision}` });
   /** Writes `uri` until every inbox has heard of it: the clients' streams are open and their subscriptions known. */
   const armed = (inboxes: Inbox[], uri: string) =>
     waitUntil(
@@ -225,9 +244,17 @@ describe.each(modes)('change notifications through the admin API, $name mode', (
       const url = mcpUrl(brokers(platform)[1], tenant, PUBLIC_SERVER);
       subscribers = [
         await legacySubscriber('legacy', url, [WATCHED, SENTINEL]),
-        await modernSubscriber('modern', url, { resourceSubscriptions: [WATCHED, SENTINEL], resourcesListChanged: true, promptsListChanged: true, toolsListChanged: true }),
+        await modernSubscriber('modern', url, {
+          resourceSubscriptions: [WATCHED, SENTINEL],
+          resourcesListChanged: true,
+          promptsListChanged: true,
+          toolsListChanged: true,
+        }),
       ];
-      await armed(subscribers.map((subscriber) => subscriber.inbox), SENTINEL);
+      await armed(
+        subscribers.map((subscriber) => subscriber.inbox),
+        SENTINEL,
+      );
     });
 
     afterAll(async () => {
@@ -236,8 +263,20 @@ describe.each(modes)('change notifications through the admin API, $name mode', (
 
     // Prompts and tools first: no list change of resources from the arming writes can be taken for the new resource's.
     it.each([
-      ['a new prompt', 'notifications/prompts/list_changed', () => admin.expect(200, 'PUT', `/tenants/${tenant}/prompts/greet`, { description: 'Greets', messages: [{ role: 'user', content: { type: 'text', text: 'Hello' } }] })],
-      ['a tool added to the server', 'notifications/tools/list_changed', () => admin.expect(200, 'PUT', `/tenants/${tenant}/virtual-servers/${PUBLIC_SERVER}`, publicServer(['calc']))],
+      [
+        'a new prompt',
+        'notifications/prompts/list_changed',
+        () =>
+          admin.expect(200, 'PUT', `/tenants/${tenant}/prompts/greet`, {
+            description: 'Greets',
+            messages: [{ role: 'user', content: { type: 'text', text: 'Hello' } }],
+          }),
+      ],
+      [
+        'a tool added to the server',
+        'notifications/tools/list_changed',
+        () => admin.expect(200, 'PUT', `/tenants/${tenant}/virtual-servers/${PUBLIC_SERVER}`, publicServer(['calc'])),
+      ],
       ['a new resource', 'notifications/resources/list_changed', () => write('e2e://new')],
       ['new content of a subscribed resource', UPDATED, () => write(WATCHED)],
     ] as const)('delivers %s as %s to each client within one second of the admin call', async (_change, method, change) => {
@@ -274,7 +313,10 @@ describe.each(modes)('change notifications through the admin API, $name mode', (
       streams.push(await rawListen(url, agent, LISTEN_STREAMS_PER_CALLER));
       await waitUntil(async () => oldest?.ended() === true, { timeoutMs: 10_000, description: 'the oldest listen stream to end' });
       // Ended as a deliberate end is (S-313): the listen's result, so its client can tell it from a dropped connection.
-      const result = oldest?.text().split('\n').find((line) => line.startsWith('data: ') && line.includes('"result"'));
+      const result = oldest
+        ?.text()
+        .split('\n')
+        .find((line) => line.startsWith('data: ') && line.includes('"result"'));
       expect(JSON.parse(result?.slice('data: '.length) ?? '{}')).toMatchObject({ id: 0, result: { resultType: 'complete' } });
       expect(streams.slice(1).filter((stream) => stream.ended())).toEqual([]);
     } finally {
@@ -289,7 +331,12 @@ describe.each(modes)('change notifications through the admin API, $name mode', (
       const [urlA, urlB] = [mcpUrl(brokerA, tenant, PUBLIC_SERVER), mcpUrl(brokerB, tenant, PUBLIC_SERVER)];
       const range = (from: number, to: number) => LOAD_URIS.slice(from, to);
       // Overlapping subsets; the last two URIs nobody asks for. Each legacy session subscribes through the other replica.
-      const subsets = { legacyOnA: range(0, 8), legacyOnB: range(4, 12), modernOnA: [...range(0, 1), ...range(8, 16)], modernOnB: [...range(2, 4), ...range(12, 18)] };
+      const subsets = {
+        legacyOnA: range(0, 8),
+        legacyOnB: range(4, 12),
+        modernOnA: [...range(0, 1), ...range(8, 16)],
+        modernOnB: [...range(2, 4), ...range(12, 18)],
+      };
       const subscribers = [
         await legacySubscriber('legacy on A', urlA, [...subsets.legacyOnA, PROBE, DONE], urlB),
         await legacySubscriber('legacy on B', urlB, [...subsets.legacyOnB, PROBE, DONE], urlA),
@@ -298,7 +345,10 @@ describe.each(modes)('change notifications through the admin API, $name mode', (
       ];
       const subsetOf = [subsets.legacyOnA, subsets.legacyOnB, subsets.modernOnA, subsets.modernOnB];
       try {
-        await armed(subscribers.map((subscriber) => subscriber.inbox), PROBE);
+        await armed(
+          subscribers.map((subscriber) => subscriber.inbox),
+          PROBE,
+        );
         const from = subscribers.map((subscriber) => subscriber.inbox.received.length);
         const sequence = loadSequence();
 

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { ErrorCodes, META_KEYS, MODERN_PROTOCOL_VERSION, modernHeaders, modernMeta, responseMessage, sendRaw, waitUntil } from '@mcp-platform/shared-testing';
-import { distributedMode, embeddedMode, seededUrls, type Platform, type PlatformMode } from './platforms';
+import { distributedMode, embeddedMode, type Platform, type PlatformMode, seededUrls } from './platforms';
 
 const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 const CAPABILITIES = { elicitation: {}, extensions: { [TASKS_EXTENSION]: {} } };
@@ -55,7 +55,10 @@ describe.each(modes)('a task that needs input before it is created, $name mode',
     const [brokerA, brokerB] = platform.mode === 'distributed' ? platform.brokerUrls : [platform.baseUrl, platform.baseUrl];
     url = seededUrls(brokerA ?? '').conformance;
     otherUrl = seededUrls(brokerB ?? '').conformance;
-    client = new ModernClient({ name: 'e2e-tasks-input-first', version: '1.0.0' }, { capabilities: CAPABILITIES, versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION } } });
+    client = new ModernClient(
+      { name: 'e2e-tasks-input-first', version: '1.0.0' },
+      { capabilities: CAPABILITIES, versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION } } },
+    );
     await client.connect(new ModernTransport(new URL(otherUrl)));
   });
   afterAll(async () => {
@@ -67,7 +70,11 @@ describe.each(modes)('a task that needs input before it is created, $name mode',
     const first = await toolsCall(url, 'test_tool_with_task');
     expect(first.status, first.body).toBe(200);
     const round = first.message?.result as Record<string, unknown> | undefined;
-    expect(round).toMatchObject({ resultType: 'input_required', inputRequests: { user_name: { method: 'elicitation/create' } }, requestState: expect.any(String) });
+    expect(round).toMatchObject({
+      resultType: 'input_required',
+      inputRequests: { user_name: { method: 'elicitation/create' } },
+      requestState: expect.any(String),
+    });
     expect(round).not.toHaveProperty('taskId');
 
     const second = await toolsCall(otherUrl, 'test_tool_with_task', { inputResponses: { user_name: ALICE }, requestState: round?.['requestState'] });

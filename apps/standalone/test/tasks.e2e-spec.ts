@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { Client as PgClient } from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, CreateTaskResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
+import { Client as PgClient } from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import {
   bootDistributed,
+  type DistributedPlatform,
   ErrorCodes,
   findClusterModule,
   findRepoRoot,
@@ -16,17 +17,16 @@ import {
   MODERN_PROTOCOL_VERSION,
   modernHeaders,
   modernMeta,
+  type OAuthTestClient,
   obtainToken,
+  type RawResponse,
   responseMessage,
   sendRaw,
   sseMessages,
   waitUntil,
-  type DistributedPlatform,
-  type OAuthTestClient,
-  type RawResponse,
 } from '@mcp-platform/shared-testing';
 import { AdminApi } from './admin-api';
-import { adminUserOf, distributedMode, embeddedMode, seededUrls, type Platform, type PlatformMode } from './platforms';
+import { adminUserOf, distributedMode, embeddedMode, type Platform, type PlatformMode, seededUrls } from './platforms';
 
 /** The modern era's tasks extension (S-295). */
 const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -116,7 +116,10 @@ async function createLegacyTask(client: LegacyClient, tool: CreatedTask['tool'],
  */
 async function openModern({ url, headers }: Caller, declareTasks = true): Promise<ModernClient> {
   const capabilities = declareTasks ? { extensions: { [TASKS_EXTENSION]: {} } } : {};
-  const client = new ModernClient({ name: 'e2e-tasks-modern', version: '1.0.0' }, { capabilities, versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION } } });
+  const client = new ModernClient(
+    { name: 'e2e-tasks-modern', version: '1.0.0' },
+    { capabilities, versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION } } },
+  );
   await client.connect(new ModernTransport(new URL(url), { requestInit: { headers } }));
   return client;
 }
@@ -148,7 +151,12 @@ function modernToolsCall(
 }
 
 /** A modern `tools/call` the server answers with a task: its `CreateTaskResult` (S-297), `resultType` included. */
-async function createModernTask(caller: Caller, tool: CreatedTask['tool'], args: Record<string, unknown>, otherCapabilities: Record<string, unknown> = {}): Promise<ModernTask> {
+async function createModernTask(
+  caller: Caller,
+  tool: CreatedTask['tool'],
+  args: Record<string, unknown>,
+  otherCapabilities: Record<string, unknown> = {},
+): Promise<ModernTask> {
   const answer = await modernToolsCall(caller, tool, args, true, 10_000, otherCapabilities);
   expect(answer.status, answer.body).toBe(200);
   const result = responseMessage(answer)?.result as Record<string, unknown> | undefined;
@@ -250,14 +258,25 @@ async function taskRows(platform: DistributedPlatform, ids: readonly string[]): 
   const client = new PgClient({ connectionString: platform.database.url, connectionTimeoutMillis: 5_000 });
   await client.connect();
   try {
-    const found = await client.query<{ id: string; status: TaskStatus; status_message: string | null; run_open: boolean; runs_started: number; has_outcome: boolean }>(
-      'SELECT id, status, status_message, run_open, runs_started, outcome IS NOT NULL AS has_outcome FROM task_scheduler.tasks WHERE id = ANY($1)',
-      [ids],
-    );
+    const found = await client.query<{
+      id: string;
+      status: TaskStatus;
+      status_message: string | null;
+      run_open: boolean;
+      runs_started: number;
+      has_outcome: boolean;
+    }>('SELECT id, status, status_message, run_open, runs_started, outcome IS NOT NULL AS has_outcome FROM task_scheduler.tasks WHERE id = ANY($1)', [ids]);
     return new Map(
       found.rows.map((row) => [
         row.id,
-        { id: row.id, status: row.status, statusMessage: row.status_message, runOpen: row.run_open, runsStarted: row.runs_started, hasOutcome: row.has_outcome },
+        {
+          id: row.id,
+          status: row.status,
+          statusMessage: row.status_message,
+          runOpen: row.run_open,
+          runsStarted: row.runs_started,
+          hasOutcome: row.has_outcome,
+        },
       ]),
     );
   } finally {
@@ -310,24 +329,43 @@ describe.each(modes)('MCP tasks, $name mode', (mode) => {
     });
 
     it('callToolStream creates an export_report task, polls it and yields the result with related-task in _meta (S-276, S-277, S-281, S-285)', async () => {
-      const messages: Array<{ type: string; task?: { taskId: string; status: string; ttl?: number | null; pollInterval?: number }; result?: Record<string, unknown> }> = [];
-      for await (const message of client.experimental.tasks.callToolStream({ name: 'export_report', arguments: { seconds: 2 } }, CallToolResultSchema, { task: { ttl: 60_000 } })) {
+      const messages: Array<{
+        type: string;
+        task?: { taskId: string; status: string; ttl?: number | null; pollInterval?: number };
+        result?: Record<string, unknown>;
+      }> = [];
+      for await (const message of client.experimental.tasks.callToolStream({ name: 'export_report', arguments: { seconds: 2 } }, CallToolResultSchema, {
+        task: { ttl: 60_000 },
+      })) {
         messages.push(message as (typeof messages)[number]);
         expect(messages.length, 'a bounded number of polls').toBeLessThan(30);
       }
       const [created, ...rest] = messages;
       const last = rest.at(-1);
       expect(created?.type).toBe('taskCreated');
-      expect(created?.task).toMatchObject({ status: 'working', ttl: 60_000, pollInterval: expect.any(Number), createdAt: expect.any(String), lastUpdatedAt: expect.any(String) });
+      expect(created?.task).toMatchObject({
+        status: 'working',
+        ttl: 60_000,
+        pollInterval: expect.any(Number),
+        createdAt: expect.any(String),
+        lastUpdatedAt: expect.any(String),
+      });
       const taskId = created?.task?.taskId ?? '';
       expect(taskId).toMatch(/^[A-Za-z0-9_-]{22,}$/);
       expect(rest.slice(0, -1).map((message) => message.type)).toEqual(rest.slice(0, -1).map(() => 'taskStatus'));
-      expect(rest.slice(0, -1).map((message) => message.task?.status).at(-1)).toBe('completed');
+      expect(
+        rest
+          .slice(0, -1)
+          .map((message) => message.task?.status)
+          .at(-1),
+      ).toBe('completed');
       expect(last?.type).toBe('result');
       expect(last?.result).toMatchObject({ structuredContent: { rows: 2 * ROWS_PER_SECOND, seconds: 2 }, _meta: { [RELATED_TASK]: { taskId } } });
 
       // A terminal task answers the same result again (S-281), and tasks/get shows it completed.
-      await expect(client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema)).resolves.toMatchObject({ structuredContent: { rows: 500, seconds: 2 } });
+      await expect(client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema)).resolves.toMatchObject({
+        structuredContent: { rows: 500, seconds: 2 },
+      });
       await expect(client.experimental.tasks.getTask(taskId)).resolves.toMatchObject({ taskId, status: 'completed', ttl: 60_000 });
     });
 
@@ -363,7 +401,10 @@ describe.each(modes)('MCP tasks, $name mode', (mode) => {
         const taskId = messages[0]?.task?.taskId ?? '';
         expect(messages.map((message) => message.task?.status)).toContain('input_required');
         expect(elicitations).toEqual([expect.objectContaining({ message: 'Export a report over 2 s?', _meta: { [RELATED_TASK]: { taskId } } })]);
-        expect(messages.at(-1)).toMatchObject({ type: 'result', result: { structuredContent: { rows: 2 * ROWS_PER_SECOND, seconds: 2 }, _meta: { [RELATED_TASK]: { taskId } } } });
+        expect(messages.at(-1)).toMatchObject({
+          type: 'result',
+          result: { structuredContent: { rows: 2 * ROWS_PER_SECOND, seconds: 2 }, _meta: { [RELATED_TASK]: { taskId } } },
+        });
         // The progress token of the task-augmented call holds for the task's life; the last update may race the end.
         await waitUntil(async () => progress.length >= 1 || undefined, { timeoutMs: 5_000, description: "the task's progress" });
         expect(progress[0]).toBe(1);
@@ -423,9 +464,11 @@ describe.each(modes)('MCP tasks, $name mode', (mode) => {
       const task = await createLegacyTask(client, 'export_report', { seconds: 3 });
       // Cancel once the report is being built (distributed: its run is open in the scheduler's table).
       if (platform.mode === 'distributed') {
-        await waitUntil(async () => (await taskRows(distributed, [task.taskId])).get(task.taskId)?.runOpen, { timeoutMs: 5_000, description: 'the run to start' });
-      }
-      else await sleep(500);
+        await waitUntil(async () => (await taskRows(distributed, [task.taskId])).get(task.taskId)?.runOpen, {
+          timeoutMs: 5_000,
+          description: 'the run to start',
+        });
+      } else await sleep(500);
       const cancelled = await client.experimental.tasks.cancelTask(task.taskId);
       expect(cancelled).toMatchObject({ taskId: task.taskId, status: 'cancelled' });
       if (platform.mode === 'distributed') {
@@ -506,7 +549,9 @@ describe.each(modes)('MCP tasks, $name mode', (mode) => {
         },
         { timeoutMs: 10_000, intervalMs: 100, description: 'the task to ask for input' },
       );
-      expect(waiting['inputRequests']).toEqual({ 'input-1': { method: 'elicitation/create', params: expect.objectContaining({ message: 'Export a report over 1 s?' }) } });
+      expect(waiting['inputRequests']).toEqual({
+        'input-1': { method: 'elicitation/create', params: expect.objectContaining({ message: 'Export a report over 1 s?' }) },
+      });
       const update = (inputResponses: Record<string, unknown>) =>
         client.request({ method: 'tasks/update', params: { taskId: created.taskId, inputResponses } }, z.looseObject({}));
       // An answer to a key the task does not ask is acknowledged and ignored (S-301).
@@ -551,7 +596,9 @@ describe.each(modes)('MCP tasks, $name mode', (mode) => {
 
       const plain = await openModern(owner, false);
       try {
-        expect(errorCodeOf(await rejection(plain.callTool({ name: 'export_report', arguments: { seconds: 1 } })))).toBe(ErrorCodes.MissingRequiredClientCapability);
+        expect(errorCodeOf(await rejection(plain.callTool({ name: 'export_report', arguments: { seconds: 1 } })))).toBe(
+          ErrorCodes.MissingRequiredClientCapability,
+        );
         const task = await createModernTask(owner, 'long_operation', { seconds: 0.2, steps: 1 });
         expect(errorCodeOf(await rejection(modernGet(plain, task.taskId)))).toBe(ErrorCodes.MissingRequiredClientCapability);
         expect(errorCodeOf(await rejection(modernCancel(plain, task.taskId)))).toBe(ErrorCodes.MissingRequiredClientCapability);
@@ -588,11 +635,14 @@ describe.each(modes)('MCP tasks, $name mode', (mode) => {
           });
         }
         const taskNotifications = () => mine.messages().filter((message) => message.method === 'notifications/tasks');
-        const heard = await waitUntil(async () => (taskNotifications().some((message) => message.params?.['status'] === 'completed') ? taskNotifications() : undefined), {
-          timeoutMs: TASK_END_TIMEOUT_MS,
-          intervalMs: 100,
-          description: "the owner's listener to hear the task completed",
-        });
+        const heard = await waitUntil(
+          async () => (taskNotifications().some((message) => message.params?.['status'] === 'completed') ? taskNotifications() : undefined),
+          {
+            timeoutMs: TASK_END_TIMEOUT_MS,
+            intervalMs: 100,
+            description: "the owner's listener to hear the task completed",
+          },
+        );
         for (const notification of heard) expect(notification.params).toMatchObject({ taskId: created.taskId, _meta: { [SUBSCRIPTION_ID]: mine.id } });
         // Statuses only move forward, and completed is the last.
         expect(heard.map((notification) => notification.params?.['status'])).toEqual([...heard.slice(0, -1).map(() => 'working'), 'completed']);
@@ -635,7 +685,9 @@ describe.each(modes)('MCP tasks, $name mode', (mode) => {
         expect(errorCodeOf(await rejection(theirs.client.experimental.tasks.cancelTask(task.taskId)))).toBe(ErrorCodes.InvalidParams);
         expect((await theirs.client.experimental.tasks.listTasks()).tasks.map((listed) => listed.taskId)).not.toContain(task.taskId);
         // The refused cancellation changed nothing: the owner gets the report.
-        await expect(mine.client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)).resolves.toMatchObject({ structuredContent: { rows: 500 } });
+        await expect(mine.client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)).resolves.toMatchObject({
+          structuredContent: { rows: 500 },
+        });
       } finally {
         await theirs.close();
         await mine.close();
@@ -666,7 +718,9 @@ describe.each(modes)('MCP tasks, $name mode', (mode) => {
         const createdAt = Date.now();
         const task = await createLegacyTask(client, 'long_operation', { seconds: 0.2, steps: 1 }, MIN_TTL_MS);
         expect(task.ttl).toBe(MIN_TTL_MS);
-        await expect(client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)).resolves.toMatchObject({ structuredContent: { seconds: 0.2, steps: 1 } });
+        await expect(client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)).resolves.toMatchObject({
+          structuredContent: { seconds: 0.2, steps: 1 },
+        });
         const expiredAt = await waitUntil(
           async () => {
             const error = await client.experimental.tasks.getTask(task.taskId).then(
@@ -699,7 +753,11 @@ const CRASH_TASKS = 200;
 const CRASH_CREATE_CONCURRENCY = 4;
 
 /** Polls every task until all are terminal; a failed poll (a service down) counts as "not yet". */
-async function untilAllTerminal(tasks: readonly CreatedTask[], get: (task: CreatedTask) => Promise<{ status: string; statusMessage?: string }>, timeoutMs: number) {
+async function untilAllTerminal(
+  tasks: readonly CreatedTask[],
+  get: (task: CreatedTask) => Promise<{ status: string; statusMessage?: string }>,
+  timeoutMs: number,
+) {
   const ended = new Map<string, { status: string; statusMessage?: string }>();
   await waitUntil(
     async () => {
@@ -767,7 +825,10 @@ describe('MCP tasks when a process is killed (SIGKILL), distributed mode', () =>
         legacyTasks.map((task) => legacy.client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema, { timeout: TASK_END_TIMEOUT_MS })),
       );
       results.forEach((result, index) => {
-        expect(result).toMatchObject({ structuredContent: { rows: 3 * ROWS_PER_SECOND, seconds: 3 }, _meta: { [RELATED_TASK]: { taskId: legacyTasks[index]?.taskId } } });
+        expect(result).toMatchObject({
+          structuredContent: { rows: 3 * ROWS_PER_SECOND, seconds: 3 },
+          _meta: { [RELATED_TASK]: { taskId: legacyTasks[index]?.taskId } },
+        });
       });
       const modernEnds = await Promise.all(
         created.filter((task) => task.era === 'modern').map((task) => untilTerminal(() => modernGet(modern, task.taskId), `modern task ${task.taskId} to end`)),
@@ -776,7 +837,10 @@ describe('MCP tasks when a process is killed (SIGKILL), distributed mode', () =>
 
       const listed = (await legacy.client.experimental.tasks.listTasks()).tasks.map((task) => task.taskId);
       expect(listed).toEqual(expect.arrayContaining(created.map((task) => task.taskId)));
-      const rows = await taskRows(platform, created.map((task) => task.taskId));
+      const rows = await taskRows(
+        platform,
+        created.map((task) => task.taskId),
+      );
       expect([...rows.values()].map((row) => [row.status, row.runsStarted])).toEqual(created.map(() => ['completed', 1]));
     } finally {
       await Promise.all([legacy.close(), modern.close()]);
@@ -881,7 +945,8 @@ describe('MCP tasks when a process is killed (SIGKILL), distributed mode', () =>
     try {
       const created: CreatedTask[] = [];
       for (let index = 0; index < 20; index += 1) {
-        if (index % 2 === 0) created.push({ taskId: (await createLegacyTask(legacy.client, 'export_report', { seconds: 3 })).taskId, tool: 'export_report', era: 'legacy' });
+        if (index % 2 === 0)
+          created.push({ taskId: (await createLegacyTask(legacy.client, 'export_report', { seconds: 3 })).taskId, tool: 'export_report', era: 'legacy' });
         else created.push({ taskId: (await createModernTask(onB, 'long_operation', { seconds: 3, steps: 3 })).taskId, tool: 'long_operation', era: 'modern' });
       }
       const ids = created.map((task) => task.taskId);

@@ -6,10 +6,10 @@ import {
   obtainToken,
   openLegacySession,
   postForm,
+  type RawResponse,
   responseMessage,
   sendRaw,
   waitUntil,
-  type RawResponse,
 } from '@mcp-platform/shared-testing';
 import { AdminApi, calculatorTool, uniqueTenant } from './admin-api';
 import { adminUserOf, distributedMode, embeddedMode, type Platform, type PlatformMode } from './platforms';
@@ -30,7 +30,12 @@ function listTools(url: string, token?: string): Promise<RawResponse> {
 }
 
 /** Waits until `check` of a fresh `tools/list` on every URL holds (the statuses seen go in the failure message). */
-async function untilEveryReplica(urls: readonly string[], token: string | undefined, check: (answer: RawResponse) => boolean, description: string): Promise<void> {
+async function untilEveryReplica(
+  urls: readonly string[],
+  token: string | undefined,
+  check: (answer: RawResponse) => boolean,
+  description: string,
+): Promise<void> {
   await waitUntil(
     async () => {
       const answers = await Promise.all(urls.map((url) => listTools(url, token)));
@@ -96,13 +101,20 @@ describe.each(modes)('disabling and deleting tenants and users stops every way i
 
   /** A confidential machine client of the tenant, and a way to ask for its client_credentials tokens. */
   async function machineClient(slug: string): Promise<(resource: string) => ReturnType<typeof postForm>> {
-    const created = (await admin.expect(201, 'POST', `/tenants/${slug}/clients`, {
-      client_name: 'e2e robot',
-      grant_types: ['client_credentials'],
-      token_endpoint_auth_method: 'client_secret_basic',
-      scope: 'mcp',
-    })).body as { client_id: string; client_secret: string };
-    return (resource) => postForm(`${platform.issuer}/token`, { grant_type: 'client_credentials', resource, scope: 'mcp' }, { clientSecretBasic: { id: created.client_id, secret: created.client_secret } });
+    const created = (
+      await admin.expect(201, 'POST', `/tenants/${slug}/clients`, {
+        client_name: 'e2e robot',
+        grant_types: ['client_credentials'],
+        token_endpoint_auth_method: 'client_secret_basic',
+        scope: 'mcp',
+      })
+    ).body as { client_id: string; client_secret: string };
+    return (resource) =>
+      postForm(
+        `${platform.issuer}/token`,
+        { grant_type: 'client_credentials', resource, scope: 'mcp' },
+        { clientSecretBasic: { id: created.client_id, secret: created.client_secret } },
+      );
   }
 
   async function tokenOf(request: ReturnType<typeof postForm>): Promise<string> {
@@ -128,13 +140,20 @@ describe.each(modes)('disabling and deleting tenants and users stops every way i
     // Open streams of the tenant, on the last replica: a legacy GET stream (anonymous, public server) and a subscriptions/listen (token).
     const lastOpen = openUrls[openUrls.length - 1] ?? '';
     const session = await openLegacySession(lastOpen);
-    const getStream = await openStream(lastOpen, { headers: { accept: 'text/event-stream', 'mcp-session-id': session.sessionId, 'mcp-protocol-version': session.protocolVersion } });
+    const getStream = await openStream(lastOpen, {
+      headers: { accept: 'text/event-stream', 'mcp-session-id': session.sessionId, 'mcp-protocol-version': session.protocolVersion },
+    });
     const lastMain = mainUrls[mainUrls.length - 1] ?? '';
     let disabledAt = 0;
     const listen = await openStream(lastMain, {
       method: 'POST',
       headers: { ...modernHeaders('subscriptions/listen'), authorization: `Bearer ${token}` },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'subscriptions/listen', params: { _meta: modernMeta(), notifications: { toolsListChanged: true } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'subscriptions/listen',
+        params: { _meta: modernMeta(), notifications: { toolsListChanged: true } },
+      }),
     });
     try {
       expect([getStream.status, listen.status]).toEqual([200, 200]);
@@ -148,7 +167,9 @@ describe.each(modes)('disabling and deleting tenants and users stops every way i
       expect(await endsWithin(getStream, PROPAGATION_MS), 'the legacy GET stream is still open').toBe(true);
       expect(await endsWithin(listen, PROPAGATION_MS), 'the listen stream is still open').toBe(true);
       // Its legacy session ended with it.
-      expect((await sendRaw({ url: lastOpen, headers: { ...session.headers }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) })).status).not.toBe(200);
+      expect(
+        (await sendRaw({ url: lastOpen, headers: { ...session.headers }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) })).status,
+      ).not.toBe(200);
       const noToken = await robot(mcpUrl(platform.baseUrl, slug, 'main'));
       expect(noToken.status).toBe(400);
       expect(noToken.body).toMatchObject({ error: 'invalid_target' });
@@ -191,9 +212,15 @@ describe.each(modes)('disabling and deleting tenants and users stops every way i
     const slug = uniqueTenant('e2e-heir');
     await tenantWithServers(slug);
     await admin.expect([200, 201], 'PUT', `/tenants/${slug}/tools/calc`, { ...calculatorTool(), execution: { taskSupport: 'optional' } });
-    await admin.expect([200, 201], 'PUT', `/tenants/${slug}/resources/by-uri?uri=${encodeURIComponent('notes://secret')}`, { name: 'secret', text: 'the old tenant’s secret' });
+    await admin.expect([200, 201], 'PUT', `/tenants/${slug}/resources/by-uri?uri=${encodeURIComponent('notes://secret')}`, {
+      name: 'secret',
+      text: 'the old tenant’s secret',
+    });
     await admin.expect([200, 201], 'PUT', `/tenants/${slug}/resource-templates/items`, { uriTemplate: 'items://{id}', text: 'item {id}' });
-    await admin.expect([200, 201], 'PUT', `/tenants/${slug}/prompts/greet`, { description: 'Greets', messages: [{ role: 'user', content: { type: 'text', text: 'Hello' } }] });
+    await admin.expect([200, 201], 'PUT', `/tenants/${slug}/prompts/greet`, {
+      description: 'Greets',
+      messages: [{ role: 'user', content: { type: 'text', text: 'Hello' } }],
+    });
     const openUrl = mcpUrl(platform.baseUrl, slug, 'open');
     const session = await openLegacySession(openUrl);
     const created = await sendRaw({

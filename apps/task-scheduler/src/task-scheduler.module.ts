@@ -1,6 +1,6 @@
-import { Module, type DynamicModule } from '@nestjs/common';
-import { PersistenceModule } from '@mcp-platform/shared-persistence';
+import { type DynamicModule, Module } from '@nestjs/common';
 import { SystemClock } from '@mcp-platform/shared-clock';
+import { PersistenceModule } from '@mcp-platform/shared-persistence';
 import { STORE_ENTITIES, STORE_MIGRATIONS } from './store/store.entities';
 import {
   DEFAULT_MAX_TASK_TTL_SECONDS,

@@ -1,5 +1,5 @@
-import type { DatabaseOptions } from '@mcp-platform/shared-persistence';
 import type { Clock } from '@mcp-platform/shared-clock';
+import type { DatabaseOptions } from '@mcp-platform/shared-persistence';
 
 /** How the task scheduler runs: where its table lives, and the limits it puts on tasks. */
 export interface TaskSchedulerOptions {

@@ -1,15 +1,21 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
-import { Logger, type INestApplication } from '@nestjs/common';
+import { type INestApplication, Logger } from '@nestjs/common';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { taskScheduler, type EventPayload, type Principal } from '@mcp-platform/protocol-contracts';
-import { MessageBus, WorkQueue, type MessagingOptions, type Worker } from '@mcp-platform/shared-messaging';
+import { type EventPayload, type Principal, taskScheduler } from '@mcp-platform/protocol-contracts';
+import { MessageBus, type MessagingOptions, type Worker, WorkQueue } from '@mcp-platform/shared-messaging';
 import { errorOf } from '@mcp-platform/shared-testing';
 import { bootScheduler, setups, stopScheduler, TestClock } from './task-scheduler.setups';
 
 const run = `ta${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 
-const user = (subject: string, tenant: string, clientId = 'app'): Principal => ({ subject, tenant, clientId, scopes: ['tools', 'secret-scope'], anonymous: false });
+const user = (subject: string, tenant: string, clientId = 'app'): Principal => ({
+  subject,
+  tenant,
+  clientId,
+  scopes: ['tools', 'secret-scope'],
+  anonymous: false,
+});
 const anonymous = (tenant: string): Principal => ({ subject: 'anonymous', tenant, scopes: [], anonymous: true });
 const as = (principal: Principal) => ({ context: { principal } });
 /** Arguments an administrator must never see. */
@@ -39,9 +45,11 @@ describe.each(setups(run))('TaskSchedulerModule tenant administration over $name
       as(principal),
     );
   };
-  const list = (tenant: string, extra: { status?: taskScheduler.TaskStatus; cursor?: string } = {}) => bus.request(taskScheduler.listTenantTasks, { tenant, ...extra });
+  const list = (tenant: string, extra: { status?: taskScheduler.TaskStatus; cursor?: string } = {}) =>
+    bus.request(taskScheduler.listTenantTasks, { tenant, ...extra });
   const cancel = (tenant: string, taskId: string) => bus.request(taskScheduler.cancelTenantTask, { tenant, taskId, actor });
-  const claim = (taskId: string) => bus.request(taskScheduler.claimTask, { taskId, attempt: 1, maxAttempts: 3, claimToken: randomBytes(9).toString('base64url') });
+  const claim = (taskId: string) =>
+    bus.request(taskScheduler.claimTask, { taskId, attempt: 1, maxAttempts: 3, claimToken: randomBytes(9).toString('base64url') });
   const finish = (taskId: string) => bus.request(taskScheduler.finishTask, { taskId, ending: { outcome: { result } } });
   /** Every page of the tenant's list, in order. */
   const listAll = async (tenant: string, status?: taskScheduler.TaskStatus) => {
@@ -107,7 +115,8 @@ describe.each(setups(run))('TaskSchedulerModule tenant administration over $name
       const listed = await list('acme-secrets');
       expect(listed.tasks).toEqual([expect.objectContaining({ taskId, status: 'completed', runsStarted: 1 })]);
       const text = JSON.stringify(listed);
-      for (const secret of ['sk-live-do-not-show', 'apiKey', 'the confidential result', 'secret-scope', 'arguments', 'outcome', 'principal']) expect(text).not.toContain(secret);
+      for (const secret of ['sk-live-do-not-show', 'apiKey', 'the confidential result', 'secret-scope', 'arguments', 'outcome', 'principal'])
+        expect(text).not.toContain(secret);
     });
 
     it('keeps only the tasks in the status asked for', async () => {
@@ -181,10 +190,21 @@ describe.each(setups(run))('TaskSchedulerModule tenant administration over $name
           runsStarted: 1,
         });
         // Stored before the answer: the owner reads it at once.
-        expect((await bus.request(taskScheduler.getTask, { taskId }, as(henry))).task).toMatchObject({ status: 'cancelled', statusMessage: 'The task was cancelled by an administrator' });
+        expect((await bus.request(taskScheduler.getTask, { taskId }, as(henry))).task).toMatchObject({
+          status: 'cancelled',
+          statusMessage: 'The task was cancelled by an administrator',
+        });
         await expect.poll(() => events.length).toBeGreaterThan(0);
         expect(events[0]).toEqual({
-          task: { taskId, status: 'cancelled', statusMessage: 'The task was cancelled by an administrator', createdAt: cancelled.createdAt, lastUpdatedAt: cancelled.lastUpdatedAt, ttlMs: cancelled.ttlMs, pollIntervalMs: cancelled.pollIntervalMs },
+          task: {
+            taskId,
+            status: 'cancelled',
+            statusMessage: 'The task was cancelled by an administrator',
+            createdAt: cancelled.createdAt,
+            lastUpdatedAt: cancelled.lastUpdatedAt,
+            ttlMs: cancelled.ttlMs,
+            pollIntervalMs: cancelled.pollIntervalMs,
+          },
           tenant: 'acme-cancel',
           sessionId: 'session-of-henry',
           era: 'legacy',
@@ -202,7 +222,10 @@ describe.each(setups(run))('TaskSchedulerModule tenant administration over $name
       const ivy = user('ivy', 'acme-cancel');
       const { taskId } = await create(ivy, { era: 'modern' });
       await claim(taskId);
-      await bus.request(taskScheduler.finishTask, { taskId, ending: { inputRequests: { confirm: { method: 'elicitation/create', params: { message: 'Sure?' } } } } });
+      await bus.request(taskScheduler.finishTask, {
+        taskId,
+        ending: { inputRequests: { confirm: { method: 'elicitation/create', params: { message: 'Sure?' } } } },
+      });
       const cancelled = await cancel('acme-cancel', taskId);
       expect(cancelled.status).toBe('cancelled');
       expect(cancelled).not.toHaveProperty('inputRequests');

@@ -1,11 +1,20 @@
 import 'reflect-metadata';
 import { Controller, type INestApplication } from '@nestjs/common';
-import { toolExecutor, type RpcRequestParsed } from '@mcp-platform/protocol-contracts';
-import { SystemClock, type Clock } from '@mcp-platform/shared-clock';
 import type { NatsConnection } from 'nats';
-import { MemoryWorkQueue, NATS_CONNECTION, RpcError, RpcHandler, WireErrorCode, type CallContext, type MessagingOptions, type Worker } from '@mcp-platform/shared-messaging';
+import { type RpcRequestParsed, toolExecutor } from '@mcp-platform/protocol-contracts';
+import { type Clock, SystemClock } from '@mcp-platform/shared-clock';
+import {
+  type CallContext,
+  MemoryWorkQueue,
+  type MessagingOptions,
+  NATS_CONNECTION,
+  RpcError,
+  RpcHandler,
+  WireErrorCode,
+  type Worker,
+} from '@mcp-platform/shared-messaging';
 import type { DatabaseOptions } from '@mcp-platform/shared-persistence';
-import { bootService, serviceSetups, type ServiceSetup } from '@mcp-platform/shared-testing';
+import { bootService, type ServiceSetup, serviceSetups } from '@mcp-platform/shared-testing';
 import { TaskSchedulerModule } from '../src';
 
 /** What only the scheduler's integration suite needs beside the shared setups of `@mcp-platform/shared-testing`. */
@@ -61,7 +70,11 @@ export class FakeToolExecutorController {
 }
 
 /** The scheduler's module (with the fake executor) on the given bus and database, serving its RPCs. */
-export function bootScheduler(messaging: MessagingOptions, database: DatabaseOptions, options: { clock: Clock; tenantConcurrency: number }): Promise<INestApplication> {
+export function bootScheduler(
+  messaging: MessagingOptions,
+  database: DatabaseOptions,
+  options: { clock: Clock; tenantConcurrency: number },
+): Promise<INestApplication> {
   return bootService(messaging, TaskSchedulerModule.register({ database, clock: options.clock, tenantConcurrency: options.tenantConcurrency }), {
     controllers: [FakeToolExecutorController],
   });
@@ -71,7 +84,13 @@ export function bootScheduler(messaging: MessagingOptions, database: DatabaseOpt
  * Ends a suite: its worker, then (over NATS) the run's work stream, the app, and its throwaway database
  * whatever failed before.
  */
-export async function stopScheduler(run: string, setup: ServiceSetup, app: INestApplication | undefined, worker: Worker | undefined, drop: (() => Promise<void>) | undefined): Promise<void> {
+export async function stopScheduler(
+  run: string,
+  setup: ServiceSetup,
+  app: INestApplication | undefined,
+  worker: Worker | undefined,
+  drop: (() => Promise<void>) | undefined,
+): Promise<void> {
   try {
     await worker?.stop();
     if (setup.name === 'NATS + PostgreSQL' && app) {

@@ -2,14 +2,14 @@ import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { taskScheduler, type EventPayload, type Principal } from '@mcp-platform/protocol-contracts';
-import { MessageBus, WorkQueue, type Job, type MessagingOptions, type Worker } from '@mcp-platform/shared-messaging';
+import { type EventPayload, type Principal, taskScheduler } from '@mcp-platform/protocol-contracts';
+import { type Job, MessageBus, type MessagingOptions, type Worker, WorkQueue } from '@mcp-platform/shared-messaging';
 import type { DatabaseOptions } from '@mcp-platform/shared-persistence';
 import { errorOf } from '@mcp-platform/shared-testing';
 import { TasksRepository } from '../src/store/tasks.repository';
 import { TASK_SETTINGS, type TaskSettings } from '../src/tasks/task-settings';
 import { TasksService } from '../src/tasks/tasks.service';
-import { bootScheduler, setups, stopScheduler, TestClock, type FlakyWorkQueue } from './task-scheduler.setups';
+import { bootScheduler, type FlakyWorkQueue, setups, stopScheduler, TestClock } from './task-scheduler.setups';
 
 const run = `ts${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 
@@ -33,7 +33,11 @@ describe.each(setups(run))('TaskSchedulerModule over $name', (setup) => {
   const jobs: Job[] = [];
   let worker: Worker;
 
-  const create = (principal: Principal, name = 'idempotent', extra: { era?: 'legacy' | 'modern'; sessionId?: string; requestedTtlMs?: number; tenant?: string } = {}) =>
+  const create = (
+    principal: Principal,
+    name = 'idempotent',
+    extra: { era?: 'legacy' | 'modern'; sessionId?: string; requestedTtlMs?: number; tenant?: string } = {},
+  ) =>
     bus.request(
       taskScheduler.createTask,
       {
@@ -44,7 +48,8 @@ describe.each(setups(run))('TaskSchedulerModule over $name', (setup) => {
       },
       as(principal),
     );
-  const get = (taskId: string, principal: Principal, sessionId?: string) => bus.request(taskScheduler.getTask, { taskId, ...(sessionId ? { sessionId } : {}) }, as(principal));
+  const get = (taskId: string, principal: Principal, sessionId?: string) =>
+    bus.request(taskScheduler.getTask, { taskId, ...(sessionId ? { sessionId } : {}) }, as(principal));
   /** A claim of a new delivery (its own token), or `claimToken`'s again. */
   const claim = (taskId: string, attempt = 1, maxAttempts = 3, claimToken = randomBytes(9).toString('base64url')) =>
     bus.request(taskScheduler.claimTask, { taskId, attempt, maxAttempts, claimToken });
@@ -102,7 +107,12 @@ describe.each(setups(run))('TaskSchedulerModule over $name', (setup) => {
         expect(state.task).not.toHaveProperty('statusMessage');
         expect(Date.parse(state.task.lastUpdatedAt)).toBeGreaterThanOrEqual(Date.parse(state.task.createdAt));
         await expect.poll(() => events.length).toBeGreaterThan(0);
-        expect(events[0]).toEqual({ task: state.task, tenant: 'acme', era: 'legacy', owner: { subject: alice.subject, clientId: alice.clientId, anonymous: false } });
+        expect(events[0]).toEqual({
+          task: state.task,
+          tenant: 'acme',
+          era: 'legacy',
+          owner: { subject: alice.subject, clientId: alice.clientId, anonymous: false },
+        });
       } finally {
         subscription.unsubscribe();
       }
@@ -198,7 +208,10 @@ describe.each(setups(run))('TaskSchedulerModule over $name', (setup) => {
       await finish(taskId, { outcome: { result } });
       expect(await get(taskId, carol)).toEqual({ task: expect.objectContaining({ status: 'cancelled' }) as unknown });
       expect(await claim(taskId, 2)).toEqual({ action: 'skip' });
-      expect(await errorOf(bus.request(taskScheduler.cancelTask, { taskId }, as(carol)))).toMatchObject({ code: 'INVALID_PARAMS', message: 'Task is already cancelled' });
+      expect(await errorOf(bus.request(taskScheduler.cancelTask, { taskId }, as(carol)))).toMatchObject({
+        code: 'INVALID_PARAMS',
+        message: 'Task is already cancelled',
+      });
     });
 
     it('refuses to cancel a finished task', async () => {
@@ -206,7 +219,10 @@ describe.each(setups(run))('TaskSchedulerModule over $name', (setup) => {
       const { taskId } = await create(carol);
       await claim(taskId);
       await finish(taskId, { outcome: { result } });
-      expect(await errorOf(bus.request(taskScheduler.cancelTask, { taskId }, as(carol)))).toMatchObject({ code: 'INVALID_PARAMS', message: 'Task is already completed' });
+      expect(await errorOf(bus.request(taskScheduler.cancelTask, { taskId }, as(carol)))).toMatchObject({
+        code: 'INVALID_PARAMS',
+        message: 'Task is already completed',
+      });
       expect((await get(taskId, carol)).outcome).toEqual({ result });
     });
   });
@@ -279,7 +295,10 @@ describe.each(setups(run))('TaskSchedulerModule over $name', (setup) => {
       expect(await claim(taskId)).toMatchObject({ action: 'run', sessionId: 'session-of-alice' });
       const report = (waiting: boolean) => bus.request(taskScheduler.reportTaskInput, { taskId, waiting });
       expect(await report(true)).toEqual({});
-      expect((await get(taskId, alice)).task).toMatchObject({ status: 'input_required', statusMessage: 'The task is waiting for its client to answer a request' });
+      expect((await get(taskId, alice)).task).toMatchObject({
+        status: 'input_required',
+        statusMessage: 'The task is waiting for its client to answer a request',
+      });
       expect(await report(false)).toEqual({});
       expect((await get(taskId, alice)).task.status).toBe('working');
       await report(true);
@@ -304,7 +323,10 @@ describe.each(setups(run))('TaskSchedulerModule over $name', (setup) => {
       expect(working).toMatchObject({ status: 'working', statusMessage: 'Step 2 of 5' });
       await bus.request(taskScheduler.reportTaskInput, { taskId, waiting: true });
       await progress('Step 3 of 5');
-      expect((await get(taskId, alice)).task).toMatchObject({ status: 'input_required', statusMessage: 'The task is waiting for its client to answer a request' });
+      expect((await get(taskId, alice)).task).toMatchObject({
+        status: 'input_required',
+        statusMessage: 'The task is waiting for its client to answer a request',
+      });
       await finish(taskId, { outcome: { result } });
       await progress('Step 5 of 5');
       expect((await get(taskId, alice)).task).toMatchObject({ status: 'completed' });
@@ -343,7 +365,12 @@ describe.each(setups(run))('TaskSchedulerModule over $name', (setup) => {
       const rerun = jobsOf(taskId)[1];
       expect(rerun?.id).not.toBe(taskId);
       expect(rerun?.id.startsWith(`${taskId}.`)).toBe(true);
-      expect(await claim(taskId, 1)).toEqual({ action: 'run', call: callOf('idempotent'), principal: grace, inputResponses: { confirm: { action: 'accept' } } });
+      expect(await claim(taskId, 1)).toEqual({
+        action: 'run',
+        call: callOf('idempotent'),
+        principal: grace,
+        inputResponses: { confirm: { action: 'accept' } },
+      });
       // Not waiting for input: acknowledged, nothing changes.
       expect(await bus.request(taskScheduler.updateTask, { taskId, inputResponses: { confirm: 'again' } }, as(grace))).toEqual({});
 
@@ -373,7 +400,9 @@ describe.each(setups(run))('TaskSchedulerModule over $name', (setup) => {
       await finish(taskId, { inputRequests: { first: ask, second: ask } });
       await expect.poll(() => jobsOf(taskId).length).toBe(1);
 
-      expect(await bus.request(taskScheduler.updateTask, { taskId, inputResponses: { first: { action: 'accept', content: { name: 'p1' } } } }, as(ivan))).toEqual({});
+      expect(
+        await bus.request(taskScheduler.updateTask, { taskId, inputResponses: { first: { action: 'accept', content: { name: 'p1' } } } }, as(ivan)),
+      ).toEqual({});
       expect((await get(taskId, ivan)).task).toMatchObject({ status: 'input_required', inputRequests: { second: ask } });
       // Nothing runs while an answer is missing.
       expect(await claim(taskId, 2)).toEqual({ action: 'skip' });
@@ -401,7 +430,10 @@ describe.each(setups(run))('TaskSchedulerModule over $name', (setup) => {
       await claim(taskId);
       await finish(taskId, { outcome: { result } });
       const answered = Date.now();
-      expect(await bus.request(taskScheduler.awaitTask, { taskId, waitMs: 10_000 }, as(henry))).toMatchObject({ task: { status: 'completed' }, outcome: { result } });
+      expect(await bus.request(taskScheduler.awaitTask, { taskId, waitMs: 10_000 }, as(henry))).toMatchObject({
+        task: { status: 'completed' },
+        outcome: { result },
+      });
       expect(Date.now() - answered).toBeLessThan(1_000);
     });
 
@@ -456,7 +488,9 @@ describe.each(setups(run))('TaskSchedulerModule over $name', (setup) => {
       const restartedMessaging = setup.messaging('b');
       const restarted = await bootScheduler(restartedMessaging, database, { clock, tenantConcurrency: TENANT_CONCURRENCY });
       const requeued: Job[] = [];
-      const restartedWorker = restarted.get(WorkQueue).work(taskScheduler.TOOL_TASKS_QUEUE, async (job) => (requeued.push(job), 'done'), { concurrency: 8, maxAttempts: 3 });
+      const restartedWorker = restarted
+        .get(WorkQueue)
+        .work(taskScheduler.TOOL_TASKS_QUEUE, async (job) => (requeued.push(job), 'done'), { concurrency: 8, maxAttempts: 3 });
       try {
         expect(restarted.get<TaskSettings>(TASK_SETTINGS).requeueOnBoot).toBe(true);
         await expect.poll(() => requeued.some((job) => job.data === working.taskId)).toBe(true);

@@ -1,4 +1,4 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
 import { MessagingModule, type MessagingOptions } from '@mcp-platform/shared-messaging';
 import { HealthModule, LoggingModule } from '@mcp-platform/shared-observability';
 import { databaseHealthChecks } from '@mcp-platform/shared-persistence';

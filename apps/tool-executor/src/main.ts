@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { httpServerSettings, loadDotEnvFile } from '@mcp-platform/shared-config';
-import { exitOnStartFailure, runService } from '@mcp-platform/shared-observability';
 import { natsMessaging } from '@mcp-platform/shared-messaging';
+import { exitOnStartFailure, runService } from '@mcp-platform/shared-observability';
 import { AppModule } from './app.module';
 import { loadToolExecutorEnv } from './config/env.schema';
 

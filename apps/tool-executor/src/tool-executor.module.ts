@@ -1,8 +1,8 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
 import { PersistenceModule } from '@mcp-platform/shared-persistence';
-import { CatalogAdminModule } from './catalog-admin/catalog-admin.module';
 import { CATALOG_ENTITIES, CATALOG_MIGRATIONS } from './catalog/catalog.entities';
 import { CatalogModule } from './catalog/catalog.module';
+import { CatalogAdminModule } from './catalog-admin/catalog-admin.module';
 import { SeedModule } from './seed/seed.module';
 import { DEFAULT_TASK_WORKER_OPTIONS } from './tasks/tasks.constants';
 import { TasksModule } from './tasks/tasks.module';

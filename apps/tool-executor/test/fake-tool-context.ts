@@ -14,9 +14,7 @@ import {
 
 /** A request a tool sent the fake client. */
 export type SentClientRequest =
-  | { method: 'sampling/createMessage'; params: CreateMessageParams }
-  | { method: 'elicitation/create'; params: ElicitParams }
-  | { method: 'roots/list' };
+  { method: 'sampling/createMessage'; params: CreateMessageParams } | { method: 'elicitation/create'; params: ElicitParams } | { method: 'roots/list' };
 
 /** The fake client's canned answer per method: a result, or an error to reject with (e.g. `ClientRequestFailed`). */
 export interface FakeClientAnswers {
@@ -69,7 +67,9 @@ export class FakeClient implements ClientRequests {
 
   /** Records the id; like the platform's client, refuses one no URL-mode elicitation of this client carried. */
   completeElicitation(elicitationId: string): void {
-    const sent = this.sent.some((request) => request.method === 'elicitation/create' && request.params.mode === 'url' && request.params.elicitationId === elicitationId);
+    const sent = this.sent.some(
+      (request) => request.method === 'elicitation/create' && request.params.mode === 'url' && request.params.elicitationId === elicitationId,
+    );
     if (!sent || this.completed.includes(elicitationId)) throw new UnknownElicitation(elicitationId);
     this.completed.push(elicitationId);
   }

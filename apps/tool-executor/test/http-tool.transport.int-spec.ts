@@ -1,8 +1,8 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_MAX_RESPONSE_BYTES } from '../src/http-tools/http-tools.constants';
 import { UndiciHttpToolTransport } from '../src/http-tools/http-tool.transport';
+import { DEFAULT_MAX_RESPONSE_BYTES } from '../src/http-tools/http-tools.constants';
 
 /** What the endpoint received, one entry per request. */
 interface Received {

@@ -1,28 +1,21 @@
 import 'reflect-metadata';
-import { Controller, Module, type INestApplication } from '@nestjs/common';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Controller, type INestApplication, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
-import { randomBytes, randomUUID } from 'node:crypto';
 import { connect } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  taskScheduler,
-  toolExecutor,
-  WireErrorCode,
-  type Principal,
-  type RpcRequestParsed,
-  type RpcResponse,
-} from '@mcp-platform/protocol-contracts';
+import { type Principal, type RpcRequestParsed, type RpcResponse, taskScheduler, toolExecutor, WireErrorCode } from '@mcp-platform/protocol-contracts';
 import {
   inProcessMessaging,
   MessageBus,
   MessagingModule,
+  type MessagingOptions,
   microserviceOptions,
   RpcHandler,
   WorkQueue,
-  type MessagingOptions,
 } from '@mcp-platform/shared-messaging';
-import { createThrowawayDatabase, DEFAULT_TEST_DATABASE_URL, type DatabaseOptions } from '@mcp-platform/shared-persistence';
+import { createThrowawayDatabase, type DatabaseOptions, DEFAULT_TEST_DATABASE_URL } from '@mcp-platform/shared-persistence';
 import { ToolExecutorModule } from '../src';
 
 const NATS_URL = process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222';
@@ -129,7 +122,12 @@ describe.each(setups)('MCP tasks in the tool executor over $name', (setup) => {
     @Module({
       imports: [
         MessagingModule.forRoot(messaging),
-        ToolExecutorModule.register({ database: database.options, seed: true, http: { allowPrivateNetworks: false }, tasks: { concurrency: 4, maxAttempts: 3, ackWaitMs: 5_000 } }),
+        ToolExecutorModule.register({
+          database: database.options,
+          seed: true,
+          http: { allowPrivateNetworks: false },
+          tasks: { concurrency: 4, maxAttempts: 3, ackWaitMs: 5_000 },
+        }),
       ],
       controllers: [schedulerController(scheduler)],
     })
@@ -173,14 +171,18 @@ describe.each(setups)('MCP tasks in the tool executor over $name', (setup) => {
 
     it("finishes with the call's error when the run cannot happen", async () => {
       const taskId = await runTask(demoCall('no_such_tool', {}));
-      expect(await finished(taskId)).toEqual([{ taskId, ending: { outcome: { error: { code: WireErrorCode.InvalidParams, message: 'Unknown tool: no_such_tool' } } } }]);
+      expect(await finished(taskId)).toEqual([
+        { taskId, ending: { outcome: { error: { code: WireErrorCode.InvalidParams, message: 'Unknown tool: no_such_tool' } } } },
+      ]);
     });
 
-    it("finishes a modern task whose tool asks its client with the input requests, then with the result once the claim brings the answers", async () => {
+    it('finishes a modern task whose tool asks its client with the input requests, then with the result once the claim brings the answers', async () => {
       const call = demoCall('confirm_action', { action: 'archive the report' }, MODERN, { elicitation: {} });
       const taskId = await runTask(call);
       const [asked] = await finished(taskId);
-      expect(asked?.ending).toEqual({ inputRequests: { 'input-1': { method: 'elicitation/create', params: expect.objectContaining({ message: 'Please confirm: archive the report' }) } } });
+      expect(asked?.ending).toEqual({
+        inputRequests: { 'input-1': { method: 'elicitation/create', params: expect.objectContaining({ message: 'Please confirm: archive the report' }) } },
+      });
       // The scheduler queues the next run once the client answered (tasks/update).
       scheduler.inputResponses.set(taskId, { 'input-1': { action: 'accept', content: { confirmed: true } } });
       await queue.enqueue(QUEUE, { id: `run-2-${taskId}`, data: taskId });
@@ -225,7 +227,15 @@ describe.each(setups)('MCP tasks in the tool executor over $name', (setup) => {
     it('answers runAsTask to a call offered as a task of a tool that allows tasks', async () => {
       const answer = await bus.request(
         toolExecutor.callTool,
-        { tenant: 'demo', server: 'default', callId: randomUUID(), name: 'long_operation', arguments: { seconds: 1 }, protocolVersion: MODERN, taskMode: 'offer' },
+        {
+          tenant: 'demo',
+          server: 'default',
+          callId: randomUUID(),
+          name: 'long_operation',
+          arguments: { seconds: 1 },
+          protocolVersion: MODERN,
+          taskMode: 'offer',
+        },
         as(owner),
       );
       expect(answer).toEqual({ runAsTask: true });

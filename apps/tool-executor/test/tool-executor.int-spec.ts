@@ -1,18 +1,18 @@
 import 'reflect-metadata';
-import type { INestApplication } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sessionBroker, toolExecutor, WireErrorCode, type EventPayload, type Principal, type RpcResponse } from '@mcp-platform/protocol-contracts';
-import { REQUIRED_SCOPES_META_KEY, type CallToolResult } from '@mcp-platform/protocol-mcp';
+import type { INestApplication } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
-import { EventLog, MessageBus, NATS_CONNECTION, RpcError, type MessagingOptions } from '@mcp-platform/shared-messaging';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type EventPayload, type Principal, type RpcResponse, sessionBroker, toolExecutor, WireErrorCode } from '@mcp-platform/protocol-contracts';
+import { type CallToolResult, REQUIRED_SCOPES_META_KEY } from '@mcp-platform/protocol-mcp';
+import { EventLog, MessageBus, type MessagingOptions, NATS_CONNECTION, RpcError } from '@mcp-platform/shared-messaging';
 import type { DatabaseOptions } from '@mcp-platform/shared-persistence';
 import { bootService, serviceSetups, toolResultText } from '@mcp-platform/shared-testing';
+import { ToolExecutorModule } from '../src';
 import { CatalogRepository } from '../src/catalog/catalog.repository';
 import { CatalogService } from '../src/catalog/catalog.service';
-import { ToolExecutorModule } from '../src';
 
 const run = `te${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 
@@ -20,7 +20,13 @@ type CallMessage = EventPayload<typeof sessionBroker.callMessage>;
 type CatalogChanged = EventPayload<typeof toolExecutor.catalogChanged>;
 
 /** A signed-in caller of `tenant` holding `scopes` (what the broker puts in the headers). */
-const member = (tenant: string, scopes: string[] = ['mcp']): Principal => ({ subject: `user-of-${tenant}`, tenant, clientId: 'test-client', scopes, anonymous: false });
+const member = (tenant: string, scopes: string[] = ['mcp']): Principal => ({
+  subject: `user-of-${tenant}`,
+  tenant,
+  clientId: 'test-client',
+  scopes,
+  anonymous: false,
+});
 /** The anonymous caller of a public server of `tenant`. */
 const anonymous = (tenant: string): Principal => ({ subject: 'anonymous', tenant, scopes: [], anonymous: true });
 /** Request options carrying the principal. */
@@ -39,7 +45,8 @@ const streamKey = () => `t${randomUUID().replaceAll('-', '')}.c${randomUUID().re
 /** A legacy call's answer: always the tool's result (a legacy call asks its client on the stream, never by result). */
 async function resultOf(answer: Promise<RpcResponse<typeof toolExecutor.callTool>>): Promise<CallToolResult> {
   const value = await answer;
-  if (toolExecutor.isCallInputRequired(value) || toolExecutor.isCallRunAsTask(value)) throw new Error(`a legacy call answered something else than a result: ${JSON.stringify(value)}`);
+  if (toolExecutor.isCallInputRequired(value) || toolExecutor.isCallRunAsTask(value))
+    throw new Error(`a legacy call answered something else than a result: ${JSON.stringify(value)}`);
   return value;
 }
 
@@ -416,9 +423,7 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
       });
       await repository.saveVirtualServer('web', { name: 'v6', public: false }, [name]);
       bus.emit(toolExecutor.catalogChanged, { tenant: 'web', servers: ['v6'] });
-      await expect
-        .poll(() => listAs(member('web'), 'web', 'v6').catch(() => undefined), { timeout: 5_000 })
-        .toMatchObject({ names: [name] });
+      await expect.poll(() => listAs(member('web'), 'web', 'v6').catch(() => undefined), { timeout: 5_000 }).toMatchObject({ names: [name] });
       const result = await callAs(member('web'), 'web', 'v6', name);
       expect(result.isError).toBe(true);
       expect(toolResultText(result)).toMatch(/^The tool's endpoint could not be reached \(error id [0-9a-f-]{36}\)\.$/);
@@ -434,7 +439,12 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
     const readLog = async (key: string, count: number) => {
       const entries: Array<{ n: number; entry: Record<string, unknown> }> = [];
       const reading = new AbortController();
-      const done = eventLog.read(key, 0, (event) => void entries.push({ n: event.n, entry: JSON.parse(event.data) as Record<string, unknown> }), reading.signal);
+      const done = eventLog.read(
+        key,
+        0,
+        (event) => void entries.push({ n: event.n, entry: JSON.parse(event.data) as Record<string, unknown> }),
+        reading.signal,
+      );
       try {
         await expect.poll(() => entries.length, { timeout: 5_000 }).toBeGreaterThanOrEqual(count);
       } finally {
@@ -514,7 +524,10 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
         expect(last).toBeGreaterThan(1);
         const entries = await readLog(key, last ?? 0);
         expect(entries.map((entry) => entry.n)).toEqual(Array.from({ length: last ?? 0 }, (_, index) => index + 1));
-        expect(entries.at(-1)?.entry).toEqual({ requestId: 9, outcome: { error: { code: WireErrorCode.Cancelled, message: 'Call cancelled: user pressed stop' } } });
+        expect(entries.at(-1)?.entry).toEqual({
+          requestId: 9,
+          outcome: { error: { code: WireErrorCode.Cancelled, message: 'Call cancelled: user pressed stop' } },
+        });
         for (const { entry } of entries.slice(0, -1)) {
           expect(entry).toMatchObject({ message: { method: 'notifications/progress', params: { progressToken: 'p-cancel' } } });
         }
@@ -582,7 +595,11 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
     });
 
     it('lists hash_text, marked with its scope, to a caller who could obtain demo:crypto by stepping up (issue 13 item 13)', async () => {
-      const page = await bus.request(toolExecutor.listTools, { tenant: 'demo', server: 'default' }, as({ ...member('demo'), obtainableScopes: ['mcp', 'demo'] }));
+      const page = await bus.request(
+        toolExecutor.listTools,
+        { tenant: 'demo', server: 'default' },
+        as({ ...member('demo'), obtainableScopes: ['mcp', 'demo'] }),
+      );
       expect(page.tools.find((tool) => tool.name === 'hash_text')?._meta).toEqual({ [REQUIRED_SCOPES_META_KEY]: ['demo:crypto'] });
       expect(page.cacheScope).toBe('private');
       // Listed is not granted: the call still asks for the step-up.
@@ -634,10 +651,19 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
             requiredScopes: ['acme:web'],
           },
         });
-        expect(echo).toEqual({ created: true, tool: expect.objectContaining({ name: 'echo', enabled: true, timeoutMs: 60_000, requiredScopes: ['acme:web'] }) });
+        expect(echo).toEqual({
+          created: true,
+          tool: expect.objectContaining({ name: 'echo', enabled: true, timeoutMs: 60_000, requiredScopes: ['acme:web'] }),
+        });
         await bus.request(toolExecutor.putToolDefinition, {
           tenant,
-          tool: { name: 'greet', description: 'Answers with a fixed text', inputSchema: { type: 'object' }, kind: 'builtin', config: { handler: 'conformance.test_simple_text' } },
+          tool: {
+            name: 'greet',
+            description: 'Answers with a fixed text',
+            inputSchema: { type: 'object' },
+            kind: 'builtin',
+            config: { handler: 'conformance.test_simple_text' },
+          },
         });
         await expect(bus.request(toolExecutor.putServerDefinition, { tenant, server: { name: 'tools', tools: ['greet', 'echo'] } })).resolves.toEqual({
           created: true,
@@ -645,7 +671,10 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
         });
         await expect.poll(() => watch.events, { timeout: 5_000 }).toContainEqual({ tenant, servers: ['tools'] });
 
-        await expect(bus.request(toolExecutor.getVirtualServer, { tenant, server: 'tools' })).resolves.toMatchObject({ public: false, scopes: ['mcp', 'acme:web'] });
+        await expect(bus.request(toolExecutor.getVirtualServer, { tenant, server: 'tools' })).resolves.toMatchObject({
+          public: false,
+          scopes: ['mcp', 'acme:web'],
+        });
         await expect(listAs(member(tenant), tenant, 'tools')).resolves.toEqual({ names: ['greet'], cacheScope: 'private' });
         await expect(listAs(member(tenant, ['mcp', 'acme']), tenant, 'tools')).resolves.toEqual({ names: ['echo', 'greet'], cacheScope: 'private' });
         await expect(callAs(member(tenant), tenant, 'tools', 'echo', { word: 'hi' })).rejects.toMatchObject({
@@ -662,7 +691,10 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
         await expect.poll(() => watch.events, { timeout: 5_000 }).toContainEqual({ tenant, servers: ['tools'] });
         await expect(bus.request(toolExecutor.getServerDefinition, { tenant, name: 'tools' })).resolves.toMatchObject({ tools: ['echo'] });
         await expect(listAs(member(tenant, ['mcp', 'acme']), tenant, 'tools')).resolves.toMatchObject({ names: ['echo'] });
-        await expect(callAs(member(tenant), tenant, 'tools', 'greet')).rejects.toMatchObject({ code: WireErrorCode.InvalidParams, message: 'Unknown tool: greet' });
+        await expect(callAs(member(tenant), tenant, 'tools', 'greet')).rejects.toMatchObject({
+          code: WireErrorCode.InvalidParams,
+          message: 'Unknown tool: greet',
+        });
         await expect(bus.request(toolExecutor.getToolDefinition, { tenant, name: 'greet' })).rejects.toMatchObject({ code: WireErrorCode.NotFound });
       } finally {
         watch.stop();
@@ -683,12 +715,14 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
       expect(put.tool).toMatchObject({ config: { url: endpointUrl, headers: { 'x-api-key': { set: true } } } });
       // An update that names no header (another description) keeps the value.
       await bus.request(toolExecutor.putToolDefinition, { tenant, tool: { ...tool, description: 'now described', config: { url: endpointUrl } } });
-      const answers = [put, await bus.request(toolExecutor.getToolDefinition, { tenant, name: 'keyed' }), await bus.request(toolExecutor.listToolDefinitions, { tenant })];
+      const answers = [
+        put,
+        await bus.request(toolExecutor.getToolDefinition, { tenant, name: 'keyed' }),
+        await bus.request(toolExecutor.listToolDefinitions, { tenant }),
+      ];
       expect(JSON.stringify(answers)).not.toContain(secret);
       await bus.request(toolExecutor.putServerDefinition, { tenant, server: { name: 'api', tools: ['keyed'] } });
-      await expect
-        .poll(() => listAs(member(tenant), tenant, 'api').catch(() => undefined), { timeout: 5_000 })
-        .toMatchObject({ names: ['keyed'] });
+      await expect.poll(() => listAs(member(tenant), tenant, 'api').catch(() => undefined), { timeout: 5_000 }).toMatchObject({ names: ['keyed'] });
       const result = await callAs(member(tenant), tenant, 'api', 'keyed', { word: 'hi' });
       if (setup.allowPrivateNetworks) expect(result.structuredContent).toEqual({ echoed: { word: 'hi' }, apiKey: secret });
       else expect(result.isError).toBe(true);
@@ -699,9 +733,17 @@ describe.each(setups)('ToolExecutorModule over $name', (setup) => {
       await bus.request(toolExecutor.putTenant, { tenant });
       const badSchema = bus.request(toolExecutor.putToolDefinition, {
         tenant,
-        tool: { name: 'bad', inputSchema: { type: 'object', properties: { a: { type: 'no-such-type' } } }, kind: 'builtin', config: { handler: 'demo.calculate' } },
+        tool: {
+          name: 'bad',
+          inputSchema: { type: 'object', properties: { a: { type: 'no-such-type' } } },
+          kind: 'builtin',
+          config: { handler: 'demo.calculate' },
+        },
       });
-      await expect(badSchema).rejects.toMatchObject({ code: WireErrorCode.InvalidParams, message: expect.stringContaining('inputSchema of bad does not compile') });
+      await expect(badSchema).rejects.toMatchObject({
+        code: WireErrorCode.InvalidParams,
+        message: expect.stringContaining('inputSchema of bad does not compile'),
+      });
       const unknownHandler = bus.request(toolExecutor.putToolDefinition, {
         tenant,
         tool: { name: 'ghost', inputSchema: { type: 'object' }, kind: 'builtin', config: { handler: 'nowhere.nothing' } },

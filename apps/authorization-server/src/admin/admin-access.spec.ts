@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideAdminAccess, PLATFORM_ADMIN_ROLE, withCurrentRights, type AdminPrincipal } from './admin-access';
+import { type AdminPrincipal, decideAdminAccess, PLATFORM_ADMIN_ROLE, withCurrentRights } from './admin-access';
 
 const principal = (overrides: Partial<AdminPrincipal> = {}): AdminPrincipal => ({
   subject: '5d9b4e0e-8f61-4a51-9c43-3c3f1f0b8a11',
@@ -73,9 +73,9 @@ describe(withCurrentRights, () => {
   });
 
   it('drops a role the user lost since the token was issued', () => {
-    expect(withCurrentRights(principal({ tenant: 'acme', roles: [PLATFORM_ADMIN_ROLE, 'tenant-admin'] }), { tenant: 'acme', roles: ['tenant-admin'] }).roles).toEqual([
-      'tenant-admin',
-    ]);
+    expect(
+      withCurrentRights(principal({ tenant: 'acme', roles: [PLATFORM_ADMIN_ROLE, 'tenant-admin'] }), { tenant: 'acme', roles: ['tenant-admin'] }).roles,
+    ).toEqual(['tenant-admin']);
   });
 
   it('never adds a role the token does not claim', () => {

@@ -38,9 +38,7 @@ export function withCurrentRights(principal: AdminPrincipal, current: CurrentAdm
 
 /** The outcome of `decideAdminAccess`. */
 export type AdminAccessDecision =
-  | { allowed: true }
-  | { allowed: false; reason: 'insufficient_scope'; message: string }
-  | { allowed: false; reason: 'forbidden'; message: string };
+  { allowed: true } | { allowed: false; reason: 'insufficient_scope'; message: string } | { allowed: false; reason: 'forbidden'; message: string };
 
 /**
  * Who may call which admin route. The token must carry the `admin` scope (a scope is what the client

@@ -1,6 +1,6 @@
-import { Injectable, Logger, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import { type CallHandler, type ExecutionContext, Injectable, Logger, type NestInterceptor } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { tap, type Observable } from 'rxjs';
+import { type Observable, tap } from 'rxjs';
 import type { AdminRequest } from './admin-auth.guard';
 
 /** Metadata key of a route's operation id (set by `AdminRoute`), the `action` of its audit line. */

@@ -3,11 +3,11 @@ import { Reflector } from '@nestjs/core';
 import type * as Jose from 'jose' with { 'resolution-mode': 'import' };
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AccessTokenVerifier, type RevocableToken } from '@mcp-platform/shared-auth';
+import { adminApiSettings } from './admin.constants';
+import { AdminApiError } from './admin.errors';
 import type { AdminAccessLevel, CurrentAdminRights } from './admin-access';
 import { AdminAccess, AdminAuthGuard, type AdminRequest } from './admin-auth.guard';
 import { AdminSubjects } from './admin-subjects.service';
-import { adminApiSettings } from './admin.constants';
-import { AdminApiError } from './admin.errors';
 
 const PUBLIC_URL = 'https://auth.example.test';
 const settings = adminApiSettings({
@@ -160,7 +160,10 @@ describe(AdminAuthGuard, () => {
     });
 
     it('answers 403 to a valid token without an admin role', async () => {
-      expect(await outcome('tenant', await bearer({ roles: [], tenant: 'acme', tenant_id: ACME_ID }, { subject: ACME_ADMIN }), 'acme')).toMatchObject({ status: 403, code: 'FORBIDDEN' });
+      expect(await outcome('tenant', await bearer({ roles: [], tenant: 'acme', tenant_id: ACME_ID }, { subject: ACME_ADMIN }), 'acme')).toMatchObject({
+        status: 403,
+        code: 'FORBIDDEN',
+      });
     });
 
     it('answers 401 invalid_token when the user is gone or disabled, whatever the token says', async () => {
@@ -170,12 +173,17 @@ describe(AdminAuthGuard, () => {
     });
 
     it('answers 403 when the user lost the role the token still claims', async () => {
-      expect(await outcome('tenant', await bearer({ roles: ['tenant-admin'], tenant: 'acme', tenant_id: ACME_ID }, { subject: DEMOTED }), 'acme')).toMatchObject({ status: 403, code: 'FORBIDDEN' });
+      expect(
+        await outcome('tenant', await bearer({ roles: ['tenant-admin'], tenant: 'acme', tenant_id: ACME_ID }, { subject: DEMOTED }), 'acme'),
+      ).toMatchObject({ status: 403, code: 'FORBIDDEN' });
       expect(await outcome('platform', await bearer({ roles: ['platform-admin'] }, { subject: ACME_ADMIN }))).toMatchObject({ status: 403, code: 'FORBIDDEN' });
     });
 
     it('answers 403 when the user now belongs to another tenant than the token names', async () => {
-      expect(await outcome('tenant', await bearer({ roles: ['tenant-admin'], tenant: 'acme', tenant_id: ACME_ID }, { subject: MOVED }), 'acme')).toMatchObject({ status: 403, code: 'FORBIDDEN' });
+      expect(await outcome('tenant', await bearer({ roles: ['tenant-admin'], tenant: 'acme', tenant_id: ACME_ID }, { subject: MOVED }), 'acme')).toMatchObject({
+        status: 403,
+        code: 'FORBIDDEN',
+      });
     });
   });
 });

@@ -1,12 +1,19 @@
-import { createParamDecorator, Inject, Injectable, SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { type CanActivate, createParamDecorator, type ExecutionContext, Inject, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { ADMIN_SCOPE } from '@mcp-platform/protocol-mcp';
-import { AccessTokenVerifier, bearerChallenge, KeySetUnavailableError, parseBearerAuthorization, TokenRejectedError, type VerifiedAccessToken } from '@mcp-platform/shared-auth';
-import { decideAdminAccess, withCurrentRights, type AdminAccessLevel, type AdminPrincipal } from './admin-access';
-import { AdminSubjects } from './admin-subjects.service';
+import {
+  AccessTokenVerifier,
+  bearerChallenge,
+  KeySetUnavailableError,
+  parseBearerAuthorization,
+  TokenRejectedError,
+  type VerifiedAccessToken,
+} from '@mcp-platform/shared-auth';
 import { ADMIN_API_SETTINGS, type AdminApiSettings } from './admin.constants';
 import { AdminApiError, AdminErrorCode } from './admin.errors';
+import { type AdminAccessLevel, type AdminPrincipal, decideAdminAccess, withCurrentRights } from './admin-access';
+import { AdminSubjects } from './admin-subjects.service';
 
 const ACCESS_LEVEL = 'admin:access-level';
 
@@ -78,7 +85,13 @@ export class AdminAuthGuard implements CanActivate {
     }
     // As at the MCP edge: a tenant is named by its immutable id too, which revocations name.
     if (verified.tenant !== undefined && verified.tenantId === undefined) throw this.invalidToken('the token names a tenant without its id (tenant_id)');
-    const principal: AdminPrincipal = { subject: verified.subject, clientId: verified.clientId, tenant: verified.tenant, scopes: verified.scopes, roles: verified.roles };
+    const principal: AdminPrincipal = {
+      subject: verified.subject,
+      clientId: verified.clientId,
+      tenant: verified.tenant,
+      scopes: verified.scopes,
+      roles: verified.roles,
+    };
     const current = await this.subjects.currentRights({
       subject: verified.subject,
       ...(verified.tenantId === undefined ? {} : { tenantId: verified.tenantId }),
@@ -90,7 +103,12 @@ export class AdminAuthGuard implements CanActivate {
 
   private invalidToken(description: string): AdminApiError {
     return new AdminApiError(AdminErrorCode.Unauthorized, description, {
-      challenge: bearerChallenge({ resourceMetadata: this.settings.resourceMetadataUrl, scope: ADMIN_SCOPE, error: 'invalid_token', errorDescription: description }),
+      challenge: bearerChallenge({
+        resourceMetadata: this.settings.resourceMetadataUrl,
+        scope: ADMIN_SCOPE,
+        error: 'invalid_token',
+        errorDescription: description,
+      }),
     });
   }
 }

@@ -4,8 +4,8 @@ import { WireErrorCode } from '@mcp-platform/protocol-contracts';
 import { SequentialIds } from '@mcp-platform/shared-clock';
 import { RpcError } from '@mcp-platform/shared-messaging';
 import { IdentityError, IdentityErrorCode } from '../identity/identity.errors';
-import { fromIdentityCode, fromWireCode, mapAdminError } from './admin-error.mapper';
 import { AdminApiError, AdminErrorCode, adminErrorStatus } from './admin.errors';
+import { fromIdentityCode, fromWireCode, mapAdminError } from './admin-error.mapper';
 
 describe(mapAdminError, () => {
   it('keeps the API’s own errors as they are', () => {
@@ -42,17 +42,26 @@ describe(mapAdminError, () => {
   });
 
   it('maps the resource store’s quota refusal (INVALID_PARAMS with the quota) to 413 QUOTA_EXCEEDED', () => {
-    const rpc = new RpcError(WireErrorCode.InvalidParams, 'Tenant acme would store 11 bytes, over its quota of 10', { quotaBytes: 10, usedBytes: 10, requestedBytes: 1 });
+    const rpc = new RpcError(WireErrorCode.InvalidParams, 'Tenant acme would store 11 bytes, over its quota of 10', {
+      quotaBytes: 10,
+      usedBytes: 10,
+      requestedBytes: 1,
+    });
     const { error } = mapAdminError(rpc, new SequentialIds('err'));
     expect(error.status).toBe(413);
     expect(error.toBody()).toEqual({ error: { code: 'QUOTA_EXCEEDED', message: 'Tenant acme would store 11 bytes, over its quota of 10' } });
   });
 
   it('maps the resource store’s size refusal (INVALID_PARAMS with the per-resource limit) to 413 PAYLOAD_TOO_LARGE', () => {
-    const rpc = new RpcError(WireErrorCode.InvalidParams, 'Resource content of 17 bytes is over the limit of 16 bytes per resource', { maxResourceBytes: 16, requestedBytes: 17 });
+    const rpc = new RpcError(WireErrorCode.InvalidParams, 'Resource content of 17 bytes is over the limit of 16 bytes per resource', {
+      maxResourceBytes: 16,
+      requestedBytes: 17,
+    });
     const { error } = mapAdminError(rpc, new SequentialIds('err'));
     expect(error.status).toBe(413);
-    expect(error.toBody()).toEqual({ error: { code: 'PAYLOAD_TOO_LARGE', message: 'Resource content of 17 bytes is over the limit of 16 bytes per resource' } });
+    expect(error.toBody()).toEqual({
+      error: { code: 'PAYLOAD_TOO_LARGE', message: 'Resource content of 17 bytes is over the limit of 16 bytes per resource' },
+    });
   });
 
   it('keeps the executor’s error id of an internal wire error, and the cause for the log', () => {

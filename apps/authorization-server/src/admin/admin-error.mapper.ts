@@ -109,7 +109,12 @@ function isQuotaRefusal(code: WireErrorCode, data: unknown): boolean {
  * `data.maxResourceBytes` (`resource-upload.contracts.ts`): 413, like a body over the API's own limit.
  */
 function isSizeRefusal(code: WireErrorCode, data: unknown): boolean {
-  return code === WireErrorCode.InvalidParams && typeof data === 'object' && data !== null && typeof (data as { maxResourceBytes?: unknown }).maxResourceBytes === 'number';
+  return (
+    code === WireErrorCode.InvalidParams &&
+    typeof data === 'object' &&
+    data !== null &&
+    typeof (data as { maxResourceBytes?: unknown }).maxResourceBytes === 'number'
+  );
 }
 
 /**

@@ -1,4 +1,4 @@
-import { Catch, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import { type ArgumentsHost, Catch, type ExceptionFilter, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { IdSource } from '@mcp-platform/shared-clock';
 import { mapAdminError } from './admin-error.mapper';

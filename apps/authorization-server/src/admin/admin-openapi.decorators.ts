@@ -1,15 +1,15 @@
 import { applyDecorators, Body, Controller, HttpCode, Param, Query, SetMetadata, UseFilters, UseGuards, UseInterceptors } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOAuth2, ApiConsumes, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags, type SchemaObject } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOAuth2, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags, type SchemaObject } from '@nestjs/swagger';
 import { z } from 'zod';
 import { ADMIN_SCOPE } from '@mcp-platform/protocol-mcp';
-import type { AdminAccessLevel } from './admin-access';
-import { AdminAccess, AdminAuthGuard } from './admin-auth.guard';
-import { requireRawUpload } from './admin-raw-upload';
-import { ADMIN_OPERATION, AdminAuditInterceptor } from './admin-audit.interceptor';
-import { AdminExceptionFilter } from './admin-exception.filter';
-import { AdminNoStoreInterceptor } from './admin-no-store.interceptor';
 import { ADMIN_API_PATH } from './admin.constants';
 import { AdminErrorBodySchema } from './admin.errors';
+import type { AdminAccessLevel } from './admin-access';
+import { ADMIN_OPERATION, AdminAuditInterceptor } from './admin-audit.interceptor';
+import { AdminAccess, AdminAuthGuard } from './admin-auth.guard';
+import { AdminExceptionFilter } from './admin-exception.filter';
+import { AdminNoStoreInterceptor } from './admin-no-store.interceptor';
+import { requireRawUpload } from './admin-raw-upload';
 import { ZodValidationPipe } from './zod-validation.pipe';
 
 /** The name of the bearer security scheme in the OpenAPI document. */
@@ -86,7 +86,11 @@ export function AdminRoute(options: AdminRouteOptions): MethodDecorator {
     ApiOperation({ operationId: options.operationId, summary: options.summary, ...(options.description ? { description: options.description } : {}) }),
     HttpCode(status),
     options.binaryResponse
-      ? ApiResponse({ status, description: 'Success: the bytes, with their media type as `Content-Type`', content: { '*/*': { schema: { type: 'string', format: 'binary' } } } })
+      ? ApiResponse({
+          status,
+          description: 'Success: the bytes, with their media type as `Content-Type`',
+          content: { '*/*': { schema: { type: 'string', format: 'binary' } } },
+        })
       : ApiResponse({
           status,
           description: status === 204 ? 'Done; no body' : 'Success',
@@ -132,7 +136,11 @@ export function ZodQueryObject(schema: z.ZodObject): ParameterDecorator {
     Query(new ZodValidationPipe(schema, 'query'))(target, propertyKey, index);
     for (const [name, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
       const { description, ...fieldSchema } = openApiSchema(field, 'input');
-      documentOn(target, propertyKey, ApiQuery({ name, required: !field.safeParse(undefined).success, schema: fieldSchema, ...(description ? { description } : {}) }));
+      documentOn(
+        target,
+        propertyKey,
+        ApiQuery({ name, required: !field.safeParse(undefined).success, schema: fieldSchema, ...(description ? { description } : {}) }),
+      );
     }
   };
 }

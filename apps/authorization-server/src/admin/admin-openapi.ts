@@ -1,13 +1,13 @@
 import type { INestApplication } from '@nestjs/common';
-import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { ADMIN_SCOPE } from '@mcp-platform/protocol-mcp';
-import { ADMIN_DOCS_CLIENT_ID, adminDocsRedirectUri } from './admin-docs-client';
-import { ADMIN_OAUTH_SCHEME, ADMIN_SECURITY_SCHEME } from './admin-openapi.decorators';
 import { ADMIN_API_SETTINGS, ADMIN_DOCS_PATH, ADMIN_OPENAPI_JSON_PATH, type AdminApiSettings } from './admin.constants';
 import { AdminModule } from './admin.module';
+import { ADMIN_DOCS_CLIENT_ID, adminDocsRedirectUri } from './admin-docs-client';
+import { ADMIN_OAUTH_SCHEME, ADMIN_SECURITY_SCHEME } from './admin-openapi.decorators';
 
 const DESCRIPTION = [
-  "Administers the platform: tenants, their users, roles and OAuth clients, their tool catalog and the virtual servers that expose it, their resources and prompts, and their MCP tasks.",
+  'Administers the platform: tenants, their users, roles and OAuth clients, their tool catalog and the virtual servers that expose it, their resources and prompts, and their MCP tasks.',
   '',
   `Every route needs \`Authorization: Bearer <access token>\`: a JWT issued by this authorization server for the resource (audience) \`<this origin>/admin/v1\` with the \`${ADMIN_SCOPE}\` scope.`,
   'A platform administrator (role `platform-admin`) may do everything; a tenant administrator (role `tenant-admin`) only what is under `/admin/v1/tenants/{its tenant}`.',
@@ -15,7 +15,7 @@ const DESCRIPTION = [
   '',
   '**Getting a token here**: *Authorize*, then under `oauth2` tick `admin` and *Authorize* again: you sign in as an administrator in a new window (authorization code with PKCE, the pre-registered public client `admin-docs`), and every *Try it out* then carries the token.',
   '',
-  "**Automation** (no browser): a tenant administrator registers a confidential client of the tenant with `grant_types: [\"client_credentials\"]` and a `scope` that includes `admin` (`POST /admin/v1/tenants/{tenant}/clients`, whose answer holds the secret once); `POST <issuer>/token` with `grant_type=client_credentials`, `resource=<this origin>/admin/v1`, `scope=admin` and the client's credentials (HTTP Basic) gives a token with the rights of a tenant administrator of that tenant, for as long as the client exists and the tenant is enabled. Platform-wide operations (the tenants collection) take a signed-in platform administrator.",
+  '**Automation** (no browser): a tenant administrator registers a confidential client of the tenant with `grant_types: ["client_credentials"]` and a `scope` that includes `admin` (`POST /admin/v1/tenants/{tenant}/clients`, whose answer holds the secret once); `POST <issuer>/token` with `grant_type=client_credentials`, `resource=<this origin>/admin/v1`, `scope=admin` and the client\'s credentials (HTTP Basic) gives a token with the rights of a tenant administrator of that tenant, for as long as the client exists and the tenant is enabled. Platform-wide operations (the tenants collection) take a signed-in platform administrator.',
 ].join('\n');
 
 /**
@@ -32,7 +32,12 @@ export function buildAdminOpenApiDocument(app: INestApplication): OpenAPIObject 
     .setVersion('1')
     .addServer(settings.publicUrl)
     .addBearerAuth(
-      { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: `An access token of ${settings.issuer} for ${settings.audience}, scope \`${ADMIN_SCOPE}\`` },
+      {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description: `An access token of ${settings.issuer} for ${settings.audience}, scope \`${ADMIN_SCOPE}\``,
+      },
       ADMIN_SECURITY_SCHEME,
     )
     .addOAuth2(

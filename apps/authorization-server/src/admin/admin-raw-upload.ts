@@ -1,8 +1,8 @@
+import type { Readable } from 'node:stream';
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Readable } from 'node:stream';
 import { AdminApiError, AdminErrorCode } from './admin.errors';
 
 /**

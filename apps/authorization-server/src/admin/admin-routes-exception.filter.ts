@@ -1,8 +1,8 @@
-import { Catch, type ArgumentsHost } from '@nestjs/common';
+import { type ArgumentsHost, Catch } from '@nestjs/common';
 import { BaseExceptionFilter } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
-import { AdminExceptionFilter } from './admin-exception.filter';
 import { ADMIN_API_PATH } from './admin.constants';
+import { AdminExceptionFilter } from './admin-exception.filter';
 
 /**
  * Failures Fastify raises before an admin route runs (a body over the limit, a body that is not JSON)

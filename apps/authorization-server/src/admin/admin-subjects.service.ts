@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import type { RevocableToken } from '@mcp-platform/shared-auth';
 import { ClientsService } from '../clients/clients.service';
 import { TENANT_ADMIN_ROLE } from '../identity/identity.types';
-import { AccessRevocations } from '../revocations/access-revocations.service';
 import { UsersService } from '../identity/users/users.service';
-import { PLATFORM_ADMIN_ROLE, type CurrentAdminRights } from './admin-access';
+import { AccessRevocations } from '../revocations/access-revocations.service';
+import { type CurrentAdminRights, PLATFORM_ADMIN_ROLE } from './admin-access';
 
 /**
  * Looks up what the subject of an admin token is now (an abstract class, so the guard's unit tests

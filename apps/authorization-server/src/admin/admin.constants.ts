@@ -28,7 +28,8 @@ export interface AdminApiSettings {
 
 /** The admin API's settings from the resolved options. */
 export function adminApiSettings(
-  options: Pick<ResolvedAuthorizationServerOptions, 'publicUrl' | 'issuer' | 'adminAudience' | 'mcpPublicUrl'> & Partial<Pick<ResolvedAuthorizationServerOptions, 'adminUploadLimitBytes'>>,
+  options: Pick<ResolvedAuthorizationServerOptions, 'publicUrl' | 'issuer' | 'adminAudience' | 'mcpPublicUrl'> &
+    Partial<Pick<ResolvedAuthorizationServerOptions, 'adminUploadLimitBytes'>>,
 ): AdminApiSettings {
   return {
     publicUrl: options.publicUrl,

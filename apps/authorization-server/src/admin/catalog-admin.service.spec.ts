@@ -1,9 +1,9 @@
 import { Logger } from '@nestjs/common';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { toolExecutor, type RpcContract } from '@mcp-platform/protocol-contracts';
+import { type RpcContract, toolExecutor } from '@mcp-platform/protocol-contracts';
 import type { MessageBus } from '@mcp-platform/shared-messaging';
-import type { AdminPrincipal } from './admin-access';
 import { adminApiSettings } from './admin.constants';
+import type { AdminPrincipal } from './admin-access';
 import { CatalogAdminService } from './catalog-admin.service';
 
 const settings = adminApiSettings({
@@ -40,13 +40,23 @@ describe(CatalogAdminService, () => {
         [toolExecutor.putServerDefinition.subject]: (payload) => ({ created: true, server: (payload as { server: unknown }).server }),
       });
       const result = await new CatalogAdminService(bus, settings).putServer('acme', 'main', { title: 'Main', public: false, tools: ['echo'] }, actor);
-      expect(sent).toEqual([{ subject: toolExecutor.putServerDefinition.subject, payload: { tenant: 'acme', server: { name: 'main', title: 'Main', public: false, tools: ['echo'] } } }]);
-      expect(result).toEqual({ created: true, server: { name: 'main', title: 'Main', public: false, tools: ['echo'], url: 'https://mcp.example.test/acme/main/mcp' } });
+      expect(sent).toEqual([
+        {
+          subject: toolExecutor.putServerDefinition.subject,
+          payload: { tenant: 'acme', server: { name: 'main', title: 'Main', public: false, tools: ['echo'] } },
+        },
+      ]);
+      expect(result).toEqual({
+        created: true,
+        server: { name: 'main', title: 'Main', public: false, tools: ['echo'], url: 'https://mcp.example.test/acme/main/mcp' },
+      });
     });
 
     it('warns when the server is public, and only then', async () => {
       const warn = vi.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
-      const { bus } = busAnswering({ [toolExecutor.putServerDefinition.subject]: (payload) => ({ created: false, server: (payload as { server: unknown }).server }) });
+      const { bus } = busAnswering({
+        [toolExecutor.putServerDefinition.subject]: (payload) => ({ created: false, server: (payload as { server: unknown }).server }),
+      });
       const service = new CatalogAdminService(bus, settings);
       await service.putServer('acme', 'main', { public: false, tools: [] }, actor);
       expect(warn).not.toHaveBeenCalled();

@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { toolExecutor } from '@mcp-platform/protocol-contracts';
 import { MessageBus } from '@mcp-platform/shared-messaging';
-import type { AdminPrincipal } from './admin-access';
 import { ADMIN_API_SETTINGS, type AdminApiSettings } from './admin.constants';
+import type { AdminPrincipal } from './admin-access';
 import type {
   ToolBody,
   ToolList,

@@ -1,6 +1,13 @@
 import { Delete, Get, Post } from '@nestjs/common';
 import { AdminController, AdminRoute, ZodBody, ZodParam } from './admin-openapi.decorators';
-import { ClientIdSchema, ClientListSchema, ClientViewSchema, CreateClientBodySchema, CreatedClientSchema, type CreateClientBody } from './clients-admin.schemas';
+import {
+  ClientIdSchema,
+  ClientListSchema,
+  ClientViewSchema,
+  type CreateClientBody,
+  CreateClientBodySchema,
+  CreatedClientSchema,
+} from './clients-admin.schemas';
 import { ClientsAdminService } from './clients-admin.service';
 import { TenantSlugSchema } from './identity-admin.schemas';
 

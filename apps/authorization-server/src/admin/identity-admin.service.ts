@@ -4,8 +4,8 @@ import type { Role, Tenant, UserAccount } from '../identity/identity.types';
 import { RolesService } from '../identity/roles/roles.service';
 import { TenantsService } from '../identity/tenants/tenants.service';
 import { UsersService } from '../identity/users/users.service';
-import { PLATFORM_ADMIN_ROLE, type AdminPrincipal } from './admin-access';
 import { AdminApiError, AdminErrorCode } from './admin.errors';
+import { type AdminPrincipal, PLATFORM_ADMIN_ROLE } from './admin-access';
 import type {
   CreateTenantBody,
   CreateUserBody,

@@ -1,6 +1,14 @@
 import { Delete, Get, Put } from '@nestjs/common';
 import { AdminController, AdminRoute, ZodBody, ZodParam } from './admin-openapi.decorators';
-import { ItemNameSchema, PromptBodySchema, PromptListSchema, PromptPutResultSchema, PromptViewSchema, TenantSlugSchema, type PromptBody } from './resource-admin.schemas';
+import {
+  ItemNameSchema,
+  type PromptBody,
+  PromptBodySchema,
+  PromptListSchema,
+  PromptPutResultSchema,
+  PromptViewSchema,
+  TenantSlugSchema,
+} from './resource-admin.schemas';
 import { ResourceAdminService } from './resource-admin.service';
 
 /** A tenant's prompts: arguments (with completion values) and messages with `{{arg}}` placeholders. */
@@ -25,7 +33,7 @@ export class PromptsHttpController {
     operationId: 'putPrompt',
     summary: 'Create or replace a prompt',
     description:
-      'In message texts and embedded resource URIs and texts, `{{arg}}` becomes the argument\'s value (an optional argument not given becomes empty), and a section `{{#arg}}…{{/arg}}` is kept only when the argument is given and not empty: `Summarize the following text{{#length}} ({{length}}){{/length}}:` reads `Summarize the following text:` without `length`. Placeholders and sections of undeclared names stay as written.',
+      "In message texts and embedded resource URIs and texts, `{{arg}}` becomes the argument's value (an optional argument not given becomes empty), and a section `{{#arg}}…{{/arg}}` is kept only when the argument is given and not empty: `Summarize the following text{{#length}} ({{length}}){{/length}}:` reads `Summarize the following text:` without `length`. Placeholders and sections of undeclared names stay as written.",
     response: PromptPutResultSchema,
     errors: [503],
   })

@@ -13,7 +13,9 @@ export { TenantSlugSchema } from './identity-admin.schemas';
 export const ResourceUriSchema = resourceStore.ResourceUriSchema;
 
 /** A resource as written through the API: the contract's definition without its URI (the query names it). */
-export const ResourceBodySchema = resourceStore.ResourceFieldsSchema.omit({ uri: true }).refine(resourceStore.hasOneContent, { message: 'exactly one of text and blob' });
+export const ResourceBodySchema = resourceStore.ResourceFieldsSchema.omit({ uri: true }).refine(resourceStore.hasOneContent, {
+  message: 'exactly one of text and blob',
+});
 export type ResourceBody = z.output<typeof ResourceBodySchema>;
 
 /** A resource as the API shows it: its definition with its content (left out over 512 KiB) and its size in bytes. */
@@ -34,7 +36,9 @@ export type ResourcePutResult = z.output<typeof ResourcePutResultSchema>;
  * `name`; for an existing one, what is given replaces its own and the rest is kept.
  */
 export const ResourceUploadQuerySchema = z.object({
-  mimeType: resourceStore.ResourceFieldsSchema.shape.mimeType.describe("The content's media type; default: the request's Content-Type, else application/octet-stream"),
+  mimeType: resourceStore.ResourceFieldsSchema.shape.mimeType.describe(
+    "The content's media type; default: the request's Content-Type, else application/octet-stream",
+  ),
   name: resourceStore.ResourceFieldsSchema.shape.name.optional().describe('Required for a new resource'),
   title: resourceStore.ResourceFieldsSchema.shape.title,
   description: resourceStore.ResourceFieldsSchema.shape.description,
@@ -42,7 +46,14 @@ export const ResourceUploadQuerySchema = z.object({
     .string()
     .max(100 * 66)
     .optional()
-    .transform((list) => (list === undefined ? undefined : list.split(',').map((server) => server.trim()).filter((server) => server !== '')))
+    .transform((list) =>
+      list === undefined
+        ? undefined
+        : list
+            .split(',')
+            .map((server) => server.trim())
+            .filter((server) => server !== ''),
+    )
     .pipe(resourceStore.ResourceFieldsSchema.shape.servers.unwrap().optional())
     .describe('Comma-separated names of the virtual servers exposing it; empty: every server of the tenant'),
 });

@@ -1,10 +1,9 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Readable } from 'node:stream';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { resourceStore } from '@mcp-platform/protocol-contracts';
 import { MessageBus, RpcError, WireErrorCode } from '@mcp-platform/shared-messaging';
-import type { RawUpload } from './admin-raw-upload';
 import { ADMIN_API_SETTINGS, type AdminApiSettings } from './admin.constants';
-import { fixedSizeChunks, uploadTooLarge } from './upload-chunks';
+import type { RawUpload } from './admin-raw-upload';
 import type {
   PromptBody,
   PromptList,
@@ -21,6 +20,7 @@ import type {
   ResourceUploadResult,
   ResourceView,
 } from './resource-admin.schemas';
+import { fixedSizeChunks, uploadTooLarge } from './upload-chunks';
 
 /** A resource's content on its way to an administrator: its media type, its size, and the bytes as they are read. */
 export interface ResourceDownload {
@@ -106,7 +106,13 @@ export class ResourceAdminService {
     async function* chunks(): AsyncGenerator<Buffer> {
       yield Buffer.from(data, 'base64');
       for (let offset = CHUNK_BYTES; offset < size; offset += CHUNK_BYTES) {
-        const next = await bus.request(resourceStore.readResourceDefinitionChunk, { tenant, uri, offset, length: Math.min(CHUNK_BYTES, size - offset), version });
+        const next = await bus.request(resourceStore.readResourceDefinitionChunk, {
+          tenant,
+          uri,
+          offset,
+          length: Math.min(CHUNK_BYTES, size - offset),
+          version,
+        });
         if ('changed' in next) throw new Error(`${uri} was rewritten during its download`);
         yield Buffer.from(next.data, 'base64');
       }

@@ -2,12 +2,12 @@ import { Delete, Get, Put } from '@nestjs/common';
 import { AdminController, AdminRoute, ZodBody, ZodParam } from './admin-openapi.decorators';
 import {
   ItemNameSchema,
+  type ResourceTemplateBody,
   ResourceTemplateBodySchema,
   ResourceTemplateListSchema,
   ResourceTemplatePutResultSchema,
   ResourceTemplateViewSchema,
   TenantSlugSchema,
-  type ResourceTemplateBody,
 } from './resource-admin.schemas';
 import { ResourceAdminService } from './resource-admin.service';
 
@@ -36,7 +36,11 @@ export class ResourceTemplatesHttpController {
     response: ResourceTemplatePutResultSchema,
     errors: [503],
   })
-  put(@ZodParam('tenant', TenantSlugSchema) tenant: string, @ZodParam('name', ItemNameSchema) name: string, @ZodBody(ResourceTemplateBodySchema) body: ResourceTemplateBody) {
+  put(
+    @ZodParam('tenant', TenantSlugSchema) tenant: string,
+    @ZodParam('name', ItemNameSchema) name: string,
+    @ZodBody(ResourceTemplateBodySchema) body: ResourceTemplateBody,
+  ) {
     return this.resources.putResourceTemplate(tenant, name, body);
   }
 

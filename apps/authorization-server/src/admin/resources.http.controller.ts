@@ -2,16 +2,16 @@ import { Delete, Get, Put, StreamableFile } from '@nestjs/common';
 import { AdminController, AdminRoute, RawUploadBody, ZodBody, ZodParam, ZodQuery, ZodQueryObject } from './admin-openapi.decorators';
 import { RawUpload, RawUploadRoute } from './admin-raw-upload';
 import {
+  type ResourceBody,
   ResourceBodySchema,
   ResourceListSchema,
   ResourcePutResultSchema,
+  type ResourceUploadQuery,
   ResourceUploadQuerySchema,
   ResourceUploadResultSchema,
   ResourceUriSchema,
   ResourceViewSchema,
   TenantSlugSchema,
-  type ResourceBody,
-  type ResourceUploadQuery,
 } from './resource-admin.schemas';
 import { ResourceAdminService } from './resource-admin.service';
 
@@ -55,7 +55,11 @@ export class ResourcesHttpController {
     response: ResourcePutResultSchema,
     errors: [413, 503],
   })
-  put(@ZodParam('tenant', TenantSlugSchema) tenant: string, @ZodQuery('uri', ResourceUriSchema, URI_DESCRIPTION) uri: string, @ZodBody(ResourceBodySchema) body: ResourceBody) {
+  put(
+    @ZodParam('tenant', TenantSlugSchema) tenant: string,
+    @ZodQuery('uri', ResourceUriSchema, URI_DESCRIPTION) uri: string,
+    @ZodBody(ResourceBodySchema) body: ResourceBody,
+  ) {
     return this.resources.putResource(tenant, uri, body);
   }
 
@@ -66,9 +70,9 @@ export class ResourcesHttpController {
     summary: "Create a resource, or replace a resource's content, from the raw request body",
     description:
       'The body is the content itself, sent on to the resource store in 256 KiB chunks and written at once when complete; it is stored as bytes and served as a `blob`. ' +
-      'Its media type is `mimeType` if given, else the request\'s `Content-Type` (any, JSON included, but `application/x-www-form-urlencoded`, curl\'s default for `--data-binary`), else `application/octet-stream`. ' +
+      "Its media type is `mimeType` if given, else the request's `Content-Type` (any, JSON included, but `application/x-www-form-urlencoded`, curl's default for `--data-binary`), else `application/octet-stream`. " +
       'A new resource needs `name`; for an existing one, the metadata given (`name`, `title`, `description`, `servers`) replaces its own and the rest (annotations and icons too) is kept. ' +
-      'Limits: the admin API\'s `ADMIN_UPLOAD_LIMIT_BYTES` (16 MiB by default) and the store\'s `RESOURCE_STORE_MAX_RESOURCE_BYTES` (413 `PAYLOAD_TOO_LARGE`), and the tenant quota (413 `QUOTA_EXCEEDED`). ' +
+      "Limits: the admin API's `ADMIN_UPLOAD_LIMIT_BYTES` (16 MiB by default) and the store's `RESOURCE_STORE_MAX_RESOURCE_BYTES` (413 `PAYLOAD_TOO_LARGE`), and the tenant quota (413 `QUOTA_EXCEEDED`). " +
       'Subscribers of the URI hear `notifications/resources/updated`, the servers exposing it `list_changed`.',
     response: ResourceUploadResultSchema,
     errors: [413, 503],
@@ -87,7 +91,7 @@ export class ResourcesHttpController {
     operationId: 'downloadResourceContent',
     summary: "Download a resource's content as raw bytes",
     description:
-      "The content with its media type as `Content-Type` and its size as `Content-Length`, read from the resource store chunk by chunk. A text comes as its UTF-8 bytes. " +
+      'The content with its media type as `Content-Type` and its size as `Content-Length`, read from the resource store chunk by chunk. A text comes as its UTF-8 bytes. ' +
       'Rewritten during the download, the response ends short rather than mixing two versions.',
     binaryResponse: true,
     errors: [404, 503],

@@ -1,7 +1,15 @@
 import { Delete, Get, Put } from '@nestjs/common';
 import { AdminController, AdminRoute, ZodBody, ZodParam } from './admin-openapi.decorators';
+import {
+  type PutRoleBody,
+  PutRoleBodySchema,
+  RoleListSchema,
+  RoleNameSchema,
+  RolePutResultSchema,
+  RoleViewSchema,
+  TenantSlugSchema,
+} from './identity-admin.schemas';
 import { IdentityAdminService } from './identity-admin.service';
-import { PutRoleBodySchema, RoleListSchema, RoleNameSchema, RolePutResultSchema, RoleViewSchema, TenantSlugSchema, type PutRoleBody } from './identity-admin.schemas';
 
 /** A tenant's roles: named sets of scopes its users may obtain. */
 @AdminController({ path: 'tenants/:tenant/roles', tag: 'roles', access: 'tenant' })

@@ -12,7 +12,12 @@ export const SkillNameSchema = resourceStore.SkillNameSchema;
 const ServerList = z
   .string()
   .max(100 * 66)
-  .transform((list) => list.split(',').map((server) => server.trim()).filter((server) => server !== ''))
+  .transform((list) =>
+    list
+      .split(',')
+      .map((server) => server.trim())
+      .filter((server) => server !== ''),
+  )
   .pipe(z.array(z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/)).max(100));
 
 /** The optional query of an upload: which servers serve the skill. */
@@ -32,5 +37,10 @@ export type SkillList = z.output<typeof SkillListSchema>;
 export const SkillUploadResultSchema = z.object({ created: z.boolean(), skill: SkillViewSchema });
 export type SkillUploadResult = z.output<typeof SkillUploadResultSchema>;
 
-export const SkillServersBodySchema = z.object({ servers: z.array(z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/)).max(100).describe('Empty: every server of the tenant') });
+export const SkillServersBodySchema = z.object({
+  servers: z
+    .array(z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/))
+    .max(100)
+    .describe('Empty: every server of the tenant'),
+});
 export type SkillServersBody = z.output<typeof SkillServersBodySchema>;

@@ -5,12 +5,12 @@ import { TenantSlugSchema } from './identity-admin.schemas';
 import {
   SkillListSchema,
   SkillNameSchema,
+  type SkillServersBody,
   SkillServersBodySchema,
+  type SkillUploadQuery,
   SkillUploadQuerySchema,
   SkillUploadResultSchema,
   SkillViewSchema,
-  type SkillServersBody,
-  type SkillUploadQuery,
 } from './skill-admin.schemas';
 import { SkillAdminService } from './skill-admin.service';
 
@@ -41,10 +41,10 @@ export class SkillsHttpController {
     operationId: 'uploadSkill',
     summary: 'Create or replace a skill from an archive of its folder (zip, tar or tar.gz)',
     description:
-      'The body is the archive (`curl --data-binary @skill.zip`), told apart by its first bytes whatever its `Content-Type`. It holds the skill folder\'s files, at its root or inside one folder: a `SKILL.md` beginning with YAML frontmatter whose `name` equals the path\'s name and whose `description` is not empty, and any other files. ' +
+      "The body is the archive (`curl --data-binary @skill.zip`), told apart by its first bytes whatever its `Content-Type`. It holds the skill folder's files, at its root or inside one folder: a `SKILL.md` beginning with YAML frontmatter whose `name` equals the path's name and whose `description` is not empty, and any other files. " +
       'Refused with 400 and nothing stored: a missing or malformed `SKILL.md`, entries leaving the folder (`..`, absolute paths), links or devices, duplicate paths, metadata keys under `io.modelcontextprotocol/`, a file that is not a zip or tar. ' +
       'Refused with 413: an archive over 17 MiB, more than 512 files, more than 16 MiB unpacked, or an archive unpacking to over 100 times its size (a compression bomb); the tenant quota counts the files. ' +
-      'Refused with 409: a file URI `skill://<name>/…` a plain resource already holds. The platform computes each file\'s SHA-256 digest and size; clients hear `resources/list_changed`, and subscribers of a changed file `resources/updated`.',
+      "Refused with 409: a file URI `skill://<name>/…` a plain resource already holds. The platform computes each file's SHA-256 digest and size; clients hear `resources/list_changed`, and subscribers of a changed file `resources/updated`.",
     response: SkillUploadResultSchema,
     errors: [409, 413, 503],
   })
@@ -59,7 +59,11 @@ export class SkillsHttpController {
 
   @Put(':name/servers')
   @AdminRoute({ operationId: 'setSkillServers', summary: 'Choose the virtual servers serving a skill', response: SkillViewSchema, errors: [404, 503] })
-  setServers(@ZodParam('tenant', TenantSlugSchema) tenant: string, @ZodParam('name', SkillNameSchema) name: string, @ZodBody(SkillServersBodySchema) body: SkillServersBody) {
+  setServers(
+    @ZodParam('tenant', TenantSlugSchema) tenant: string,
+    @ZodParam('name', SkillNameSchema) name: string,
+    @ZodBody(SkillServersBodySchema) body: SkillServersBody,
+  ) {
     return this.skills.setServers(tenant, name, body.servers);
   }
 

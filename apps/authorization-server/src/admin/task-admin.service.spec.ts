@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { taskScheduler, type RpcContract } from '@mcp-platform/protocol-contracts';
+import { type RpcContract, taskScheduler } from '@mcp-platform/protocol-contracts';
 import type { MessageBus } from '@mcp-platform/shared-messaging';
 import type { AdminPrincipal } from './admin-access';
 import { TaskAdminService } from './task-admin.service';
@@ -52,7 +52,9 @@ describe(TaskAdminService, () => {
     it("names the administrator by its token's subject only", async () => {
       const { bus, sent } = busAnswering(view);
       expect(await new TaskAdminService(bus).cancelTask('acme', view.taskId, actor)).toEqual(view);
-      expect(sent).toEqual([{ subject: taskScheduler.cancelTenantTask.subject, payload: { tenant: 'acme', taskId: view.taskId, actor: { subject: 'admin-1' } } }]);
+      expect(sent).toEqual([
+        { subject: taskScheduler.cancelTenantTask.subject, payload: { tenant: 'acme', taskId: view.taskId, actor: { subject: 'admin-1' } } },
+      ]);
     });
   });
 });

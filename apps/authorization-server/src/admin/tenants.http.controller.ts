@@ -1,15 +1,15 @@
 import { Delete, Get, Patch, Post } from '@nestjs/common';
 import { AdminController, AdminRoute, ZodBody, ZodParam } from './admin-openapi.decorators';
-import { IdentityAdminService } from './identity-admin.service';
 import {
+  type CreateTenantBody,
   CreateTenantBodySchema,
   TenantListSchema,
   TenantSlugSchema,
   TenantViewSchema,
-  UpdateTenantBodySchema,
-  type CreateTenantBody,
   type UpdateTenantBody,
+  UpdateTenantBodySchema,
 } from './identity-admin.schemas';
+import { IdentityAdminService } from './identity-admin.service';
 
 /** The tenants collection: platform administrators only. */
 @AdminController({ path: 'tenants', tag: 'tenants', access: 'platform' })

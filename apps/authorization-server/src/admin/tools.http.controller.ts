@@ -1,6 +1,6 @@
 import { Delete, Get, Post, Put } from '@nestjs/common';
 import { AdminController, AdminRoute, ZodBody, ZodParam } from './admin-openapi.decorators';
-import { TenantSlugSchema, ToolBodySchema, ToolListSchema, ToolNameSchema, ToolPutResultSchema, ToolViewSchema, type ToolBody } from './catalog-admin.schemas';
+import { TenantSlugSchema, type ToolBody, ToolBodySchema, ToolListSchema, ToolNameSchema, ToolPutResultSchema, ToolViewSchema } from './catalog-admin.schemas';
 import { CatalogAdminService } from './catalog-admin.service';
 
 /** A tenant's tool catalog: built-in and HTTP tools, their required scopes, enabled or not. */
@@ -18,7 +18,8 @@ export class ToolsHttpController {
   @AdminRoute({
     operationId: 'getTool',
     summary: 'Get a tool',
-    description: "Header values are never shown (`{ \"set\": true }` per header). An HTTP tool's `lastError` is its last outbound failure: the details its callers did not see, under the error id they were given.",
+    description:
+      'Header values are never shown (`{ "set": true }` per header). An HTTP tool\'s `lastError` is its last outbound failure: the details its callers did not see, under the error id they were given.',
     response: ToolViewSchema,
     errors: [404, 503],
   })
@@ -46,7 +47,12 @@ export class ToolsHttpController {
   }
 
   @Post(':name/disable')
-  @AdminRoute({ operationId: 'disableTool', summary: 'Disable a tool: it stays in the catalog but is neither listed nor callable', response: ToolViewSchema, errors: [404, 503] })
+  @AdminRoute({
+    operationId: 'disableTool',
+    summary: 'Disable a tool: it stays in the catalog but is neither listed nor callable',
+    response: ToolViewSchema,
+    errors: [404, 503],
+  })
   disable(@ZodParam('tenant', TenantSlugSchema) tenant: string, @ZodParam('name', ToolNameSchema) name: string) {
     return this.catalog.setToolEnabled(tenant, name, false);
   }

@@ -2,17 +2,17 @@ import { Delete, Get, Patch, Post } from '@nestjs/common';
 import type { AdminPrincipal } from './admin-access';
 import { Actor } from './admin-auth.guard';
 import { AdminController, AdminRoute, ZodBody, ZodParam } from './admin-openapi.decorators';
-import { IdentityAdminService } from './identity-admin.service';
 import {
+  type CreateUserBody,
   CreateUserBodySchema,
   TenantSlugSchema,
+  type UpdateUserBody,
   UpdateUserBodySchema,
   UserIdSchema,
   UserListSchema,
   UserViewSchema,
-  type CreateUserBody,
-  type UpdateUserBody,
 } from './identity-admin.schemas';
+import { IdentityAdminService } from './identity-admin.service';
 
 /** A tenant's users (who can sign in, with which roles). Passwords go in, never come out. */
 @AdminController({ path: 'tenants/:tenant/users', tag: 'users', access: 'tenant' })

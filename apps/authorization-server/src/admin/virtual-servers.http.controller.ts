@@ -5,11 +5,11 @@ import { AdminController, AdminRoute, ZodBody, ZodParam } from './admin-openapi.
 import {
   ServerNameSchema,
   TenantSlugSchema,
+  type VirtualServerBody,
   VirtualServerBodySchema,
   VirtualServerListSchema,
   VirtualServerPutResultSchema,
   VirtualServerViewSchema,
-  type VirtualServerBody,
 } from './catalog-admin.schemas';
 import { CatalogAdminService } from './catalog-admin.service';
 

@@ -42,7 +42,10 @@ export const ClientMetadataDocumentSchema = z
     software_version: z.string().max(200).optional(),
     contacts: z.array(z.string().max(320)).max(10).optional(),
     application_type: z.enum(['web', 'native']).optional(),
-    grant_types: z.array(z.enum(['authorization_code', 'refresh_token'])).min(1).optional(),
+    grant_types: z
+      .array(z.enum(['authorization_code', 'refresh_token']))
+      .min(1)
+      .optional(),
     response_types: z.array(z.literal('code')).min(1).optional(),
     token_endpoint_auth_method: z.enum(['none', 'private_key_jwt']).optional(),
     token_endpoint_auth_signing_alg: z.string().max(20).optional(),
@@ -106,7 +109,10 @@ export const CLIENT_METADATA_CACHE = { minSeconds: 60, maxSeconds: 24 * 3600, de
 export function cacheLifetimeSeconds(cacheControl: string | undefined): number {
   const { minSeconds, maxSeconds, defaultSeconds } = CLIENT_METADATA_CACHE;
   if (!cacheControl) return defaultSeconds;
-  const directives = cacheControl.toLowerCase().split(',').map((part) => part.trim());
+  const directives = cacheControl
+    .toLowerCase()
+    .split(',')
+    .map((part) => part.trim());
   if (directives.some((directive) => directive === 'no-store' || directive === 'no-cache')) return minSeconds;
   const maxAge = directives.map((directive) => /^max-age\s*=\s*"?(\d+)"?$/.exec(directive)?.[1]).find((value) => value !== undefined);
   if (maxAge === undefined) return defaultSeconds;

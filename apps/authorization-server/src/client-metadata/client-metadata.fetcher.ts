@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
-import { checkOutboundUrl, createGuardedAgent, readLimitedBody, type EgressPolicy } from '@mcp-platform/shared-egress';
-import { request, type Agent } from 'undici';
+import { type Agent, request } from 'undici';
+import { checkOutboundUrl, createGuardedAgent, type EgressPolicy, readLimitedBody } from '@mcp-platform/shared-egress';
 import { AUTHORIZATION_SERVER_OPTIONS } from '../authorization-server.constants';
 import type { ResolvedAuthorizationServerOptions } from '../authorization-server.options';
 import { MAX_CLIENT_METADATA_BYTES } from './client-metadata.document';

@@ -5,7 +5,12 @@ import { ClientMetadataService } from './client-metadata.service';
 
 /** Client ID Metadata Documents: fetched through the SSRF guard, validated and cached. */
 @Module({
-  providers: [{ provide: ClientMetadataFetcher, useClass: GuardedClientMetadataFetcher }, { provide: Clock, useClass: SystemClock }, { provide: IdSource, useClass: RandomIds }, ClientMetadataService],
+  providers: [
+    { provide: ClientMetadataFetcher, useClass: GuardedClientMetadataFetcher },
+    { provide: Clock, useClass: SystemClock },
+    { provide: IdSource, useClass: RandomIds },
+    ClientMetadataService,
+  ],
   exports: [ClientMetadataService],
 })
 export class ClientMetadataModule {}

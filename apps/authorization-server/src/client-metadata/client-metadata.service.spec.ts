@@ -19,7 +19,6 @@ class FakeFetcher extends ClientMetadataFetcher {
   }
 }
 
-
 const ok = (overrides: Partial<FetchedDocument> = {}): FetchedDocument => ({
   status: 200,
   contentType: 'application/json',
@@ -68,12 +67,22 @@ describe(ClientMetadataService, () => {
     });
 
     it('refuses an oversized document and another content type with the reason', async () => {
-      await expect(setup(async () => ok({ truncated: true })).service.resolve(URL_ID)).resolves.toEqual({ ok: false, reason: 'the document is larger than 5 KiB' });
-      await expect(setup(async () => ok({ contentType: 'text/html' })).service.resolve(URL_ID)).resolves.toMatchObject({ ok: false, reason: expect.stringMatching(/content type/) });
+      await expect(setup(async () => ok({ truncated: true })).service.resolve(URL_ID)).resolves.toEqual({
+        ok: false,
+        reason: 'the document is larger than 5 KiB',
+      });
+      await expect(setup(async () => ok({ contentType: 'text/html' })).service.resolve(URL_ID)).resolves.toMatchObject({
+        ok: false,
+        reason: expect.stringMatching(/content type/),
+      });
     });
 
     it.each([
-      ['an SSRF refusal', new Error('fetch failed', { cause: new SsrfRefusedError('app.example.com resolves to 10.0.0.1, which is not a public address', 'non_public_address') }), /10\.0\.0\.1.*CIMD_ALLOWED_HOSTS/],
+      [
+        'an SSRF refusal',
+        new Error('fetch failed', { cause: new SsrfRefusedError('app.example.com resolves to 10.0.0.1, which is not a public address', 'non_public_address') }),
+        /10\.0\.0\.1.*CIMD_ALLOWED_HOSTS/,
+      ],
       ['a DNS failure', Object.assign(new Error('getaddrinfo ENOTFOUND app.example.com'), { code: 'ENOTFOUND' }), /ENOTFOUND app\.example\.com/],
       ['a refused connection', Object.assign(new Error('connect ECONNREFUSED 10.9.8.7:443'), { code: 'ECONNREFUSED' }), /ECONNREFUSED 10\.9\.8\.7:443/],
     ])('answers %s with a generic reason and an error id, logging the details under that id', async (_case, error, detail) => {
@@ -93,7 +102,9 @@ describe(ClientMetadataService, () => {
     });
 
     it('accepts JSON subtypes such as application/foo+json', async () => {
-      await expect(setup(async () => ok({ contentType: 'application/oauth-client+json; charset=utf-8' })).service.resolve(URL_ID)).resolves.toMatchObject({ ok: true });
+      await expect(setup(async () => ok({ contentType: 'application/oauth-client+json; charset=utf-8' })).service.resolve(URL_ID)).resolves.toMatchObject({
+        ok: true,
+      });
     });
 
     it('does not fetch what is not a document URL', async () => {

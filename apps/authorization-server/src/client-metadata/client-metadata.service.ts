@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Clock, IdSource } from '@mcp-platform/shared-clock';
 import { describeOutboundFailure, findSsrfRefusal } from '@mcp-platform/shared-egress';
-import { CLIENT_METADATA_CACHE, cacheLifetimeSeconds, isClientMetadataDocumentUrl, parseClientMetadataDocument } from './client-metadata.document';
+import { cacheLifetimeSeconds, CLIENT_METADATA_CACHE, isClientMetadataDocumentUrl, parseClientMetadataDocument } from './client-metadata.document';
 import { ClientMetadataFetcher, type FetchedDocument } from './client-metadata.fetcher';
 
 /**
@@ -18,7 +18,6 @@ interface CacheEntry {
 
 /** How many documents are cached at most (the oldest entry goes first past it). */
 const MAX_CACHE_ENTRIES = 1_000;
-
 
 /**
  * Client ID Metadata Documents (S-162..S-165): the client of a URL-shaped `client_id` is what

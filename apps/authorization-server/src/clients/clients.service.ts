@@ -4,12 +4,12 @@ import { toolExecutor } from '@mcp-platform/protocol-contracts';
 import { ADMIN_SCOPE, formatScopes, parseScopes, scopeCovers } from '@mcp-platform/protocol-mcp';
 import { IdSource } from '@mcp-platform/shared-clock';
 import { IdentityError, IdentityErrorCode } from '../identity/identity.errors';
+import { TenantsService } from '../identity/tenants/tenants.service';
 import { OidcRecordsRepository } from '../oidc-records/oidc-records.repository';
 import { AccessRevocations } from '../revocations/access-revocations.service';
-import { TenantsService } from '../identity/tenants/tenants.service';
 import { hashClientSecret, newClientSecret } from './client-secret';
 import { ClientsRepository, type StoredClient } from './clients.repository';
-import { redirectUriProblem, type ApplicationType } from './redirect-uri.policy';
+import { type ApplicationType, redirectUriProblem } from './redirect-uri.policy';
 
 /** Grant types an administrator may give a pre-registered client. */
 export const CLIENT_GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials'] as const;
@@ -87,7 +87,11 @@ export class ClientsService {
   async create(tenant: string, input: NewClientInput): Promise<CreatedClient> {
     await this.requireTenant(tenant);
     const parsed = NewClientInputSchema.safeParse(input);
-    if (!parsed.success) throw new IdentityError(IdentityErrorCode.Invalid, parsed.error.issues.map((issue) => `${issue.path.join('.') || 'client'}: ${issue.message}`).join('; '));
+    if (!parsed.success)
+      throw new IdentityError(
+        IdentityErrorCode.Invalid,
+        parsed.error.issues.map((issue) => `${issue.path.join('.') || 'client'}: ${issue.message}`).join('; '),
+      );
     const metadata = clientMetadata(parsed.data);
     const confidential = parsed.data.token_endpoint_auth_method !== 'none';
     const clientSecret = confidential ? newClientSecret() : undefined;

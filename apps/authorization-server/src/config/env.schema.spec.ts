@@ -5,7 +5,13 @@ import { defaultPublicUrl, loadAuthorizationServerEnv } from './env.schema';
 describe('loadAuthorizationServerEnv', () => {
   it('derives the public URL from HOST and PORT and applies the defaults', () => {
     const env = loadAuthorizationServerEnv({ PORT: '4100' });
-    expect(env).toMatchObject({ AUTH_PUBLIC_URL: 'http://127.0.0.1:4100', MCP_PUBLIC_URL: 'http://127.0.0.1:3000', SEED: true, TRUST_PROXY: false, CIMD_ALLOWED_HOSTS: [] });
+    expect(env).toMatchObject({
+      AUTH_PUBLIC_URL: 'http://127.0.0.1:4100',
+      MCP_PUBLIC_URL: 'http://127.0.0.1:3000',
+      SEED: true,
+      TRUST_PROXY: false,
+      CIMD_ALLOWED_HOSTS: [],
+    });
     expect(env.DEMO_USER_PASSWORD).toBeUndefined();
   });
 

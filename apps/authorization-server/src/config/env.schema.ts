@@ -1,5 +1,16 @@
 import { z } from 'zod';
-import { BOOTSTRAP_ADMIN_KEYS, booleanFlag, bootstrapAdminEnv, commaList, emptyAsUnset, httpEnv, loadEnv, logEnv, natsEnv, postgresEnv } from '@mcp-platform/shared-config';
+import {
+  booleanFlag,
+  BOOTSTRAP_ADMIN_KEYS,
+  bootstrapAdminEnv,
+  commaList,
+  emptyAsUnset,
+  httpEnv,
+  loadEnv,
+  logEnv,
+  natsEnv,
+  postgresEnv,
+} from '@mcp-platform/shared-config';
 import { DEFAULT_ADMIN_UPLOAD_LIMIT_BYTES } from '../authorization-server.options';
 
 const seconds = (fallback: number, min: number, max: number) => z.coerce.number().int().min(min).max(max).default(fallback);

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
+import { Clock, SystemClock } from '@mcp-platform/shared-clock';
 import { ClientMetadataModule } from '../client-metadata/client-metadata.module';
 import { ClientsModule } from '../clients/clients.module';
-import { Clock, SystemClock } from '@mcp-platform/shared-clock';
 import { IdentityModule } from '../identity/identity.module';
 import { OAuthModule } from '../oauth/oauth.module';
 import { ThrottlingModule } from '../throttling/throttling.module';

@@ -1,25 +1,25 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { parseScopes } from '@mcp-platform/protocol-mcp';
+import { Clock } from '@mcp-platform/shared-clock';
 import { AUTHORIZATION_SERVER_OPTIONS } from '../authorization-server.constants';
 import type { ResolvedAuthorizationServerOptions } from '../authorization-server.options';
 import { ClientMetadataService } from '../client-metadata/client-metadata.service';
 import { ClientsService } from '../clients/clients.service';
 import { isLoopbackUri } from '../clients/redirect-uri.policy';
-import { Clock } from '@mcp-platform/shared-clock';
 import type { UserAccount } from '../identity/identity.types';
-import { AuthorizationPolicy } from '../oauth/authorization-policy.service';
-import { OAuthProviderService, type OidcProvider } from '../oauth/oauth-provider.service';
-import { OAuthSecretsService, csrfTokenFor, isValidCsrfToken } from '../oauth/oauth-secrets.service';
-import { ResourceServersService, type ResourceTarget } from '../oauth/resource-servers.service';
-import { describeScopes } from '../oauth/scope-descriptions';
 import { RolesService } from '../identity/roles/roles.service';
 import { TenantsService } from '../identity/tenants/tenants.service';
 import { UsersService } from '../identity/users/users.service';
+import { AuthorizationPolicy } from '../oauth/authorization-policy.service';
+import { OAuthProviderService, type OidcProvider } from '../oauth/oauth-provider.service';
+import { csrfTokenFor, isValidCsrfToken, OAuthSecretsService } from '../oauth/oauth-secrets.service';
+import { ResourceServersService, type ResourceTarget } from '../oauth/resource-servers.service';
+import { describeScopes } from '../oauth/scope-descriptions';
 import { renderAuthorizationErrorPage, renderConsentPage, renderMessagePage, renderSignInPage } from '../pages/pages';
+import { SignInThrottle } from '../throttling/sign-in.throttle';
 import { isKnownBrowser, knownBrowserCookie, knownBrowserCookieName } from './known-browser';
 import { PasswordSignIn } from './password-sign-in';
-import { SignInThrottle } from '../throttling/sign-in.throttle';
 
 /**
  * The browser's request and response, handed through to oidc-provider, whose interaction API reads
@@ -131,7 +131,13 @@ export class InteractionsService {
     if (signedInStamp !== undefined) {
       exchange.res.setHeader(
         'set-cookie',
-        knownBrowserCookie(csrfKey, cookieHeader, { name: this.knownBrowser.name, stamp: signedInStamp, secure: this.knownBrowser.secure, path: this.oauth.basePath() || '/', now }),
+        knownBrowserCookie(csrfKey, cookieHeader, {
+          name: this.knownBrowser.name,
+          stamp: signedInStamp,
+          secure: this.knownBrowser.secure,
+          path: this.oauth.basePath() || '/',
+          now,
+        }),
       );
     }
     const problem = this.policy.signInProblem(user, loaded.target);
@@ -154,10 +160,16 @@ export class InteractionsService {
     const user = await this.signedInUser(details);
     if (!user) return this.deny(loaded, exchange, 'the signed-in account no longer exists');
     const requested = parseScopes(stringParam(details.params['scope']));
-    const decision = await this.policy.decide(user, resource, requested.filter((scope) => !OIDC_SCOPES.has(scope)), await this.ceiling(client));
+    const decision = await this.policy.decide(
+      user,
+      resource,
+      requested.filter((scope) => !OIDC_SCOPES.has(scope)),
+      await this.ceiling(client),
+    );
     if (!decision.ok) return this.deny(loaded, exchange, decision.reason);
 
-    const grant = (details.grantId ? await provider.Grant.find(details.grantId) : undefined) ?? new provider.Grant({ accountId: user.id, clientId: client.clientId });
+    const grant =
+      (details.grantId ? await provider.Grant.find(details.grantId) : undefined) ?? new provider.Grant({ accountId: user.id, clientId: client.clientId });
     const oidcScopes = requested.filter((scope) => OIDC_SCOPES.has(scope));
     if (oidcScopes.length) grant.addOIDCScope(oidcScopes.join(' '));
     grant.addResourceScope(resource, decision.granted.join(' '));
@@ -193,10 +205,12 @@ export class InteractionsService {
       }
       throw error;
     }
-    if (details.uid !== uid) return message(400, 'Sign-in expired', 'This page does not belong to the sign-in in progress in this browser. Start again from your application.');
+    if (details.uid !== uid)
+      return message(400, 'Sign-in expired', 'This page does not belong to the sign-in in progress in this browser. Start again from your application.');
     const resource = details.params['resource'];
     const target = typeof resource === 'string' ? this.resources.parse(resource) : undefined;
-    if (typeof resource !== 'string' || !target) return message(400, 'Cannot continue', 'The application must name exactly one server (the resource parameter).');
+    if (typeof resource !== 'string' || !target)
+      return message(400, 'Cannot continue', 'The application must name exactly one server (the resource parameter).');
     let client: Client | undefined;
     try {
       client = await provider.Client.find(String(details.params['client_id']));
@@ -205,7 +219,11 @@ export class InteractionsService {
     }
     if (!client) {
       const clientId = String(details.params['client_id']);
-      return { kind: 'page', status: 400, html: renderAuthorizationErrorPage({ error: 'invalid_client', description: 'client not found', unknownClientId: clientId }) };
+      return {
+        kind: 'page',
+        status: 400,
+        html: renderAuthorizationErrorPage({ error: 'invalid_client', description: 'client not found', unknownClientId: clientId }),
+      };
     }
     return { provider, details, client, resource, target, label: await this.label(target) };
   }
@@ -270,7 +288,12 @@ export class InteractionsService {
 
   private async deny(loaded: LoadedInteraction, exchange: InteractionExchange, reason: string): Promise<InteractionOutcome> {
     this.logger.log(`authorization for client ${loaded.client.clientId} on ${loaded.resource} denied: ${reason}`);
-    await loaded.provider.interactionFinished(exchange.req, exchange.res, { error: 'access_denied', error_description: reason }, { mergeWithLastSubmission: false });
+    await loaded.provider.interactionFinished(
+      exchange.req,
+      exchange.res,
+      { error: 'access_denied', error_description: reason },
+      { mergeWithLastSubmission: false },
+    );
     return { kind: 'handled' };
   }
 
@@ -301,7 +324,6 @@ function stringParam(value: unknown): string | undefined {
 function clientName(client: Client): string {
   return typeof client.clientName === 'string' && client.clientName ? client.clientName : client.clientId;
 }
-
 
 function hostOf(uri: string): string {
   try {

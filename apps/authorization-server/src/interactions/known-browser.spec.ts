@@ -15,7 +15,13 @@ function sentBack(setCookie: string): string {
 }
 
 function cookieFor(stamp: string, options: { before?: string; now?: number; secure?: boolean } = {}): string {
-  return knownBrowserCookie(KEY, options.before, { name: options.secure ? knownBrowserCookieName(true) : NAME, stamp, secure: options.secure ?? false, path: '/oauth', now: options.now ?? NOW });
+  return knownBrowserCookie(KEY, options.before, {
+    name: options.secure ? knownBrowserCookieName(true) : NAME,
+    stamp,
+    secure: options.secure ?? false,
+    path: '/oauth',
+    now: options.now ?? NOW,
+  });
 }
 
 describe(knownBrowserCookie, () => {

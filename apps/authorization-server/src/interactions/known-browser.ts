@@ -1,5 +1,5 @@
-import { parse as parseCookies, serialize as serializeCookie } from 'cookie';
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { parse as parseCookies, serialize as serializeCookie } from 'cookie';
 
 /** How long a browser stays known after it signed in (each sign-in renews it). */
 export const KNOWN_BROWSER_MAX_AGE_SECONDS = 90 * 24 * 3600;
@@ -53,7 +53,11 @@ export function isKnownBrowser(key: Buffer, cookieHeader: string | undefined, na
  * `KNOWN_BROWSER_MAX_AGE_SECONDS` from `now`, in ms) besides the accounts it was known for already
  * (expired ones dropped): HttpOnly, SameSite=Lax, Secure over https, scoped to the authorization server's path.
  */
-export function knownBrowserCookie(key: Buffer, cookieHeader: string | undefined, options: { name: string; stamp: string; secure: boolean; path: string; now: number }): string {
+export function knownBrowserCookie(
+  key: Buffer,
+  cookieHeader: string | undefined,
+  options: { name: string; stamp: string; secure: boolean; path: string; now: number },
+): string {
   const expiresAt = Math.floor(options.now / 1_000) + KNOWN_BROWSER_MAX_AGE_SECONDS;
   const token = `${expiresAt.toString(36)}~${proof(key, options.stamp, expiresAt)}`;
   // This account's older proofs give way to the new one, so repeated sign-ins do not push the other accounts out.

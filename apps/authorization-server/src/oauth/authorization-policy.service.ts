@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ANY_SCOPE, type UserAccount } from '../identity/identity.types';
 import { RolesService } from '../identity/roles/roles.service';
-import { ResourceServersService, type ResourceDescription, type ResourceTarget } from './resource-servers.service';
+import { type ResourceDescription, ResourceServersService, type ResourceTarget } from './resource-servers.service';
 import { grantScopes, type ScopeGrant } from './scope-grant';
 
 /** The platform's role names in admin-API tokens (`roles` claim). */

@@ -1,20 +1,20 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import type * as Oidc from 'oidc-provider' with { 'resolution-mode': 'import' };
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AUTHORIZATION_SERVER_OPTIONS } from '../authorization-server.constants';
 import type { ResolvedAuthorizationServerOptions } from '../authorization-server.options';
 import { ClientMetadataService } from '../client-metadata/client-metadata.service';
-import { ClientStoreAdapter } from './client-store.adapter';
 import { isHashedClientSecret, verifyClientSecret } from '../clients/client-secret';
 import { ClientsService } from '../clients/clients.service';
-import { SigningKeysService } from '../signing-keys/signing-keys.service';
 import { TenantsService } from '../identity/tenants/tenants.service';
 import { UsersService } from '../identity/users/users.service';
-import { AuthorizationPolicy } from './authorization-policy.service';
-import { OAuthSecretsService } from './oauth-secrets.service';
 import { oidcAdapterFactory } from '../oidc-records/oidc.adapter';
-import { buildOidcConfiguration, defaultScopeFor, issuerPath } from './oidc-provider.configuration';
 import { OidcRecordsRepository } from '../oidc-records/oidc-records.repository';
+import { SigningKeysService } from '../signing-keys/signing-keys.service';
+import { AuthorizationPolicy } from './authorization-policy.service';
+import { ClientStoreAdapter } from './client-store.adapter';
+import { OAuthSecretsService } from './oauth-secrets.service';
+import { buildOidcConfiguration, defaultScopeFor, issuerPath } from './oidc-provider.configuration';
 import { ResourceServersService } from './resource-servers.service';
 
 /** oidc-provider's module (ESM-only; loaded with `import()`, which Node 20.19+ also serves to CommonJS). */

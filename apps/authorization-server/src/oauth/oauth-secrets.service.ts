@@ -1,5 +1,5 @@
-import { Injectable } from '@nestjs/common';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
 import { OAuthSecretsRepository } from './oauth-secrets.repository';
 
 /** The secrets of the OAuth endpoints, loaded once per process. */

@@ -1,14 +1,14 @@
 import type * as Oidc from 'oidc-provider' with { 'resolution-mode': 'import' };
-import { checkOutboundUrl, guardedLookup, type EgressPolicy } from '@mcp-platform/shared-egress';
 import { ADMIN_SCOPE, BASELINE_SCOPE, formatScopes, parseScopes } from '@mcp-platform/protocol-mcp';
+import { checkOutboundUrl, type EgressPolicy, guardedLookup } from '@mcp-platform/shared-egress';
 import type { ResolvedAuthorizationServerOptions } from '../authorization-server.options';
 import type { ClientsService } from '../clients/clients.service';
 import { redirectUriProblem } from '../clients/redirect-uri.policy';
 import { isScopeAllowed } from '../identity/roles/role-scopes';
 import type { TenantsService } from '../identity/tenants/tenants.service';
 import type { UsersService } from '../identity/users/users.service';
-import { TENANT_ADMIN_ROLE_CLAIM, type AuthorizationPolicy } from './authorization-policy.service';
 import { PAGE_HEADERS, renderAuthorizationErrorPage } from '../pages/pages';
+import { type AuthorizationPolicy, TENANT_ADMIN_ROLE_CLAIM } from './authorization-policy.service';
 import type { ResourceServersService } from './resource-servers.service';
 import { ScopeVocabulary } from './scope-vocabulary';
 
@@ -68,7 +68,8 @@ export function buildOidcConfiguration(deps: OidcConfigurationDeps): Oidc.Config
 
   const getResourceServerInfo = async (ctx: Oidc.KoaContextWithOIDC, indicator: string, client: Oidc.Client): Promise<Oidc.ResourceServer> => {
     const description = await resources.describe(indicator);
-    if (!description) throw new errors.InvalidTarget(`${indicator} is not a resource of this authorization server (an MCP server URL or the administration API URL)`);
+    if (!description)
+      throw new errors.InvalidTarget(`${indicator} is not a resource of this authorization server (an MCP server URL or the administration API URL)`);
     if (description.target.kind === 'mcp') {
       // Every grant, client credentials included: a disabled tenant gets no token (issue 13).
       const tenant = await tenants.find(description.target.tenant);
@@ -90,7 +91,9 @@ export function buildOidcConfiguration(deps: OidcConfigurationDeps): Oidc.Config
         if (!owner || owner.disabled) throw new errors.InvalidTarget(`tenant ${tenant} is disabled`);
       } else if (tenant !== target.tenant) {
         throw new errors.InvalidTarget(
-          tenant ? `client ${client.clientId} belongs to tenant ${tenant}, not ${target.tenant}` : 'client_credentials is only for clients an administrator registered for the tenant',
+          tenant
+            ? `client ${client.clientId} belongs to tenant ${tenant}, not ${target.tenant}`
+            : 'client_credentials is only for clients an administrator registered for the tenant',
         );
       }
       scopes = scopes.filter((scope) => isScopeAllowed(ceiling, scope));
@@ -110,7 +113,11 @@ export function buildOidcConfiguration(deps: OidcConfigurationDeps): Oidc.Config
    * asking anyone on the hot path (issue 13 item 13). Computed at every issuance, refreshes included,
    * so a change of roles shows with the next token.
    */
-  const obtainableScopeClaim = async (ctx: Oidc.KoaContextWithOIDC, token: Oidc.AccessToken | Oidc.ClientCredentials, audience: string): Promise<{ obtainable_scope?: string }> => {
+  const obtainableScopeClaim = async (
+    ctx: Oidc.KoaContextWithOIDC,
+    token: Oidc.AccessToken | Oidc.ClientCredentials,
+    audience: string,
+  ): Promise<{ obtainable_scope?: string }> => {
     const description = await resources.describe(audience);
     const client = ctx.oidc.client;
     if (!description || !client) return {};
@@ -229,7 +236,8 @@ export function buildOidcConfiguration(deps: OidcConfigurationDeps): Oidc.Config
       const audience = token.resourceServer?.audience;
       const target = audience ? resources.parse(audience) : undefined;
       if (!target || !audience) return undefined;
-      if (target.kind === 'mcp') return { tenant: target.tenant, ...(await tenantIdClaim(target.tenant)), ...(await obtainableScopeClaim(ctx, token, audience)) };
+      if (target.kind === 'mcp')
+        return { tenant: target.tenant, ...(await tenantIdClaim(target.tenant)), ...(await obtainableScopeClaim(ctx, token, audience)) };
       if (token.kind === 'ClientCredentials') {
         // A tenant's automation client (checked in getResourceServerInfo): a tenant administrator of its tenant.
         const tenant = await clients.tenantOf((token as Oidc.ClientCredentials).clientId ?? '');
@@ -278,7 +286,8 @@ export function buildOidcConfiguration(deps: OidcConfigurationDeps): Oidc.Config
       // An unknown client id at the authorization endpoint: a desktop client holding a registration from
       // before this server was reset. The page tells the user how to make it register again.
       const clientId = ctx.oidc?.params?.['client_id'];
-      const unknownClient = out.error === 'invalid_client' && (error as { error_detail?: string }).error_detail === 'client not found' && typeof clientId === 'string';
+      const unknownClient =
+        out.error === 'invalid_client' && (error as { error_detail?: string }).error_detail === 'client not found' && typeof clientId === 'string';
       ctx.body = renderAuthorizationErrorPage({
         error: String(out.error),
         ...(typeof out.error_description === 'string' ? { description: out.error_description } : {}),

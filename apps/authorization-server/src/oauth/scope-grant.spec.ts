@@ -5,7 +5,10 @@ describe(grantScopes, () => {
   const resourceScopes = ['mcp', 'demo:crypto', 'demo:files'];
 
   it('grants the requested scopes the resource knows and the roles allow', () => {
-    expect(grantScopes({ requested: ['mcp', 'demo:crypto'], resourceScopes, allowed: ['mcp', 'demo'] })).toEqual({ granted: ['mcp', 'demo:crypto'], refused: [] });
+    expect(grantScopes({ requested: ['mcp', 'demo:crypto'], resourceScopes, allowed: ['mcp', 'demo'] })).toEqual({
+      granted: ['mcp', 'demo:crypto'],
+      refused: [],
+    });
   });
 
   it('honours the hierarchy of the roles (a broader allowed scope covers a narrower one)', () => {
@@ -28,7 +31,10 @@ describe(grantScopes, () => {
 
   it('applies the client limit with the hierarchy', () => {
     expect(grantScopes({ requested: ['mcp', 'demo:crypto'], resourceScopes, allowed: ['*'], clientScope: ['mcp'] }).granted).toEqual(['mcp']);
-    expect(grantScopes({ requested: ['mcp', 'demo:crypto'], resourceScopes, allowed: ['*'], clientScope: ['mcp', 'demo'] }).granted).toEqual(['mcp', 'demo:crypto']);
+    expect(grantScopes({ requested: ['mcp', 'demo:crypto'], resourceScopes, allowed: ['*'], clientScope: ['mcp', 'demo'] }).granted).toEqual([
+      'mcp',
+      'demo:crypto',
+    ]);
   });
 
   it('counts each requested scope once', () => {

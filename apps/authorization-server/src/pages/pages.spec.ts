@@ -10,7 +10,15 @@ describe(escapeHtml, () => {
 });
 
 describe(renderSignInPage, () => {
-  const html = renderSignInPage({ action: '/oauth/interaction/u1/login', abortAction: '/oauth/interaction/u1/abort', csrf: 'tok', clientName: HOSTILE, resourceLabel: HOSTILE, username: HOSTILE, error: HOSTILE });
+  const html = renderSignInPage({
+    action: '/oauth/interaction/u1/login',
+    abortAction: '/oauth/interaction/u1/abort',
+    csrf: 'tok',
+    clientName: HOSTILE,
+    resourceLabel: HOSTILE,
+    username: HOSTILE,
+    error: HOSTILE,
+  });
 
   it('has the form contract the e2e tests browser relies on (ids login, consent, deny; fields username, password, csrf)', () => {
     expect(html).toContain('<form id="login" method="post" action="/oauth/interaction/u1/login">');
@@ -84,7 +92,10 @@ describe(renderAuthorizationErrorPage, () => {
   });
 
   it('keeps the error code and description of any other refusal, with what to do', () => {
-    const text = renderAuthorizationErrorPage({ error: 'invalid_redirect_uri', description: "redirect_uri did not match any of the client's registered redirect_uris" }).replace(/<[^>]+>/g, ' ');
+    const text = renderAuthorizationErrorPage({
+      error: 'invalid_redirect_uri',
+      description: "redirect_uri did not match any of the client's registered redirect_uris",
+    }).replace(/<[^>]+>/g, ' ');
     expect(text).toContain('Sign-in could not start');
     expect(text).toContain('invalid_redirect_uri');
     expect(text).toContain('redirect_uri did not match');

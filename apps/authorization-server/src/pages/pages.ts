@@ -115,7 +115,9 @@ ${error}<form id="login" method="post" action="${escapeHtml(model.action)}">
 
 /** The consent page: `form#consent` approves, `form#deny` refuses, both with `csrf`. */
 export function renderConsentPage(model: ConsentPageModel): string {
-  const scopes = model.granted.map(({ scope, description }) => `<li>${escapeHtml(description)} <code class="scope">${escapeHtml(scope)}</code></li>`).join('\n');
+  const scopes = model.granted
+    .map(({ scope, description }) => `<li>${escapeHtml(description)} <code class="scope">${escapeHtml(scope)}</code></li>`)
+    .join('\n');
   const refused = model.refused.length
     ? `<p>Also asked for, and <strong>not</strong> granted: ${model.refused.map((scope) => `<code>${escapeHtml(scope)}</code>`).join(', ')}.</p>\n`
     : '';

@@ -1,8 +1,8 @@
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { authorizationServer } from '@mcp-platform/protocol-contracts';
-import { RevocationList, type RevocableToken } from '@mcp-platform/shared-auth';
-import { MessageBus } from '@mcp-platform/shared-messaging';
+import { type RevocableToken, RevocationList } from '@mcp-platform/shared-auth';
 import { Clock } from '@mcp-platform/shared-clock';
+import { MessageBus } from '@mcp-platform/shared-messaging';
 import { RevocationsRepository } from './revocations.repository';
 
 /** How often revocations beyond the horizon are deleted. */

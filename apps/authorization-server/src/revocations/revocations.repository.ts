@@ -30,7 +30,11 @@ export class RevocationsRepository {
 
   /** The revocations made at or after `since`. */
   async listSince(since: Date): Promise<authorizationServer.Revocation[]> {
-    const rows = await queryRows<RevocationRow>(this.dataSource, `SELECT kind, id, revoked_at, tenant FROM ${REVOCATIONS} WHERE revoked_at >= $1 ORDER BY revoked_at`, [since]);
+    const rows = await queryRows<RevocationRow>(
+      this.dataSource,
+      `SELECT kind, id, revoked_at, tenant FROM ${REVOCATIONS} WHERE revoked_at >= $1 ORDER BY revoked_at`,
+      [since],
+    );
     return rows.map(toRevocation);
   }
 

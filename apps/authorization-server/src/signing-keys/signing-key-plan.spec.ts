@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planKeys, rotationDue, type DatedKey } from './signing-key-plan';
+import { type DatedKey, planKeys, rotationDue } from './signing-key-plan';
 
 const DAY = 24 * 3600 * 1000;
 const now = new Date('2026-03-01T00:00:00Z');

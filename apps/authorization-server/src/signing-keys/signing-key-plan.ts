@@ -26,10 +26,7 @@ export function planKeys<K extends DatedKey>(keys: readonly K[], now: Date, over
   const newestFirst = [...keys].sort((a, b) => b.activatedAt.getTime() - a.activatedAt.getTime() || (a.kid < b.kid ? -1 : 1));
   const current = newestFirst.find((key) => key.retiredAt === null && key.activatedAt.getTime() <= now.getTime());
   const expired = newestFirst.filter((key) => key.retiredAt !== null && now.getTime() - key.retiredAt.getTime() >= overlapMs);
-  const published = [
-    ...(current ? [current] : []),
-    ...newestFirst.filter((key) => key !== current && !expired.includes(key)),
-  ];
+  const published = [...(current ? [current] : []), ...newestFirst.filter((key) => key !== current && !expired.includes(key))];
   return { current, published, expired };
 }
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { AUTHORIZATION_SERVER_CONNECTION } from '../authorization-server.constants';
-import { queryRows, table, type SqlRunner } from '../authorization-server.sql';
+import { queryRows, type SqlRunner, table } from '../authorization-server.sql';
 
 /** A signing key as stored (`privateJwk` possibly sealed, see `KeyEncryption`). */
 export interface StoredSigningKey {

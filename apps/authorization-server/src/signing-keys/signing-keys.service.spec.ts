@@ -1,14 +1,13 @@
 import { Logger } from '@nestjs/common';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { authorizationServer } from '@mcp-platform/protocol-contracts';
+import { ManualClock } from '@mcp-platform/shared-clock';
 import type { MessageBus } from '@mcp-platform/shared-messaging';
 import { resolveAuthorizationServerOptions } from '../authorization-server.options';
-import { ManualClock } from '@mcp-platform/shared-clock';
-import type { SigningKeyStore, SigningKeysRepository, StoredSigningKey } from './signing-keys.repository';
+import type { SigningKeysRepository, SigningKeyStore, StoredSigningKey } from './signing-keys.repository';
 import { SigningKeysService } from './signing-keys.service';
 
 const DAY = 24 * 3600 * 1000;
-
 
 /** The table in memory; the lock is a no-op (one replica). */
 class FakeKeys {
@@ -36,7 +35,13 @@ describe(SigningKeysService, () => {
   let clock: ManualClock;
   let keys: FakeKeys;
   let emitted: Array<{ subject: string; payload: unknown }>;
-  const options = resolveAuthorizationServerOptions({ database: { kind: 'pglite' }, publicUrl: 'http://127.0.0.1:3101', mcpPublicUrl: 'http://127.0.0.1:3000', seed: false, keyRotationDays: 30 });
+  const options = resolveAuthorizationServerOptions({
+    database: { kind: 'pglite' },
+    publicUrl: 'http://127.0.0.1:3101',
+    mcpPublicUrl: 'http://127.0.0.1:3000',
+    seed: false,
+    keyRotationDays: 30,
+  });
 
   const makeService = (secret?: string) =>
     new SigningKeysService(

@@ -1,11 +1,11 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { authorizationServer } from '@mcp-platform/protocol-contracts';
+import { Clock } from '@mcp-platform/shared-clock';
 import { MessageBus } from '@mcp-platform/shared-messaging';
 import { AUTHORIZATION_SERVER_OPTIONS } from '../authorization-server.constants';
 import type { ResolvedAuthorizationServerOptions } from '../authorization-server.options';
-import { Clock } from '@mcp-platform/shared-clock';
 import { KeyEncryption } from './key-encryption';
-import { generateSigningKey, toPublicJwk, type GeneratedSigningKey, type Jwk } from './signing-key.generator';
+import { type GeneratedSigningKey, generateSigningKey, type Jwk, toPublicJwk } from './signing-key.generator';
 import { planKeys, rotationDue } from './signing-key-plan';
 import { SigningKeysRepository, type StoredSigningKey } from './signing-keys.repository';
 
@@ -144,7 +144,12 @@ export class SigningKeysService implements OnModuleInit, OnModuleDestroy {
   /** Opens the stored keys and notifies listeners when the published set or the signer changed. */
   private apply(stored: StoredSigningKey[]): void {
     const before = this.fingerprint();
-    const opened = stored.map((key) => ({ kid: key.kid, activatedAt: key.activatedAt, retiredAt: key.retiredAt, privateJwk: this.encryption.open(key.privateJwk, key.kid) }));
+    const opened = stored.map((key) => ({
+      kid: key.kid,
+      activatedAt: key.activatedAt,
+      retiredAt: key.retiredAt,
+      privateJwk: this.encryption.open(key.privateJwk, key.kid),
+    }));
     this.keys = opened;
     const after = this.fingerprint();
     if (before === after || before === '') return;

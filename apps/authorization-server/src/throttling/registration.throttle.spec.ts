@@ -1,20 +1,22 @@
 import { Logger } from '@nestjs/common';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '@mcp-platform/shared-clock';
-import type { Attempts, SignInAttemptsRepository } from './sign-in-attempts.repository';
 import { REGISTRATIONS_PER_HOUR, RegistrationThrottle } from './registration.throttle';
+import type { Attempts, SignInAttemptsRepository } from './sign-in-attempts.repository';
 
 /** The throttle table in memory, with `update`'s contract (decide on the current counts, write what it answers). */
 class FakeAttempts {
   readonly rows = new Map<string, Attempts>();
-  async update<T>(keys: readonly string[], decide: (current: ReadonlyMap<string, Attempts>) => { result: T; write?: ReadonlyMap<string, Attempts> }): Promise<T> {
+  async update<T>(
+    keys: readonly string[],
+    decide: (current: ReadonlyMap<string, Attempts>) => { result: T; write?: ReadonlyMap<string, Attempts> },
+  ): Promise<T> {
     const current = new Map(keys.flatMap((key) => (this.rows.has(key) ? [[key, this.rows.get(key) as Attempts] as const] : [])));
     const { result, write } = decide(current);
     for (const [key, attempts] of write ?? []) this.rows.set(key, attempts);
     return result;
   }
 }
-
 
 describe(RegistrationThrottle, () => {
   beforeAll(() => Logger.overrideLogger(false));

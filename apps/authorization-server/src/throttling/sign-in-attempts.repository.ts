@@ -35,7 +35,10 @@ export class SignInAttemptsRepository {
    * key without any) and writes what it answers, in one transaction. `decide` answers `undefined` to
    * write nothing.
    */
-  async update<T>(keys: readonly string[], decide: (current: ReadonlyMap<string, Attempts>) => { result: T; write?: ReadonlyMap<string, Attempts> }): Promise<T> {
+  async update<T>(
+    keys: readonly string[],
+    decide: (current: ReadonlyMap<string, Attempts>) => { result: T; write?: ReadonlyMap<string, Attempts> },
+  ): Promise<T> {
     const sorted = [...new Set(keys)].sort();
     return this.dataSource.transaction(async (manager) => {
       // Rows exist before they are locked, so a first attempt and its twin lock the same row.
@@ -45,10 +48,19 @@ export class SignInAttemptsRepository {
          ON CONFLICT (key) DO NOTHING`,
         [sorted],
       );
-      const rows = await queryRows<AttemptsRow>(manager, `SELECT key, failures, last_failure_at, blocked_until FROM ${ATTEMPTS} WHERE key = ANY($1::text[]) ORDER BY key FOR UPDATE`, [sorted]);
+      const rows = await queryRows<AttemptsRow>(
+        manager,
+        `SELECT key, failures, last_failure_at, blocked_until FROM ${ATTEMPTS} WHERE key = ANY($1::text[]) ORDER BY key FOR UPDATE`,
+        [sorted],
+      );
       const current = new Map<string, Attempts>();
       for (const row of rows) {
-        if (row.failures > 0) current.set(row.key, { failures: row.failures, lastFailureAt: new Date(row.last_failure_at).getTime(), blockedUntil: new Date(row.blocked_until).getTime() });
+        if (row.failures > 0)
+          current.set(row.key, {
+            failures: row.failures,
+            lastFailureAt: new Date(row.last_failure_at).getTime(),
+            blockedUntil: new Date(row.blocked_until).getTime(),
+          });
       }
       const { result, write } = decide(current);
       for (const [key, attempts] of write ?? []) {

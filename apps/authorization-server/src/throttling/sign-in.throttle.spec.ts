@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '@mcp-platform/shared-clock';
-import type { Attempts, SignInAttemptsRepository } from './sign-in-attempts.repository';
 import { ACCOUNT_FREE_ATTEMPTS, FREE_ATTEMPTS, MAX_PAUSE_MS, SignInThrottle, waitMs, withFailure } from './sign-in.throttle';
+import type { Attempts, SignInAttemptsRepository } from './sign-in-attempts.repository';
 
 const NOW = 1_000_000_000;
 
@@ -77,7 +77,8 @@ describe(SignInThrottle, () => {
 
   it('pauses an account attacked from many addresses, except for a browser that signed in as it before', async () => {
     const { instance } = throttle();
-    for (let attempt = 0; attempt < ACCOUNT_FREE_ATTEMPTS; attempt += 1) expect((await instance.reserve('demo', `10.0.1.${attempt}`, { knownBrowser: false })).ok).toBe(true);
+    for (let attempt = 0; attempt < ACCOUNT_FREE_ATTEMPTS; attempt += 1)
+      expect((await instance.reserve('demo', `10.0.1.${attempt}`, { knownBrowser: false })).ok).toBe(true);
     expect(await instance.reserve('demo', '10.0.2.1', { knownBrowser: false })).toEqual({ ok: false, retryAfterMs: 1000 });
     expect((await instance.reserve('demo', '10.0.2.1', { knownBrowser: true })).ok).toBe(true);
   });

@@ -1,6 +1,6 @@
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { Clock } from '@mcp-platform/shared-clock';
-import { SignInAttemptsRepository, type Attempts } from './sign-in-attempts.repository';
+import { type Attempts, SignInAttemptsRepository } from './sign-in-attempts.repository';
 
 /** Failed attempts of one username at one client address before the first pause. */
 export const FREE_ATTEMPTS = 5;

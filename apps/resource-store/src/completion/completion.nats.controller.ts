@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { resourceStore, type RpcRequestParsed } from '@mcp-platform/protocol-contracts';
-import { RpcHandler, type CallContext } from '@mcp-platform/shared-messaging';
+import { type CallContext, RpcHandler } from '@mcp-platform/shared-messaging';
 import { CompletionService } from './completion.service';
 
 /** completion/complete on the bus. */

@@ -29,7 +29,10 @@ class FakeRepository {
 
 function setup() {
   const repository = new FakeRepository();
-  return { repository, service: new CompletionService({} as PromptsRepository, repository as unknown as ResourceTemplatesRepository, repository as unknown as ResourcesRepository) };
+  return {
+    repository,
+    service: new CompletionService({} as PromptsRepository, repository as unknown as ResourceTemplatesRepository, repository as unknown as ResourcesRepository),
+  };
 }
 
 describe('CompletionService', () => {
@@ -44,7 +47,9 @@ describe('CompletionService', () => {
     it('reads a bounded number of URIs narrowed by the prefix the template and the context fix', async () => {
       const { repository, service } = setup();
       await service.complete(address, ref, { name: 'page', value: 'in' }, { section: 'guides' }, principal);
-      expect(repository.queries).toEqual([{ prefixes: { startsWith: 'docs://guides/', startsWithIgnoringCase: 'docs://guides/in' }, limit: MAX_SCANNED_URIS + 1 }]);
+      expect(repository.queries).toEqual([
+        { prefixes: { startsWith: 'docs://guides/', startsWithIgnoringCase: 'docs://guides/in' }, limit: MAX_SCANNED_URIS + 1 },
+      ]);
     });
 
     it('says there may be more, without a total, when the scan reached its cap', async () => {
@@ -56,7 +61,9 @@ describe('CompletionService', () => {
 
     it('refuses a principal of another tenant before reading anything', async () => {
       const { repository, service } = setup();
-      await expect(service.complete(address, ref, { name: 'section', value: '' }, undefined, { ...principal, tenant: 'other' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+      await expect(service.complete(address, ref, { name: 'section', value: '' }, undefined, { ...principal, tenant: 'other' })).rejects.toMatchObject({
+        code: 'FORBIDDEN',
+      });
       expect(repository.queries).toEqual([]);
     });
   });

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { booleanFlag, httpEnv, loadEnv, logEnv, natsEnv, postgresEnv } from '@mcp-platform/shared-config';
-import { DEFAULT_MAX_RESOURCE_BYTES, DEFAULT_READ_CACHE_ENTRIES, DEFAULT_TENANT_QUOTA_BYTES, MAX_CONFIGURABLE_RESOURCE_BYTES } from '../resource-store.constants';
+import {
+  DEFAULT_MAX_RESOURCE_BYTES,
+  DEFAULT_READ_CACHE_ENTRIES,
+  DEFAULT_TENANT_QUOTA_BYTES,
+  MAX_CONFIGURABLE_RESOURCE_BYTES,
+} from '../resource-store.constants';
 
 /** The resource store's environment (`.env.example` beside the app lists every key). */
 export const resourceStoreEnv = {

@@ -15,11 +15,13 @@ const ASKING = { asksByResult: true, clientCapabilities: { elicitation: {} } };
 describe(promptAnswers, () => {
   it('asks every unanswered input as one form elicitation, keyed by the input', () => {
     expect(promptAnswers(PROMPT, { ...ASKING, inputResponses: { who: { action: 'accept', content: { name: 'Ada' } } } })).toEqual({
-      inputRequired: { inputRequests: { tone: { method: 'elicitation/create', params: { message: 'Which tone?', requestedSchema: PROMPT.inputs[1]?.requestedSchema } } } },
+      inputRequired: {
+        inputRequests: { tone: { method: 'elicitation/create', params: { message: 'Which tone?', requestedSchema: PROMPT.inputs[1]?.requestedSchema } } },
+      },
     });
   });
 
-  it('gives the accepted answers as key.field texts, only the schema\'s fields, and nothing for a declined one', () => {
+  it("gives the accepted answers as key.field texts, only the schema's fields, and nothing for a declined one", () => {
     const answers = promptAnswers(PROMPT, {
       ...ASKING,
       inputResponses: { who: { action: 'accept', content: { name: 'Ada', age: 36, injected: 'x' } }, tone: { action: 'decline' }, other: 1 },

@@ -18,7 +18,10 @@ export interface PromptInputsRequest {
  * session) renders with the inputs unanswered. An answer that is not an elicitation result is
  * `INVALID_PARAMS`; the fields of an accepted one are the schema's only (others are ignored, S-68).
  */
-export function promptAnswers(prompt: { name: string; inputs: PromptInputDefinition[] }, request: PromptInputsRequest): InputRequired | { values: Record<string, string> } {
+export function promptAnswers(
+  prompt: { name: string; inputs: PromptInputDefinition[] },
+  request: PromptInputsRequest,
+): InputRequired | { values: Record<string, string> } {
   const responses = request.inputResponses ?? {};
   const values: Record<string, string> = {};
   const asked: Record<string, InputRequest> = {};
@@ -28,7 +31,11 @@ export function promptAnswers(prompt: { name: string; inputs: PromptInputDefinit
       continue;
     }
     const answer = ElicitResultSchema.safeParse(responses[input.key]);
-    if (!answer.success) throw new RpcError(WireErrorCode.InvalidParams, `inputResponses.${input.key} is not an elicitation result: ${answer.error.issues[0]?.message ?? 'invalid'}`);
+    if (!answer.success)
+      throw new RpcError(
+        WireErrorCode.InvalidParams,
+        `inputResponses.${input.key} is not an elicitation result: ${answer.error.issues[0]?.message ?? 'invalid'}`,
+      );
     if (answer.data.action !== 'accept') continue;
     for (const field of Object.keys(input.requestedSchema.properties)) {
       const value = answer.data.content?.[field];

@@ -1,23 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { RpcError } from '@mcp-platform/shared-messaging';
 import { DEMO_FIXTURES } from '../seed/seed.fixtures';
-import { renderPrompt, type RenderablePrompt } from './prompt-render';
+import { type RenderablePrompt, renderPrompt } from './prompt-render';
 
 const withArguments: RenderablePrompt = {
   name: 'test_prompt_with_arguments',
   description: 'd',
-  arguments: [
-    { name: 'arg1', required: true },
-    { name: 'arg2', required: true },
-    { name: 'note' },
-  ],
+  arguments: [{ name: 'arg1', required: true }, { name: 'arg2', required: true }, { name: 'note' }],
   messages: [{ role: 'user', content: { type: 'text', text: "Prompt with arguments: arg1='{{arg1}}', arg2='{{ arg2 }}'{{note}} {{unknown}}" } }],
 };
 
 describe('renderPrompt', () => {
   it('fills the arguments, an absent optional one with nothing, and leaves unknown placeholders', () => {
     const result = renderPrompt(withArguments, { arg1: 'testValue1', arg2: 'testValue2' });
-    expect(result.messages).toEqual([{ role: 'user', content: { type: 'text', text: "Prompt with arguments: arg1='testValue1', arg2='testValue2' {{unknown}}" } }]);
+    expect(result.messages).toEqual([
+      { role: 'user', content: { type: 'text', text: "Prompt with arguments: arg1='testValue1', arg2='testValue2' {{unknown}}" } },
+    ]);
     expect(result.description).toBe('d');
   });
 
@@ -61,7 +59,12 @@ describe('renderPrompt', () => {
   });
 
   it('leaves a section of an unknown name as it is, like an unknown placeholder', () => {
-    const prompt: RenderablePrompt = { name: 'p', description: 'd', arguments: [], messages: [{ role: 'user', content: { type: 'text', text: 'a{{#nope}}b{{/nope}}c' } }] };
+    const prompt: RenderablePrompt = {
+      name: 'p',
+      description: 'd',
+      arguments: [],
+      messages: [{ role: 'user', content: { type: 'text', text: 'a{{#nope}}b{{/nope}}c' } }],
+    };
     expect(renderPrompt(prompt).messages[0]?.content).toEqual({ type: 'text', text: 'a{{#nope}}b{{/nope}}c' });
   });
 
@@ -73,7 +76,12 @@ describe('renderPrompt', () => {
     ['spaces inside the tags', '{{# a }}A{{/ a }}!', { a: '1' }, 'A!'],
     ['a value holding a tag is not read as one', '{{#a}}[{{a}}]{{/a}}{{b}}', { a: '{{b}}', b: 'B' }, '[{{b}}]B'],
   ])('reads sections as before where tags are odd: %s', (_case, text, given, expected) => {
-    const prompt: RenderablePrompt = { name: 'p', description: 'd', arguments: [{ name: 'a' }, { name: 'b' }], messages: [{ role: 'user', content: { type: 'text', text } }] };
+    const prompt: RenderablePrompt = {
+      name: 'p',
+      description: 'd',
+      arguments: [{ name: 'a' }, { name: 'b' }],
+      messages: [{ role: 'user', content: { type: 'text', text } }],
+    };
     expect(renderPrompt(prompt, given).messages[0]?.content).toEqual({ type: 'text', text: expected });
   });
 
@@ -97,11 +105,14 @@ describe('the demo prompts', () => {
     });
   });
 
-  it.each(DEMO_FIXTURES.prompts.map((prompt) => [prompt.name, prompt] as const))('renders %s with only its required arguments without empty punctuation or doubled spaces', (_name, prompt) => {
-    const required = Object.fromEntries((prompt.arguments ?? []).filter((argument) => argument.required).map((argument) => [argument.name, 'VALUE']));
-    for (const message of renderPrompt(prompt as RenderablePrompt, required).messages) {
-      if (message.content.type !== 'text') continue;
-      expect(message.content.text).not.toMatch(/\(\s*\)|\[\s*\]|\{\{|[^\S\n]{2}|\s[:.,]/);
-    }
-  });
+  it.each(DEMO_FIXTURES.prompts.map((prompt) => [prompt.name, prompt] as const))(
+    'renders %s with only its required arguments without empty punctuation or doubled spaces',
+    (_name, prompt) => {
+      const required = Object.fromEntries((prompt.arguments ?? []).filter((argument) => argument.required).map((argument) => [argument.name, 'VALUE']));
+      for (const message of renderPrompt(prompt as RenderablePrompt, required).messages) {
+        if (message.content.type !== 'text') continue;
+        expect(message.content.text).not.toMatch(/\(\s*\)|\[\s*\]|\{\{|[^\S\n]{2}|\s[:.,]/);
+      }
+    },
+  );
 });

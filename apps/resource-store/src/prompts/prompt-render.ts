@@ -33,7 +33,12 @@ interface SectionTag {
  * kilobytes of unclosed `{{#a}}` would stall the store for a minute at every `prompts/get`.
  */
 function replaceSections(text: string, render: (name: string, section: string, body: string) => string): string {
-  const tags: SectionTag[] = [...text.matchAll(SECTION_TAG)].map((match) => ({ opens: match[1] === '#', name: match[2] ?? '', start: match.index, end: match.index + match[0].length }));
+  const tags: SectionTag[] = [...text.matchAll(SECTION_TAG)].map((match) => ({
+    opens: match[1] === '#',
+    name: match[2] ?? '',
+    start: match.index,
+    end: match.index + match[0].length,
+  }));
   // Each name's closing tags in order, and how many of them lie behind the scan already.
   const closers = new Map<string, SectionTag[]>();
   for (const tag of tags) {

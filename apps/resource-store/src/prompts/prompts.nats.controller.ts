@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { resourceStore, type RpcRequestParsed } from '@mcp-platform/protocol-contracts';
-import { RpcHandler, type CallContext } from '@mcp-platform/shared-messaging';
+import { type CallContext, RpcHandler } from '@mcp-platform/shared-messaging';
 import { PromptsService } from './prompts.service';
 
 /** prompts/list and prompts/get on the bus: one call into the service each. */

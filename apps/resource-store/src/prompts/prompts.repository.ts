@@ -34,7 +34,12 @@ export class PromptsRepository {
 
   /** One prompt of the tenant with its messages, whatever server exposes it (the write path compares with it, the admin API shows it). */
   async findTenantPrompt(tenant: string, name: string): Promise<PromptDefinition | undefined> {
-    const row = await this.prompts.createQueryBuilder('p').addSelect('p.messages').where('p.tenant = :tenant', { tenant }).andWhere('p.name = :name', { name }).getOne();
+    const row = await this.prompts
+      .createQueryBuilder('p')
+      .addSelect('p.messages')
+      .where('p.tenant = :tenant', { tenant })
+      .andWhere('p.name = :name', { name })
+      .getOne();
     return row ? toPromptDefinition(row) : undefined;
   }
 

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { resourceStore, type InputRequired, type Principal, type RpcRequestParsed } from '@mcp-platform/protocol-contracts';
+import { type InputRequired, type Principal, resourceStore, type RpcRequestParsed } from '@mcp-platform/protocol-contracts';
 import type { GetPromptResult, Prompt } from '@mcp-platform/protocol-mcp';
 import { MessageBus, RpcError, WireErrorCode } from '@mcp-platform/shared-messaging';
 import type { ServerAddress } from '../resources/resources.service';
-import { parseDefinition, sameJson, touchedServers, type PutOutcome } from '../store/definition-writes';
+import { parseDefinition, type PutOutcome, sameJson, touchedServers } from '../store/definition-writes';
 import { decodeListCursor, PAGE_SIZE, toPage } from '../store/list-cursor';
-import { PromptDefinitionSchema, type PromptDefinition } from '../store/store.types';
+import { type PromptDefinition, PromptDefinitionSchema } from '../store/store.types';
 import { assertTenantAccess, cacheScopeOf, LIST_TTL_MS } from '../store/tenant-access';
 import { promptAnswers } from './prompt-inputs';
 import { renderPrompt } from './prompt-render';
@@ -33,11 +33,7 @@ export class PromptsService {
    * Renders a prompt; unknown prompt or missing required argument: `INVALID_PARAMS` (S-221). A prompt
    * with inputs first asks the user what `inputResponses` does not answer yet (see {@link promptAnswers}).
    */
-  async getPrompt(
-    address: ServerAddress,
-    request: PromptRequest,
-    principal: Principal | undefined,
-  ): Promise<GetPromptResult | InputRequired> {
+  async getPrompt(address: ServerAddress, request: PromptRequest, principal: Principal | undefined): Promise<GetPromptResult | InputRequired> {
     assertTenantAccess(principal, address.tenant);
     const prompt = await this.repository.findPrompt(address.tenant, address.server, request.name);
     if (!prompt) throw new RpcError(WireErrorCode.InvalidParams, `Prompt ${request.name} not found`, { name: request.name });

@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { resourceStore, type EventPayload } from '@mcp-platform/protocol-contracts';
+import { type EventPayload, resourceStore } from '@mcp-platform/protocol-contracts';
 import { EventHandler } from '@mcp-platform/shared-messaging';
 import { ResourceReadCache } from './resource-read.cache';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { READ_CACHE_TTL_MS } from '../resource-store.constants';
 import type { ResourceTemplateDefinition } from '../store/store.types';
 import { READ_TTL_MS } from '../store/tenant-access';
-import { ResourceReadCache, type CachedRead, type ReadCacheLimits } from './resource-read.cache';
+import { type CachedRead, type ReadCacheLimits, ResourceReadCache } from './resource-read.cache';
 
 const LIMITS: ReadCacheLimits = { maxEntries: 100, maxBytes: 1024 * 1024, maxEntryBytes: 64 * 1024, ttlMs: 5_000 };
 

@@ -49,7 +49,10 @@ describe('ResourceUploadsService', () => {
   describe('begin', () => {
     it('refuses an announced size over the per-resource limit before anything is written', async () => {
       const { service, uploads } = setup();
-      await expect(service.begin({ ...begin, name: 'x', declaredBytes: 11 })).rejects.toMatchObject({ code: 'INVALID_PARAMS', data: { maxResourceBytes: 10, requestedBytes: 11 } });
+      await expect(service.begin({ ...begin, name: 'x', declaredBytes: 11 })).rejects.toMatchObject({
+        code: 'INVALID_PARAMS',
+        data: { maxResourceBytes: 10, requestedBytes: 11 },
+      });
       expect(uploads.created).toEqual([]);
     });
 
@@ -98,7 +101,10 @@ describe('ResourceUploadsService', () => {
     it('answers the quota refusal with its numbers and announces nothing', async () => {
       const { service, uploads, emitted } = setup();
       uploads.commitOutcome = { kind: 'over-quota', usedBytes: 95, requestedBytes: 10 };
-      await expect(service.commit('t', 'u', 10)).rejects.toMatchObject({ code: 'INVALID_PARAMS', data: { quotaBytes: 100, usedBytes: 95, requestedBytes: 10 } });
+      await expect(service.commit('t', 'u', 10)).rejects.toMatchObject({
+        code: 'INVALID_PARAMS',
+        data: { quotaBytes: 100, usedBytes: 95, requestedBytes: 10 },
+      });
       expect(emitted).toEqual([]);
     });
   });

@@ -1,5 +1,5 @@
-import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { resourceStore, type RpcRequestParsed } from '@mcp-platform/protocol-contracts';
 import { MessageBus, RpcError, WireErrorCode } from '@mcp-platform/shared-messaging';
 import { UPLOAD_IDLE_TIMEOUT_MS, UPLOAD_SWEEP_INTERVAL_MS } from '../resource-store.constants';
@@ -10,7 +10,7 @@ import { touchedServers } from '../store/definition-writes';
 import { overQuota, overResourceLimit } from './content-limits';
 import { ResourceReadCache } from './resource-read.cache';
 import { ResourcesRepository } from './resources.repository';
-import { UploadRepository, type CommitOutcome } from './upload.repository';
+import { type CommitOutcome, UploadRepository } from './upload.repository';
 
 type BeginRequest = RpcRequestParsed<typeof resourceStore.beginResourceUpload>;
 
@@ -79,10 +79,14 @@ export class ResourceUploadsService implements OnModuleInit, OnModuleDestroy {
       case 'unknown':
         throw unknownUpload(uploadId);
       case 'out-of-order':
-        throw new RpcError(WireErrorCode.InvalidParams, `Upload ${uploadId} has ${appended.receivedBytes} bytes: the next chunk starts there, not at ${offset}`, {
-          uploadId,
-          receivedBytes: appended.receivedBytes,
-        });
+        throw new RpcError(
+          WireErrorCode.InvalidParams,
+          `Upload ${uploadId} has ${appended.receivedBytes} bytes: the next chunk starts there, not at ${offset}`,
+          {
+            uploadId,
+            receivedBytes: appended.receivedBytes,
+          },
+        );
       case 'too-large':
         throw overResourceLimit(appended.maxBytes, appended.requestedBytes);
       default:

@@ -1,10 +1,10 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
 import { READ_CACHE_MAX_BYTES, READ_CACHE_MAX_ENTRY_BYTES, READ_CACHE_TTL_MS } from '../resource-store.constants';
 import { RESOURCE_LIMITS, type ResourceLimits } from '../resource-store.options';
 import { StoreModule } from '../store/store.module';
 import { ResourceAdminNatsController } from './resource-admin.nats.controller';
-import { ResourceReadCacheNatsController } from './resource-read-cache.nats.controller';
 import { ResourceReadCache } from './resource-read.cache';
+import { ResourceReadCacheNatsController } from './resource-read-cache.nats.controller';
 import { ResourceUploadNatsController } from './resource-upload.nats.controller';
 import { ResourceUploadsService } from './resource-uploads.service';
 import { ResourcesNatsController } from './resources.nats.controller';
@@ -30,7 +30,12 @@ export class ResourcesModule {
         {
           provide: ResourceReadCache,
           useFactory: () =>
-            new ResourceReadCache({ maxEntries: readCache.entries, maxBytes: READ_CACHE_MAX_BYTES, maxEntryBytes: READ_CACHE_MAX_ENTRY_BYTES, ttlMs: READ_CACHE_TTL_MS }),
+            new ResourceReadCache({
+              maxEntries: readCache.entries,
+              maxBytes: READ_CACHE_MAX_BYTES,
+              maxEntryBytes: READ_CACHE_MAX_ENTRY_BYTES,
+              ttlMs: READ_CACHE_TTL_MS,
+            }),
         },
       ],
       exports: [ResourcesService, ResourceReadCache, RESOURCE_LIMITS],

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { resourceStore, type RpcRequestParsed } from '@mcp-platform/protocol-contracts';
-import { RpcHandler, type CallContext } from '@mcp-platform/shared-messaging';
+import { type CallContext, RpcHandler } from '@mcp-platform/shared-messaging';
 import { ResourcesService } from './resources.service';
 
 /** resources/list, resources/templates/list and resources/read (with its chunks) on the bus: one call into the service each. */

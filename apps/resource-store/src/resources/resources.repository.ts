@@ -79,7 +79,12 @@ export class ResourcesRepository {
    * given, with `startsWithIgnoringCase` in any ASCII case: the candidates of a template variable's
    * completion. Only the URI column is read, never content.
    */
-  async serverResourceUris(tenant: string, server: string, prefixes: { startsWith: string; startsWithIgnoringCase?: string }, limit: number): Promise<string[]> {
+  async serverResourceUris(
+    tenant: string,
+    server: string,
+    prefixes: { startsWith: string; startsWithIgnoringCase?: string },
+    limit: number,
+  ): Promise<string[]> {
     // `uri` is COLLATE "C", so a LIKE prefix is a range of the (tenant, uri) index.
     const query = onServer(this.resources.createQueryBuilder('r'), tenant, server)
       .select('r.uri', 'uri')

@@ -1,10 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
-import { resourceStore, type Principal } from '@mcp-platform/protocol-contracts';
+import { type Principal, resourceStore } from '@mcp-platform/protocol-contracts';
 import type { MessageBus } from '@mcp-platform/shared-messaging';
-import type { ResourceDefinition, ResourceTemplateDefinition } from '../store/store.types';
 import { READ_CACHE_MAX_BYTES, READ_CACHE_MAX_CONTENT_BYTES, READ_CACHE_MAX_ENTRY_BYTES, READ_CACHE_TTL_MS } from '../resource-store.constants';
-import { ResourceReadCacheNatsController } from './resource-read-cache.nats.controller';
+import type { ResourceDefinition, ResourceTemplateDefinition } from '../store/store.types';
 import { ResourceReadCache } from './resource-read.cache';
+import { ResourceReadCacheNatsController } from './resource-read-cache.nats.controller';
 import type { ResourceTemplatesRepository } from './resource-templates.repository';
 import type { ContentSlice, ContentSliceRead, QuotaCheckedWrite, ResourceHead, ResourcesRepository, StoredResource } from './resources.repository';
 import { ResourcesService } from './resources.service';
@@ -43,7 +43,12 @@ class FakeRepository {
     const version = this.versions.get(slice.uri) ?? 1;
     if (!stored || (slice.version !== undefined && slice.version !== version)) return Promise.resolve(undefined);
     const bytes = this.bytesOf(stored);
-    return Promise.resolve({ data: bytes.subarray(slice.offset, slice.offset + slice.length), size: bytes.length, version, encoding: stored.blob === undefined ? 'text' : 'blob' });
+    return Promise.resolve({
+      data: bytes.subarray(slice.offset, slice.offset + slice.length),
+      size: bytes.length,
+      version,
+      encoding: stored.blob === undefined ? 'text' : 'blob',
+    });
   }
   private bytesOf(stored: StoredResource): Buffer {
     return stored.blob === undefined ? Buffer.from(stored.text ?? '', 'utf8') : Buffer.from(stored.blob, 'base64');
@@ -94,8 +99,19 @@ function setup(quotaBytes = 10, maxResourceBytes = 16 * 1024 * 1024, readCacheEn
   const repository = new FakeRepository();
   const emitted: Array<{ subject: string; payload: unknown }> = [];
   const bus = { emit: (contract: { subject: string }, payload: unknown) => emitted.push({ subject: contract.subject, payload }) } as unknown as MessageBus;
-  const readCache = new ResourceReadCache({ maxEntries: readCacheEntries, maxBytes: READ_CACHE_MAX_BYTES, maxEntryBytes: READ_CACHE_MAX_ENTRY_BYTES, ttlMs: READ_CACHE_TTL_MS });
-  const service = new ResourcesService(repository as unknown as ResourcesRepository, repository as unknown as ResourceTemplatesRepository, bus, { tenantQuotaBytes: quotaBytes, maxResourceBytes }, readCache);
+  const readCache = new ResourceReadCache({
+    maxEntries: readCacheEntries,
+    maxBytes: READ_CACHE_MAX_BYTES,
+    maxEntryBytes: READ_CACHE_MAX_ENTRY_BYTES,
+    ttlMs: READ_CACHE_TTL_MS,
+  });
+  const service = new ResourcesService(
+    repository as unknown as ResourcesRepository,
+    repository as unknown as ResourceTemplatesRepository,
+    bus,
+    { tenantQuotaBytes: quotaBytes, maxResourceBytes },
+    readCache,
+  );
   return { repository, emitted, service, readCache };
 }
 
@@ -138,7 +154,10 @@ describe('ResourcesService', () => {
       for (const change of [{ text: 'longer' }, { title: 'X' }, { servers: ['s', 'u'] }]) {
         emitted.length = 0;
         await service.putResource('t', { uri: 'a://x', name: 'x', text: 'v', servers: ['s'], ...change });
-        expect(emitted.map((event) => event.subject), JSON.stringify(change)).toEqual(['resource-store.v1.resource.updated', 'resource-store.v1.list.changed']);
+        expect(
+          emitted.map((event) => event.subject),
+          JSON.stringify(change),
+        ).toEqual(['resource-store.v1.resource.updated', 'resource-store.v1.list.changed']);
       }
     });
 
@@ -172,12 +191,28 @@ describe('ResourcesService', () => {
       const small = Buffer.alloc(chunk, 1);
       const large = Buffer.alloc(chunk + 1, 2);
       repository.resources.set('a://small', { uri: 'a://small', name: 's', blob: small.toString('base64'), servers: [], size: chunk });
-      repository.resources.set('a://large', { uri: 'a://large', name: 'l', mimeType: 'application/octet-stream', blob: large.toString('base64'), servers: [], size: chunk + 1 });
+      repository.resources.set('a://large', {
+        uri: 'a://large',
+        name: 'l',
+        mimeType: 'application/octet-stream',
+        blob: large.toString('base64'),
+        servers: [],
+        size: chunk + 1,
+      });
       repository.versions.set('a://large', 3);
-      await expect(service.read(address, 'a://small', principal, true)).resolves.toMatchObject({ contents: [{ uri: 'a://small', blob: small.toString('base64') }] });
+      await expect(service.read(address, 'a://small', principal, true)).resolves.toMatchObject({
+        contents: [{ uri: 'a://small', blob: small.toString('base64') }],
+      });
       await expect(service.read(address, 'a://large', principal, true)).resolves.toEqual({
         contents: [],
-        chunked: { uri: 'a://large', mimeType: 'application/octet-stream', encoding: 'blob', size: chunk + 1, version: 3, firstChunk: large.subarray(0, chunk).toString('base64') },
+        chunked: {
+          uri: 'a://large',
+          mimeType: 'application/octet-stream',
+          encoding: 'blob',
+          size: chunk + 1,
+          version: 3,
+          firstChunk: large.subarray(0, chunk).toString('base64'),
+        },
         ttlMs: expect.any(Number),
         cacheScope: 'private',
       });
@@ -188,8 +223,17 @@ describe('ResourcesService', () => {
       const text = 'é'.repeat(resourceStore.RESOURCE_CONTENT_CHUNK_BYTES);
       await service.putResource('t', { uri: 'a://text', name: 'text', text });
       await expect(service.read(address, 'a://text', principal)).resolves.toMatchObject({ contents: [{ uri: 'a://text', text }] });
-      repository.resources.set('a://huge', { uri: 'a://huge', name: 'h', blob: Buffer.alloc(resourceStore.MAX_RESOURCE_CONTENT_BYTES + 1).toString('base64'), servers: [], size: 0 });
-      await expect(service.read(address, 'a://huge', principal)).rejects.toMatchObject({ code: 'INVALID_PARAMS', data: { uri: 'a://huge', size: resourceStore.MAX_RESOURCE_CONTENT_BYTES + 1 } });
+      repository.resources.set('a://huge', {
+        uri: 'a://huge',
+        name: 'h',
+        blob: Buffer.alloc(resourceStore.MAX_RESOURCE_CONTENT_BYTES + 1).toString('base64'),
+        servers: [],
+        size: 0,
+      });
+      await expect(service.read(address, 'a://huge', principal)).rejects.toMatchObject({
+        code: 'INVALID_PARAMS',
+        data: { uri: 'a://huge', size: resourceStore.MAX_RESOURCE_CONTENT_BYTES + 1 },
+      });
     });
 
     it('answers NOT_FOUND with the URI when nothing matches', async () => {
@@ -222,7 +266,10 @@ describe('ResourcesService', () => {
       const { service, repository } = setup(100);
       await service.putResource('t', { uri: 'a://x', name: 'x', text: 'v1' });
       await expect(service.read(address, 'a://x', principal)).resolves.toMatchObject({ cacheScope: 'private' });
-      await expect(service.read({ ...address, public: true }, 'a://x', principal)).resolves.toMatchObject({ cacheScope: 'public', ttlMs: expect.any(Number) as number });
+      await expect(service.read({ ...address, public: true }, 'a://x', principal)).resolves.toMatchObject({
+        cacheScope: 'public',
+        ttlMs: expect.any(Number) as number,
+      });
       expect(repository.queries.heads).toBe(1);
     });
 
@@ -292,7 +339,13 @@ describe('ResourcesService', () => {
       const { service, repository } = setup(10 * chunk);
       await service.putResource('t', { uri: 'a://bound', name: 'bound', text: 'b'.repeat(READ_CACHE_MAX_CONTENT_BYTES) });
       await service.putResource('t', { uri: 'a://over', name: 'over', text: 'o'.repeat(READ_CACHE_MAX_CONTENT_BYTES + 1) });
-      repository.resources.set('a://chunked', { uri: 'a://chunked', name: 'c', blob: Buffer.alloc(chunk + 1).toString('base64'), servers: [], size: chunk + 1 });
+      repository.resources.set('a://chunked', {
+        uri: 'a://chunked',
+        name: 'c',
+        blob: Buffer.alloc(chunk + 1).toString('base64'),
+        servers: [],
+        size: chunk + 1,
+      });
       for (const [uri, acceptChunks, heads] of [
         ['a://bound', false, 1],
         ['a://over', false, 2],
@@ -319,10 +372,14 @@ describe('ResourcesService', () => {
     it('reads a slice of the version asked for, and answers changed once the content is another', async () => {
       const { service } = setup(100);
       await service.putResource('t', { uri: 'a://x', name: 'x', text: 'héllo' });
-      await expect(service.readChunk(address, { uri: 'a://x', offset: 1, length: 2, version: 1 }, principal)).resolves.toEqual({ data: Buffer.from('é').toString('base64') });
+      await expect(service.readChunk(address, { uri: 'a://x', offset: 1, length: 2, version: 1 }, principal)).resolves.toEqual({
+        data: Buffer.from('é').toString('base64'),
+      });
       await service.putResource('t', { uri: 'a://x', name: 'x', text: 'hello' });
       await expect(service.readChunk(address, { uri: 'a://x', offset: 1, length: 2, version: 1 }, principal)).resolves.toEqual({ changed: true });
-      await expect(service.readChunk(address, { uri: 'a://x', offset: 0, length: 2, version: 1 }, { ...principal, tenant: 'other' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+      await expect(service.readChunk(address, { uri: 'a://x', offset: 0, length: 2, version: 1 }, { ...principal, tenant: 'other' })).rejects.toMatchObject({
+        code: 'FORBIDDEN',
+      });
     });
   });
 

@@ -1,18 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { resourceStore, type Principal } from '@mcp-platform/protocol-contracts';
+import { type Principal, resourceStore } from '@mcp-platform/protocol-contracts';
 import type { ReadResourceResult, Resource, ResourceTemplate } from '@mcp-platform/protocol-mcp';
 import { MessageBus, RpcError, WireErrorCode } from '@mcp-platform/shared-messaging';
 import { READ_CACHE_MAX_CONTENT_BYTES } from '../resource-store.constants';
 import { RESOURCE_LIMITS, type ResourceLimits } from '../resource-store.options';
-import { decodeListCursor, PAGE_SIZE, toPage } from '../store/list-cursor';
-import { parseDefinition, sameJson, touchedServers, type PutOutcome } from '../store/definition-writes';
-import { ResourceDefinitionSchema, ResourceTemplateDefinitionSchema, type ResourceTemplateDefinition } from '../store/store.types';
-import { assertTenantAccess, cacheScopeOf, LIST_TTL_MS, READ_TTL_MS } from '../store/tenant-access';
 import { refuseSkillUri } from '../skills/skill-uris';
+import { parseDefinition, type PutOutcome, sameJson, touchedServers } from '../store/definition-writes';
+import { decodeListCursor, PAGE_SIZE, toPage } from '../store/list-cursor';
+import { ResourceDefinitionSchema, type ResourceTemplateDefinition, ResourceTemplateDefinitionSchema } from '../store/store.types';
+import { assertTenantAccess, cacheScopeOf, LIST_TTL_MS, READ_TTL_MS } from '../store/tenant-access';
 import { overQuota, overResourceLimit } from './content-limits';
+import { type ReadTicket, ResourceReadCache } from './resource-read.cache';
 import { ResourceTemplatesRepository } from './resource-templates.repository';
-import { ResourceReadCache, type ReadTicket } from './resource-read.cache';
-import { ResourcesRepository, type ContentEncoding, type ResourceHead, type StoredResource } from './resources.repository';
+import { type ContentEncoding, type ResourceHead, ResourcesRepository, type StoredResource } from './resources.repository';
 import { fillTextRecipe } from './text-recipe';
 import { matchUriTemplate, parseUriTemplate } from './uri-template';
 
@@ -100,7 +100,14 @@ export class ResourcesService {
    */
   async readChunk(address: ServerAddress, slice: { uri: string; offset: number; length: number; version: number }, principal: Principal | undefined) {
     assertTenantAccess(principal, address.tenant);
-    const read = await this.resources.readContentSlice({ tenant: address.tenant, server: address.server, uri: slice.uri, offset: slice.offset, length: slice.length, version: slice.version });
+    const read = await this.resources.readContentSlice({
+      tenant: address.tenant,
+      server: address.server,
+      uri: slice.uri,
+      offset: slice.offset,
+      length: slice.length,
+      version: slice.version,
+    });
     return read ? { data: read.data.toString('base64') } : { changed: true as const };
   }
 
@@ -110,9 +117,21 @@ export class ResourcesService {
    * with it, `{ changed: true }` once the content is another.
    */
   async readDefinitionChunk(tenant: string, slice: { uri: string; offset: number; length: number; version?: number | undefined }) {
-    const read = await this.resources.readContentSlice({ tenant, uri: slice.uri, offset: slice.offset, length: slice.length, ...(slice.version === undefined ? {} : { version: slice.version }) });
+    const read = await this.resources.readContentSlice({
+      tenant,
+      uri: slice.uri,
+      offset: slice.offset,
+      length: slice.length,
+      ...(slice.version === undefined ? {} : { version: slice.version }),
+    });
     if (read) {
-      return { data: read.data.toString('base64'), size: read.size, version: read.version, encoding: read.encoding, ...(read.mimeType ? { mimeType: read.mimeType } : {}) };
+      return {
+        data: read.data.toString('base64'),
+        size: read.size,
+        version: read.version,
+        encoding: read.encoding,
+        ...(read.mimeType ? { mimeType: read.mimeType } : {}),
+      };
     }
     if (slice.version !== undefined) return { changed: true as const };
     throw new RpcError(WireErrorCode.NotFound, `Resource ${slice.uri} not found`, { uri: slice.uri });
@@ -212,7 +231,15 @@ export class ResourcesService {
   }
 
   /** A stored resource's answer: whole (kept in the cache when small), as its first chunk, or refused as too large for one message. */
-  private servedStored(ticket: ReadTicket, address: ServerAddress, uri: string, stored: ResourceHead, headBytes: number, acceptChunks: boolean, hints: ReadHints) {
+  private servedStored(
+    ticket: ReadTicket,
+    address: ServerAddress,
+    uri: string,
+    stored: ResourceHead,
+    headBytes: number,
+    acceptChunks: boolean,
+    hints: ReadHints,
+  ) {
     const base = { uri, ...(stored.mimeType ? { mimeType: stored.mimeType } : {}) };
     if (stored.size <= headBytes) {
       const content = servedContent(base, stored.encoding, stored.head);
@@ -221,7 +248,10 @@ export class ResourcesService {
       return { contents, ...hints };
     }
     if (!acceptChunks) {
-      throw new RpcError(WireErrorCode.InvalidParams, `Resource ${uri} holds ${stored.size} bytes, more than one message carries: read it in chunks`, { uri, size: stored.size });
+      throw new RpcError(WireErrorCode.InvalidParams, `Resource ${uri} holds ${stored.size} bytes, more than one message carries: read it in chunks`, {
+        uri,
+        size: stored.size,
+      });
     }
     const chunked = { ...base, encoding: stored.encoding, size: stored.size, version: stored.version, firstChunk: stored.head.toString('base64') };
     return { contents: [], chunked, ...hints };

@@ -4,8 +4,8 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { RESOURCE_STORE_CONNECTION, RESOURCE_STORE_SCHEMA } from '../resource-store.constants';
 import type { WriteOutcome } from '../store/rows';
 import { lockTenantQuota, tenantBytesExcept } from '../store/tenant-quota';
-import { ResourceUploadChunkEntity } from './resource-upload-chunk.entity';
 import { ResourceUploadEntity } from './resource-upload.entity';
+import { ResourceUploadChunkEntity } from './resource-upload-chunk.entity';
 
 /** What an upload stages: a resource's content, or a skill's archive (`uri` is then the skill's root). */
 export type UploadKind = 'resource' | 'skill';
@@ -128,7 +128,10 @@ export class UploadRepository {
       };
       if (upload.kind !== 'resource') return refuse({ kind: 'other-kind', uploadKind: upload.kind });
       if (upload.received_bytes !== totalBytes) return refuse({ kind: 'incomplete', receivedBytes: upload.received_bytes });
-      const [existing] = (await manager.query(`SELECT "id", "name", "servers" FROM ${RESOURCES} WHERE "tenant" = $1 AND "uri" = $2 FOR UPDATE`, [tenant, upload.uri])) as Array<{
+      const [existing] = (await manager.query(`SELECT "id", "name", "servers" FROM ${RESOURCES} WHERE "tenant" = $1 AND "uri" = $2 FOR UPDATE`, [
+        tenant,
+        upload.uri,
+      ])) as Array<{
         id: string;
         name: string;
         servers: string[];
@@ -179,9 +182,10 @@ export class UploadRepository {
         await dropUpload(manager, uploadId);
         return { kind: 'incomplete', receivedBytes: upload.received_bytes };
       }
-      const [row] = (await manager.query(`SELECT COALESCE(string_agg("data", ''::bytea ORDER BY "byte_offset"), ''::bytea) AS "archive" FROM ${CHUNKS} WHERE "upload_id" = $1`, [
-        uploadId,
-      ])) as Array<{ archive: Buffer }>;
+      const [row] = (await manager.query(
+        `SELECT COALESCE(string_agg("data", ''::bytea ORDER BY "byte_offset"), ''::bytea) AS "archive" FROM ${CHUNKS} WHERE "upload_id" = $1`,
+        [uploadId],
+      )) as Array<{ archive: Buffer }>;
       await dropUpload(manager, uploadId);
       return { kind: 'taken', name: upload.name ?? '', servers: upload.servers ?? undefined, archive: Buffer.from(row?.archive ?? Buffer.alloc(0)) };
     });
@@ -202,7 +206,13 @@ export class UploadRepository {
 
   /** Drops every upload of the tenant and their chunks (the tenant was deleted); how many. */
   async deleteTenant(tenant: string): Promise<number> {
-    const result = await this.dataSource.getRepository(ResourceUploadEntity).createQueryBuilder().delete().where('tenant = :tenant', { tenant }).returning('id').execute();
+    const result = await this.dataSource
+      .getRepository(ResourceUploadEntity)
+      .createQueryBuilder()
+      .delete()
+      .where('tenant = :tenant', { tenant })
+      .returning('id')
+      .execute();
     return ((result.raw ?? []) as unknown[]).length;
   }
 

@@ -87,7 +87,10 @@ export const CONFORMANCE_FIXTURES: SeedFixtures = {
       description: 'A prompt embedding the resource whose URI it is given.',
       arguments: [{ name: 'resourceUri', description: 'URI of the resource to embed', required: true }],
       messages: [
-        { role: 'user', content: { type: 'resource', resource: { uri: '{{resourceUri}}', mimeType: 'text/plain', text: 'Embedded resource content for testing.' } } },
+        {
+          role: 'user',
+          content: { type: 'resource', resource: { uri: '{{resourceUri}}', mimeType: 'text/plain', text: 'Embedded resource content for testing.' } },
+        },
         { role: 'user', content: { type: 'text', text: 'Please process the embedded resource above.' } },
       ],
       servers: ['everything'],
@@ -113,7 +116,12 @@ export const CONFORMANCE_FIXTURES: SeedFixtures = {
           requestedSchema: { type: 'object', properties: { context: { type: 'string' } }, required: ['context'] },
         },
       ],
-      messages: [{ role: 'user', content: { type: 'text', text: 'Answer with this context in mind: {{#user_context.context}}{{user_context.context}}{{/user_context.context}}' } }],
+      messages: [
+        {
+          role: 'user',
+          content: { type: 'text', text: 'Answer with this context in mind: {{#user_context.context}}{{user_context.context}}{{/user_context.context}}' },
+        },
+      ],
       servers: ['everything'],
     },
   ],
@@ -246,7 +254,10 @@ export const DEMO_FIXTURES: SeedFixtures = {
         { role: 'user', content: { type: 'resource', resource: { uri: 'demo://guide', mimeType: 'text/markdown', text: PLATFORM_GUIDE } } },
         {
           role: 'user',
-          content: { type: 'text', text: 'Explain this {{#language}}{{language}} {{/language}}{{#framework}}{{framework}} {{/framework}}error in plain words, then suggest the smallest fix:\n\n{{error}}' },
+          content: {
+            type: 'text',
+            text: 'Explain this {{#language}}{{language}} {{/language}}{{#framework}}{{framework}} {{/framework}}error in plain words, then suggest the smallest fix:\n\n{{error}}',
+          },
         },
       ],
     },

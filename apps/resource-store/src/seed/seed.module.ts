@@ -1,4 +1,4 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
 import { PromptsModule } from '../prompts/prompts.module';
 import { SeedService } from './seed.service';
 

@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
-import { strToU8, zipSync, type Zippable } from 'fflate';
-import { pack, type Header } from 'tar-stream';
+import { strToU8, type Zippable, zipSync } from 'fflate';
+import { type Header, pack } from 'tar-stream';
 import { describe, expect, it } from 'vitest';
 import { readSkillArchive, SKILL_LIMITS } from './skill-archive';
 
@@ -33,7 +33,11 @@ describe('readSkillArchive', () => {
   });
 
   it('reads a tar and a gzipped tar alike', async () => {
-    const plain = await tar([{ name: 'SKILL.md', content: SKILL_MD }, { name: 'scripts', type: 'directory' }, { name: 'scripts/run.sh', content: 'echo hi' }]);
+    const plain = await tar([
+      { name: 'SKILL.md', content: SKILL_MD },
+      { name: 'scripts', type: 'directory' },
+      { name: 'scripts/run.sh', content: 'echo hi' },
+    ]);
     expect(paths(await readSkillArchive(plain))).toEqual(['SKILL.md', 'scripts/run.sh']);
     const files = await readSkillArchive(gzipSync(plain));
     expect(files.find((file) => file.path === 'scripts/run.sh')?.data.toString()).toBe('echo hi');
@@ -56,14 +60,23 @@ describe('readSkillArchive', () => {
   });
 
   it('refuses links and devices in a tar', async () => {
-    const linked = await tar([{ name: 'SKILL.md', content: SKILL_MD }, { name: 'passwd', type: 'symlink', linkname: '/etc/passwd' }]);
+    const linked = await tar([
+      { name: 'SKILL.md', content: SKILL_MD },
+      { name: 'passwd', type: 'symlink', linkname: '/etc/passwd' },
+    ]);
     await expect(readSkillArchive(linked)).rejects.toMatchObject({ code: 'BAD_ARCHIVE', message: expect.stringContaining('symlink') });
-    const hardLinked = await tar([{ name: 'SKILL.md', content: SKILL_MD }, { name: 'copy', type: 'link', linkname: 'SKILL.md' }]);
+    const hardLinked = await tar([
+      { name: 'SKILL.md', content: SKILL_MD },
+      { name: 'copy', type: 'link', linkname: 'SKILL.md' },
+    ]);
     await expect(readSkillArchive(hardLinked)).rejects.toMatchObject({ code: 'BAD_ARCHIVE' });
   });
 
   it('refuses a tar holding one path twice', async () => {
-    const twice = await tar([{ name: 'SKILL.md', content: SKILL_MD }, { name: 'SKILL.md', content: 'other' }]);
+    const twice = await tar([
+      { name: 'SKILL.md', content: SKILL_MD },
+      { name: 'SKILL.md', content: 'other' },
+    ]);
     await expect(readSkillArchive(twice)).rejects.toMatchObject({ code: 'BAD_ARCHIVE', message: expect.stringContaining('twice') });
   });
 

@@ -1,5 +1,5 @@
 import { gunzipSync } from 'node:zlib';
-import { Unzip, UnzipInflate, type UnzipFile } from 'fflate';
+import { Unzip, type UnzipFile, UnzipInflate } from 'fflate';
 import { extract, type Header } from 'tar-stream';
 
 /**
@@ -182,7 +182,8 @@ export function safePath(raw: string, maxLength: number): string {
   if (/[\u0000-\u001f\u007f\\]/.test(path)) throw bad(`The archive entry ${JSON.stringify(path)} has a backslash or a control character in its path`);
   if (path.startsWith('/') || /^[A-Za-z]:/.test(path)) throw bad(`The archive entry ${path} has an absolute path`);
   const segments = path.split('/');
-  if (segments.some((segment) => segment === '' || segment === '.' || segment === '..')) throw bad(`The archive entry ${path} leaves its folder or has an empty segment`);
+  if (segments.some((segment) => segment === '' || segment === '.' || segment === '..'))
+    throw bad(`The archive entry ${path} leaves its folder or has an empty segment`);
   return path;
 }
 

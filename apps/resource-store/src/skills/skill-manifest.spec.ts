@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { readFrontmatter, validateSkill } from './skill-manifest';
-import { directoryChildren } from './skills.service';
 import { parseSkillUri, skillFileUri } from './skill-uris';
+import { directoryChildren } from './skills.service';
 
 const file = (path: string, text: string) => ({ path, data: Buffer.from(text, 'utf8') });
 const skillMd = (frontmatter: string) => file('SKILL.md', `---\n${frontmatter}\n---\n# Body\n`);
@@ -46,7 +46,12 @@ describe('validateSkill', () => {
 
   it('refuses an alias bomb in the frontmatter', () => {
     const aliases = ['a: &a [x, x, x, x, x, x, x, x, x, x]'];
-    for (let level = 1; level < 12; level++) aliases.push(`${String.fromCharCode(97 + level)}: &${String.fromCharCode(97 + level)} [${Array(10).fill(`*${String.fromCharCode(96 + level)}`).join(', ')}]`);
+    for (let level = 1; level < 12; level++)
+      aliases.push(
+        `${String.fromCharCode(97 + level)}: &${String.fromCharCode(97 + level)} [${Array(10)
+          .fill(`*${String.fromCharCode(96 + level)}`)
+          .join(', ')}]`,
+      );
     expect(() => readFrontmatter(`---\n${aliases.join('\n')}\n---\n`)).toThrow();
   });
 });
@@ -54,7 +59,12 @@ describe('validateSkill', () => {
 describe('directoryChildren', () => {
   const skill = {
     name: 'pdf',
-    files: ['SKILL.md', 'references/FORMS.md', 'templates/a.md', 'templates/regional/eu.md'].map((path) => ({ path, digest: 'sha256:x', size: 1, mimeType: 'text/markdown' })),
+    files: ['SKILL.md', 'references/FORMS.md', 'templates/a.md', 'templates/regional/eu.md'].map((path) => ({
+      path,
+      digest: 'sha256:x',
+      size: 1,
+      mimeType: 'text/markdown',
+    })),
   };
 
   it('lists the root: files as resources, folders once as directories', () => {

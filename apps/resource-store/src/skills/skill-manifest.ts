@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { lookup } from 'mime-types';
 import { parse as parseYaml } from 'yaml';
 import { SKILL_NAME_PATTERN } from '@mcp-platform/protocol-contracts';
-import type { ArchiveFile } from './skill-archive';
 import type { SkillFileRecord } from './skill.entity';
+import type { ArchiveFile } from './skill-archive';
 
 /** The manifest file every skill has at its root (Agent Skills specification). */
 export const SKILL_MD = 'SKILL.md';
@@ -45,7 +45,15 @@ export class InvalidSkillError extends Error {}
  */
 export function validateSkill(expectedName: string, archiveFiles: ArchiveFile[]): ValidatedSkill {
   const manifest = archiveFiles.find((file) => file.path === SKILL_MD);
-  if (!manifest) throw new InvalidSkillError(`A skill needs a ${SKILL_MD} at its root (found: ${archiveFiles.slice(0, 5).map((file) => file.path).join(', ') || 'no files'})`);
+  if (!manifest)
+    throw new InvalidSkillError(
+      `A skill needs a ${SKILL_MD} at its root (found: ${
+        archiveFiles
+          .slice(0, 5)
+          .map((file) => file.path)
+          .join(', ') || 'no files'
+      })`,
+    );
   const text = utf8(manifest.data);
   if (text === undefined) throw new InvalidSkillError(`${SKILL_MD} is not UTF-8 text`);
   const frontmatter = readFrontmatter(text);
@@ -68,9 +76,11 @@ function checkFrontmatter(expectedName: string, frontmatter: Record<string, unkn
   if (typeof description !== 'string' || description.trim().length === 0) throw new InvalidSkillError(`${SKILL_MD}: description is missing or empty`);
   if (description.length > MAX_DESCRIPTION_LENGTH) throw new InvalidSkillError(`${SKILL_MD}: description is over ${MAX_DESCRIPTION_LENGTH} characters`);
   const metadata = frontmatter['metadata'];
-  if (metadata !== undefined && (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata))) throw new InvalidSkillError(`${SKILL_MD}: metadata must be a mapping`);
+  if (metadata !== undefined && (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)))
+    throw new InvalidSkillError(`${SKILL_MD}: metadata must be a mapping`);
   const reserved = Object.keys((metadata as Record<string, unknown> | undefined) ?? {}).filter((key) => key.startsWith(RESERVED_METADATA_PREFIX));
-  if (reserved.length > 0) throw new InvalidSkillError(`${SKILL_MD}: metadata keys under ${RESERVED_METADATA_PREFIX} are reserved for MCP extensions: ${reserved.join(', ')}`);
+  if (reserved.length > 0)
+    throw new InvalidSkillError(`${SKILL_MD}: metadata keys under ${RESERVED_METADATA_PREFIX} are reserved for MCP extensions: ${reserved.join(', ')}`);
   return { name, description };
 }
 
@@ -88,7 +98,8 @@ export function readFrontmatter(markdown: string): Record<string, unknown> {
   } catch (error) {
     throw new InvalidSkillError(`${SKILL_MD}: the frontmatter is not valid YAML: ${(error as Error).message.split('\n')[0]}`);
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new InvalidSkillError(`${SKILL_MD}: the frontmatter must be a YAML mapping`);
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new InvalidSkillError(`${SKILL_MD}: the frontmatter must be a YAML mapping`);
   return JSON.parse(JSON.stringify(parsed)) as Record<string, unknown>;
 }
 

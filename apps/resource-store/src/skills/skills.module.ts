@@ -1,4 +1,4 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
 import { StoreModule } from '../store/store.module';
 import { SkillAdminNatsController } from './skill-admin.nats.controller';
 import { SkillsNatsController } from './skills.nats.controller';

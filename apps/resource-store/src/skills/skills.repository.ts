@@ -1,14 +1,14 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import { RESOURCE_STORE_CONNECTION } from '../resource-store.constants';
 import { ResourceEntity } from '../resources/resource.entity';
 import { onServer, type WriteOutcome } from '../store/rows';
 import type { JsonObject } from '../store/store.types';
 import { lockTenantQuota } from '../store/tenant-quota';
-import { SKILL_MD, type ValidatedSkill } from './skill-manifest';
 import { SkillEntity, type SkillFileRecord } from './skill.entity';
+import { SKILL_MD, type ValidatedSkill } from './skill-manifest';
 import { skillFileUri } from './skill-uris';
 
 /** What writing a skill did. `changedUris`: files replaced with other bytes or removed (their subscribers hear it). */
@@ -36,7 +36,9 @@ export class SkillsRepository {
 
   /** The skill `name` if the server serves it. */
   async findServerSkill(tenant: string, server: string, name: string): Promise<SkillEntity | undefined> {
-    const row = await onServer(this.dataSource.getRepository(SkillEntity).createQueryBuilder('s'), tenant, server).andWhere('s.name = :name', { name }).getOne();
+    const row = await onServer(this.dataSource.getRepository(SkillEntity).createQueryBuilder('s'), tenant, server)
+      .andWhere('s.name = :name', { name })
+      .getOne();
     return row ?? undefined;
   }
 
@@ -56,7 +58,12 @@ export class SkillsRepository {
   async writeSkillWithin(tenant: string, skill: ValidatedSkill, servers: string[] | undefined, quotaBytes: number): Promise<SkillWrite> {
     return this.dataSource.transaction(async (manager) => {
       await lockTenantQuota(manager, tenant);
-      const existing = await manager.getRepository(SkillEntity).createQueryBuilder('s').setLock('pessimistic_write').where('s.tenant = :tenant AND s.name = :name', { tenant, name: skill.name }).getOne();
+      const existing = await manager
+        .getRepository(SkillEntity)
+        .createQueryBuilder('s')
+        .setLock('pessimistic_write')
+        .where('s.tenant = :tenant AND s.name = :name', { tenant, name: skill.name })
+        .getOne();
       const taken = await manager
         .getRepository(ResourceEntity)
         .createQueryBuilder('r')
@@ -96,9 +103,19 @@ export class SkillsRepository {
       );
       const files: SkillFileRecord[] = skill.files.map(({ path, digest, size, mimeType }) => ({ path, digest, size, mimeType }));
       if (existing) {
-        await manager.getRepository(SkillEntity).save({ ...existing, frontmatter: skill.frontmatter as JsonObject, files, size: skill.size, servers: effectiveServers });
+        await manager
+          .getRepository(SkillEntity)
+          .save({ ...existing, frontmatter: skill.frontmatter as JsonObject, files, size: skill.size, servers: effectiveServers });
       } else {
-        await manager.getRepository(SkillEntity).save({ id: randomUUID(), tenant, name: skill.name, frontmatter: skill.frontmatter as JsonObject, files, size: skill.size, servers: effectiveServers });
+        await manager.getRepository(SkillEntity).save({
+          id: randomUUID(),
+          tenant,
+          name: skill.name,
+          frontmatter: skill.frontmatter as JsonObject,
+          files,
+          size: skill.size,
+          servers: effectiveServers,
+        });
       }
       return { kind: 'written', outcome: existing ? 'updated' : 'created', servers: effectiveServers, previousServers: existing?.servers, changedUris };
     });
@@ -107,7 +124,12 @@ export class SkillsRepository {
   /** Serves the skill on `servers` (its files with it); the servers it was on, or `undefined` when there is no such skill. */
   async setServers(tenant: string, name: string, servers: string[]): Promise<string[] | undefined> {
     return this.dataSource.transaction(async (manager) => {
-      const existing = await manager.getRepository(SkillEntity).createQueryBuilder('s').setLock('pessimistic_write').where('s.tenant = :tenant AND s.name = :name', { tenant, name }).getOne();
+      const existing = await manager
+        .getRepository(SkillEntity)
+        .createQueryBuilder('s')
+        .setLock('pessimistic_write')
+        .where('s.tenant = :tenant AND s.name = :name', { tenant, name })
+        .getOne();
       if (!existing) return undefined;
       await manager.getRepository(SkillEntity).save({ ...existing, servers });
       await manager.getRepository(ResourceEntity).update({ tenant, skill: name }, { servers });

@@ -1,20 +1,20 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { resourceStore, type Principal, type RpcRequestParsed, type SkillEntry, type SkillSummary } from '@mcp-platform/protocol-contracts';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { type Principal, resourceStore, type RpcRequestParsed, type SkillEntry, type SkillSummary } from '@mcp-platform/protocol-contracts';
 import type { Resource } from '@mcp-platform/protocol-mcp';
 import { MessageBus, RpcError, WireErrorCode } from '@mcp-platform/shared-messaging';
+import { RESOURCE_LIMITS, type ResourceLimits } from '../resource-store.options';
 import { overQuota } from '../resources/content-limits';
 import { ResourceReadCache } from '../resources/resource-read.cache';
 import type { ServerAddress } from '../resources/resources.service';
-import { RESOURCE_LIMITS, type ResourceLimits } from '../resource-store.options';
+import { UploadRepository } from '../resources/upload.repository';
 import { sameJson, touchedServers } from '../store/definition-writes';
 import { decodeListCursor, PAGE_SIZE, toPage } from '../store/list-cursor';
 import { assertTenantAccess, cacheScopeOf, LIST_TTL_MS, READ_TTL_MS } from '../store/tenant-access';
-import { UploadRepository } from '../resources/upload.repository';
-import { readSkillArchive, SKILL_LIMITS, SkillArchiveError, type ArchiveFile } from './skill-archive';
+import type { SkillEntity } from './skill.entity';
+import { type ArchiveFile, readSkillArchive, SKILL_LIMITS, SkillArchiveError } from './skill-archive';
 import { InvalidSkillError, SKILL_MD, validateSkill } from './skill-manifest';
 import { parseSkillUri, skillFileUri, skillRootUri } from './skill-uris';
-import type { SkillEntity } from './skill.entity';
 import { SkillsRepository } from './skills.repository';
 
 /** The media type of a directory resource (SEP-2640's `resources/directory/read`). */
@@ -79,7 +79,8 @@ export class SkillsService {
   /** Starts the upload of a skill's archive; the archive limit is checked on the announced size and on every append. */
   async beginUpload(request: BeginRequest): Promise<{ uploadId: string; maxArchiveBytes: number }> {
     const maxArchiveBytes = SKILL_LIMITS.maxArchiveBytes;
-    if (request.declaredBytes !== undefined && request.declaredBytes > maxArchiveBytes) throw tooLarge(`The archive of ${request.declaredBytes} bytes is over the limit of ${maxArchiveBytes}`);
+    if (request.declaredBytes !== undefined && request.declaredBytes > maxArchiveBytes)
+      throw tooLarge(`The archive of ${request.declaredBytes} bytes is over the limit of ${maxArchiveBytes}`);
     const uploadId = randomUUID();
     await this.uploads.create({
       id: uploadId,
@@ -105,7 +106,10 @@ export class SkillsService {
       case 'unknown':
         throw new RpcError(WireErrorCode.NotFound, `Upload ${uploadId} not found (committed, aborted, or dropped after being idle)`, { uploadId });
       case 'incomplete':
-        throw new RpcError(WireErrorCode.InvalidParams, `Upload ${uploadId} received ${taken.receivedBytes} bytes, not ${totalBytes}`, { uploadId, receivedBytes: taken.receivedBytes });
+        throw new RpcError(WireErrorCode.InvalidParams, `Upload ${uploadId} received ${taken.receivedBytes} bytes, not ${totalBytes}`, {
+          uploadId,
+          receivedBytes: taken.receivedBytes,
+        });
       case 'other-kind':
         throw new RpcError(WireErrorCode.InvalidParams, `Upload ${uploadId} stages a ${taken.uploadKind}'s content, not a skill's archive`, { uploadId });
       default:
@@ -242,7 +246,12 @@ export function directoryChildren(skill: Pick<SkillEntity, 'name' | 'files'>, pa
   return children;
 }
 
-function sameSkill(existing: SkillEntity, frontmatter: Record<string, unknown>, files: Array<{ path: string; digest: string }>, servers: string[] | undefined): boolean {
+function sameSkill(
+  existing: SkillEntity,
+  frontmatter: Record<string, unknown>,
+  files: Array<{ path: string; digest: string }>,
+  servers: string[] | undefined,
+): boolean {
   const digests = (list: Array<{ path: string; digest: string }>) => JSON.stringify(list.map((file) => [file.path, file.digest]));
   return (
     sameJson(existing.frontmatter, frontmatter) &&

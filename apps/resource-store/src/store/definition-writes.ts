@@ -5,7 +5,10 @@ import type { WriteOutcome } from './rows';
 export type PutOutcome = WriteOutcome | 'unchanged';
 
 /** Validates a definition; what is wrong is `INVALID_PARAMS` with Zod's issues. */
-export function parseDefinition<T>(schema: { safeParse(input: unknown): { success: true; data: T } | { success: false; error: { issues: unknown[] } } }, input: unknown): T {
+export function parseDefinition<T>(
+  schema: { safeParse(input: unknown): { success: true; data: T } | { success: false; error: { issues: unknown[] } } },
+  input: unknown,
+): T {
   const parsed = schema.safeParse(input);
   if (!parsed.success) throw new RpcError(WireErrorCode.InvalidParams, 'Invalid definition', { issues: parsed.error.issues });
   return parsed.data;
@@ -34,4 +37,3 @@ function sortKeys(value: unknown): unknown {
   }
   return value;
 }
-

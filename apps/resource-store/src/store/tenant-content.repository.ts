@@ -3,8 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { PromptEntity } from '../prompts/prompt.entity';
 import { RESOURCE_STORE_CONNECTION } from '../resource-store.constants';
-import { ResourceTemplateEntity } from '../resources/resource-template.entity';
 import { ResourceEntity } from '../resources/resource.entity';
+import { ResourceTemplateEntity } from '../resources/resource-template.entity';
 import { SkillEntity } from '../skills/skill.entity';
 
 /**

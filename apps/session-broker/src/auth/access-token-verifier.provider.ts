@@ -1,8 +1,8 @@
-import { Logger, type FactoryProvider } from '@nestjs/common';
+import { type FactoryProvider, Logger } from '@nestjs/common';
 import { authorizationServer } from '@mcp-platform/protocol-contracts';
 import { AccessTokenVerifier } from '@mcp-platform/shared-auth';
 import { MessageBus } from '@mcp-platform/shared-messaging';
-import { SESSION_BROKER_OPTIONS, type ResolvedSessionBrokerOptions } from '../session-broker.options';
+import { type ResolvedSessionBrokerOptions, SESSION_BROKER_OPTIONS } from '../session-broker.options';
 
 const KEY_FETCH_TIMEOUT_MS = 5_000;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { WireErrorCode } from '@mcp-platform/protocol-contracts';
-import { KeySetUnavailableError, RevocationList, TokenRejectedError, type AccessTokenVerifier, type VerifiedAccessToken } from '@mcp-platform/shared-auth';
+import { type AccessTokenVerifier, KeySetUnavailableError, RevocationList, TokenRejectedError, type VerifiedAccessToken } from '@mcp-platform/shared-auth';
 import { RpcError } from '@mcp-platform/shared-messaging';
 import { resolveSessionBrokerOptions } from '../session-broker.options';
 import type { VirtualServer } from '../virtual-servers/virtual-server.cache';
@@ -51,7 +51,11 @@ function authenticator(verify: AccessTokenVerifier['verify'] = async () => token
     auth: { issuer: 'http://as.test/oauth', anonymousTenants },
   });
   const verifier = { verify: vi.fn(verify) };
-  return { edge: new EdgeAuthenticator(verifier as unknown as AccessTokenVerifier, new ProtectedResources(options), revocations, options), verifier, revocations };
+  return {
+    edge: new EdgeAuthenticator(verifier as unknown as AccessTokenVerifier, new ProtectedResources(options), revocations, options),
+    verifier,
+    revocations,
+  };
 }
 
 const bearer = (value = 'a.b.c') => ({ headers: { authorization: `Bearer ${value}` } });
@@ -114,7 +118,10 @@ describe('EdgeAuthenticator', () => {
 
     it('carries the scopes the token says the caller could obtain into the principal, so step-up tools are listed (issue 13 item 13)', async () => {
       const { edge } = authenticator(async () => token({ obtainableScopes: ['mcp', 'demo:crypto'] }));
-      await expect(edge.authenticate(bearer(), PRIVATE)).resolves.toMatchObject({ ok: true, principal: { scopes: ['mcp'], obtainableScopes: ['mcp', 'demo:crypto'] } });
+      await expect(edge.authenticate(bearer(), PRIVATE)).resolves.toMatchObject({
+        ok: true,
+        principal: { scopes: ['mcp'], obtainableScopes: ['mcp', 'demo:crypto'] },
+      });
     });
 
     it('answers a refused token with 401 invalid_token and the verifier’s safe reason (S-141)', async () => {
@@ -162,7 +169,12 @@ describe('EdgeAuthenticator', () => {
         [bearer(), { ...PRIVATE, disabled: true }],
         [{ headers: {} }, { ...PUBLIC, disabled: true }],
       ] as const) {
-        await expect(edge.authenticate(request, server)).resolves.toEqual({ ok: false, status: 403, headers: {}, message: 'Forbidden: the tenant of this MCP server is disabled' });
+        await expect(edge.authenticate(request, server)).resolves.toEqual({
+          ok: false,
+          status: 403,
+          headers: {},
+          message: 'Forbidden: the tenant of this MCP server is disabled',
+        });
       }
       expect(verifier.verify).not.toHaveBeenCalled();
     });
@@ -198,7 +210,9 @@ describe('EdgeAuthenticator', () => {
       await expect(edge.authenticate(bearer(), PRIVATE)).resolves.toMatchObject({
         ok: false,
         status: 403,
-        headers: { 'www-authenticate': `Bearer resource_metadata="${PRM}", scope="mcp", error="insufficient_scope", error_description="this MCP server needs the mcp scope"` },
+        headers: {
+          'www-authenticate': `Bearer resource_metadata="${PRM}", scope="mcp", error="insufficient_scope", error_description="this MCP server needs the mcp scope"`,
+        },
       });
     });
 

@@ -1,17 +1,17 @@
-import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import type { IncomingHttpHeaders } from 'node:http';
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import type { Principal } from '@mcp-platform/protocol-contracts';
 import { BASELINE_SCOPE, missingScopes } from '@mcp-platform/protocol-mcp';
 import {
   AccessTokenVerifier,
   bearerChallenge,
+  type BearerErrorCode,
   KeySetUnavailableError,
   parseBearerAuthorization,
   TokenRejectedError,
-  type BearerErrorCode,
 } from '@mcp-platform/shared-auth';
 import { isRpcError } from '@mcp-platform/shared-messaging';
-import { SESSION_BROKER_OPTIONS, type ResolvedSessionBrokerOptions } from '../session-broker.options';
+import { type ResolvedSessionBrokerOptions, SESSION_BROKER_OPTIONS } from '../session-broker.options';
 import type { VirtualServer } from '../virtual-servers/virtual-server.cache';
 import { ProtectedResources } from './protected-resources';
 import { TokenRevocations } from './token-revocations.service';
@@ -100,7 +100,9 @@ export class EdgeAuthenticator implements OnModuleInit {
         return this.refuse(server, 401, 'invalid_token', error.message);
       }
       if (error instanceof KeySetUnavailableError) {
-        this.logger.warn(`${where}: cannot verify tokens, the signing keys are unavailable: ${String((error.cause as Error | undefined)?.message ?? error.cause)}`);
+        this.logger.warn(
+          `${where}: cannot verify tokens, the signing keys are unavailable: ${String((error.cause as Error | undefined)?.message ?? error.cause)}`,
+        );
         return { ok: false, status: 503, headers: { 'retry-after': '1' }, message: 'Service Unavailable: tokens cannot be verified right now; retry later' };
       }
       if (!isRpcError(error)) throw error;
@@ -113,8 +115,13 @@ export class EdgeAuthenticator implements OnModuleInit {
       return this.refuse(server, 401, 'invalid_token', 'the token was not issued for this tenant');
     }
     // The tenant's immutable id binds the token to this tenant, not to a slug a new tenant may take again.
-    if (token.tenantId === undefined || this.revocations.isRevoked({ subject: token.subject, tenantId: token.tenantId, ...(token.issuedAt === undefined ? {} : { issuedAt: token.issuedAt }) })) {
-      this.logger.log(`${where}: refused a revoked access token (its ${token.tenantId === undefined ? 'tenant id is missing' : 'user or tenant was disabled or deleted'})`);
+    if (
+      token.tenantId === undefined ||
+      this.revocations.isRevoked({ subject: token.subject, tenantId: token.tenantId, ...(token.issuedAt === undefined ? {} : { issuedAt: token.issuedAt }) })
+    ) {
+      this.logger.log(
+        `${where}: refused a revoked access token (its ${token.tenantId === undefined ? 'tenant id is missing' : 'user or tenant was disabled or deleted'})`,
+      );
       return this.refuse(server, 401, 'invalid_token', 'the token was revoked: its user or tenant was disabled or deleted since it was issued');
     }
     if (!server.public && missingScopes(token.scopes, [BASELINE_SCOPE]).length > 0) {

@@ -43,7 +43,11 @@ export class ProtectedResourceMetadataEndpoint {
       return { status: 200, headers: { ...METADATA_CORS_HEADERS, 'cache-control': 'public, max-age=300' }, body: this.resources.metadata(lookup.server) };
     }
     if (lookup.reason === 'not-found') {
-      return { status: 404, headers: { ...METADATA_CORS_HEADERS, 'cache-control': 'no-store' }, body: { error: 'not_found', error_description: 'no MCP server at this URL' } };
+      return {
+        status: 404,
+        headers: { ...METADATA_CORS_HEADERS, 'cache-control': 'no-store' },
+        body: { error: 'not_found', error_description: 'no MCP server at this URL' },
+      };
     }
     return {
       status: 503,

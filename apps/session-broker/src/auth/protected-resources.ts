@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { BASELINE_SCOPE } from '@mcp-platform/protocol-mcp';
-import { SESSION_BROKER_OPTIONS, type ResolvedSessionBrokerOptions } from '../session-broker.options';
+import { type ResolvedSessionBrokerOptions, SESSION_BROKER_OPTIONS } from '../session-broker.options';
 import type { VirtualServer } from '../virtual-servers/virtual-server.cache';
 
 /** Where RFC 9728 puts Protected Resource Metadata: this prefix, then the resource's path. */

@@ -1,6 +1,6 @@
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { authorizationServer } from '@mcp-platform/protocol-contracts';
-import { RevocationList, type RevocableToken } from '@mcp-platform/shared-auth';
+import { type RevocableToken, RevocationList } from '@mcp-platform/shared-auth';
 import { MessageBus } from '@mcp-platform/shared-messaging';
 
 const LOAD_TIMEOUT_MS = 5_000;

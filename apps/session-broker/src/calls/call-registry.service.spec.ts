@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { sessionBroker } from '@mcp-platform/protocol-contracts';
 import type { MessageBus } from '@mcp-platform/shared-messaging';
 import { FakeTarget } from '../../test/fake-response-target';
-import { LazyResponse } from '../streams/lazy-response';
 import { resolveSessionBrokerOptions } from '../session-broker.options';
+import { LazyResponse } from '../streams/lazy-response';
 import { CallRegistry } from './call-registry.service';
 
 const KEY = 'AAAAAAAAAAAAAAAAAAAAAA.c000000001BBBBBBBBBBBBBBBB';
@@ -25,7 +25,14 @@ function setup() {
   } as unknown as MessageBus;
   const calls = new CallRegistry(
     bus,
-    resolveSessionBrokerOptions({ publicUrl: 'http://x', allowedHosts: [], allowedOrigins: [], bodyLimitBytes: 1024, replicaId: 'r1', auth: { issuer: 'http://as/oauth' } }),
+    resolveSessionBrokerOptions({
+      publicUrl: 'http://x',
+      allowedHosts: [],
+      allowedOrigins: [],
+      bodyLimitBytes: 1024,
+      replicaId: 'r1',
+      auth: { issuer: 'http://as/oauth' },
+    }),
   );
   return { calls, emitted, handlers, unsubscribed };
 }

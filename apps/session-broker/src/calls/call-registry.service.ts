@@ -1,11 +1,11 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { sessionBroker, toolExecutor, type EventPayload } from '@mcp-platform/protocol-contracts';
+import { type EventPayload, sessionBroker, toolExecutor } from '@mcp-platform/protocol-contracts';
 import type { RequestId } from '@mcp-platform/protocol-mcp';
-import { MessageBus, type BusSubscription } from '@mcp-platform/shared-messaging';
-import { shutdownError, SHUTDOWN_RETRY_AFTER } from './shutdown-answers';
+import { type BusSubscription, MessageBus } from '@mcp-platform/shared-messaging';
+import { type ResolvedSessionBrokerOptions, SESSION_BROKER_OPTIONS } from '../session-broker.options';
 import type { LazyResponse } from '../streams/lazy-response';
 import { eventId } from '../streams/stream-ids';
-import { SESSION_BROKER_OPTIONS, type ResolvedSessionBrokerOptions } from '../session-broker.options';
+import { SHUTDOWN_RETRY_AFTER, shutdownError } from './shutdown-answers';
 
 /** A progress token exactly as the client sent it: a string or an integer (S-264). */
 export type ProgressToken = string | number;

@@ -1,5 +1,5 @@
 import { jsonRpcError, JsonRpcErrorCode, type JsonRpcErrorResponse, type RequestId } from '@mcp-platform/protocol-mcp';
-import { sseEvent, type ResponseTarget } from '../streams/lazy-response';
+import { type ResponseTarget, sseEvent } from '../streams/lazy-response';
 
 /** `Retry-After` on a stopping replica's refusals: by then the load balancer sends elsewhere (readiness failed at once). */
 export const SHUTDOWN_RETRY_AFTER = '1';

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { MemoryEventLog, WireErrorCode, type EventLog } from '@mcp-platform/shared-messaging';
+import { type EventLog, MemoryEventLog, WireErrorCode } from '@mcp-platform/shared-messaging';
 import { FakeTarget } from '../../test/fake-response-target';
 import { resolveSessionBrokerOptions } from '../session-broker.options';
 import { LazyResponse } from '../streams/lazy-response';
 import { SessionStreams } from '../streams/session-streams.registry';
 import { eventId, newStreamKey, parseEventId } from '../streams/stream-ids';
-import { StreamResumption, type ResumeRequest } from './stream-resumption.service';
+import { type ResumeRequest, StreamResumption } from './stream-resumption.service';
 
 const SESSION = 'session-0123456789abcdef';
 const RETRY_MS = 1_500;
@@ -82,7 +82,10 @@ describe(StreamResumption, () => {
         const { target, done } = resume(lastEventId);
         await done;
         expect(target.status).toBe(400);
-        expect(bodyOf(target)).toMatchObject({ jsonrpc: '2.0', error: { code: -32600, message: 'Bad Request: Last-Event-ID names no stream of this session' } });
+        expect(bodyOf(target)).toMatchObject({
+          jsonrpc: '2.0',
+          error: { code: -32600, message: 'Bad Request: Last-Event-ID names no stream of this session' },
+        });
       }
     });
 
@@ -125,7 +128,10 @@ describe(StreamResumption, () => {
         expect(target.writableEnded).toBe(false);
         await appendAll(log, key, [{ message: progress(2) }, { requestId: 3, outcome: { result: { content: [] } } }], 2);
         await done;
-        expect(target.chunks.slice(2)).toEqual([event(eventId(key, 2), progress(2)), `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 3, result: { content: [] } })}\n\n`]);
+        expect(target.chunks.slice(2)).toEqual([
+          event(eventId(key, 2), progress(2)),
+          `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 3, result: { content: [] } })}\n\n`,
+        ]);
         expect(target.writableEnded).toBe(true);
       });
 
@@ -143,10 +149,15 @@ describe(StreamResumption, () => {
       it('maps an error outcome to its JSON-RPC error, like the live path', async () => {
         const { log, resume } = setup();
         const key = newStreamKey(SESSION, 'call');
-        await appendAll(log, key, [{ message: progress(1) }, { requestId: 4, outcome: { error: { code: WireErrorCode.InvalidParams, message: 'Unknown tool: nope' } } }]);
+        await appendAll(log, key, [
+          { message: progress(1) },
+          { requestId: 4, outcome: { error: { code: WireErrorCode.InvalidParams, message: 'Unknown tool: nope' } } },
+        ]);
         const { target, done } = resume(eventId(key, 1));
         await done;
-        expect(target.chunks.at(-1)).toBe(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 4, error: { code: -32602, message: 'Unknown tool: nope' } })}\n\n`);
+        expect(target.chunks.at(-1)).toBe(
+          `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 4, error: { code: -32602, message: 'Unknown tool: nope' } })}\n\n`,
+        );
       });
 
       it('ends without a response when the call was cancelled (S-256)', async () => {
@@ -198,7 +209,9 @@ describe(StreamResumption, () => {
         expect(target.chunks.slice(0, 3)).toEqual([priming(eventId(key, 1)), event(eventId(key, 2), progress(2)), event(eventId(key, 3), progress(3))]);
         expect(target.writableEnded).toBe(false);
         // What happened while no connection held the stream was never logged: every list and subscription is resynchronised once.
-        const resync = target.chunks.slice(3).map((chunk) => JSON.parse(/\ndata: (.*)\n\n$/.exec(chunk)?.[1] ?? 'null') as { method: string; params?: unknown });
+        const resync = target.chunks
+          .slice(3)
+          .map((chunk) => JSON.parse(/\ndata: (.*)\n\n$/.exec(chunk)?.[1] ?? 'null') as { method: string; params?: unknown });
         expect(resync).toEqual([
           { jsonrpc: '2.0', method: 'notifications/tools/list_changed' },
           { jsonrpc: '2.0', method: 'notifications/resources/list_changed' },

@@ -1,13 +1,13 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { sessionBroker } from '@mcp-platform/protocol-contracts';
-import { invalidRequestError, jsonRpcError, JsonRpcErrorCode, JSONRPC_VERSION } from '@mcp-platform/protocol-mcp';
-import { EventLog, WireErrorCode, type LoggedEvent } from '@mcp-platform/shared-messaging';
-import { wireErrorToJsonRpc } from './wire-error.mapper';
-import { SESSION_BROKER_OPTIONS, type ResolvedSessionBrokerOptions } from '../session-broker.options';
+import { invalidRequestError, JSONRPC_VERSION, jsonRpcError, JsonRpcErrorCode } from '@mcp-platform/protocol-mcp';
+import { EventLog, type LoggedEvent, WireErrorCode } from '@mcp-platform/shared-messaging';
+import { type ResolvedSessionBrokerOptions, SESSION_BROKER_OPTIONS } from '../session-broker.options';
 import type { LazyResponse } from '../streams/lazy-response';
-import { SessionStreams, type GetStreamOpening } from '../streams/session-streams.registry';
+import { type GetStreamOpening, SessionStreams } from '../streams/session-streams.registry';
 import { endWhenExpired, keepAliveEvery } from '../streams/stream-expiry';
-import { eventId, parseEventId, type ParsedEventId } from '../streams/stream-ids';
+import { eventId, type ParsedEventId, parseEventId } from '../streams/stream-ids';
+import { wireErrorToJsonRpc } from './wire-error.mapper';
 
 /** A GET carrying `Last-Event-ID`: the stream to resume, and the session and caller it comes from. */
 export interface ResumeRequest extends Omit<GetStreamOpening, 'replace'> {
@@ -68,7 +68,11 @@ export class StreamResumption implements OnModuleDestroy {
       this.logger.log(`refused to resume a call stream from an event no longer kept (opened ${new Date(resumeFrom.openedAt).toISOString()})`);
       const minutes = Math.round(this.log.retentionMs / 60_000);
       return response.respond(
-        jsonRpcError(undefined, JsonRpcErrorCode.InvalidRequest, `Gone: the events after this Last-Event-ID are no longer kept (streams are kept ${minutes} minutes)`),
+        jsonRpcError(
+          undefined,
+          JsonRpcErrorCode.InvalidRequest,
+          `Gone: the events after this Last-Event-ID are no longer kept (streams are kept ${minutes} minutes)`,
+        ),
         410,
       );
     }
@@ -85,7 +89,8 @@ export class StreamResumption implements OnModuleDestroy {
       this.logger.log(`a GET stream was resumed from an event no longer kept: it starts afresh, what it carried in between is lost`);
     }
     if (!response.open || !this.streams.attach({ ...request, replace: true }, response)) return;
-    for (const list of ['tools', 'resources', 'prompts']) this.streams.send(request.sessionId, { jsonrpc: JSONRPC_VERSION, method: `notifications/${list}/list_changed` });
+    for (const list of ['tools', 'resources', 'prompts'])
+      this.streams.send(request.sessionId, { jsonrpc: JSONRPC_VERSION, method: `notifications/${list}/list_changed` });
     for (const uri of request.subscriptions) {
       this.streams.send(request.sessionId, { jsonrpc: JSONRPC_VERSION, method: 'notifications/resources/updated', params: { uri } });
     }

@@ -41,7 +41,10 @@ describe('wireErrorToJsonRpc', () => {
   });
 
   it('answers TIMEOUT and UNAVAILABLE with a clear -32603', () => {
-    expect(wireErrorToJsonRpc(1, { code: WireErrorCode.Timeout, message: 'x' }).error).toMatchObject({ code: -32603, message: expect.stringMatching(/timed out/) });
+    expect(wireErrorToJsonRpc(1, { code: WireErrorCode.Timeout, message: 'x' }).error).toMatchObject({
+      code: -32603,
+      message: expect.stringMatching(/timed out/),
+    });
     expect(wireErrorToJsonRpc(1, { code: WireErrorCode.Unavailable, message: 'x' }).error).toMatchObject({
       code: -32603,
       message: expect.stringMatching(/unavailable/),

@@ -1,5 +1,13 @@
-import { WireErrorCode, type WireError } from '@mcp-platform/protocol-contracts';
-import { BASELINE_SCOPE, headerMismatchError, JsonRpcErrorCode, jsonRpcError, missingRequiredClientCapabilityError, type JsonRpcErrorResponse, type RequestId } from '@mcp-platform/protocol-mcp';
+import { type WireError, WireErrorCode } from '@mcp-platform/protocol-contracts';
+import {
+  BASELINE_SCOPE,
+  headerMismatchError,
+  jsonRpcError,
+  JsonRpcErrorCode,
+  type JsonRpcErrorResponse,
+  missingRequiredClientCapabilityError,
+  type RequestId,
+} from '@mcp-platform/protocol-mcp';
 
 /**
  * Turns a wire error from a platform service into the JSON-RPC error a client sees (STYLE.md §5).

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { booleanFlag, commaList, httpEnv, loadEnv, logEnv, natsEnv, trustProxyEnv } from '@mcp-platform/shared-config';
-import { parseRequestStateKeys } from './request-state-keys';
 import { DEFAULT_LEGACY_SESSION_LIMITS, DEFAULT_LISTEN_STREAMS_PER_CALLER } from '../session-broker.options';
 import { DEFAULT_TASK_OPERATIONS_PER_MINUTE } from '../session-broker.options';
+import { parseRequestStateKeys } from './request-state-keys';
 
 /** The MCP edge's keys, shared with the embedded host (`apps/standalone`), which serves the same edge. */
 export const mcpEdgeEnv = {
@@ -13,7 +13,12 @@ export const mcpEdgeEnv = {
   /** Allowed `Origin` values (`scheme://host:port`, port may be `*`); default: PUBLIC_URL's origin plus the loopback origins at PORT. */
   ALLOWED_ORIGINS: commaList,
   /** Largest accepted POST body in bytes (413 above it). */
-  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(4 * 1024 * 1024),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(64 * 1024 * 1024)
+    .default(4 * 1024 * 1024),
   /** The SSE `retry` delay (ms) on resumable legacy streams: how long clients wait before reconnecting after the broker closed their connection. */
   SSE_RETRY_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
   /**
@@ -53,7 +58,12 @@ export const sessionBrokerEnv = {
   ...logEnv,
   ...mcpEdgeEnv,
   /** Idle lifetime of a legacy session, in seconds. */
-  SESSION_TTL_SECONDS: z.coerce.number().int().min(60).max(30 * 24 * 3600).default(24 * 3600),
+  SESSION_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(30 * 24 * 3600)
+    .default(24 * 3600),
   /**
    * Log every virtual server's MCP URL once the tool executor answers (how a person finds them in
    * `docker compose logs`). Off where something else prints them: `npm run start:cluster` does, in its
@@ -61,7 +71,10 @@ export const sessionBrokerEnv = {
    */
   ANNOUNCE_VIRTUAL_SERVERS: booleanFlag.default(true),
   /** This replica's route token for call notifications; random when absent. */
-  REPLICA_ID: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional(),
+  REPLICA_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/)
+    .optional(),
   /**
    * Keys sealing the modern `requestState`, comma-separated `<id>:<32 bytes in base64url>`: the first
    * seals, all open (rotation). The same on every replica; absent: a random key per process (WARN).

@@ -5,7 +5,16 @@ import { McpHttpHeader } from '@mcp-platform/protocol-mcp';
  * accepts, a legacy session's id, its protocol version and a stream's `Last-Event-ID` (S-90), and the
  * modern era's `Mcp-Method`/`Mcp-Name` (S-112, S-113). `Mcp-Param-*` headers are allowed by name as requested.
  */
-const ALLOWED_REQUEST_HEADERS = ['authorization', 'content-type', 'accept', McpHttpHeader.SessionId, McpHttpHeader.ProtocolVersion, 'last-event-id', 'mcp-method', 'mcp-name'];
+const ALLOWED_REQUEST_HEADERS = [
+  'authorization',
+  'content-type',
+  'accept',
+  McpHttpHeader.SessionId,
+  McpHttpHeader.ProtocolVersion,
+  'last-event-id',
+  'mcp-method',
+  'mcp-name',
+];
 
 /** A modern `Mcp-Param-<name>` header (S-116), one HTTP token (S-117). */
 const PARAM_HEADER = /^mcp-param-[!#$%&'*+.^_`|~0-9a-z-]+$/;

@@ -6,9 +6,7 @@ interface HostPattern {
 }
 
 /** Why the edge refuses a request before reading its body. */
-export type EdgeRejection =
-  | { status: 403; reason: string }
-  | { status: 406; reason: string };
+export type EdgeRejection = { status: 403; reason: string } | { status: 406; reason: string };
 
 /**
  * Host and Origin validation (DNS-rebinding defence, S-72) and `Accept` negotiation (S-76).

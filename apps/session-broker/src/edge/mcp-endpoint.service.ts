@@ -6,26 +6,26 @@ import {
   invalidParamsError,
   invalidRequestError,
   jsonRpcError,
-  MAX_PARAMS_DEPTH,
-  nestsDeeperThan,
   JsonRpcErrorCode,
+  MAX_PARAMS_DEPTH,
   McpHttpHeader,
+  nestsDeeperThan,
   parseError,
   type RequestId,
 } from '@mcp-platform/protocol-mcp';
 import { drainUntil, type OnDrain } from '@mcp-platform/shared-observability';
 import { EdgeAuthenticator } from '../auth/edge-authenticator.service';
 import { CallRegistry } from '../calls/call-registry.service';
+import { endAtShutdown, SHUTDOWN_RETRY_AFTER, shuttingDownError } from '../calls/shutdown-answers';
+import { StreamResumption } from '../calls/stream-resumption.service';
 import { LegacyEndpoint } from '../legacy/legacy-endpoint.service';
 import { ModernEndpoint } from '../modern/modern-endpoint.service';
-import { SESSION_BROKER_OPTIONS, type ResolvedSessionBrokerOptions } from '../session-broker.options';
+import { headerValue, type McpHttpRequest, UNPARSEABLE_BODY } from '../requests/mcp-request';
+import { type ResolvedSessionBrokerOptions, SESSION_BROKER_OPTIONS } from '../session-broker.options';
 import { LazyResponse, type ResponseTarget } from '../streams/lazy-response';
-import { StreamResumption } from '../calls/stream-resumption.service';
 import { VirtualServerCache } from '../virtual-servers/virtual-server.cache';
 import { EdgePolicy, type EdgeRejection } from './edge-policy';
-import { headerValue, UNPARSEABLE_BODY, type McpHttpRequest } from '../requests/mcp-request';
 import { OpenConnections } from './open-connections.registry';
-import { endAtShutdown, SHUTDOWN_RETRY_AFTER, shuttingDownError } from '../calls/shutdown-answers';
 
 /** A request being served: its JSON-RPC id once the body was read (what a made-up answer at shutdown carries). */
 interface InFlight {
@@ -145,10 +145,14 @@ export class McpEndpoint implements OnDrain {
       if (sessionId === undefined) {
         return new LazyResponse(target).respond(jsonRpcError(undefined, JsonRpcErrorCode.InvalidRequest, 'Method Not Allowed'), 405, { allow: 'POST' });
       }
-      return request.method === 'GET' ? this.legacy.get(request, server, principal, auth.expiresAt, target) : this.legacy.delete(request, server, principal, target);
+      return request.method === 'GET'
+        ? this.legacy.get(request, server, principal, auth.expiresAt, target)
+        : this.legacy.delete(request, server, principal, target);
     }
     if (request.method !== 'POST') {
-      return new LazyResponse(target).respond(jsonRpcError(undefined, JsonRpcErrorCode.InvalidRequest, 'Method Not Allowed'), 405, { allow: 'POST, GET, DELETE' });
+      return new LazyResponse(target).respond(jsonRpcError(undefined, JsonRpcErrorCode.InvalidRequest, 'Method Not Allowed'), 405, {
+        allow: 'POST, GET, DELETE',
+      });
     }
 
     if (request.body === UNPARSEABLE_BODY || request.body === undefined) {
@@ -173,7 +177,8 @@ export class McpEndpoint implements OnDrain {
       ...(sessionId === undefined ? {} : { sessionId }),
       ...withVersionHeader(headerValue(request.headers, McpHttpHeader.ProtocolVersion)),
     });
-    if (era === 'modern') return this.modern.post(request, message, server, { principal, ...(auth.expiresAt === undefined ? {} : { expiresAt: auth.expiresAt }) }, target);
+    if (era === 'modern')
+      return this.modern.post(request, message, server, { principal, ...(auth.expiresAt === undefined ? {} : { expiresAt: auth.expiresAt }) }, target);
     return this.legacy.post(request, message, server, principal, target);
   }
 }

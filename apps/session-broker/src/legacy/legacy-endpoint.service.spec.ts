@@ -4,16 +4,16 @@ import { SequentialIds } from '@mcp-platform/shared-clock';
 import { MemoryKeyValueFactory, type MessageBus } from '@mcp-platform/shared-messaging';
 import { FakeTarget } from '../../test/fake-response-target';
 import type { CallRegistry } from '../calls/call-registry.service';
-import type { McpHttpRequest } from '../requests/mcp-request';
-import type { MethodTable } from '../methods/method-table';
-import { resolveSessionBrokerOptions, type LegacySessionLimits } from '../session-broker.options';
-import type { SessionStreams } from '../streams/session-streams.registry';
 import type { StreamResumption } from '../calls/stream-resumption.service';
-import type { VirtualServer } from '../virtual-servers/virtual-server.cache';
+import type { MethodTable } from '../methods/method-table';
+import type { McpHttpRequest } from '../requests/mcp-request';
+import { type LegacySessionLimits, resolveSessionBrokerOptions } from '../session-broker.options';
 import { MAX_INITIALIZE_PARAMS_BYTES } from '../sessions/client-description';
-import { LegacyEndpoint } from './legacy-endpoint.service';
+import { type LegacySession, SessionStore } from '../sessions/session.store';
 import { SessionAdmission } from '../sessions/session-admission.service';
-import { SessionStore, type LegacySession } from '../sessions/session.store';
+import type { SessionStreams } from '../streams/session-streams.registry';
+import type { VirtualServer } from '../virtual-servers/virtual-server.cache';
+import { LegacyEndpoint } from './legacy-endpoint.service';
 
 const SESSION_ID = 'session-0123456789abcdef';
 const principal: Principal = { subject: 'anonymous', tenant: 'demo', scopes: [], anonymous: true };
@@ -32,7 +32,15 @@ const session: LegacySession = {
 };
 
 const brokerOptions = (legacySessionLimits: Partial<LegacySessionLimits> = {}) =>
-  resolveSessionBrokerOptions({ publicUrl: 'http://x', allowedHosts: [], allowedOrigins: [], bodyLimitBytes: 1024, replicaId: 'r1', auth: { issuer: 'http://as/oauth' }, legacySessionLimits });
+  resolveSessionBrokerOptions({
+    publicUrl: 'http://x',
+    allowedHosts: [],
+    allowedOrigins: [],
+    bodyLimitBytes: 1024,
+    replicaId: 'r1',
+    auth: { issuer: 'http://as/oauth' },
+    legacySessionLimits,
+  });
 
 /** A bus that records what is emitted. */
 function recordingBus() {
@@ -62,7 +70,13 @@ function setup() {
   const endpoint = legacyEndpoint(sessions, bus);
   const notify = async (method: string): Promise<FakeTarget> => {
     const target = new FakeTarget();
-    const request: McpHttpRequest = { method: 'POST', tenant: 'demo', server: 'default', headers: { 'mcp-session-id': SESSION_ID }, body: { jsonrpc: '2.0', method } };
+    const request: McpHttpRequest = {
+      method: 'POST',
+      tenant: 'demo',
+      server: 'default',
+      headers: { 'mcp-session-id': SESSION_ID },
+      body: { jsonrpc: '2.0', method },
+    };
     await endpoint.post(request, { kind: 'notification', method }, server, principal, target);
     return target;
   };
@@ -113,7 +127,12 @@ describe('LegacyEndpoint initialize', () => {
       await endpoint.post(request, { kind: 'request', id: 1, method: 'initialize', params }, server, caller.principal ?? principal, target);
       const headers = (target.headers ?? {}) as Record<string, unknown>;
       const sessionId = headers['mcp-session-id'];
-      return { status: target.status, headers, body: JSON.parse(target.chunks.join('')) as Initialized['body'], sessionId: typeof sessionId === 'string' ? sessionId : undefined };
+      return {
+        status: target.status,
+        headers,
+        body: JSON.parse(target.chunks.join('')) as Initialized['body'],
+        sessionId: typeof sessionId === 'string' ? sessionId : undefined,
+      };
     };
     return { store, emitted, initialize };
   }
@@ -136,7 +155,14 @@ describe('LegacyEndpoint initialize', () => {
           extensions: { 'io.example/big': { blob: 'y'.repeat(1_000) } },
           experimental: { anything: { blob: 'z'.repeat(10_000) } },
         },
-        clientInfo: { name: 'client', version: '1.0.0', title: 'A client', description: 'd'.repeat(1_000), websiteUrl: 'https://example.com', icons: [{ src: 'https://example.com/i.png' }] },
+        clientInfo: {
+          name: 'client',
+          version: '1.0.0',
+          title: 'A client',
+          description: 'd'.repeat(1_000),
+          websiteUrl: 'https://example.com',
+          icons: [{ src: 'https://example.com/i.png' }],
+        },
       }),
     );
     expect(answer.status).toBe(200);
@@ -178,7 +204,9 @@ describe('LegacyEndpoint initialize', () => {
     expect(new Set(opened).size).toBe(5);
     for (const id of opened.slice(0, 2)) await expect(store.get(id)).resolves.toBeUndefined();
     for (const id of [...opened.slice(2), other.sessionId ?? '']) await expect(store.get(id)).resolves.toBeDefined();
-    expect(emitted).toEqual(opened.slice(0, 2).map((sessionId) => ({ subject: 'session-broker.v1.session.closed', payload: { sessionId, reason: 'evicted' } })));
+    expect(emitted).toEqual(
+      opened.slice(0, 2).map((sessionId) => ({ subject: 'session-broker.v1.session.closed', payload: { sessionId, reason: 'evicted' } })),
+    );
   });
 
   it('counts an IPv6 caller by its /64 and a principal by its subject, whichever client and address it calls from', async () => {

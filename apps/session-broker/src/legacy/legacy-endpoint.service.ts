@@ -1,8 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { sessionBroker, toolExecutor, type Principal } from '@mcp-platform/protocol-contracts';
-import { IdSource } from '@mcp-platform/shared-clock';
-import { MessageBus } from '@mcp-platform/shared-messaging';
+import { type Principal, sessionBroker, toolExecutor } from '@mcp-platform/protocol-contracts';
 import {
+  type IncomingMessage,
   InitializeRequestParamsSchema,
   internalError,
   invalidParamsError,
@@ -14,12 +13,14 @@ import {
   McpHttpHeader,
   methodNotFoundError,
   negotiateLegacyVersion,
-  ServerErrorCode,
-  type IncomingMessage,
   type RequestId,
+  ServerErrorCode,
 } from '@mcp-platform/protocol-mcp';
+import { IdSource } from '@mcp-platform/shared-clock';
+import { MessageBus } from '@mcp-platform/shared-messaging';
 import { legacyCallId } from '../calls/call-id';
 import { CallRegistry } from '../calls/call-registry.service';
+import { StreamResumption } from '../calls/stream-resumption.service';
 import { answerWithOutcome } from '../methods/method-answer';
 import { MethodTable } from '../methods/method-table';
 import { serverCapabilities, serverInfo } from '../methods/server-identity';
@@ -27,14 +28,20 @@ import { clientNetwork } from '../requests/client-network';
 import { headerValue, type McpHttpRequest } from '../requests/mcp-request';
 import type { MethodCall } from '../requests/method-call';
 import { failure, type MethodOutcome } from '../requests/method-outcome';
-import { SESSION_BROKER_OPTIONS, type ResolvedSessionBrokerOptions } from '../session-broker.options';
-import { clientDescriptionProblem, describeProblem, initializeParamsBytes, MAX_INITIALIZE_PARAMS_BYTES, storedClientCapabilities, storedClientInfo } from '../sessions/client-description';
-import { SessionAdmission, type Admission } from '../sessions/session-admission.service';
-import { SessionStore, type LegacySession } from '../sessions/session.store';
+import { type ResolvedSessionBrokerOptions, SESSION_BROKER_OPTIONS } from '../session-broker.options';
+import {
+  clientDescriptionProblem,
+  describeProblem,
+  initializeParamsBytes,
+  MAX_INITIALIZE_PARAMS_BYTES,
+  storedClientCapabilities,
+  storedClientInfo,
+} from '../sessions/client-description';
+import { type LegacySession, SessionStore } from '../sessions/session.store';
+import { type Admission, SessionAdmission } from '../sessions/session-admission.service';
 import { LazyResponse, type ResponseTarget } from '../streams/lazy-response';
 import { SessionStreams } from '../streams/session-streams.registry';
 import { eventId, newStreamKey } from '../streams/stream-ids';
-import { StreamResumption } from '../calls/stream-resumption.service';
 import type { VirtualServer } from '../virtual-servers/virtual-server.cache';
 
 type Request = Extract<IncomingMessage, { kind: 'request' }>;
@@ -253,9 +260,17 @@ export class LegacyEndpoint {
    * Any method but `initialize`: the legacy codec says whether the session's revision has it (S-13;
    * tasks since 2025-11-25, S-272), the method table serves it with the session as its context.
    */
-  private serve(message: Request, sessionId: string, session: LegacySession, server: VirtualServer, principal: Principal, response: LazyResponse): Promise<MethodOutcome> {
+  private serve(
+    message: Request,
+    sessionId: string,
+    session: LegacySession,
+    server: VirtualServer,
+    principal: Principal,
+    response: LazyResponse,
+  ): Promise<MethodOutcome> {
     const method = message.method;
-    if (!legacyCodec.has(method, session.protocolVersion) || !this.table.serves(method)) return Promise.resolve(failure(methodNotFoundError(undefined, method)));
+    if (!legacyCodec.has(method, session.protocolVersion) || !this.table.serves(method))
+      return Promise.resolve(failure(methodNotFoundError(undefined, method)));
     const call: MethodCall = {
       requestId: message.id,
       virtualServer: server,

@@ -1,5 +1,5 @@
 import type { Logger } from '@nestjs/common';
-import { internalError, JSONRPC_VERSION, type EncodeContext, type EraCodec, type RequestId } from '@mcp-platform/protocol-mcp';
+import { type EncodeContext, type EraCodec, internalError, JSONRPC_VERSION, type RequestId } from '@mcp-platform/protocol-mcp';
 import type { MethodOutcome } from '../requests/method-outcome';
 import type { LazyResponse } from '../streams/lazy-response';
 

@@ -1,7 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { describeParamsProblem, invalidParamsError, MCP_METHODS, SUPPORTED_PROTOCOL_VERSIONS, type McpMethodName, type ParamsOf } from '@mcp-platform/protocol-mcp';
+import {
+  describeParamsProblem,
+  invalidParamsError,
+  MCP_METHODS,
+  type McpMethodName,
+  type ParamsOf,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '@mcp-platform/protocol-mcp';
 import type { MethodCall } from '../requests/method-call';
-import { failure, result, type MethodOutcome } from '../requests/method-outcome';
+import { failure, type MethodOutcome, result } from '../requests/method-outcome';
 import { ResourceMethods } from '../resources/resource-methods.service';
 import { SessionMethods } from '../sessions/session-methods.service';
 import { SkillMethods } from '../skills/skill-methods.service';
@@ -78,7 +85,10 @@ export class MethodTable {
 }
 
 /** A method's params parsed into its command (absent params as `{}`), or the `-32602` message. */
-export function parseParams<M extends McpMethodName>(method: M, params: Record<string, unknown> | undefined): { ok: true; command: ParamsOf<M> } | { ok: false; message: string } {
+export function parseParams<M extends McpMethodName>(
+  method: M,
+  params: Record<string, unknown> | undefined,
+): { ok: true; command: ParamsOf<M> } | { ok: false; message: string } {
   const parsed = MCP_METHODS[method].params.safeParse(params ?? {});
   return parsed.success ? { ok: true, command: parsed.data as ParamsOf<M> } : { ok: false, message: describeParamsProblem(parsed.error) };
 }

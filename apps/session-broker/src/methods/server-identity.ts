@@ -1,6 +1,6 @@
-import type { VirtualServer } from '../virtual-servers/virtual-server.cache';
 import type { Implementation, ServerCapabilities } from '@mcp-platform/protocol-mcp';
 import { SKILLS_EXTENSION, TASKS_EXTENSION } from '@mcp-platform/protocol-mcp';
+import type { VirtualServer } from '../virtual-servers/virtual-server.cache';
 
 /**
  * What this edge advertises (S-49): only what the platform serves. Resources (S-198), prompts (S-216)

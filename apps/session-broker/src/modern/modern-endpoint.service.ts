@@ -4,10 +4,13 @@ import {
   decodeMcpHeaderValue,
   expectedMcpName,
   headerMismatchError,
+  type IncomingMessage,
   invalidParamsError,
   invalidRequestError,
   isLoggingLevel,
   isSupportedModernVersion,
+  type JsonRpcErrorResponse,
+  type LoggingLevel,
   McpHttpHeader,
   methodNotFoundError,
   missingClientCapabilities,
@@ -17,9 +20,6 @@ import {
   TASKS_EXTENSION,
   TASKS_EXTENSION_CAPABILITY,
   unsupportedProtocolVersionError,
-  type IncomingMessage,
-  type JsonRpcErrorResponse,
-  type LoggingLevel,
 } from '@mcp-platform/protocol-mcp';
 import { answerWithOutcome } from '../methods/method-answer';
 import { MethodTable, parseParams } from '../methods/method-table';
@@ -28,13 +28,13 @@ import { clientNetwork } from '../requests/client-network';
 import { headerValue, type McpHttpRequest } from '../requests/mcp-request';
 import type { MethodCall } from '../requests/method-call';
 import { failure, type MethodOutcome } from '../requests/method-outcome';
-import { SESSION_BROKER_OPTIONS, type ResolvedSessionBrokerOptions } from '../session-broker.options';
+import { type ResolvedSessionBrokerOptions, SESSION_BROKER_OPTIONS } from '../session-broker.options';
 import { callerOf } from '../sessions/session.store';
 import { LazyResponse, type ResponseTarget } from '../streams/lazy-response';
 import { ListenStreams } from '../subscriptions/listen-streams.registry';
 import { readSubscriptionFilter } from '../subscriptions/subscription-filter';
 import type { VirtualServer } from '../virtual-servers/virtual-server.cache';
-import { ROUND_TRIP_METHODS, RoundTrips, type RoundTripMethod } from './round-trips.service';
+import { ROUND_TRIP_METHODS, type RoundTripMethod, RoundTrips } from './round-trips.service';
 
 type Request = Extract<IncomingMessage, { kind: 'request' }>;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { argumentsDigest, canonicalJson, REQUEST_STATE_TTL_MS, RequestStates, type RequestStateBinding } from './request-state';
 import { generateRequestStateKey, parseRequestStateKey, parseRequestStateKeys } from '../config/request-state-keys';
+import { argumentsDigest, canonicalJson, REQUEST_STATE_TTL_MS, type RequestStateBinding, RequestStates } from './request-state';
 
 const binding = (overrides: Partial<RequestStateBinding> = {}): RequestStateBinding => ({
   principal: { subject: 'user-1', tenant: 'demo', clientId: 'client-1', anonymous: false },
@@ -114,9 +114,12 @@ describe('parseRequestStateKeys', () => {
     expect(key?.secret).toHaveLength(32);
   });
 
-  it.each(['k1', 'k1:', 'k1:short', `k 1:${'A'.repeat(43)}`, `:${'A'.repeat(43)}`, `k1:${'A'.repeat(44)}`])('refuses %j without echoing the secret', (entry) => {
-    expect(() => parseRequestStateKey(entry)).toThrow(/request state key/);
-  });
+  it.each(['k1', 'k1:', 'k1:short', `k 1:${'A'.repeat(43)}`, `:${'A'.repeat(43)}`, `k1:${'A'.repeat(44)}`])(
+    'refuses %j without echoing the secret',
+    (entry) => {
+      expect(() => parseRequestStateKey(entry)).toThrow(/request state key/);
+    },
+  );
 
   it('refuses an id used twice', () => {
     expect(() => parseRequestStateKeys([generateRequestStateKey('k1'), generateRequestStateKey('k1')])).toThrow(/used twice/);

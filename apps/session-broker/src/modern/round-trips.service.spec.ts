@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '@mcp-platform/protocol-contracts';
 import { CallToolParamsSchema, describeParamsProblem } from '@mcp-platform/protocol-mcp';
+import { generateRequestStateKey, parseRequestStateKeys } from '../config/request-state-keys';
 import type { MethodTable } from '../methods/method-table';
 import type { MethodCall } from '../requests/method-call';
 import type { MethodOutcome } from '../requests/method-outcome';
 import type { LazyResponse } from '../streams/lazy-response';
 import type { VirtualServer } from '../virtual-servers/virtual-server.cache';
-import { generateRequestStateKey, parseRequestStateKeys } from '../config/request-state-keys';
 import { RequestStates } from './request-state';
 import { RoundTrips } from './round-trips.service';
 
@@ -63,7 +63,10 @@ describe(RoundTrips, () => {
       expect(second).toMatchObject({ kind: 'input_required', inputRequests: { 'input-2': ROOTS } });
       // The client sends only this round's answer (S-69); the earlier one comes from the state.
       const third = await call({ requestState: stateOf(second), inputResponses: { 'input-2': { roots: [] } } });
-      expect(third).toEqual({ kind: 'result', body: { content: [{ type: 'text', text: JSON.stringify({ 'input-1': { action: 'accept' }, 'input-2': { roots: [] } }) }] } });
+      expect(third).toEqual({
+        kind: 'result',
+        body: { content: [{ type: 'text', text: JSON.stringify({ 'input-1': { action: 'accept' }, 'input-2': { roots: [] } }) }] },
+      });
       expect(tools.runs).toEqual([{}, { 'input-1': { action: 'accept' } }, { 'input-1': { action: 'accept' }, 'input-2': { roots: [] } }]);
     });
 
@@ -86,7 +89,10 @@ describe(RoundTrips, () => {
     it('asks again when the retry lacks the answer (S-68: a new input-required result, not an error)', async () => {
       const { call } = setup();
       const first = await call({});
-      await expect(call({ requestState: stateOf(first), inputResponses: {} })).resolves.toMatchObject({ kind: 'input_required', inputRequests: { 'input-1': ELICIT } });
+      await expect(call({ requestState: stateOf(first), inputResponses: {} })).resolves.toMatchObject({
+        kind: 'input_required',
+        inputRequests: { 'input-1': ELICIT },
+      });
     });
 
     it.each([
@@ -124,7 +130,15 @@ describe(RoundTrips, () => {
     it('binds a prompt’s state to the prompt and its arguments, a read’s to its URI (S-66)', async () => {
       const { tools, states } = setup();
       const roundTrips = new RoundTrips(tools as unknown as MethodTable, states);
-      const base: MethodCall = { requestId: 1, virtualServer: SERVER, principal: USER, protocolVersion: '2026-07-28', clientCapabilities: {}, response: {} as LazyResponse, tasks: 'never' };
+      const base: MethodCall = {
+        requestId: 1,
+        virtualServer: SERVER,
+        principal: USER,
+        protocolVersion: '2026-07-28',
+        clientCapabilities: {},
+        response: {} as LazyResponse,
+        tasks: 'never',
+      };
       const first = await roundTrips.run('prompts/get', { name: 'p', arguments: { topic: 'a' } }, base);
       const state = stateOf(first);
       await expect(roundTrips.run('prompts/get', { name: 'p', arguments: { topic: 'b' }, requestState: state }, base)).resolves.toMatchObject({
@@ -132,7 +146,9 @@ describe(RoundTrips, () => {
         error: { message: 'Invalid params: requestState belongs to another request' },
       });
       await expect(roundTrips.run('resources/read', { uri: 'p', requestState: state }, base)).resolves.toMatchObject({ kind: 'error' });
-      await expect(roundTrips.run('prompts/get', { name: 'p', arguments: { topic: 'a' }, requestState: state, inputResponses: { 'input-1': {} } }, base)).resolves.toMatchObject({
+      await expect(
+        roundTrips.run('prompts/get', { name: 'p', arguments: { topic: 'a' }, requestState: state, inputResponses: { 'input-1': {} } }, base),
+      ).resolves.toMatchObject({
         kind: 'input_required',
         inputRequests: { 'input-2': ROOTS },
       });

@@ -3,7 +3,14 @@ import { internalError, invalidParamsError, type ParamsOf } from '@mcp-platform/
 import { MethodTable } from '../methods/method-table';
 import type { MethodCall } from '../requests/method-call';
 import { failure, type MethodOutcome } from '../requests/method-outcome';
-import { argumentsDigest, MAX_REQUEST_STATE_ANSWERS_BYTES, RequestStates, type RequestStateBinding, type RequestStateRefusal, type RoundState } from './request-state';
+import {
+  argumentsDigest,
+  MAX_REQUEST_STATE_ANSWERS_BYTES,
+  type RequestStateBinding,
+  type RequestStateRefusal,
+  RequestStates,
+  type RoundState,
+} from './request-state';
 
 /** The requests whose handlers may ask the client for input by result (S-60: any request may). */
 export type RoundTripMethod = 'tools/call' | 'prompts/get' | 'resources/read';
@@ -51,7 +58,10 @@ export class RoundTrips {
     if (answersBytes > MAX_REQUEST_STATE_ANSWERS_BYTES) {
       this.logger.warn(`${method} ${binding.server}/${binding.name}: ${answersBytes} bytes of answers, more than ${MAX_REQUEST_STATE_ANSWERS_BYTES}`);
       return failure(
-        internalError(undefined, `Internal error: the answers to this request's input requests exceed ${MAX_REQUEST_STATE_ANSWERS_BYTES} bytes, more than the server carries between rounds`),
+        internalError(
+          undefined,
+          `Internal error: the answers to this request's input requests exceed ${MAX_REQUEST_STATE_ANSWERS_BYTES} bytes, more than the server carries between rounds`,
+        ),
       );
     }
 

@@ -1,10 +1,10 @@
 import type { Logger } from '@nestjs/common';
+import { internalError } from '@mcp-platform/protocol-mcp';
 import type { IdSource } from '@mcp-platform/shared-clock';
 import { isRpcError, WireErrorCode } from '@mcp-platform/shared-messaging';
-import { internalError } from '@mcp-platform/protocol-mcp';
 import { wireErrorToJsonRpc } from '../calls/wire-error.mapper';
-import { failure, type MethodOutcome } from './method-outcome';
 import type { MethodCall } from './method-call';
+import { failure, type MethodOutcome } from './method-outcome';
 
 /** `{ nextCursor }` when the owner reported another page, else nothing (S-240). */
 export function nextCursorOf(page: { nextCursor?: string | undefined }): { nextCursor?: string } {

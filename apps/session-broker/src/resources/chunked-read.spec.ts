@@ -16,7 +16,14 @@ function storeOf(content: Buffer, changedAt = Infinity) {
 }
 
 function firstOf(content: Buffer, encoding: 'text' | 'blob', mimeType?: string): resourceStore.ChunkedContent {
-  return { uri: 'demo://big', ...(mimeType ? { mimeType } : {}), encoding, size: content.length, version: 4, firstChunk: content.subarray(0, CHUNK).toString('base64') };
+  return {
+    uri: 'demo://big',
+    ...(mimeType ? { mimeType } : {}),
+    encoding,
+    size: content.length,
+    version: 4,
+    firstChunk: content.subarray(0, CHUNK).toString('base64'),
+  };
 }
 
 describe('assembleChunkedContent', () => {
@@ -55,6 +62,8 @@ describe('assembleChunkedContent', () => {
   it('refuses a chunk of another length than asked (a broken store), rather than serve a shifted content', async () => {
     const content = Buffer.alloc(2 * CHUNK, 1);
     const short = () => Promise.resolve({ data: Buffer.alloc(10).toString('base64') });
-    await expect(assembleChunkedContent(firstOf(content, 'blob'), short)).rejects.toThrow(`chunked read of demo://big: 10 bytes at ${CHUNK}, ${CHUNK} expected`);
+    await expect(assembleChunkedContent(firstOf(content, 'blob'), short)).rejects.toThrow(
+      `chunked read of demo://big: 10 bytes at ${CHUNK}, ${CHUNK} expected`,
+    );
   });
 });

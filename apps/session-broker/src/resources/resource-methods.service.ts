@@ -1,10 +1,17 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { isInputRequired, resourceStore } from '@mcp-platform/protocol-contracts';
+import {
+  type CompleteParams,
+  type GetPromptParams,
+  jsonRpcError,
+  JsonRpcErrorCode,
+  type ListParams,
+  type ReadResourceParams,
+} from '@mcp-platform/protocol-mcp';
 import { IdSource } from '@mcp-platform/shared-clock';
 import { isRpcError, MessageBus, RpcError, WireErrorCode } from '@mcp-platform/shared-messaging';
-import { jsonRpcError, JsonRpcErrorCode, type CompleteParams, type GetPromptParams, type ListParams, type ReadResourceParams } from '@mcp-platform/protocol-mcp';
 import type { MethodCall } from '../requests/method-call';
-import { failure, result, type MethodOutcome } from '../requests/method-outcome';
+import { failure, type MethodOutcome, result } from '../requests/method-outcome';
 import { nextCursorOf, platformFailure, principalHeaders, storeAddress } from '../requests/method-support';
 import { assembleChunkedContent } from './chunked-read';
 
@@ -90,7 +97,9 @@ export class ResourceMethods {
   complete(command: CompleteParams, call: MethodCall): Promise<MethodOutcome> {
     const ref = resourceStore.CompletionReferenceSchema.safeParse(command.ref);
     if (!ref.success) {
-      return Promise.resolve(failure(jsonRpcError(undefined, JsonRpcErrorCode.InvalidParams, 'Invalid params: ref must be a ref/prompt with a name or a ref/resource with a uri')));
+      return Promise.resolve(
+        failure(jsonRpcError(undefined, JsonRpcErrorCode.InvalidParams, 'Invalid params: ref must be a ref/prompt with a name or a ref/resource with a uri')),
+      );
     }
     const contextArguments = command.context?.arguments;
     return this.forward(call, 'completion/complete', async () => {
@@ -134,7 +143,6 @@ export class ResourceMethods {
     }
   }
 }
-
 
 function cursorOf(command: ListParams): { cursor?: string } {
   return command.cursor === undefined ? {} : { cursor: command.cursor };

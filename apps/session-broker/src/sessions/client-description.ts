@@ -46,7 +46,10 @@ export function initializeParamsBytes(params: Record<string, unknown> | undefine
 }
 
 /** The first reason to refuse the client's description, or `undefined` when the session may keep it. */
-export function clientDescriptionProblem(bytes: number, clientInfo: { name: string; version: string; title?: string | undefined }): ClientDescriptionProblem | undefined {
+export function clientDescriptionProblem(
+  bytes: number,
+  clientInfo: { name: string; version: string; title?: string | undefined },
+): ClientDescriptionProblem | undefined {
   if (bytes > MAX_INITIALIZE_PARAMS_BYTES) return { tooLarge: bytes };
   for (const field of ['name', 'version', 'title'] as const) {
     const value = clientInfo[field];

@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { sessionBroker } from '@mcp-platform/protocol-contracts';
 import { MessageBus } from '@mcp-platform/shared-messaging';
-import { SESSION_BROKER_OPTIONS, type LegacySessionLimits, type ResolvedSessionBrokerOptions } from '../session-broker.options';
 import { ReportThrottle } from '@mcp-platform/shared-observability';
-import { callerOf, SessionStore, type NewSession } from './session.store';
+import { type LegacySessionLimits, type ResolvedSessionBrokerOptions, SESSION_BROKER_OPTIONS } from '../session-broker.options';
+import { callerOf, type NewSession, SessionStore } from './session.store';
 
 /** What {@link SessionAdmission.open} decided. */
 export type Admission =

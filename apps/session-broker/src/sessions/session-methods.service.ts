@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { internalError, invalidParamsError, type SetLevelParams, type SubscribeParams } from '@mcp-platform/protocol-mcp';
 import type { MethodCall } from '../requests/method-call';
-import { failure, result, type MethodOutcome } from '../requests/method-outcome';
+import { failure, type MethodOutcome, result } from '../requests/method-outcome';
 import {
   isSubscribableUri,
   MAX_SUBSCRIPTION_CHARACTERS,
@@ -53,7 +53,8 @@ export class SessionMethods {
     call: MethodCall,
     change: (current: readonly string[] | undefined, uri: string) => string[] | 'full' | undefined,
   ): Promise<MethodOutcome> {
-    if (!isSubscribableUri(uri)) return failure(invalidParamsError(undefined, `Invalid params: uri must be a URI of at most ${MAX_SUBSCRIPTION_URI_LENGTH} characters`));
+    if (!isSubscribableUri(uri))
+      return failure(invalidParamsError(undefined, `Invalid params: uri must be a URI of at most ${MAX_SUBSCRIPTION_URI_LENGTH} characters`));
     const session = call.session;
     if (!session) return failure(internalError(undefined, 'Internal error: a subscription needs a session'));
     const verdict = { full: false };

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { KeyValueFactory, KeyValueStore, MemoryKeyValueFactory, type KeyValueChange, type KeyValueEntry } from '@mcp-platform/shared-messaging';
+import { type KeyValueChange, type KeyValueEntry, KeyValueFactory, KeyValueStore, MemoryKeyValueFactory } from '@mcp-platform/shared-messaging';
 import { callerOf, SessionStore } from './session.store';
 
 const fields = {

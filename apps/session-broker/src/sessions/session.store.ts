@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { z } from 'zod';
-import type { KeyValueFactory, KeyValueStore } from '@mcp-platform/shared-messaging';
 import { LoggingLevelSchema } from '@mcp-platform/protocol-mcp';
+import type { KeyValueFactory, KeyValueStore } from '@mcp-platform/shared-messaging';
 import type { StoredClientCapabilities, StoredClientInfo } from './client-description';
 
 /** What a legacy session remembers between requests (§3.2.1), shared by every broker replica. */

@@ -1,10 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { IdSource } from '@mcp-platform/shared-clock';
 import { resourceStore } from '@mcp-platform/protocol-contracts';
+import { type GetSkillParams, invalidParamsError, type ListParams, type ReadDirectoryParams } from '@mcp-platform/protocol-mcp';
+import { IdSource } from '@mcp-platform/shared-clock';
 import { isRpcError, MessageBus, WireErrorCode } from '@mcp-platform/shared-messaging';
-import { invalidParamsError, type GetSkillParams, type ListParams, type ReadDirectoryParams } from '@mcp-platform/protocol-mcp';
 import type { MethodCall } from '../requests/method-call';
-import { failure, result, type MethodOutcome } from '../requests/method-outcome';
+import { failure, type MethodOutcome, result } from '../requests/method-outcome';
 import { nextCursorOf, platformFailure, principalHeaders, storeAddress } from '../requests/method-support';
 
 /**
@@ -24,7 +24,11 @@ export class SkillMethods {
 
   async listSkills(command: ListParams, call: MethodCall): Promise<MethodOutcome> {
     try {
-      const page = await this.bus.request(resourceStore.listSkills, { ...storeAddress(call), ...(command.cursor === undefined ? {} : { cursor: command.cursor }) }, principalHeaders(call));
+      const page = await this.bus.request(
+        resourceStore.listSkills,
+        { ...storeAddress(call), ...(command.cursor === undefined ? {} : { cursor: command.cursor }) },
+        principalHeaders(call),
+      );
       return result({ skills: page.skills, ...nextCursorOf(page) }, page);
     } catch (error) {
       return platformFailure(this.logger, this.ids, 'skills/list', error);
@@ -58,5 +62,3 @@ export class SkillMethods {
     return platformFailure(this.logger, this.ids, method, error);
   }
 }
-
-

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { JSONRPC_VERSION } from '@mcp-platform/protocol-mcp';
 import { EventLog } from '@mcp-platform/shared-messaging';
-import { SESSION_BROKER_OPTIONS, type ResolvedSessionBrokerOptions } from '../session-broker.options';
+import { type ResolvedSessionBrokerOptions, SESSION_BROKER_OPTIONS } from '../session-broker.options';
 import type { LazyResponse } from './lazy-response';
 import { endWhenExpired, keepAliveEvery } from './stream-expiry';
 import { eventId, newStreamKey } from './stream-ids';

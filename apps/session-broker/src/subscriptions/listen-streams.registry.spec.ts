@@ -3,8 +3,8 @@ import type { Principal } from '@mcp-platform/protocol-contracts';
 import { FakeTarget } from '../../test/fake-response-target';
 import { LazyResponse } from '../streams/lazy-response';
 import { KEEP_ALIVE_MS } from '../streams/stream-expiry';
-import { ListenStreams, listensAsOwner, type TaskOwner } from './listen-streams.registry';
-import { readSubscriptionFilter, type HonouredFilter } from './subscription-filter';
+import { listensAsOwner, ListenStreams, type TaskOwner } from './listen-streams.registry';
+import { type HonouredFilter, readSubscriptionFilter } from './subscription-filter';
 
 const ID_KEY = 'io.modelcontextprotocol/subscriptionId';
 
@@ -94,7 +94,11 @@ describe('ListenStreams', () => {
     expect(target.status).toBe(200);
     expect(target.headers?.['content-type']).toBe('text/event-stream');
     expect(messagesOn(target)).toEqual([
-      { jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: { toolsListChanged: true }, _meta: { [ID_KEY]: 'sub-1' } } },
+      {
+        jsonrpc: '2.0',
+        method: 'notifications/subscriptions/acknowledged',
+        params: { notifications: { toolsListChanged: true }, _meta: { [ID_KEY]: 'sub-1' } },
+      },
     ]);
   });
 
@@ -117,7 +121,9 @@ describe('ListenStreams', () => {
     const elsewhere = listen('x', { resourceSubscriptions: ['demo://a'] }, { tenant: 'acme' });
     expect(streams.notifyResourceUpdated('demo', 'demo://a/child')).toBe(0);
     expect(streams.notifyResourceUpdated('demo', 'demo://a')).toBe(1);
-    expect(messagesOn(watching).slice(1)).toEqual([{ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'demo://a', _meta: { [ID_KEY]: 'w' } } }]);
+    expect(messagesOn(watching).slice(1)).toEqual([
+      { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'demo://a', _meta: { [ID_KEY]: 'w' } } },
+    ]);
     expect(messagesOn(elsewhere)).toHaveLength(1);
   });
 
@@ -130,7 +136,11 @@ describe('ListenStreams', () => {
     });
 
     it('acknowledges no task ids to an anonymous listener, which never hears of a task (S-289, S-310)', () => {
-      const target = listen('anon', { toolsListChanged: true, taskIds: ['task-a'] }, { principal: { ...alice, subject: 'anonymous', clientId: undefined, anonymous: true } });
+      const target = listen(
+        'anon',
+        { toolsListChanged: true, taskIds: ['task-a'] },
+        { principal: { ...alice, subject: 'anonymous', clientId: undefined, anonymous: true } },
+      );
       expect(messagesOn(target)[0]).toMatchObject({ params: { notifications: { toolsListChanged: true } } });
       expect(messagesOn(target)[0]).not.toHaveProperty('params.notifications.taskIds');
     });
@@ -156,7 +166,11 @@ describe('ListenStreams', () => {
       ['another OAuth client of the owner', { clientId: 'client-2' }, {}],
       ['a listener without a client id', { clientId: undefined }, {}],
       ['another tenant', { tenant: 'acme' }, {}],
-      ['an anonymous listener, for an anonymous owner', { subject: 'anonymous', clientId: undefined, anonymous: true }, { subject: 'anonymous', clientId: undefined, anonymous: true }],
+      [
+        'an anonymous listener, for an anonymous owner',
+        { subject: 'anonymous', clientId: undefined, anonymous: true },
+        { subject: 'anonymous', clientId: undefined, anonymous: true },
+      ],
     ])('sends nothing to %s, though it asked for the task (S-289)', (_case, listener, owner) => {
       const principal = { ...alice, ...listener };
       const target = listen('x', { taskIds: ['task-a'] }, { principal, tenant: principal.tenant });

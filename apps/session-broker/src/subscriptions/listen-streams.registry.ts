@@ -75,7 +75,8 @@ export class ListenStreams implements OnModuleDestroy {
   /** Opens the stream and sends the acknowledgement before anything else (S-310); at its caller's cap, their oldest stream ends. */
   open(opened: ListenStream): void {
     // An anonymous listener never hears of a task (see `listensAsOwner`), so its acknowledgement has no task ids (S-310).
-    const stream = opened.principal.anonymous && opened.filter.taskIds.size > 0 ? { ...opened, filter: { ...opened.filter, taskIds: new Set<string>() } } : opened;
+    const stream =
+      opened.principal.anonymous && opened.filter.taskIds.size > 0 ? { ...opened, filter: { ...opened.filter, taskIds: new Set<string>() } } : opened;
     const { response } = stream;
     response.openStream();
     response.notify(this.tagged(stream, 'notifications/subscriptions/acknowledged', { notifications: acknowledgedFilter(stream.filter) }));

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_SUBSCRIPTION_CHARACTERS, MAX_SUBSCRIPTION_URI_LENGTH, isSubscribableUri, MAX_SUBSCRIPTIONS_PER_SESSION, withoutSubscription, withSubscription } from './resource-subscriptions';
+import {
+  isSubscribableUri,
+  MAX_SUBSCRIPTION_CHARACTERS,
+  MAX_SUBSCRIPTION_URI_LENGTH,
+  MAX_SUBSCRIPTIONS_PER_SESSION,
+  withoutSubscription,
+  withSubscription,
+} from './resource-subscriptions';
 
 describe('resource subscriptions', () => {
   describe('isSubscribableUri', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_SUBSCRIPTION_URI_LENGTH, MAX_SUBSCRIPTIONS_PER_SESSION } from './resource-subscriptions';
-import { acknowledgedFilter, MAX_TASK_IDS_PER_LISTEN, readSubscriptionFilter, type HonouredFilter } from './subscription-filter';
+import { acknowledgedFilter, type HonouredFilter, MAX_TASK_IDS_PER_LISTEN, readSubscriptionFilter } from './subscription-filter';
 
 function read(notifications: unknown): HonouredFilter {
   const filter = readSubscriptionFilter({ notifications });

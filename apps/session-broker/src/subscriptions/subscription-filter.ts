@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SubscriptionFilterSchema, type SubscriptionFilter } from '@mcp-platform/protocol-mcp';
+import { type SubscriptionFilter, SubscriptionFilterSchema } from '@mcp-platform/protocol-mcp';
 import { isSubscribableUri, MAX_SUBSCRIPTION_CHARACTERS, MAX_SUBSCRIPTIONS_PER_SESSION } from './resource-subscriptions';
 
 /** The lists a listen stream can hear about, by the filter flag that asks for each (S-308). */
@@ -54,7 +54,8 @@ export function readSubscriptionFilter(params: Record<string, unknown> | undefin
     if (filter[flag] === true) lists.add(list);
   }
   const resourceUris = new Set(filter.resourceSubscriptions ?? []);
-  if (resourceUris.size > MAX_SUBSCRIPTIONS_PER_SESSION) return { invalid: `at most ${MAX_SUBSCRIPTIONS_PER_SESSION} resourceSubscriptions per listen request` };
+  if (resourceUris.size > MAX_SUBSCRIPTIONS_PER_SESSION)
+    return { invalid: `at most ${MAX_SUBSCRIPTIONS_PER_SESSION} resourceSubscriptions per listen request` };
   const notUri = [...resourceUris].find((uri) => !isSubscribableUri(uri));
   if (notUri !== undefined) return { invalid: `resourceSubscriptions holds ${JSON.stringify(notUri.slice(0, 80))}, which is not a URI` };
   const characters = [...resourceUris].reduce((total, uri) => total + uri.length, 0);

@@ -1,13 +1,13 @@
 import { Logger } from '@nestjs/common';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { taskScheduler, toolExecutor, WireErrorCode, type EventContract, type Principal, type RpcContract } from '@mcp-platform/protocol-contracts';
+import { type EventContract, type Principal, type RpcContract, taskScheduler, toolExecutor, WireErrorCode } from '@mcp-platform/protocol-contracts';
 import { RELATED_TASK_META_KEY } from '@mcp-platform/protocol-mcp';
 import { SequentialIds } from '@mcp-platform/shared-clock';
-import { RpcError, type MessageBus } from '@mcp-platform/shared-messaging';
+import { type MessageBus, RpcError } from '@mcp-platform/shared-messaging';
 import { FakeTarget } from '../../test/fake-response-target';
+import type { MethodCall } from '../requests/method-call';
 import { LazyResponse } from '../streams/lazy-response';
 import type { VirtualServer } from '../virtual-servers/virtual-server.cache';
-import type { MethodCall } from '../requests/method-call';
 import { TaskMethods } from './task-methods.service';
 import { TaskRateLimiter } from './task-rate-limiter';
 import { TaskResultStreams } from './task-result-streams.registry';
@@ -17,7 +17,15 @@ const server = { tenant: 'demo', name: 'default' } as VirtualServer;
 const TASK_ID = 'AAAAAAAAAAAAAAAAAAAAAA';
 
 function view(status: taskScheduler.TaskStatus, extra: Partial<taskScheduler.TaskView> = {}): taskScheduler.TaskView {
-  return { taskId: TASK_ID, status, createdAt: '2026-11-30T10:00:00.000Z', lastUpdatedAt: '2026-11-30T10:00:01.000Z', ttlMs: 3_600_000, pollIntervalMs: 1_000, ...extra };
+  return {
+    taskId: TASK_ID,
+    status,
+    createdAt: '2026-11-30T10:00:00.000Z',
+    lastUpdatedAt: '2026-11-30T10:00:01.000Z',
+    ttlMs: 3_600_000,
+    pollIntervalMs: 1_000,
+    ...extra,
+  };
 }
 
 /** A bus whose requests answer from `answers` by subject, in order, recording what was asked and emitted. */
@@ -49,10 +57,25 @@ const legacy: MethodCall = {
   session: { id: 'session-1', openCallStream: () => ({ key: 'k' }) },
   tasks: 'by-request',
 };
-const modern: MethodCall = { requestId: 7, virtualServer: server, principal, protocolVersion: '2026-07-28', clientCapabilities: {}, response, tasks: 'by-server' };
+const modern: MethodCall = {
+  requestId: 7,
+  virtualServer: server,
+  principal,
+  protocolVersion: '2026-07-28',
+  clientCapabilities: {},
+  response,
+  tasks: 'by-server',
+};
 /** The same caller in another session. */
 const inSession = (call: MethodCall, id: string): MethodCall => ({ ...call, session: { id, openCallStream: () => ({ key: 'k' }) } });
-const neutral = { taskId: TASK_ID, status: 'working', createdAt: '2026-11-30T10:00:00.000Z', lastUpdatedAt: '2026-11-30T10:00:01.000Z', ttlMs: 3_600_000, pollIntervalMs: 1_000 };
+const neutral = {
+  taskId: TASK_ID,
+  status: 'working',
+  createdAt: '2026-11-30T10:00:00.000Z',
+  lastUpdatedAt: '2026-11-30T10:00:01.000Z',
+  ttlMs: 3_600_000,
+  pollIntervalMs: 1_000,
+};
 
 /** The limit off: the tests of what the methods answer. */
 const unlimited = () => new TaskRateLimiter({ operationsPerMinute: 0 });
@@ -84,7 +107,10 @@ describe(TaskMethods, () => {
     it('creates the task with the answers its call gathered before it (issue 14 §2.4)', async () => {
       const { bus, asked } = fakeBus({ [taskScheduler.createTask.subject]: [view('working')] });
       const inputResponses = { user_name: { action: 'accept', content: { name: 'Alice' } } };
-      await new TaskMethods(bus, new TaskResultStreams(), unlimited(), new SequentialIds('error')).create(modern, { name: 'test_tool_with_task', inputResponses });
+      await new TaskMethods(bus, new TaskResultStreams(), unlimited(), new SequentialIds('error')).create(modern, {
+        name: 'test_tool_with_task',
+        inputResponses,
+      });
       expect(asked[0]?.request).toMatchObject({ era: 'modern', call: { name: 'test_tool_with_task' }, inputResponses });
     });
 
@@ -98,7 +124,9 @@ describe(TaskMethods, () => {
   describe('get', () => {
     it('answers an unknown task with -32602 (S-288)', async () => {
       const { bus } = fakeBus({ [taskScheduler.getTask.subject]: [new RpcError(WireErrorCode.NotFound, 'Unknown task')] });
-      await expect(new TaskMethods(bus, new TaskResultStreams(), unlimited(), new SequentialIds('error')).get({ taskId: TASK_ID }, legacy)).resolves.toMatchObject({ kind: 'error', error: { code: -32602 } });
+      await expect(
+        new TaskMethods(bus, new TaskResultStreams(), unlimited(), new SequentialIds('error')).get({ taskId: TASK_ID }, legacy),
+      ).resolves.toMatchObject({ kind: 'error', error: { code: -32602 } });
     });
 
     it('gives a completed task its result, a failed one its JSON-RPC error, an input_required one its requests (S-300)', async () => {
@@ -123,7 +151,9 @@ describe(TaskMethods, () => {
     it('gives a task the scheduler failed without an outcome (its worker died) an error with the status message (S-300)', async () => {
       const statusMessage = 'The worker running this task stopped before it finished; the tool is not idempotent, so it was not run again';
       const { bus } = fakeBus({ [taskScheduler.getTask.subject]: [{ task: view('failed', { statusMessage }) }] });
-      await expect(new TaskMethods(bus, new TaskResultStreams(), unlimited(), new SequentialIds('error')).get({ taskId: TASK_ID }, modern)).resolves.toMatchObject({
+      await expect(
+        new TaskMethods(bus, new TaskResultStreams(), unlimited(), new SequentialIds('error')).get({ taskId: TASK_ID }, modern),
+      ).resolves.toMatchObject({
         kind: 'task',
         task: { status: 'failed', error: { code: -32603, message: `Task ${TASK_ID} failed: ${statusMessage}` } },
       });
@@ -148,7 +178,10 @@ describe(TaskMethods, () => {
           { task: view('completed'), outcome: { result: { content: [] } } },
         ],
       });
-      await new TaskMethods(bus, streams, unlimited(), new SequentialIds('error')).result({ taskId: TASK_ID }, { ...legacy, response: new LazyResponse(target) });
+      await new TaskMethods(bus, streams, unlimited(), new SequentialIds('error')).result(
+        { taskId: TASK_ID },
+        { ...legacy, response: new LazyResponse(target) },
+      );
       expect(emitted).toEqual([{ subject: toolExecutor.taskResultAwaited.subject, payload: { taskId: TASK_ID, sessionId: 'session-1' } }]);
       const written = target.chunks.join('');
       expect(written.split('elicitation/create')).toHaveLength(2);
@@ -160,7 +193,10 @@ describe(TaskMethods, () => {
     it('holds no stream and tells no executor for a task the caller does not own (S-289)', async () => {
       const streams = new TaskResultStreams();
       const { bus, emitted } = fakeBus({ [taskScheduler.getTask.subject]: [new RpcError(WireErrorCode.NotFound, 'Unknown task')] });
-      const outcome = await new TaskMethods(bus, streams, unlimited(), new SequentialIds('error')).result({ taskId: TASK_ID }, { ...legacy, response: new LazyResponse(new FakeTarget()) });
+      const outcome = await new TaskMethods(bus, streams, unlimited(), new SequentialIds('error')).result(
+        { taskId: TASK_ID },
+        { ...legacy, response: new LazyResponse(new FakeTarget()) },
+      );
       expect(outcome).toMatchObject({ kind: 'error', error: { code: -32602 } });
       expect(emitted).toEqual([]);
       expect(streams.size).toBe(0);
@@ -172,27 +208,41 @@ describe(TaskMethods, () => {
         [taskScheduler.getTask.subject]: [{ task: view('working') }],
         [taskScheduler.awaitTask.subject]: [{ task: view('working') }, { task: view('completed'), outcome: { result } }],
       });
-      const outcome = await new TaskMethods(bus, new TaskResultStreams(), unlimited(), new SequentialIds('error')).result({ taskId: TASK_ID }, { ...legacy, response: new LazyResponse(new FakeTarget()) });
+      const outcome = await new TaskMethods(bus, new TaskResultStreams(), unlimited(), new SequentialIds('error')).result(
+        { taskId: TASK_ID },
+        { ...legacy, response: new LazyResponse(new FakeTarget()) },
+      );
       expect(outcome).toEqual({ kind: 'result', body: { ...result, _meta: { mine: 1, [RELATED_TASK_META_KEY]: { taskId: TASK_ID } } } });
       expect(asked.map(({ subject }) => subject)).toEqual([taskScheduler.getTask.subject, taskScheduler.awaitTask.subject, taskScheduler.awaitTask.subject]);
     });
 
     it('answers the JSON-RPC error the call would have answered', async () => {
-      const { bus } = fakeBus({ [taskScheduler.getTask.subject]: [{ task: view('failed'), outcome: { error: { code: 'INVALID_PARAMS', message: 'Unknown tool: x' } } }] });
-      const outcome = await new TaskMethods(bus, new TaskResultStreams(), unlimited(), new SequentialIds('error')).result({ taskId: TASK_ID }, { ...legacy, response: new LazyResponse(new FakeTarget()) });
+      const { bus } = fakeBus({
+        [taskScheduler.getTask.subject]: [{ task: view('failed'), outcome: { error: { code: 'INVALID_PARAMS', message: 'Unknown tool: x' } } }],
+      });
+      const outcome = await new TaskMethods(bus, new TaskResultStreams(), unlimited(), new SequentialIds('error')).result(
+        { taskId: TASK_ID },
+        { ...legacy, response: new LazyResponse(new FakeTarget()) },
+      );
       expect(outcome).toMatchObject({ kind: 'error', error: { code: -32602, message: 'Unknown tool: x' } });
     });
 
     it('answers an error naming the task for a cancelled task, which has no result', async () => {
       const { bus } = fakeBus({ [taskScheduler.getTask.subject]: [{ task: view('cancelled') }] });
-      const outcome = await new TaskMethods(bus, new TaskResultStreams(), unlimited(), new SequentialIds('error')).result({ taskId: TASK_ID }, { ...legacy, response: new LazyResponse(new FakeTarget()) });
+      const outcome = await new TaskMethods(bus, new TaskResultStreams(), unlimited(), new SequentialIds('error')).result(
+        { taskId: TASK_ID },
+        { ...legacy, response: new LazyResponse(new FakeTarget()) },
+      );
       expect(outcome).toMatchObject({ kind: 'error', error: { code: -32602, data: { [RELATED_TASK_META_KEY]: { taskId: TASK_ID } } } });
     });
 
     it('answers at once, with the status message, for a task the scheduler failed without an outcome', async () => {
       const statusMessage = 'The worker running this task stopped before it finished; the tool is not idempotent, so it was not run again';
       const { bus, asked } = fakeBus({ [taskScheduler.getTask.subject]: [{ task: view('failed', { statusMessage }) }] });
-      const outcome = await new TaskMethods(bus, new TaskResultStreams(), unlimited(), new SequentialIds('error')).result({ taskId: TASK_ID }, { ...legacy, response: new LazyResponse(new FakeTarget()) });
+      const outcome = await new TaskMethods(bus, new TaskResultStreams(), unlimited(), new SequentialIds('error')).result(
+        { taskId: TASK_ID },
+        { ...legacy, response: new LazyResponse(new FakeTarget()) },
+      );
       expect(outcome).toMatchObject({
         kind: 'error',
         error: { code: -32603, message: `Task ${TASK_ID} failed: ${statusMessage}`, data: { [RELATED_TASK_META_KEY]: { taskId: TASK_ID } } },
@@ -203,8 +253,14 @@ describe(TaskMethods, () => {
     it('stops waiting once the client went away', async () => {
       const target = new FakeTarget();
       const response = new LazyResponse(target);
-      const { bus, asked } = fakeBus({ [taskScheduler.getTask.subject]: [{ task: view('working') }], [taskScheduler.awaitTask.subject]: [{ task: view('working') }, { task: view('working') }] });
-      const waiting = new TaskMethods(bus, new TaskResultStreams(), unlimited(), new SequentialIds('error')).result({ taskId: TASK_ID }, { ...legacy, response });
+      const { bus, asked } = fakeBus({
+        [taskScheduler.getTask.subject]: [{ task: view('working') }],
+        [taskScheduler.awaitTask.subject]: [{ task: view('working') }, { task: view('working') }],
+      });
+      const waiting = new TaskMethods(bus, new TaskResultStreams(), unlimited(), new SequentialIds('error')).result(
+        { taskId: TASK_ID },
+        { ...legacy, response },
+      );
       target.dropConnection();
       await expect(waiting).resolves.toEqual({ kind: 'none' });
       expect(asked).toHaveLength(2);
@@ -214,23 +270,29 @@ describe(TaskMethods, () => {
   describe('cancel', () => {
     it('answers the cancelled task (S-283)', async () => {
       const { bus } = fakeBus({ [taskScheduler.cancelTask.subject]: [view('cancelled')] });
-      await expect(new TaskMethods(bus, new TaskResultStreams(), unlimited(), new SequentialIds('error')).cancel({ taskId: TASK_ID }, legacy)).resolves.toEqual({
-        kind: 'cancel',
-        cancel: { task: { ...neutral, status: 'cancelled' } },
-      });
+      await expect(new TaskMethods(bus, new TaskResultStreams(), unlimited(), new SequentialIds('error')).cancel({ taskId: TASK_ID }, legacy)).resolves.toEqual(
+        {
+          kind: 'cancel',
+          cancel: { task: { ...neutral, status: 'cancelled' } },
+        },
+      );
     });
 
     it('says a terminal task could not be cancelled, with the -32602 the scheduler gave (the codec decides what the era answers, S-302)', async () => {
       const { bus } = fakeBus({ [taskScheduler.cancelTask.subject]: [new RpcError(WireErrorCode.InvalidParams, 'Task is already completed')] });
-      await expect(new TaskMethods(bus, new TaskResultStreams(), unlimited(), new SequentialIds('error')).cancel({ taskId: TASK_ID }, modern)).resolves.toEqual({
-        kind: 'cancel',
-        cancel: { alreadyTerminal: { code: -32602, message: 'Task is already completed' } },
-      });
+      await expect(new TaskMethods(bus, new TaskResultStreams(), unlimited(), new SequentialIds('error')).cancel({ taskId: TASK_ID }, modern)).resolves.toEqual(
+        {
+          kind: 'cancel',
+          cancel: { alreadyTerminal: { code: -32602, message: 'Task is already completed' } },
+        },
+      );
     });
 
     it('refuses an unknown task', async () => {
       const { bus } = fakeBus({ [taskScheduler.cancelTask.subject]: [new RpcError(WireErrorCode.NotFound, 'Unknown task')] });
-      await expect(new TaskMethods(bus, new TaskResultStreams(), unlimited(), new SequentialIds('error')).cancel({ taskId: TASK_ID }, modern)).resolves.toMatchObject({ kind: 'error', error: { code: -32602 } });
+      await expect(
+        new TaskMethods(bus, new TaskResultStreams(), unlimited(), new SequentialIds('error')).cancel({ taskId: TASK_ID }, modern),
+      ).resolves.toMatchObject({ kind: 'error', error: { code: -32602 } });
     });
   });
 
@@ -245,7 +307,10 @@ describe(TaskMethods, () => {
     it('forwards modern input responses and acknowledges with an empty result (S-301)', async () => {
       const { bus, asked } = fakeBus({ [taskScheduler.updateTask.subject]: [{}] });
       const methods = new TaskMethods(bus, new TaskResultStreams(), unlimited(), new SequentialIds('error'));
-      await expect(methods.update({ taskId: TASK_ID, inputResponses: { 'input-1': { action: 'accept' } } }, modern)).resolves.toEqual({ kind: 'result', body: {} });
+      await expect(methods.update({ taskId: TASK_ID, inputResponses: { 'input-1': { action: 'accept' } } }, modern)).resolves.toEqual({
+        kind: 'result',
+        body: {},
+      });
       expect(asked[0]?.request).toEqual({ taskId: TASK_ID, inputResponses: { 'input-1': { action: 'accept' } } });
     });
   });
@@ -338,7 +403,9 @@ describe(TaskMethods, () => {
       for (let index = 0; index < 10; index += 1) await methods.list({}, withClient);
       for (let index = 0; index < 5; index += 1) await methods.list({}, withClient);
       expect(warn).toHaveBeenCalledTimes(1);
-      expect(warn.mock.calls[0]?.[0]).toBe('tasks/list: subject alice of tenant demo (client client-1) exceeds 6 task operations per minute: refused with 429 (1 refused since the last warning)');
+      expect(warn.mock.calls[0]?.[0]).toBe(
+        'tasks/list: subject alice of tenant demo (client client-1) exceeds 6 task operations per minute: refused with 429 (1 refused since the last warning)',
+      );
       expect(String(warn.mock.calls[0]?.[0])).not.toContain('session-1');
       // Another requester gets its own warning.
       for (let index = 0; index < 11; index += 1) await methods.list({}, { ...withClient, principal: { ...principal, subject: 'bob' } });

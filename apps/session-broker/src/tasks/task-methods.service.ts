@@ -1,14 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { taskScheduler, toolExecutor, type RpcContract, type RpcRequest, type RpcResponse } from '@mcp-platform/protocol-contracts';
+import { type RpcContract, type RpcRequest, type RpcResponse, taskScheduler, toolExecutor } from '@mcp-platform/protocol-contracts';
 import {
   eraOfVersion,
   invalidParamsError,
-  JsonRpcErrorCode,
   jsonRpcError,
-  RELATED_TASK_META_KEY,
-  ServerErrorCode,
+  JsonRpcErrorCode,
   type ListParams,
   type NeutralTask,
+  RELATED_TASK_META_KEY,
+  ServerErrorCode,
   type TaskIdParams,
   type UpdateTaskParams,
 } from '@mcp-platform/protocol-mcp';
@@ -16,7 +16,7 @@ import { IdSource } from '@mcp-platform/shared-clock';
 import { isRpcError, MessageBus, WireErrorCode } from '@mcp-platform/shared-messaging';
 import { wireErrorToJsonRpc } from '../calls/wire-error.mapper';
 import type { MethodCall } from '../requests/method-call';
-import { failure, result, type MethodOutcome } from '../requests/method-outcome';
+import { failure, type MethodOutcome, result } from '../requests/method-outcome';
 import { nextCursorOf, platformFailure } from '../requests/method-support';
 import { keepAliveEvery } from '../streams/stream-expiry';
 import { TaskRateLimiter } from './task-rate-limiter';

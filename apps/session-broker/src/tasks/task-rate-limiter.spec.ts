@@ -111,7 +111,9 @@ describe(TaskRateLimiter, () => {
     });
 
     it('does not let separators in names make two requesters one', () => {
-      expect(TaskRateLimiter.requesterKey({ ...alice, tenant: 'a', subject: 'b:c' })).not.toBe(TaskRateLimiter.requesterKey({ ...alice, tenant: 'a:b', subject: 'c' }));
+      expect(TaskRateLimiter.requesterKey({ ...alice, tenant: 'a', subject: 'b:c' })).not.toBe(
+        TaskRateLimiter.requesterKey({ ...alice, tenant: 'a:b', subject: 'c' }),
+      );
     });
 
     it('counts a subject across its OAuth clients: clients register for free (DCR, CIMD), so a per-client allowance has no bound', () => {

@@ -114,7 +114,8 @@ export class TaskRateLimiter {
     }
     const retryAfterSeconds = Math.max(1, Math.ceil((TOKEN - bucket.credit) / rate / 1_000));
     bucket.refusedSinceReport += 1;
-    if (now - bucket.reportedAt < REPORT_INTERVAL_MS) return { allowed: false, retryAfterSeconds, report: false, refusedSinceReport: bucket.refusedSinceReport };
+    if (now - bucket.reportedAt < REPORT_INTERVAL_MS)
+      return { allowed: false, retryAfterSeconds, report: false, refusedSinceReport: bucket.refusedSinceReport };
     const refusedSinceReport = bucket.refusedSinceReport;
     bucket.reportedAt = now;
     bucket.refusedSinceReport = 0;

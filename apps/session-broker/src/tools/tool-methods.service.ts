@@ -1,14 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { toolExecutor } from '@mcp-platform/protocol-contracts';
+import { type CallToolParams, invalidRequestError, type ListParams } from '@mcp-platform/protocol-mcp';
 import { IdSource } from '@mcp-platform/shared-clock';
 import { isRpcError, MessageBus, WireErrorCode } from '@mcp-platform/shared-messaging';
-import { invalidRequestError, type CallToolParams, type ListParams } from '@mcp-platform/protocol-mcp';
 import { EdgeAuthenticator } from '../auth/edge-authenticator.service';
 import { legacyCallId, modernCallId } from '../calls/call-id';
 import { CallRegistry } from '../calls/call-registry.service';
 import { requiredScopes } from '../calls/wire-error.mapper';
 import type { MethodCall } from '../requests/method-call';
-import { failure, result, type MethodOutcome } from '../requests/method-outcome';
+import { failure, type MethodOutcome, result } from '../requests/method-outcome';
 import { nextCursorOf, platformFailure } from '../requests/method-support';
 import { TaskMethods } from '../tasks/task-methods.service';
 
@@ -112,7 +112,11 @@ export class ToolMethods {
       if (toolExecutor.isCallInputRequired(value)) return { kind: 'input_required', inputRequests: value.inputRequired.inputRequests };
       if (toolExecutor.isCallRunAsTask(value)) {
         // Issue 14 §2.4: what the tool asked before its task (answered by this retry) goes with the task.
-        return this.tasks.create(call, { name, ...(args === undefined ? {} : { arguments: args }), ...(value.inputResponses === undefined ? {} : { inputResponses: value.inputResponses }) });
+        return this.tasks.create(call, {
+          name,
+          ...(args === undefined ? {} : { arguments: args }),
+          ...(value.inputResponses === undefined ? {} : { inputResponses: value.inputResponses }),
+        });
       }
       return result(value as Record<string, unknown>);
     } catch (error) {

@@ -6,9 +6,7 @@ import { isRpcError, MessageBus } from '@mcp-platform/shared-messaging';
 export type VirtualServer = toolExecutor.VirtualServer;
 
 /** A resolved virtual server, or the reason it could not be resolved. */
-export type VirtualServerLookup =
-  | { found: true; server: VirtualServer }
-  | { found: false; reason: 'not-found' | 'unavailable' };
+export type VirtualServerLookup = { found: true; server: VirtualServer } | { found: false; reason: 'not-found' | 'unavailable' };
 
 interface CacheEntry {
   lookup: Promise<VirtualServerLookup>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { BOOTSTRAP_ADMIN_KEYS, booleanFlag, bootstrapAdminEnv, httpEnv, loadEnv, logEnv } from '@mcp-platform/shared-config';
 import { mcpEdgeEnv } from '@mcp-platform/session-broker';
+import { booleanFlag, BOOTSTRAP_ADMIN_KEYS, bootstrapAdminEnv, httpEnv, loadEnv, logEnv } from '@mcp-platform/shared-config';
 
 /** PGlite's own spelling for "no directory": everything lives in memory and goes with the process. */
 export const IN_MEMORY_DATA_DIR = 'memory://';

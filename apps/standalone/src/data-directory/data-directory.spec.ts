@@ -46,7 +46,9 @@ describe('DataDirectory', () => {
     it('refuses a directory a live process holds, naming it and what to do', () => {
       writeLock(path, { pid: 4242, hostname: hostname(), startedAt: '2026-01-01T00:00:00.000Z' });
       expect(() => open(processes([4242]))).toThrow(DataDirectoryInUseError);
-      expect(() => open(processes([4242]))).toThrow(`data directory ${path} is in use by process 4242 (since 2026-01-01T00:00:00.000Z): stop it first, or set DATA_DIR`);
+      expect(() => open(processes([4242]))).toThrow(
+        `data directory ${path} is in use by process 4242 (since 2026-01-01T00:00:00.000Z): stop it first, or set DATA_DIR`,
+      );
     });
 
     it('refuses a second platform of this process on the same directory', () => {

@@ -1,4 +1,17 @@
-import { chmodSync, closeSync, constants, existsSync, fchmodSync, fstatSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  existsSync,
+  fchmodSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { StartupError } from '@mcp-platform/shared-config';
@@ -146,7 +159,8 @@ function readOwnerOnly(file: string): string {
     // O_NOFOLLOW: opening a symbolic link fails (ELOOP) instead of opening its target.
     descriptor = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw new StartupError(`${file} is a symbolic link, not a file the platform wrote: delete it to generate a new one`);
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP')
+      throw new StartupError(`${file} is a symbolic link, not a file the platform wrote: delete it to generate a new one`);
     throw error;
   }
   try {

@@ -45,7 +45,10 @@ export interface StoredTask {
 
 /** What a locked update may change. */
 export type TaskChanges = Partial<
-  Pick<StoredTask, 'status' | 'statusMessage' | 'lastUpdatedAt' | 'outcome' | 'inputRequests' | 'inputResponses' | 'runOpen' | 'runsStarted' | 'attemptsSeen' | 'runToken'>
+  Pick<
+    StoredTask,
+    'status' | 'statusMessage' | 'lastUpdatedAt' | 'outcome' | 'inputRequests' | 'inputResponses' | 'runOpen' | 'runsStarted' | 'attemptsSeen' | 'runToken'
+  >
 >;
 
 /** Where a page of an owner's tasks continues: after this task, newest first. */

@@ -159,7 +159,13 @@ export class TasksRepository {
    * Every owner's unexpired tasks of `tenant` (only those in `status`, if given), newest first, after
    * `after`; at most `limit`. Served by `ix_tasks_tenant_created`, the status filtered along the way.
    */
-  async listOfTenant(tenant: string, status: taskScheduler.TaskStatus | undefined, now: Date, after: TaskListPosition | undefined, limit: number): Promise<StoredTask[]> {
+  async listOfTenant(
+    tenant: string,
+    status: taskScheduler.TaskStatus | undefined,
+    now: Date,
+    after: TaskListPosition | undefined,
+    limit: number,
+  ): Promise<StoredTask[]> {
     const query = this.dataSource
       .getRepository(TaskEntity)
       .createQueryBuilder('t')

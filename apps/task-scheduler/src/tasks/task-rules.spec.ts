@@ -1,7 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '@mcp-platform/protocol-contracts';
 import type { StoredTask } from '../store/stored-task';
-import { boundTtlMs, concurrencyRetryAfterMs, decideClaim, MAX_RUNS, isExpired, isOwnedBy, isRunning, outstandingAnswers, ownerOf, stillPending, statusOfOutcome, toAdminTaskView, toTaskView } from './task-rules';
+import {
+  boundTtlMs,
+  concurrencyRetryAfterMs,
+  decideClaim,
+  isExpired,
+  isOwnedBy,
+  isRunning,
+  MAX_RUNS,
+  outstandingAnswers,
+  ownerOf,
+  statusOfOutcome,
+  stillPending,
+  toAdminTaskView,
+  toTaskView,
+} from './task-rules';
 
 const limits = { defaultTtlMs: 3_600_000, maxTtlMs: 86_400_000, minTtlMs: 10_000 };
 const alice: Principal = { subject: 'alice', tenant: 'acme', clientId: 'app', scopes: ['tools'], anonymous: false };
@@ -169,11 +183,15 @@ describe('decideClaim', () => {
   it('skips a task that is gone, expired, terminal or waiting for input without a run', () => {
     expect(decideClaim(undefined, NOW, 1, 3, OTHER_CLAIM)).toEqual({ kind: 'skip' });
     expect(decideClaim(task({ expiresAt: new Date(NOW) }), NOW, 1, 3, OTHER_CLAIM)).toEqual({ kind: 'skip' });
-    for (const status of ['completed', 'failed', 'cancelled', 'input_required'] as const) expect(decideClaim(task({ status }), NOW, 1, 3, OTHER_CLAIM)).toEqual({ kind: 'skip' });
+    for (const status of ['completed', 'failed', 'cancelled', 'input_required'] as const)
+      expect(decideClaim(task({ status }), NOW, 1, 3, OTHER_CLAIM)).toEqual({ kind: 'skip' });
   });
 
   it('fails a task past the queue’s attempts, naming them', () => {
-    expect(decideClaim(task({ idempotent: true }), NOW, 4, 3, OTHER_CLAIM)).toEqual({ kind: 'fail', statusMessage: "The task's work was delivered 3 times and never finished" });
+    expect(decideClaim(task({ idempotent: true }), NOW, 4, 3, OTHER_CLAIM)).toEqual({
+      kind: 'fail',
+      statusMessage: "The task's work was delivered 3 times and never finished",
+    });
   });
 
   it('runs again an idempotent task whose run was cut short', () => {
@@ -208,7 +226,9 @@ describe('decideClaim', () => {
     expect(isRunning(task({ status: 'input_required', runOpen: true }))).toBe(true);
     expect(isRunning(task({ status: 'input_required', runOpen: false }))).toBe(false);
     expect(decideClaim(task({ status: 'input_required', runOpen: true, idempotent: true, runsStarted: 1 }), NOW, 2, 3, OTHER_CLAIM)).toEqual({ kind: 'run' });
-    expect(decideClaim(task({ status: 'input_required', runOpen: true, idempotent: false, runsStarted: 1 }), NOW, 2, 3, OTHER_CLAIM)).toMatchObject({ kind: 'fail' });
+    expect(decideClaim(task({ status: 'input_required', runOpen: true, idempotent: false, runsStarted: 1 }), NOW, 2, 3, OTHER_CLAIM)).toMatchObject({
+      kind: 'fail',
+    });
   });
 });
 
@@ -223,7 +243,10 @@ describe('outstandingAnswers', () => {
 
   it('does not take inherited keys for asked ones, and keeps a `__proto__` key a key', () => {
     expect(outstandingAnswers({ a: {} }, JSON.parse('{"__proto__": 1, "toString": 2}') as Record<string, unknown>)).toEqual({});
-    const answered = outstandingAnswers(JSON.parse('{"__proto__": {}}') as Record<string, unknown>, JSON.parse('{"__proto__": {"polluted": true}}') as Record<string, unknown>);
+    const answered = outstandingAnswers(
+      JSON.parse('{"__proto__": {}}') as Record<string, unknown>,
+      JSON.parse('{"__proto__": {"polluted": true}}') as Record<string, unknown>,
+    );
     expect(Object.getPrototypeOf(answered)).toBe(Object.prototype);
     expect(Object.keys(answered)).toEqual(['__proto__']);
   });

@@ -92,7 +92,10 @@ const MAX_STATUS_MESSAGE_LENGTH = 500;
  * S-303). A tool result with `isError: true` is `failed` in the legacy era (S-287) and `completed`
  * in the modern era (S-303: `failed` only for JSON-RPC errors). Anything else is `completed`.
  */
-export function statusOfOutcome(era: TaskEra, outcome: taskScheduler.TaskOutcome): { status: Extract<taskScheduler.TaskStatus, 'completed' | 'failed'>; statusMessage: string | null } {
+export function statusOfOutcome(
+  era: TaskEra,
+  outcome: taskScheduler.TaskOutcome,
+): { status: Extract<taskScheduler.TaskStatus, 'completed' | 'failed'>; statusMessage: string | null } {
   if ('error' in outcome) return { status: 'failed', statusMessage: outcome.error.message };
   if (outcome.result['isError'] !== true || era === 'modern') return { status: 'completed', statusMessage: null };
   const text = firstText(outcome.result['content']);
@@ -177,4 +180,3 @@ export function stillPending<T>(inputRequests: Record<string, T> | null, answere
   const pending = Object.entries(inputRequests).filter(([key]) => !Object.hasOwn(answered, key));
   return pending.length === 0 ? undefined : Object.fromEntries(pending);
 }
-

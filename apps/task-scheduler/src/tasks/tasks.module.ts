@@ -1,6 +1,6 @@
-import { Module, type DynamicModule } from '@nestjs/common';
-import { MemoryWorkQueue, WorkQueue } from '@mcp-platform/shared-messaging';
+import { type DynamicModule, Module } from '@nestjs/common';
 import { Clock } from '@mcp-platform/shared-clock';
+import { MemoryWorkQueue, WorkQueue } from '@mcp-platform/shared-messaging';
 import { StoreModule } from '../store/store.module';
 import { TASK_SETTINGS, type TaskSettings } from './task-settings';
 import { TaskWaiters } from './task-waiters';

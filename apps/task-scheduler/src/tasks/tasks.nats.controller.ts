@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { taskScheduler, type EventPayload, type RpcRequestParsed } from '@mcp-platform/protocol-contracts';
-import { EventHandler, RpcHandler, type CallContext } from '@mcp-platform/shared-messaging';
+import { type EventPayload, type RpcRequestParsed, taskScheduler } from '@mcp-platform/protocol-contracts';
+import { type CallContext, EventHandler, RpcHandler } from '@mcp-platform/shared-messaging';
 import { TasksService } from './tasks.service';
 
 /**

@@ -1,6 +1,6 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { taskScheduler, toolExecutor, type Principal, type RpcRequestParsed, type RpcResponse } from '@mcp-platform/protocol-contracts';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { type Principal, type RpcRequestParsed, type RpcResponse, taskScheduler, toolExecutor } from '@mcp-platform/protocol-contracts';
 import { Clock } from '@mcp-platform/shared-clock';
 import { MessageBus, RpcError, WireErrorCode, WorkQueue } from '@mcp-platform/shared-messaging';
 import type { StoredTask, TaskOwner } from '../store/stored-task';
@@ -15,10 +15,10 @@ import {
   isOwnedBy,
   isRunning,
   outstandingAnswers,
-  stillPending,
   ownerOf,
   ownerViewOf,
   statusOfOutcome,
+  stillPending,
   toAdminTaskView,
   toTaskView,
 } from './task-rules';
@@ -82,7 +82,11 @@ export class TasksService implements OnApplicationBootstrap, OnModuleDestroy {
     const caller = requirePrincipal(principal);
     const { call } = request;
     if (caller.tenant !== call.tenant) throw new RpcError(WireErrorCode.Forbidden, `Principal of tenant ${caller.tenant} may not use tenant ${call.tenant}`);
-    const tool = await this.bus.request(toolExecutor.describeToolCall, { tenant: call.tenant, server: call.server, name: call.name }, { context: { principal: caller } });
+    const tool = await this.bus.request(
+      toolExecutor.describeToolCall,
+      { tenant: call.tenant, server: call.server, name: call.name },
+      { context: { principal: caller } },
+    );
     if (tool.taskSupport === 'forbidden') throw new RpcError(WireErrorCode.Unsupported, `Tool ${call.name} does not support tasks`);
 
     const now = this.clock.now();
@@ -180,7 +184,11 @@ export class TasksService implements OnApplicationBootstrap, OnModuleDestroy {
    * Every owner's unexpired tasks of `tenant` (only those in `status`, if given), newest first,
    * `TASK_PAGE_SIZE` at a time, for its administrators; the admin API checked who asks.
    */
-  async listForTenant(tenant: string, status: taskScheduler.TaskStatus | undefined, cursor: string | undefined): Promise<{ tasks: AdminTaskView[]; nextCursor?: string }> {
+  async listForTenant(
+    tenant: string,
+    status: taskScheduler.TaskStatus | undefined,
+    cursor: string | undefined,
+  ): Promise<{ tasks: AdminTaskView[]; nextCursor?: string }> {
     const after = cursor === undefined ? undefined : decodeTaskCursor(cursor);
     return pageOf(await this.tasks.listOfTenant(tenant, status, new Date(this.clock.now()), after, TASK_PAGE_SIZE + 1), toAdminTaskView);
   }
@@ -220,7 +228,12 @@ export class TasksService implements OnApplicationBootstrap, OnModuleDestroy {
    * and a new job runs it, before that it stays `input_required` asking only the rest (SEP-2663 partial
    * fulfillment). Anything else (no such key, a task not waiting for input) is acknowledged without effect.
    */
-  async update(taskId: string, inputResponses: Record<string, unknown>, principal: Principal | undefined, sessionId: string | undefined): Promise<Record<string, never>> {
+  async update(
+    taskId: string,
+    inputResponses: Record<string, unknown>,
+    principal: Principal | undefined,
+    sessionId: string | undefined,
+  ): Promise<Record<string, never>> {
     const owner = ownerOf(requirePrincipal(principal), sessionId);
     const { changed } = await this.tasks.lockTask(taskId, async (locked): Promise<Locked<undefined>> => {
       if (!locked) throw unknownTask();
@@ -231,7 +244,11 @@ export class TasksService implements OnApplicationBootstrap, OnModuleDestroy {
       const pending = stillPending(task.inputRequests, answered);
       if (pending) {
         // SEP-2663 partial fulfillment: the task waits, asking only what is left; the answers are kept.
-        const waiting = await locked.update({ inputRequests: pending, inputResponses: { ...task.inputResponses, ...answered }, lastUpdatedAt: new Date(this.clock.now()) });
+        const waiting = await locked.update({
+          inputRequests: pending,
+          inputResponses: { ...task.inputResponses, ...answered },
+          lastUpdatedAt: new Date(this.clock.now()),
+        });
         return { answer: undefined, changed: waiting };
       }
       const resumed = await locked.update({
@@ -263,7 +280,13 @@ export class TasksService implements OnApplicationBootstrap, OnModuleDestroy {
       if (decision.kind === 'run' && decision.again) return { answer: runAnswer(locked.task) };
       const attemptsSeen = Math.max(locked.task.attemptsSeen, attempt);
       if (decision.kind === 'fail') {
-        const failed = await locked.update({ status: 'failed', statusMessage: decision.statusMessage, runOpen: false, attemptsSeen, lastUpdatedAt: new Date(now) });
+        const failed = await locked.update({
+          status: 'failed',
+          statusMessage: decision.statusMessage,
+          runOpen: false,
+          attemptsSeen,
+          lastUpdatedAt: new Date(now),
+        });
         return { answer: { action: 'skip' }, changed: failed };
       }
       await locked.lockTenantClaims();
@@ -337,7 +360,13 @@ export class TasksService implements OnApplicationBootstrap, OnModuleDestroy {
         return { answer: undefined };
       }
       if ('inputRequests' in ending) {
-        const waiting = await locked.update({ status: 'input_required', statusMessage: 'The task needs input', inputRequests: ending.inputRequests, runOpen: false, lastUpdatedAt: now });
+        const waiting = await locked.update({
+          status: 'input_required',
+          statusMessage: 'The task needs input',
+          inputRequests: ending.inputRequests,
+          runOpen: false,
+          lastUpdatedAt: now,
+        });
         return { answer: undefined, changed: waiting };
       }
       const { status, statusMessage } = statusOfOutcome(task.era, ending.outcome);

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { MessageBus } from '@mcp-platform/shared-messaging';
 import type { BuiltinTool } from './builtin-tool';
+import { CONFORMANCE_TOOLS } from './conformance.tools';
 import { CONFORMANCE_INPUT_TOOLS } from './conformance-input.tools';
 import { CONFORMANCE_TASK_TOOLS } from './conformance-tasks.tools';
 import { conformanceTriggerTools } from './conformance-triggers.tools';
-import { CONFORMANCE_TOOLS } from './conformance.tools';
 import { DEMO_TOOLS } from './demo.tools';
 
 /** The built-in tool implementations of this process, by handler name (`config.handler` of a tool row). */

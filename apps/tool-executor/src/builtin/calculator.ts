@@ -10,21 +10,23 @@ const MAX_LENGTH = 1_000;
 const MAX_DEPTH = 64;
 
 // Maps, not object literals: a name like `constructor` must not reach Object.prototype.
-const FUNCTIONS = new Map<string, (...values: number[]) => number>(Object.entries({
-  sqrt: Math.sqrt,
-  abs: Math.abs,
-  round: Math.round,
-  floor: Math.floor,
-  ceil: Math.ceil,
-  sin: Math.sin,
-  cos: Math.cos,
-  tan: Math.tan,
-  ln: Math.log,
-  log10: Math.log10,
-  exp: Math.exp,
-  min: Math.min,
-  max: Math.max,
-}));
+const FUNCTIONS = new Map<string, (...values: number[]) => number>(
+  Object.entries({
+    sqrt: Math.sqrt,
+    abs: Math.abs,
+    round: Math.round,
+    floor: Math.floor,
+    ceil: Math.ceil,
+    sin: Math.sin,
+    cos: Math.cos,
+    tan: Math.tan,
+    ln: Math.log,
+    log10: Math.log10,
+    exp: Math.exp,
+    min: Math.min,
+    max: Math.max,
+  }),
+);
 const CONSTANTS = new Map<string, number>([
   ['pi', Math.PI],
   ['e', Math.E],

@@ -32,11 +32,18 @@ describe('conformance input-required fixtures (the keys and texts of the suite)'
 
   it('test_input_required_result_sampling and _list_roots ask capital_question and client_roots', async () => {
     expect((await round('test_input_required_result_sampling')).asked).toEqual({
-      capital_question: { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'What is the capital of France?' } }], maxTokens: 100 } },
+      capital_question: {
+        method: 'sampling/createMessage',
+        params: { messages: [{ role: 'user', content: { type: 'text', text: 'What is the capital of France?' } }], maxTokens: 100 },
+      },
     });
-    expect((await round('test_input_required_result_sampling', { capital_question: sampled('Paris.') })).result).toEqual({ content: [{ type: 'text', text: 'LLM response: Paris.' }] });
+    expect((await round('test_input_required_result_sampling', { capital_question: sampled('Paris.') })).result).toEqual({
+      content: [{ type: 'text', text: 'LLM response: Paris.' }],
+    });
     expect((await round('test_input_required_result_list_roots')).asked).toEqual({ client_roots: { method: 'roots/list' } });
-    expect((await round('test_input_required_result_list_roots', { client_roots: ROOTS })).result).toEqual({ content: [{ type: 'text', text: 'Client roots: file:///test/root' }] });
+    expect((await round('test_input_required_result_list_roots', { client_roots: ROOTS })).result).toEqual({
+      content: [{ type: 'text', text: 'Client roots: file:///test/root' }],
+    });
   });
 
   it('test_input_required_result_multiple_inputs asks all three kinds in one round', async () => {
@@ -46,7 +53,11 @@ describe('conformance input-required fixtures (the keys and texts of the suite)'
       ['greeting', 'sampling/createMessage'],
       ['client_roots', 'roots/list'],
     ]);
-    const second = await round('test_input_required_result_multiple_inputs', { user_name: accept({ name: 'Alice' }), greeting: sampled('Hello there!'), client_roots: ROOTS });
+    const second = await round('test_input_required_result_multiple_inputs', {
+      user_name: accept({ name: 'Alice' }),
+      greeting: sampled('Hello there!'),
+      client_roots: ROOTS,
+    });
     expect(second.result).toEqual({ content: [{ type: 'text', text: 'Hello there! Alice (1 root(s))' }] });
   });
 
@@ -67,9 +78,9 @@ describe('conformance input-required fixtures (the keys and texts of the suite)'
     expect(Object.values((await round('test_input_required_result_capabilities', {}, { sampling: {} })).asked ?? {}).map((request) => request.method)).toEqual([
       'sampling/createMessage',
     ]);
-    expect(Object.values((await round('test_input_required_result_capabilities', {}, { elicitation: {} })).asked ?? {}).map((request) => request.method)).toEqual([
-      'elicitation/create',
-    ]);
+    expect(
+      Object.values((await round('test_input_required_result_capabilities', {}, { elicitation: {} })).asked ?? {}).map((request) => request.method),
+    ).toEqual(['elicitation/create']);
     expect((await round('test_input_required_result_capabilities', {}, {})).result).toEqual({
       content: [{ type: 'text', text: 'Answers: (the client declared neither elicitation nor sampling)' }],
     });

@@ -1,5 +1,5 @@
 import type { ElicitParams } from '../tools/tool-context';
-import { askingClient, NO_ARGUMENTS, textResult, type BuiltinTool } from './builtin-tool';
+import { askingClient, type BuiltinTool, NO_ARGUMENTS, textResult } from './builtin-tool';
 
 const SAMPLING_REFUSED = 'Sampling not supported or error';
 const ELICITATION_REFUSED = 'Elicitation not supported or error';
@@ -61,7 +61,10 @@ export const CONFORMANCE_INPUT_TOOLS: BuiltinTool[] = [
     askingClient(ELICITATION_REFUSED, async () => {
       const [name, greeting, { roots }] = await Promise.all([
         context.client.elicit(askFor('What is your name?', 'name'), { inputKey: 'user_name' }),
-        context.client.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'Generate a greeting' } }], maxTokens: 50 }, { inputKey: 'greeting' }),
+        context.client.createMessage(
+          { messages: [{ role: 'user', content: { type: 'text', text: 'Generate a greeting' } }], maxTokens: 50 },
+          { inputKey: 'greeting' },
+        ),
         context.client.listRoots({ inputKey: 'client_roots' }),
       ]);
       const text = greeting.content.type === 'text' ? greeting.content.text : '';
@@ -81,35 +84,47 @@ export const CONFORMANCE_INPUT_TOOLS: BuiltinTool[] = [
       return textResult(`Hello, ${answered(answer, 'name')}!`);
     }),
   ),
-  tool('test_input_required_result_capabilities', 'Asks only what the client declared: elicitation and sampling, each when declared', async (_args, context) => {
-    const declared = context.client.capabilities;
-    // S-38: never ask for a capability the request did not declare; ask the rest together.
-    const asks: Promise<string>[] = [];
-    if (declared['elicitation'] !== undefined) asks.push(context.client.elicit(askFor('What is your name?', 'name'), { inputKey: 'user_name' }).then((answer) => answered(answer, 'name')));
-    if (declared['sampling'] !== undefined) {
-      asks.push(
-        context.client
-          .createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'Say hello' } }], maxTokens: 20 }, { inputKey: 'hello' })
-          .then((answer) => (answer.content.type === 'text' ? answer.content.text : '')),
-      );
-    }
-    return textResult(`Answers: ${(await Promise.all(asks)).join(' | ') || '(the client declared neither elicitation nor sampling)'}`);
-  }),
-  tool('test_missing_capability', 'Needs sampling: a client that did not declare it gets -32021 (modern) or an error result (2025 era)', async (_args, context) =>
-    askingClient(SAMPLING_REFUSED, async () => {
-      const answer = await context.client.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'Say hello' } }], maxTokens: 20 });
-      return textResult(`LLM response: ${answer.content.type === 'text' ? answer.content.text : 'No response'}`);
-    }),
+  tool(
+    'test_input_required_result_capabilities',
+    'Asks only what the client declared: elicitation and sampling, each when declared',
+    async (_args, context) => {
+      const declared = context.client.capabilities;
+      // S-38: never ask for a capability the request did not declare; ask the rest together.
+      const asks: Promise<string>[] = [];
+      if (declared['elicitation'] !== undefined)
+        asks.push(context.client.elicit(askFor('What is your name?', 'name'), { inputKey: 'user_name' }).then((answer) => answered(answer, 'name')));
+      if (declared['sampling'] !== undefined) {
+        asks.push(
+          context.client
+            .createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'Say hello' } }], maxTokens: 20 }, { inputKey: 'hello' })
+            .then((answer) => (answer.content.type === 'text' ? answer.content.text : '')),
+        );
+      }
+      return textResult(`Answers: ${(await Promise.all(asks)).join(' | ') || '(the client declared neither elicitation nor sampling)'}`);
+    },
   ),
-  tool('test_streaming_elicitation', 'Reports progress, then asks a question: on the stateless wire the question ends the response, never a request of its own', async (_args, context) => {
-    context.progress(0, 2, 'Preparing the question');
-    await context.clock.sleep(STEP_MS, context.signal);
-    context.progress(1, 2, 'Asking');
-    return askingClient(ELICITATION_REFUSED, async () => {
-      const answer = await context.client.elicit(askFor('What is your name?', 'name'), { inputKey: 'user_name' });
-      return textResult(`Hello, ${answered(answer, 'name')}!`);
-    });
-  }),
+  tool(
+    'test_missing_capability',
+    'Needs sampling: a client that did not declare it gets -32021 (modern) or an error result (2025 era)',
+    async (_args, context) =>
+      askingClient(SAMPLING_REFUSED, async () => {
+        const answer = await context.client.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'Say hello' } }], maxTokens: 20 });
+        return textResult(`LLM response: ${answer.content.type === 'text' ? answer.content.text : 'No response'}`);
+      }),
+  ),
+  tool(
+    'test_streaming_elicitation',
+    'Reports progress, then asks a question: on the stateless wire the question ends the response, never a request of its own',
+    async (_args, context) => {
+      context.progress(0, 2, 'Preparing the question');
+      await context.clock.sleep(STEP_MS, context.signal);
+      context.progress(1, 2, 'Asking');
+      return askingClient(ELICITATION_REFUSED, async () => {
+        const answer = await context.client.elicit(askFor('What is your name?', 'name'), { inputKey: 'user_name' });
+        return textResult(`Hello, ${answered(answer, 'name')}!`);
+      });
+    },
+  ),
   tool('test_logging_tool', 'Logs three messages: only a request that set a log level hears them', async (_args, context) => {
     for (const step of ['started', 'working', 'completed']) {
       context.log('info', `test_logging_tool ${step}`);

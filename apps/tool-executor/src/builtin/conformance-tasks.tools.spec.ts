@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fakeContext } from '../../test/fake-tool-context';
 import { RoundTripClient } from '../tools/client-requests';
 import { ToolProtocolFailure } from '../tools/tool-context';
-import { builtinToolDefinition, type BuiltinTool } from './builtin-tool';
+import { type BuiltinTool, builtinToolDefinition } from './builtin-tool';
 import { BuiltinToolRegistry } from './builtin-tool.registry';
 import { CONFORMANCE_TASK_TOOLS } from './conformance-tasks.tools';
 
@@ -67,7 +67,9 @@ describe('conformance tasks fixtures (the names and behaviour of the suite, SEP-
         params: { message: 'Delete a.txt?', requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] } },
       },
     });
-    expect((await round('confirm_delete', { filename: 'a.txt' }, { confirm: accept({ confirm: true }) })).result).toEqual({ content: [{ type: 'text', text: 'Deleted a.txt' }] });
+    expect((await round('confirm_delete', { filename: 'a.txt' }, { confirm: accept({ confirm: true }) })).result).toEqual({
+      content: [{ type: 'text', text: 'Deleted a.txt' }],
+    });
     expect((await round('confirm_delete', { filename: 'a.txt' }, { confirm: { action: 'decline' } })).result).toEqual({
       content: [{ type: 'text', text: 'Kept a.txt: (decline)' }],
     });

@@ -1,5 +1,5 @@
-import { ToolProtocolFailure, type ElicitParams } from '../tools/tool-context';
-import { askingClient, NO_ARGUMENTS, textResult, type BuiltinTool } from './builtin-tool';
+import { type ElicitParams, ToolProtocolFailure } from '../tools/tool-context';
+import { askingClient, type BuiltinTool, NO_ARGUMENTS, textResult } from './builtin-tool';
 
 const ELICITATION_REFUSED = 'Elicitation not supported or error';
 /** How long `failing_job` works before it fails ("after ~1s", the suite says). */

@@ -12,7 +12,14 @@ function fakeBus(promptPresent: boolean) {
     request: async (contract: { subject: string }, request: Record<string, unknown>) => {
       switch (contract.subject) {
         case toolExecutor.getToolDefinition.subject:
-          return { name: 'test_dynamic_tool', description, inputSchema: { type: 'object' }, kind: 'builtin', config: { handler: 'conformance.test_dynamic_tool' }, lastError: { kind: 'status' } };
+          return {
+            name: 'test_dynamic_tool',
+            description,
+            inputSchema: { type: 'object' },
+            kind: 'builtin',
+            config: { handler: 'conformance.test_dynamic_tool' },
+            lastError: { kind: 'status' },
+          };
         case toolExecutor.putToolDefinition.subject:
           description = String((request['tool'] as Record<string, unknown>)['description']);
           break;
@@ -38,7 +45,7 @@ describe('conformance list-change triggers', () => {
     const { bus, writes } = fakeBus(false);
     await run(bus, 'test_trigger_tool_change');
     await run(bus, 'test_trigger_tool_change');
-    const descriptions = writes.map(([, request]) => ((request as { tool: { description: string } }).tool.description));
+    const descriptions = writes.map(([, request]) => (request as { tool: { description: string } }).tool.description);
     expect(writes.map(([subject]) => subject)).toEqual([toolExecutor.putToolDefinition.subject, toolExecutor.putToolDefinition.subject]);
     expect(descriptions).toEqual(['A tool whose definition test_trigger_tool_change rewrote', 'A tool whose definition test_trigger_tool_change rewrites']);
     // What the admin view adds (the last outbound error) is not written back.
@@ -48,8 +55,15 @@ describe('conformance list-change triggers', () => {
 
   it('test_trigger_prompt_change adds the dynamic prompt when absent and removes it when present', async () => {
     const absent = fakeBus(false);
-    await expect(run(absent.bus, 'test_trigger_prompt_change')).resolves.toEqual({ content: [{ type: 'text', text: 'Changed the prompt list: added test_dynamic_prompt' }] });
-    expect(absent.writes).toEqual([[resourceStore.putPromptDefinition.subject, expect.objectContaining({ tenant: 'conformance', prompt: expect.objectContaining({ name: 'test_dynamic_prompt', servers: ['everything'] }) })]]);
+    await expect(run(absent.bus, 'test_trigger_prompt_change')).resolves.toEqual({
+      content: [{ type: 'text', text: 'Changed the prompt list: added test_dynamic_prompt' }],
+    });
+    expect(absent.writes).toEqual([
+      [
+        resourceStore.putPromptDefinition.subject,
+        expect.objectContaining({ tenant: 'conformance', prompt: expect.objectContaining({ name: 'test_dynamic_prompt', servers: ['everything'] }) }),
+      ],
+    ]);
     const present = fakeBus(true);
     await run(present.bus, 'test_trigger_prompt_change');
     expect(present.writes).toEqual([[resourceStore.deletePromptDefinition.subject, { tenant: 'conformance', name: 'test_dynamic_prompt' }]]);

@@ -1,6 +1,6 @@
 import { resourceStore, toolExecutor } from '@mcp-platform/protocol-contracts';
 import { isRpcError, type MessageBus, WireErrorCode } from '@mcp-platform/shared-messaging';
-import { NO_ARGUMENTS, textResult, type BuiltinTool } from './builtin-tool';
+import { type BuiltinTool, NO_ARGUMENTS, textResult } from './builtin-tool';
 
 const TENANT = 'conformance';
 const SERVER = 'everything';
@@ -25,7 +25,11 @@ export function conformanceTriggerTools(bus: MessageBus): BuiltinTool[] {
     },
     {
       handler: 'conformance.test_trigger_tool_change',
-      definition: { name: 'test_trigger_tool_change', description: `Changes the tool list: rewrites the description of ${DYNAMIC_TOOL}`, inputSchema: { ...NO_ARGUMENTS } },
+      definition: {
+        name: 'test_trigger_tool_change',
+        description: `Changes the tool list: rewrites the description of ${DYNAMIC_TOOL}`,
+        inputSchema: { ...NO_ARGUMENTS },
+      },
       run: async () => {
         const { lastError: _lastError, ...tool } = await bus.request(toolExecutor.getToolDefinition, { tenant: TENANT, name: DYNAMIC_TOOL });
         const description = tool.description === DYNAMIC_TOOL_DESCRIPTIONS[0] ? DYNAMIC_TOOL_DESCRIPTIONS[1] : DYNAMIC_TOOL_DESCRIPTIONS[0];
@@ -35,7 +39,11 @@ export function conformanceTriggerTools(bus: MessageBus): BuiltinTool[] {
     },
     {
       handler: 'conformance.test_trigger_prompt_change',
-      definition: { name: 'test_trigger_prompt_change', description: `Changes the prompt list: adds ${DYNAMIC_PROMPT}, or removes it when present`, inputSchema: { ...NO_ARGUMENTS } },
+      definition: {
+        name: 'test_trigger_prompt_change',
+        description: `Changes the prompt list: adds ${DYNAMIC_PROMPT}, or removes it when present`,
+        inputSchema: { ...NO_ARGUMENTS },
+      },
       run: async () => {
         if (await promptExists(bus)) {
           await bus.request(resourceStore.deletePromptDefinition, { tenant: TENANT, name: DYNAMIC_PROMPT });

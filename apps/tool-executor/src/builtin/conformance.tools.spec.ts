@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { readParamHeaderDeclarations } from '@mcp-platform/protocol-mcp';
 import { FakeClient, fakeContext } from '../../test/fake-tool-context';
 import { ClientRequestFailed, type ElicitResult } from '../tools/tool-context';
-import { readParamHeaderDeclarations } from '@mcp-platform/protocol-mcp';
 import { BuiltinToolRegistry } from './builtin-tool.registry';
 import { CONFORMANCE_TOOLS } from './conformance.tools';
 
@@ -42,7 +42,12 @@ describe('conformance tools', () => {
 
   describe('test_sampling', () => {
     // The answer of the suite's client in tools-call-sampling.
-    const answer = { role: 'assistant' as const, content: { type: 'text' as const, text: 'This is a test response from the client' }, model: 'test-model', stopReason: 'endTurn' };
+    const answer = {
+      role: 'assistant' as const,
+      content: { type: 'text' as const, text: 'This is a test response from the client' },
+      model: 'test-model',
+      stopReason: 'endTurn',
+    };
 
     it('requires a string prompt', () => {
       expect(tool('test_sampling').definition.inputSchema).toMatchObject({ properties: { prompt: { type: 'string' } }, required: ['prompt'] });
@@ -52,13 +57,19 @@ describe('conformance tools', () => {
       const client = new FakeClient({ sampling: {} }, { createMessage: answer });
       const result = await tool('test_sampling').run({ prompt: 'Test prompt for sampling' }, fakeContext({ client }).context);
       expect(client.sent).toEqual([
-        { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'Test prompt for sampling' } }], maxTokens: 100 } },
+        {
+          method: 'sampling/createMessage',
+          params: { messages: [{ role: 'user', content: { type: 'text', text: 'Test prompt for sampling' } }], maxTokens: 100 },
+        },
       ]);
       expect(result).toEqual({ content: [{ type: 'text', text: 'LLM response: This is a test response from the client' }] });
     });
 
     it('answers "No response" when the model answered without text', async () => {
-      const client = new FakeClient({ sampling: {} }, { createMessage: { role: 'assistant', content: { type: 'audio', data: 'AAAA', mimeType: 'audio/wav' }, model: 'm' } });
+      const client = new FakeClient(
+        { sampling: {} },
+        { createMessage: { role: 'assistant', content: { type: 'audio', data: 'AAAA', mimeType: 'audio/wav' }, model: 'm' } },
+      );
       const result = await tool('test_sampling').run({ prompt: 'p' }, fakeContext({ client }).context);
       expect(result).toEqual({ content: [{ type: 'text', text: 'LLM response: No response' }] });
     });
@@ -71,7 +82,10 @@ describe('conformance tools', () => {
     it('answers with an error result when the client answers with an error', async () => {
       const client = new FakeClient({ sampling: {} }, { createMessage: new ClientRequestFailed(-1, 'User rejected sampling request') });
       const result = await tool('test_sampling').run({ prompt: 'p' }, fakeContext({ client }).context);
-      expect(result).toEqual({ content: [{ type: 'text', text: 'Sampling not supported or error: MCP error -1: User rejected sampling request' }], isError: true });
+      expect(result).toEqual({
+        content: [{ type: 'text', text: 'Sampling not supported or error: MCP error -1: User rejected sampling request' }],
+        isError: true,
+      });
     });
   });
 
@@ -106,7 +120,10 @@ describe('conformance tools', () => {
 
     it('answers with an error result when the client did not declare elicitation', async () => {
       const result = await tool('test_elicitation').run({ message: 'm' }, fakeContext().context);
-      expect(result).toEqual({ content: [{ type: 'text', text: 'Elicitation not supported or error: the client does not support elicitation' }], isError: true });
+      expect(result).toEqual({
+        content: [{ type: 'text', text: 'Elicitation not supported or error: the client does not support elicitation' }],
+        isError: true,
+      });
     });
 
     it('answers with an error result when the client answers with an error', async () => {
@@ -141,14 +158,20 @@ describe('conformance tools', () => {
       ]);
       expect(result).toEqual({
         content: [
-          { type: 'text', text: 'Elicitation completed: action=accept, content={"name":"Jane Smith","age":25,"score":88,"status":"inactive","verified":false}' },
+          {
+            type: 'text',
+            text: 'Elicitation completed: action=accept, content={"name":"Jane Smith","age":25,"score":88,"status":"inactive","verified":false}',
+          },
         ],
       });
     });
 
     it('answers with an error result when the client did not declare elicitation', async () => {
       const result = await tool('test_elicitation_sep1034_defaults').run({}, fakeContext().context);
-      expect(result).toEqual({ content: [{ type: 'text', text: 'Elicitation not supported or error: the client does not support elicitation' }], isError: true });
+      expect(result).toEqual({
+        content: [{ type: 'text', text: 'Elicitation not supported or error: the client does not support elicitation' }],
+        isError: true,
+      });
     });
   });
 

@@ -1,5 +1,5 @@
 import type { ElicitResult } from '../tools/tool-context';
-import { askingClient, NO_ARGUMENTS, textResult, type BuiltinTool } from './builtin-tool';
+import { askingClient, type BuiltinTool, NO_ARGUMENTS, textResult } from './builtin-tool';
 import { TINY_PNG_BASE64, TINY_WAV_BASE64 } from './media.fixtures';
 
 const STEP_MS = 50;
@@ -36,9 +36,7 @@ export const CONFORMANCE_TOOLS: BuiltinTool[] = [
     handler: 'conformance.test_embedded_resource',
     definition: { name: 'test_embedded_resource', description: 'Tests embedded resource content response', inputSchema: { ...NO_ARGUMENTS } },
     run: async () => ({
-      content: [
-        { type: 'resource', resource: { uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' } },
-      ],
+      content: [{ type: 'resource', resource: { uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' } }],
     }),
   },
   {
@@ -156,7 +154,11 @@ export const CONFORMANCE_TOOLS: BuiltinTool[] = [
   },
   {
     handler: 'conformance.test_elicitation_sep1034_defaults',
-    definition: { name: 'test_elicitation_sep1034_defaults', description: 'Tests elicitation with default values per SEP-1034', inputSchema: { ...NO_ARGUMENTS } },
+    definition: {
+      name: 'test_elicitation_sep1034_defaults',
+      description: 'Tests elicitation with default values per SEP-1034',
+      inputSchema: { ...NO_ARGUMENTS },
+    },
     // One field per primitive type, each with a default (S-318).
     run: async (_args, context) =>
       askingClient(ELICITATION_REFUSED, async () => {

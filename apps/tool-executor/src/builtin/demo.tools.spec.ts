@@ -93,7 +93,9 @@ describe('demo tools', () => {
     it('with confirm, asks the user first and builds only once they confirmed', async () => {
       const confirming = new FakeClient({ elicitation: {} }, { elicit: { action: 'accept', content: { confirmed: true } } });
       const confirmed = fakeContext({ client: confirming });
-      await expect(tool('export_report').run({ seconds: 1, confirm: true }, confirmed.context)).resolves.toMatchObject({ structuredContent: { rows: 250, seconds: 1 } });
+      await expect(tool('export_report').run({ seconds: 1, confirm: true }, confirmed.context)).resolves.toMatchObject({
+        structuredContent: { rows: 250, seconds: 1 },
+      });
       expect(confirming.sent).toEqual([{ method: 'elicitation/create', params: expect.objectContaining({ message: 'Export a report over 1 s?' }) }]);
 
       const declining = fakeContext({ client: new FakeClient({ elicitation: {} }, { elicit: { action: 'decline' } }) });
@@ -108,7 +110,10 @@ describe('demo tools', () => {
     });
 
     it('runs only as a task and is not idempotent', () => {
-      expect(tool('export_report').definition).toMatchObject({ execution: { taskSupport: 'required' }, annotations: { idempotentHint: false, destructiveHint: false } });
+      expect(tool('export_report').definition).toMatchObject({
+        execution: { taskSupport: 'required' },
+        annotations: { idempotentHint: false, destructiveHint: false },
+      });
       expect(tool('long_operation').definition.execution).toEqual({ taskSupport: 'optional' });
     });
   });
@@ -143,7 +148,10 @@ describe('demo tools', () => {
     });
 
     it('reports an unchecked box as accepted but not confirmed', async () => {
-      const result = await tool('confirm_action').run({ action: 'x' }, fakeContext({ client: withAnswer({ action: 'accept', content: { confirmed: false } }) }).context);
+      const result = await tool('confirm_action').run(
+        { action: 'x' },
+        fakeContext({ client: withAnswer({ action: 'accept', content: { confirmed: false } }) }).context,
+      );
       expect(result.structuredContent).toEqual({ action: 'x', response: 'accept', confirmed: false });
     });
 
@@ -153,7 +161,10 @@ describe('demo tools', () => {
     });
 
     it('refuses an accepted form without a boolean confirmed field', async () => {
-      const result = await tool('confirm_action').run({ action: 'x' }, fakeContext({ client: withAnswer({ action: 'accept', content: { confirmed: 'yes' } }) }).context);
+      const result = await tool('confirm_action').run(
+        { action: 'x' },
+        fakeContext({ client: withAnswer({ action: 'accept', content: { confirmed: 'yes' } }) }).context,
+      );
       expect(result).toEqual({
         content: [{ type: 'text', text: 'The client accepted the confirmation form without a boolean "confirmed" field' }],
         isError: true,
@@ -172,7 +183,12 @@ describe('demo tools', () => {
   });
 
   describe('summarize_text', () => {
-    const summary = { role: 'assistant' as const, content: { type: 'text' as const, text: 'A short summary.' }, model: 'claude-3-5-haiku', stopReason: 'endTurn' };
+    const summary = {
+      role: 'assistant' as const,
+      content: { type: 'text' as const, text: 'A short summary.' },
+      model: 'claude-3-5-haiku',
+      stopReason: 'endTurn',
+    };
 
     it("asks the client's model with a system prompt, model hints and maxTokens", async () => {
       const client = new FakeClient({ sampling: {} }, { createMessage: summary });
@@ -183,7 +199,12 @@ describe('demo tools', () => {
           params: {
             messages: [{ role: 'user', content: { type: 'text', text: 'Summarize the following text:\n\nLong text.' } }],
             systemPrompt: 'You write short, faithful summaries: the main points only, in the language of the text, without preamble.',
-            modelPreferences: { hints: [{ name: 'haiku' }, { name: 'flash' }, { name: 'mini' }], speedPriority: 0.8, costPriority: 0.6, intelligencePriority: 0.4 },
+            modelPreferences: {
+              hints: [{ name: 'haiku' }, { name: 'flash' }, { name: 'mini' }],
+              speedPriority: 0.8,
+              costPriority: 0.6,
+              intelligencePriority: 0.4,
+            },
             maxTokens: 120,
           },
         },
@@ -198,7 +219,10 @@ describe('demo tools', () => {
     });
 
     it('answers a non-text answer with an error result', async () => {
-      const client = new FakeClient({ sampling: {} }, { createMessage: { role: 'assistant', content: { type: 'image', data: 'AAAA', mimeType: 'image/png' }, model: 'm' } });
+      const client = new FakeClient(
+        { sampling: {} },
+        { createMessage: { role: 'assistant', content: { type: 'image', data: 'AAAA', mimeType: 'image/png' }, model: 'm' } },
+      );
       const result = await tool('summarize_text').run({ text: 'Long text.' }, fakeContext({ client }).context);
       expect(result).toEqual({ content: [{ type: 'text', text: "The client's model (m) answered with image content instead of text" }], isError: true });
     });

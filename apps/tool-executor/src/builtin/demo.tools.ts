@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { askingClient, NO_ARGUMENTS, textResult, type BuiltinTool } from './builtin-tool';
+import { askingClient, type BuiltinTool, NO_ARGUMENTS, textResult } from './builtin-tool';
 import { CalculatorError, evaluateExpression } from './calculator';
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
@@ -213,7 +213,9 @@ export const DEMO_TOOLS: BuiltinTool[] = [
             message: `Export a report over ${seconds} s?`,
             requestedSchema: { type: 'object', properties: { confirmed: { type: 'boolean', title: 'Export', default: false } }, required: ['confirmed'] },
           });
-          return answer.action === 'accept' && answer.content?.['confirmed'] === true ? undefined : textResult('The user did not confirm the export; nothing was built');
+          return answer.action === 'accept' && answer.content?.['confirmed'] === true
+            ? undefined
+            : textResult('The user did not confirm the export; nothing was built');
         });
         if (unconfirmed) return unconfirmed;
       }
@@ -301,10 +303,16 @@ export const DEMO_TOOLS: BuiltinTool[] = [
           messages: [{ role: 'user', content: { type: 'text', text: `Summarize the following text:\n\n${String(args['text'])}` } }],
           systemPrompt: 'You write short, faithful summaries: the main points only, in the language of the text, without preamble.',
           // spec S-332: hints are substrings of model names, tried in order; priorities go from 0 to 1.
-          modelPreferences: { hints: [{ name: 'haiku' }, { name: 'flash' }, { name: 'mini' }], speedPriority: 0.8, costPriority: 0.6, intelligencePriority: 0.4 },
+          modelPreferences: {
+            hints: [{ name: 'haiku' }, { name: 'flash' }, { name: 'mini' }],
+            speedPriority: 0.8,
+            costPriority: 0.6,
+            intelligencePriority: 0.4,
+          },
           maxTokens,
         });
-        if (answer.content.type !== 'text') return textResult(`The client's model (${answer.model}) answered with ${answer.content.type} content instead of text`, true);
+        if (answer.content.type !== 'text')
+          return textResult(`The client's model (${answer.model}) answered with ${answer.content.type} content instead of text`, true);
         return structured({ summary: answer.content.text, model: answer.model, ...(answer.stopReason === undefined ? {} : { stopReason: answer.stopReason }) });
       });
     },

@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { toolExecutor, type RpcRequestParsed } from '@mcp-platform/protocol-contracts';
+import { type RpcRequestParsed, toolExecutor } from '@mcp-platform/protocol-contracts';
 import { RpcHandler } from '@mcp-platform/shared-messaging';
 import { CatalogAdminService } from './catalog-admin.service';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WireErrorCode, type toolExecutor } from '@mcp-platform/protocol-contracts';
+import { type toolExecutor, WireErrorCode } from '@mcp-platform/protocol-contracts';
 import type { MessageBus } from '@mcp-platform/shared-messaging';
 import { BuiltinToolRegistry } from '../builtin/builtin-tool.registry';
 import type { CatalogRepository } from '../catalog/catalog.repository';
@@ -168,9 +168,17 @@ describe(CatalogAdminService, () => {
     });
 
     it.each([
-      ['an inputSchema Ajv cannot compile', builtinTool({ inputSchema: { type: 'object', properties: { a: { type: 'no-such-type' } } } }), /inputSchema of simple does not compile/],
+      [
+        'an inputSchema Ajv cannot compile',
+        builtinTool({ inputSchema: { type: 'object', properties: { a: { type: 'no-such-type' } } } }),
+        /inputSchema of simple does not compile/,
+      ],
       ['an outputSchema Ajv cannot compile', builtinTool({ outputSchema: { type: 'object', required: 'a' } }), /outputSchema of simple does not compile/],
-      ['a schema with a remote $ref', builtinTool({ inputSchema: { type: 'object', properties: { a: { $ref: 'https://example.com/s.json' } } } }), /inputSchema of simple/],
+      [
+        'a schema with a remote $ref',
+        builtinTool({ inputSchema: { type: 'object', properties: { a: { $ref: 'https://example.com/s.json' } } } }),
+        /inputSchema of simple/,
+      ],
       ['an unknown built-in handler', builtinTool({ config: { handler: 'nowhere.nothing' } } as never), /no built-in implementation named nowhere\.nothing/],
       ['an HTTP tool with a non-http URL', builtinTool({ kind: 'http', config: { url: 'ftp://files.example.com/run' } } as never), /must be http or https/],
       [
@@ -185,7 +193,9 @@ describe(CatalogAdminService, () => {
       ],
       [
         'x-mcp-header names repeated ignoring case (S-117)',
-        builtinTool({ inputSchema: { type: 'object', properties: { a: { type: 'string', 'x-mcp-header': 'Region' }, b: { type: 'string', 'x-mcp-header': 'region' } } } }),
+        builtinTool({
+          inputSchema: { type: 'object', properties: { a: { type: 'string', 'x-mcp-header': 'Region' }, b: { type: 'string', 'x-mcp-header': 'region' } } },
+        }),
         /invalid x-mcp-header declaration: .*repeats/,
       ],
     ])('refuses %s with INVALID_PARAMS and stores nothing', async (_case, tool, message) => {
@@ -223,23 +233,39 @@ describe(CatalogAdminService, () => {
       // The executor itself keeps the value, for the tool's own requests.
       expect(repository.tenants.get('acme')?.tools.get('web')?.config).toEqual({ url: 'https://api.example.com/run', headers: { 'x-api-key': 'secret-1' } });
       await service.putServer('acme', server({ tools: ['web'] }));
-      expect(catalog.getServer('acme', 'main')?.tools[0]?.runner).toEqual({ kind: 'http', config: { url: 'https://api.example.com/run', headers: { 'x-api-key': 'secret-1' } } });
+      expect(catalog.getServer('acme', 'main')?.tools[0]?.runner).toEqual({
+        kind: 'http',
+        config: { url: 'https://api.example.com/run', headers: { 'x-api-key': 'secret-1' } },
+      });
     });
 
     it('keeps header values an update does not name, so a tool read from the API can be written back (disable, enable)', async () => {
       const { service, repository } = setup();
       await service.putTenant('acme');
-      await service.putTool('acme', builtinTool({ name: 'web', kind: 'http', config: { url: 'https://api.example.com/run', headers: { 'x-api-key': 'secret-1', 'x-tenant': 'acme' } } } as never));
+      await service.putTool(
+        'acme',
+        builtinTool({
+          name: 'web',
+          kind: 'http',
+          config: { url: 'https://api.example.com/run', headers: { 'x-api-key': 'secret-1', 'x-tenant': 'acme' } },
+        } as never),
+      );
       const read = await service.getTool('acme', 'web');
       await expect(service.putTool('acme', { ...read, enabled: false } as never)).resolves.toMatchObject({ created: false, tool: { enabled: false } });
-      await service.putTool('acme', builtinTool({ name: 'web', kind: 'http', config: { url: 'https://api.example.com/v2', headers: { 'x-tenant': null } } } as never));
+      await service.putTool(
+        'acme',
+        builtinTool({ name: 'web', kind: 'http', config: { url: 'https://api.example.com/v2', headers: { 'x-tenant': null } } } as never),
+      );
       expect(repository.tenants.get('acme')?.tools.get('web')?.config).toEqual({ url: 'https://api.example.com/v2', headers: { 'x-api-key': 'secret-1' } });
     });
 
     it('refuses to carry stored header values to a URL of another origin, naming the headers and storing nothing', async () => {
       const { service, repository } = setup();
       await service.putTenant('acme');
-      await service.putTool('acme', builtinTool({ name: 'web', kind: 'http', config: { url: 'https://api.example.com/run', headers: { 'x-api-key': 'secret-1' } } } as never));
+      await service.putTool(
+        'acme',
+        builtinTool({ name: 'web', kind: 'http', config: { url: 'https://api.example.com/run', headers: { 'x-api-key': 'secret-1' } } } as never),
+      );
       const error: unknown = await service
         .putTool('acme', builtinTool({ name: 'web', kind: 'http', config: { url: 'https://attacker.example.net/collect' } } as never))
         .catch((caught: unknown) => caught);
@@ -259,7 +285,12 @@ describe(CatalogAdminService, () => {
       await service.putTenant('acme');
       await service.putTool('acme', builtinTool({ name: 'web', kind: 'http', config: { url: 'https://api.example.com/run' } } as never));
       await service.putTool('acme', builtinTool());
-      const failure: ToolLastError = { at: new Date(Date.UTC(2026, 0, 2, 3, 4, 5)), errorId: 'e-1', kind: 'refused', detail: 'refused by the SSRF guard: api.example.com resolves to 10.0.0.1' };
+      const failure: ToolLastError = {
+        at: new Date(Date.UTC(2026, 0, 2, 3, 4, 5)),
+        errorId: 'e-1',
+        kind: 'refused',
+        detail: 'refused by the SSRF guard: api.example.com resolves to 10.0.0.1',
+      };
       lastErrors.byTenant.set('acme', new Map([['web', failure]]));
       const lastError = { at: '2026-01-02T03:04:05.000Z', errorId: 'e-1', kind: 'refused', detail: failure.detail };
       await expect(service.getTool('acme', 'web')).resolves.toMatchObject({ name: 'web', lastError });
@@ -308,7 +339,10 @@ describe(CatalogAdminService, () => {
         created: true,
         server: { name: 'main', public: true, tools: ['simple'] },
       });
-      await expect(service.putServer('acme', server({ title: 'Main' }))).resolves.toMatchObject({ created: false, server: { title: 'Main', public: false, tools: [] } });
+      await expect(service.putServer('acme', server({ title: 'Main' }))).resolves.toMatchObject({
+        created: false,
+        server: { title: 'Main', public: false, tools: [] },
+      });
       expect(published).toEqual([
         { tenant: 'acme', servers: ['main'] },
         { tenant: 'acme', servers: ['main'] },

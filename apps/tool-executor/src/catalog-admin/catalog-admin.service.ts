@@ -3,16 +3,16 @@ import { RESERVED_TENANT_SLUGS, toolExecutor } from '@mcp-platform/protocol-cont
 import { MessageBus, RpcError, WireErrorCode } from '@mcp-platform/shared-messaging';
 import { CatalogRepository } from '../catalog/catalog.repository';
 import { CatalogService } from '../catalog/catalog.service';
-import { ToolLastErrorsRepository } from '../catalog/tool-last-errors.repository';
 import {
-  DEFAULT_TOOL_TIMEOUT_MS,
   type BuiltinToolConfig,
   type CatalogVirtualServer,
+  DEFAULT_TOOL_TIMEOUT_MS,
   type HttpToolConfig,
   type TenantCatalog,
   type ToolDefinition,
   type ToolLastError,
 } from '../catalog/catalog.types';
+import { ToolLastErrorsRepository } from '../catalog/tool-last-errors.repository';
 import { headersAsSet, mergeHttpHeaders } from './http-tool-headers';
 
 type ToolRecord = toolExecutor.ToolDefinitionRecord;
@@ -56,7 +56,10 @@ export class CatalogAdminService {
     const catalog = await this.load(tenant);
     if (!(await this.repository.deleteTenant(tenant))) throw unknownTenant(tenant);
     this.logger.log(`tenant ${tenant} deleted with its ${catalog.servers.length} virtual servers and ${catalog.tools.length} tools`);
-    await this.published(tenant, catalog.servers.map((server) => server.name));
+    await this.published(
+      tenant,
+      catalog.servers.map((server) => server.name),
+    );
     return { deleted: true };
   }
 
@@ -133,7 +136,9 @@ export class CatalogAdminService {
     };
     if (await this.repository.saveVirtualServer(tenant, settings, toolNames)) {
       // Anonymous access is an explicit choice of an admin: it is said out loud.
-      this.logger.log(`virtual server ${tenant}/${record.name} ${created ? 'created' : 'updated'} (${record.public ? 'public: anonymous callers allowed' : 'protected'})`);
+      this.logger.log(
+        `virtual server ${tenant}/${record.name} ${created ? 'created' : 'updated'} (${record.public ? 'public: anonymous callers allowed' : 'protected'})`,
+      );
       await this.published(tenant, [record.name]);
     }
     return { created, server: { ...settings, tools: toolNames } };

@@ -36,8 +36,14 @@ describe(mergeHttpHeaders, () => {
   });
 
   it('refuses { set: true } for a header that has no stored value, and a name given twice', () => {
-    expect(refusal(() => mergeHttpHeaders({ 'x-new': { set: true } }, URL_A, stored))).toMatchObject({ code: WireErrorCode.InvalidParams, message: expect.stringContaining('x-new has no stored value') });
-    expect(refusal(() => mergeHttpHeaders({ 'X-Key': 'a', 'x-key': 'b' }, URL_A, undefined))).toMatchObject({ code: WireErrorCode.InvalidParams, message: expect.stringContaining('named twice') });
+    expect(refusal(() => mergeHttpHeaders({ 'x-new': { set: true } }, URL_A, stored))).toMatchObject({
+      code: WireErrorCode.InvalidParams,
+      message: expect.stringContaining('x-new has no stored value'),
+    });
+    expect(refusal(() => mergeHttpHeaders({ 'X-Key': 'a', 'x-key': 'b' }, URL_A, undefined))).toMatchObject({
+      code: WireErrorCode.InvalidParams,
+      message: expect.stringContaining('named twice'),
+    });
   });
 
   it('does not carry stored values to another origin: each must be sent again or removed', () => {

@@ -1,13 +1,13 @@
-import { TenantEntity } from './tenant.entity';
-import { ToolLastErrorEntity } from './tool-last-error.entity';
-import { ToolEntity } from './tool.entity';
-import { VirtualServerToolEntity } from './virtual-server-tool.entity';
-import { VirtualServerEntity } from './virtual-server.entity';
 import { CreateCatalog1767225600000 } from './migrations/1767225600000-CreateCatalog';
 import { AddToolScopes1767312000000 } from './migrations/1767312000000-AddToolScopes';
 import { AddToolTaskSupport1767398400000 } from './migrations/1767398400000-AddToolTaskSupport';
 import { AddToolLastErrors1767484800000 } from './migrations/1767484800000-AddToolLastErrors';
 import { AddTenantDisabled1767571200000 } from './migrations/1767571200000-AddTenantDisabled';
+import { TenantEntity } from './tenant.entity';
+import { ToolEntity } from './tool.entity';
+import { ToolLastErrorEntity } from './tool-last-error.entity';
+import { VirtualServerEntity } from './virtual-server.entity';
+import { VirtualServerToolEntity } from './virtual-server-tool.entity';
 
 /** The explicit entity list of the tool executor's DataSource (STYLE.md §7). */
 export const CATALOG_ENTITIES = [TenantEntity, VirtualServerEntity, ToolEntity, VirtualServerToolEntity, ToolLastErrorEntity];

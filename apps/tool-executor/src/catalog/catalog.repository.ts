@@ -6,8 +6,8 @@ import { TOOL_EXECUTOR_CONNECTION } from '../tool-executor.constants';
 import type { CatalogTool, CatalogVirtualServer, TenantCatalog, ToolDefinition, VirtualServerDefinition } from './catalog.types';
 import { TenantEntity } from './tenant.entity';
 import { ToolEntity } from './tool.entity';
-import { VirtualServerToolEntity } from './virtual-server-tool.entity';
 import { VirtualServerEntity } from './virtual-server.entity';
+import { VirtualServerToolEntity } from './virtual-server-tool.entity';
 
 /**
  * The catalog's tables behind domain types. Every read and write names its tenant (DESIGN.md §6);
@@ -50,21 +50,19 @@ export class CatalogRepository {
       tenant,
       disabled: tenantRow.disabled,
       tools: tools.map((row) => toCatalogTool(tenant, row)),
-      servers: servers.map(
-        (row): CatalogVirtualServer => ({
-          tenant,
-          name: row.name,
-          ...optional('title', row.title),
-          ...optional('description', row.description),
-          ...optional('instructions', row.instructions),
-          public: row.public,
-          toolNames: links
-            .filter((link) => link.virtualServerId === row.id)
-            .map((link) => toolNameById.get(link.toolId))
-            .filter((name): name is string => name !== undefined)
-            .sort(),
-        }),
-      ),
+      servers: servers.map((row): CatalogVirtualServer => ({
+        tenant,
+        name: row.name,
+        ...optional('title', row.title),
+        ...optional('description', row.description),
+        ...optional('instructions', row.instructions),
+        public: row.public,
+        toolNames: links
+          .filter((link) => link.virtualServerId === row.id)
+          .map((link) => toolNameById.get(link.toolId))
+          .filter((name): name is string => name !== undefined)
+          .sort(),
+      })),
     };
   }
 
@@ -157,10 +155,18 @@ export class CatalogRepository {
     let changed = false;
     let server = await this.servers.findOneBy({ tenantId, name: definition.name });
     if (!server) {
-      await this.servers.createQueryBuilder().insert().values({ id: this.ids.newId(), tenantId, name: definition.name, ...values }).orIgnore().execute();
+      await this.servers
+        .createQueryBuilder()
+        .insert()
+        .values({ id: this.ids.newId(), tenantId, name: definition.name, ...values })
+        .orIgnore()
+        .execute();
       server = await this.servers.findOneByOrFail({ tenantId, name: definition.name });
       changed = true;
-    } else if (canonicalJson({ title: server.title, description: server.description, instructions: server.instructions, public: server.public }) !== canonicalJson(values)) {
+    } else if (
+      canonicalJson({ title: server.title, description: server.description, instructions: server.instructions, public: server.public }) !==
+      canonicalJson(values)
+    ) {
       await this.servers.update({ id: server.id, tenantId }, values);
       changed = true;
     }

@@ -124,7 +124,10 @@ describe(CatalogService, () => {
         acme: {
           tenant: 'acme',
           servers: [{ tenant: 'acme', name: 'main', public: false, toolNames: ['routed', 'broken'] }],
-          tools: [baseTool('routed', { inputSchema }), baseTool('broken', { inputSchema: { type: 'object', properties: { a: { type: 'object', 'x-mcp-header': 'A' } } } })],
+          tools: [
+            baseTool('routed', { inputSchema }),
+            baseTool('broken', { inputSchema: { type: 'object', properties: { a: { type: 'object', 'x-mcp-header': 'A' } } } }),
+          ],
         },
       });
       await service.loadAll();
@@ -158,7 +161,9 @@ describe(CatalogService, () => {
     it('refuses invalid x-mcp-header declarations, naming the rule broken (S-117)', () => {
       const { service } = serviceWith({});
       const declaring = (property: Record<string, unknown>) => definition({ inputSchema: { type: 'object', properties: { a: property } } });
-      expect(() => service.assertServable(declaring({ type: 'array', 'x-mcp-header': 'A' }))).toThrow(/inputSchema of candidate has an invalid x-mcp-header declaration/);
+      expect(() => service.assertServable(declaring({ type: 'array', 'x-mcp-header': 'A' }))).toThrow(
+        /inputSchema of candidate has an invalid x-mcp-header declaration/,
+      );
       expect(() => service.assertServable(declaring({ type: 'string', 'x-mcp-header': '' }))).toThrow(/non-empty string/);
       expect(() => service.assertServable(declaring({ type: 'string', 'x-mcp-header': 'A' }))).not.toThrow();
     });

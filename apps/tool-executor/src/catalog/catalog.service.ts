@@ -1,12 +1,19 @@
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { BASELINE_SCOPE, readParamHeaderDeclarations, REQUIRED_SCOPES_META_KEY, ToolSchema, type ParamHeaderDeclaration, type Tool } from '@mcp-platform/protocol-mcp';
 import type { toolExecutor } from '@mcp-platform/protocol-contracts';
+import {
+  BASELINE_SCOPE,
+  type ParamHeaderDeclaration,
+  readParamHeaderDeclarations,
+  REQUIRED_SCOPES_META_KEY,
+  type Tool,
+  ToolSchema,
+} from '@mcp-platform/protocol-mcp';
 import type { BeforeTaskInput } from '../builtin/builtin-tool';
 import { BuiltinToolRegistry } from '../builtin/builtin-tool.registry';
 import type { ToolImplementation } from '../tools/tool-context';
 import { CatalogRepository } from './catalog.repository';
 import type { CatalogTool, HttpToolConfig, TenantCatalog, ToolDefinition } from './catalog.types';
-import { compileSchema, type CompiledSchema } from './schema-validator';
+import { type CompiledSchema, compileSchema } from './schema-validator';
 
 /** A tool ready to be listed and called: its wire definition and its validators, compiled once. */
 export interface PreparedTool {
@@ -61,7 +68,9 @@ export class CatalogService implements OnApplicationBootstrap {
     // Anonymous access is an explicit per-server choice of an admin: say which servers allow it (one
     // line: a start prints little at info).
     const publicServers = servers.filter((server) => server.public).map((server) => `${server.tenant}/${server.name}`);
-    this.logger.log(`catalog loaded: ${tenants.length} tenants, ${servers.length} virtual servers; public (anonymous callers allowed): ${publicServers.length ? publicServers.join(', ') : 'none'}`);
+    this.logger.log(
+      `catalog loaded: ${tenants.length} tenants, ${servers.length} virtual servers; public (anonymous callers allowed): ${publicServers.length ? publicServers.join(', ') : 'none'}`,
+    );
   }
 
   /** Re-reads one tenant (after `catalogChanged`); a tenant that no longer exists disappears. */

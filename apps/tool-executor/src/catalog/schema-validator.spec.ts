@@ -20,7 +20,10 @@ describe(compileSchema, () => {
   });
 
   it('treats a schema without $schema as 2020-12', () => {
-    const schema = compileSchema({ type: 'object', properties: { pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }] } } }, 'inputSchema');
+    const schema = compileSchema(
+      { type: 'object', properties: { pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }] } } },
+      'inputSchema',
+    );
     expect(schema.validate({ pair: ['a', 1] })).toBeUndefined();
     expect(schema.validate({ pair: ['a', 'b'] })).toBe('/pair/1: must be number');
   });
@@ -32,9 +35,7 @@ describe(compileSchema, () => {
   });
 
   it('rejects a $ref to a network URI instead of fetching it', () => {
-    expect(() => compileSchema({ type: 'object', properties: { a: { $ref: 'https://example.com/schema.json' } } }, 'inputSchema')).toThrow(
-      SchemaRejectedError,
-    );
+    expect(() => compileSchema({ type: 'object', properties: { a: { $ref: 'https://example.com/schema.json' } } }, 'inputSchema')).toThrow(SchemaRejectedError);
   });
 
   it("checks a caller's string against a tenant's pattern in linear time: a backtracking one would stall the executor for every tenant", () => {

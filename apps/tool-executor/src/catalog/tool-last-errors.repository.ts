@@ -4,8 +4,8 @@ import type { DataSource, Repository } from 'typeorm';
 import { TOOL_EXECUTOR_CONNECTION } from '../tool-executor.constants';
 import type { ToolLastError } from './catalog.types';
 import { TenantEntity } from './tenant.entity';
-import { ToolLastErrorEntity } from './tool-last-error.entity';
 import { ToolEntity } from './tool.entity';
+import { ToolLastErrorEntity } from './tool-last-error.entity';
 
 /** Longest `detail` kept: a failure's description, never a body. */
 export const MAX_TOOL_ERROR_DETAIL_CHARS = 2_000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mapHttpAnswer, type HttpAnswer } from './http-answer.mapper';
+import { type HttpAnswer, mapHttpAnswer } from './http-answer.mapper';
 
 const answer = (overrides: Partial<HttpAnswer>): HttpAnswer => ({ status: 200, contentType: 'application/json', body: '{}', truncated: false, ...overrides });
 
@@ -11,7 +11,10 @@ describe(mapHttpAnswer, () => {
 
   it('refuses a malformed CallToolResult-shaped body', () => {
     const body = JSON.stringify({ content: [{ type: 'nonsense' }] });
-    expect(mapHttpAnswer(answer({ body }), 1024)).toMatchObject({ failure: { kind: 'malformed' }, result: { isError: true, content: [{ text: expect.stringContaining('malformed') }] } });
+    expect(mapHttpAnswer(answer({ body }), 1024)).toMatchObject({
+      failure: { kind: 'malformed' },
+      result: { isError: true, content: [{ text: expect.stringContaining('malformed') }] },
+    });
   });
 
   it('turns other JSON objects into structured content with a text block', () => {
@@ -26,7 +29,9 @@ describe(mapHttpAnswer, () => {
   });
 
   it('passes plain text through as a text block', () => {
-    expect(mapHttpAnswer(answer({ contentType: 'text/plain; charset=utf-8', body: 'sunny' }), 1024).result).toEqual({ content: [{ type: 'text', text: 'sunny' }] });
+    expect(mapHttpAnswer(answer({ contentType: 'text/plain; charset=utf-8', body: 'sunny' }), 1024).result).toEqual({
+      content: [{ type: 'text', text: 'sunny' }],
+    });
   });
 
   it('answers a non-2xx status with an error result and an excerpt', () => {
@@ -39,16 +44,27 @@ describe(mapHttpAnswer, () => {
   });
 
   it('answers a redirect as an error (redirects are not followed)', () => {
-    expect(mapHttpAnswer(answer({ status: 302, body: '' }), 1024).result).toEqual({ content: [{ type: 'text', text: 'The tool endpoint answered HTTP 302' }], isError: true });
+    expect(mapHttpAnswer(answer({ status: 302, body: '' }), 1024).result).toEqual({
+      content: [{ type: 'text', text: 'The tool endpoint answered HTTP 302' }],
+      isError: true,
+    });
   });
 
   it('refuses an answer larger than the cap', () => {
-    expect(mapHttpAnswer(answer({ truncated: true }), 1024)).toMatchObject({ failure: { kind: 'too_large' }, result: { isError: true, content: [{ text: expect.stringContaining('1024 bytes') }] } });
+    expect(mapHttpAnswer(answer({ truncated: true }), 1024)).toMatchObject({
+      failure: { kind: 'too_large' },
+      result: { isError: true, content: [{ text: expect.stringContaining('1024 bytes') }] },
+    });
   });
 
   // The rows of the README's answer table (apps/tool-executor/README.md, HTTP tools) not covered above.
   it('passes isError, structuredContent and _meta of a CallToolResult-shaped body through', () => {
-    const body = JSON.stringify({ content: [{ type: 'text', text: 'no such city' }], structuredContent: { city: null }, isError: true, _meta: { 'com.example/trace': 't-1' } });
+    const body = JSON.stringify({
+      content: [{ type: 'text', text: 'no such city' }],
+      structuredContent: { city: null },
+      isError: true,
+      _meta: { 'com.example/trace': 't-1' },
+    });
     expect(mapHttpAnswer(answer({ body }), 1024)).toEqual({
       result: { content: [{ type: 'text', text: 'no such city' }], structuredContent: { city: null }, isError: true, _meta: { 'com.example/trace': 't-1' } },
     });

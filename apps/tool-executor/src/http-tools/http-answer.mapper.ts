@@ -1,5 +1,5 @@
 import type { toolExecutor } from '@mcp-platform/protocol-contracts';
-import { CallToolResultSchema, type CallToolResult } from '@mcp-platform/protocol-mcp';
+import { type CallToolResult, CallToolResultSchema } from '@mcp-platform/protocol-mcp';
 
 /** What an HTTP tool endpoint answered, body already read (and capped). */
 export interface HttpAnswer {

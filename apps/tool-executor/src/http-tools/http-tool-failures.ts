@@ -41,7 +41,7 @@ export class PersistedHttpToolFailures extends HttpToolFailures {
   }
 
   private async write(tool: FailedTool, failure: ToolLastError): Promise<void> {
-    for (let next: ToolLastError | undefined = failure; next; ) {
+    for (let next: ToolLastError | undefined = failure; next;) {
       try {
         await this.repository.save(tool.id, next);
       } catch (error) {

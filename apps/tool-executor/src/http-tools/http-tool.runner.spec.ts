@@ -4,9 +4,9 @@ import { SequentialIds } from '@mcp-platform/shared-clock';
 import { SsrfRefusedError } from '@mcp-platform/shared-egress';
 import type { ToolLastError } from '../catalog/catalog.types';
 import type { HttpAnswer } from './http-answer.mapper';
-import { HttpToolFailures, type FailedTool } from './http-tool-failures';
 import { HttpToolRunner } from './http-tool.runner';
 import { HttpToolTransport } from './http-tool.transport';
+import { type FailedTool, HttpToolFailures } from './http-tool-failures';
 
 class FakeTransport extends HttpToolTransport {
   calls: Array<{ url: string; body: string; headers: Record<string, string> }> = [];
@@ -70,12 +70,17 @@ describe(HttpToolRunner, () => {
 
     it('hides a refusal from the guarded lookup (the host resolved to a private address) behind the same generic text', async () => {
       const { failures, runner } = setup(async () => {
-        throw Object.assign(new Error('connect failed'), { cause: new SsrfRefusedError('localhost resolves to 127.0.0.1, which is not a public address', 'non_public_address') });
+        throw Object.assign(new Error('connect failed'), {
+          cause: new SsrfRefusedError('localhost resolves to 127.0.0.1, which is not a public address', 'non_public_address'),
+        });
       });
       const result = await runner.run(TOOL, { url: 'https://localhost/' }, {}, new AbortController().signal);
       expect(textOf(result)).toMatch(GENERIC);
       expect(JSON.stringify(result)).not.toMatch(/127\.0\.0\.1|resolves/);
-      expect(failures.recorded[0]?.failure).toMatchObject({ kind: 'refused', detail: expect.stringMatching(/localhost resolves to 127\.0\.0\.1.*TOOL_HTTP_ALLOW_PRIVATE_NETWORKS/) });
+      expect(failures.recorded[0]?.failure).toMatchObject({
+        kind: 'refused',
+        detail: expect.stringMatching(/localhost resolves to 127\.0\.0\.1.*TOOL_HTTP_ALLOW_PRIVATE_NETWORKS/),
+      });
       expect(textOf(result)).toContain(failures.recorded[0]?.failure.errorId);
     });
 
@@ -92,7 +97,12 @@ describe(HttpToolRunner, () => {
       ['a refused connection', Object.assign(new Error('connect ECONNREFUSED 10.1.2.3:8443'), { code: 'ECONNREFUSED' }), /ECONNREFUSED 10\.1\.2\.3:8443/],
       [
         'a TLS failure',
-        Object.assign(new Error('fetch failed'), { cause: Object.assign(new Error("Hostname/IP does not match certificate's altnames: Host: tools.example.com. is not in the cert's altnames: DNS:vault.internal.corp"), { code: 'ERR_TLS_CERT_ALTNAME_INVALID' }) }),
+        Object.assign(new Error('fetch failed'), {
+          cause: Object.assign(
+            new Error("Hostname/IP does not match certificate's altnames: Host: tools.example.com. is not in the cert's altnames: DNS:vault.internal.corp"),
+            { code: 'ERR_TLS_CERT_ALTNAME_INVALID' },
+          ),
+        }),
         /vault\.internal\.corp.*ERR_TLS_CERT_ALTNAME_INVALID/,
       ],
     ])('answers %s with the generic text and keeps the network details for the administrators', async (_case, error, detail) => {

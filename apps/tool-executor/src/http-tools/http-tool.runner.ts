@@ -6,8 +6,8 @@ import { checkOutboundUrl, describeOutboundFailure, findSsrfRefusal, SsrfRefused
 import type { HttpToolConfig } from '../catalog/catalog.types';
 import type { ToolArguments } from '../tools/tool-context';
 import { mapHttpAnswer } from './http-answer.mapper';
-import { HttpToolFailures, type FailedTool } from './http-tool-failures';
 import { HttpToolTransport } from './http-tool.transport';
+import { type FailedTool, HttpToolFailures } from './http-tool-failures';
 import { HTTP_TOOL_OPTIONS, type HttpToolOptions } from './http-tools.constants';
 
 /** The setting that lets HTTP tools reach non-public addresses, named to administrators when the guard refuses one. */
@@ -91,4 +91,3 @@ export class HttpToolRunner {
 }
 
 const errorResult = (text: string): CallToolResult => ({ content: [{ type: 'text', text }], isError: true });
-

@@ -1,8 +1,8 @@
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { type Agent, request } from 'undici';
 import { createGuardedAgent, readLimitedBody } from '@mcp-platform/shared-egress';
-import { request, type Agent } from 'undici';
-import { HTTP_TOOL_OPTIONS, type HttpToolOptions } from './http-tools.constants';
 import type { HttpAnswer } from './http-answer.mapper';
+import { HTTP_TOOL_OPTIONS, type HttpToolOptions } from './http-tools.constants';
 
 /** One outbound POST of an HTTP tool; injected so the runner is tested without a network. */
 export abstract class HttpToolTransport {

@@ -1,9 +1,9 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
 import { IdSource, RandomIds } from '@mcp-platform/shared-clock';
 import { CatalogModule } from '../catalog/catalog.module';
-import { HttpToolFailures, PersistedHttpToolFailures } from './http-tool-failures';
 import { HttpToolRunner } from './http-tool.runner';
 import { HttpToolTransport, UndiciHttpToolTransport } from './http-tool.transport';
+import { HttpToolFailures, PersistedHttpToolFailures } from './http-tool-failures';
 import { DEFAULT_HTTP_TOOL_TIMEOUT_MS, DEFAULT_MAX_RESPONSE_BYTES, HTTP_TOOL_OPTIONS, type HttpToolOptions } from './http-tools.constants';
 
 /** Tools of kind `http`: the guarded outbound transport, the runner, and where their failures are kept. */

@@ -63,7 +63,12 @@ export class SeedService implements OnModuleInit {
       const tools = this.builtins.set(entry.set);
       let changed = false;
       for (const tool of tools) changed = (await this.repository.saveTool(entry.tenant, builtinToolDefinition(tool, DEFAULT_TOOL_TIMEOUT_MS))) || changed;
-      changed = (await this.repository.saveVirtualServer(entry.tenant, entry.server, tools.map((tool) => tool.definition.name))) || changed;
+      changed =
+        (await this.repository.saveVirtualServer(
+          entry.tenant,
+          entry.server,
+          tools.map((tool) => tool.definition.name),
+        )) || changed;
       if (changed) {
         this.logger.debug(`seeded tenant ${entry.tenant}`);
         // Brokers and the other executor replicas refresh their view of this tenant.

@@ -50,7 +50,10 @@ describe(TaskOutput, () => {
     output.send({ jsonrpc: '2.0', id: 'r#1', method: 'roots/list' });
     output.send({ jsonrpc: '2.0', id: 'r#2', method: 'elicitation/create', params: { message: 'Go on?' } });
     expect(emitted).toEqual([
-      { subject: sessionBroker.taskMessage.subject, payload: { taskId: TASK_ID, message: { jsonrpc: '2.0', id: 'r#1', method: 'roots/list', params: { _meta: related } } } },
+      {
+        subject: sessionBroker.taskMessage.subject,
+        payload: { taskId: TASK_ID, message: { jsonrpc: '2.0', id: 'r#1', method: 'roots/list', params: { _meta: related } } },
+      },
       {
         subject: sessionBroker.taskMessage.subject,
         payload: { taskId: TASK_ID, message: { jsonrpc: '2.0', id: 'r#2', method: 'elicitation/create', params: { message: 'Go on?', _meta: related } } },

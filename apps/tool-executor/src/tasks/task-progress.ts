@@ -58,6 +58,7 @@ export class TaskProgress {
 
 /** `message` when the tool gave one, else `progress/total` (or `progress`); at most 500 characters. */
 export function statusMessageOf(progress: number, total?: number, message?: string): string {
-  const text = message !== undefined && message.trim().length > 0 ? message : total === undefined ? `Progress: ${progress}` : `Progress: ${progress} of ${total}`;
+  const text =
+    message !== undefined && message.trim().length > 0 ? message : total === undefined ? `Progress: ${progress}` : `Progress: ${progress} of ${total}`;
   return text.length > MAX_STATUS_MESSAGE_LENGTH ? `${text.slice(0, MAX_STATUS_MESSAGE_LENGTH - 1)}…` : text;
 }

@@ -1,15 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { sessionBroker, taskScheduler, WireErrorCode, type EventPayload, type Principal } from '@mcp-platform/protocol-contracts';
-import { SequentialIds, type Clock } from '@mcp-platform/shared-clock';
-import { RpcError, type Job, type JobOutcome, type MessageBus, type WorkerOptions, type WorkQueue } from '@mcp-platform/shared-messaging';
+import { type EventPayload, type Principal, sessionBroker, taskScheduler, WireErrorCode } from '@mcp-platform/protocol-contracts';
+import { type Clock, SequentialIds } from '@mcp-platform/shared-clock';
+import { type Job, type JobOutcome, type MessageBus, RpcError, type WorkerOptions, type WorkQueue } from '@mcp-platform/shared-messaging';
 import type { CallAnswer, CallsService, TaskDelivery } from '../tools/calls.service';
-import { TaskOutput } from './task-output';
 import { TaskWorker } from './task.worker';
+import { TaskOutput } from './task-output';
 
 const TASK_ID = 'task_0123456789abcdefABCD';
 const OPTIONS = { concurrency: 4, maxAttempts: 3, ackWaitMs: 30_000 };
 const owner: Principal = { subject: 'user-1', tenant: 'demo', clientId: 'client-1', scopes: ['mcp'], anonymous: false };
-const CALL = { tenant: 'demo', server: 'default', name: 'export_report', arguments: { seconds: 2 }, protocolVersion: '2026-07-28', clientCapabilities: { elicitation: {} } };
+const CALL = {
+  tenant: 'demo',
+  server: 'default',
+  name: 'export_report',
+  arguments: { seconds: 2 },
+  protocolVersion: '2026-07-28',
+  clientCapabilities: { elicitation: {} },
+};
 const RUN = { action: 'run', call: CALL, principal: owner } as const;
 const text = (value: string) => ({ content: [{ type: 'text' as const, text: value }] });
 
@@ -162,7 +169,15 @@ describe(TaskWorker, () => {
       expect(finishes).toEqual([
         {
           taskId: TASK_ID,
-          ending: { outcome: { error: { code: WireErrorCode.InsufficientScope, message: 'Tool export_report requires scope demo:reports', data: { scopes: ['mcp', 'demo:reports'] } } } },
+          ending: {
+            outcome: {
+              error: {
+                code: WireErrorCode.InsufficientScope,
+                message: 'Tool export_report requires scope demo:reports',
+                data: { scopes: ['mcp', 'demo:reports'] },
+              },
+            },
+          },
         },
       ]);
     });
@@ -307,7 +322,9 @@ describe(TaskWorker, () => {
       worker.statusChanged(statusChanged('cancelled'));
       await expect(handled).resolves.toBe('done');
       expect(calls.cancelled).toEqual([calls.runs[0]?.request['callId']]);
-      expect(finishes).toEqual([{ taskId: TASK_ID, ending: { outcome: { error: { code: WireErrorCode.Cancelled, message: 'Call cancelled: task cancelled' } } } }]);
+      expect(finishes).toEqual([
+        { taskId: TASK_ID, ending: { outcome: { error: { code: WireErrorCode.Cancelled, message: 'Call cancelled: task cancelled' } } } },
+      ]);
     });
 
     it('does not run a task cancelled while its claim was on its way', async () => {

@@ -1,20 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { taskScheduler, toolExecutor, WireErrorCode, type EventPayload, type RpcRequest, type RpcResponse } from '@mcp-platform/protocol-contracts';
+import { type EventPayload, type RpcRequest, type RpcResponse, taskScheduler, toolExecutor, WireErrorCode } from '@mcp-platform/protocol-contracts';
 import { eraOfVersion } from '@mcp-platform/protocol-mcp';
 import { Clock, IdSource } from '@mcp-platform/shared-clock';
-import { MessageBus, RpcError, toWireError, WorkQueue, type Job, type JobOutcome, type Worker } from '@mcp-platform/shared-messaging';
+import { type Job, type JobOutcome, MessageBus, RpcError, toWireError, type Worker, WorkQueue } from '@mcp-platform/shared-messaging';
 import type { TaskWorkerOptions } from '../tool-executor.options';
 import { CallsService } from '../tools/calls.service';
-import {
-  CLAIM_FAILED_RETRY_AFTER_MS,
-  FINISH_FAILED_RETRY_AFTER_MS,
-  SCHEDULER_RETRY_PAUSES_MS,
-  TASK_WORKER_OPTIONS,
-  taskCallId,
-} from './tasks.constants';
 import { TaskOutput } from './task-output';
 import { TaskProgress } from './task-progress';
+import { CLAIM_FAILED_RETRY_AFTER_MS, FINISH_FAILED_RETRY_AFTER_MS, SCHEDULER_RETRY_PAUSES_MS, TASK_WORKER_OPTIONS, taskCallId } from './tasks.constants';
 
 type Claim = RpcResponse<typeof taskScheduler.claimTask>;
 type RunClaim = Extract<Claim, { action: 'run' }>;
@@ -117,7 +111,9 @@ export class TaskWorker implements OnApplicationBootstrap, OnModuleDestroy {
    */
   private async claim(taskId: string, attempt: number, claimToken: string): Promise<Claim | undefined> {
     try {
-      return await this.askScheduler(taskId, 'claiming it', () => this.bus.request(taskScheduler.claimTask, { taskId, attempt, maxAttempts: this.options.maxAttempts, claimToken }));
+      return await this.askScheduler(taskId, 'claiming it', () =>
+        this.bus.request(taskScheduler.claimTask, { taskId, attempt, maxAttempts: this.options.maxAttempts, claimToken }),
+      );
     } catch (error) {
       this.logger.warn(`task ${taskId}: claim failed (attempt ${attempt}), trying later: ${(error as Error)?.message ?? String(error)}`);
       return undefined;

@@ -1,9 +1,9 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
 import { IdSource, RandomIds } from '@mcp-platform/shared-clock';
 import { BuiltinModule } from '../builtin/builtin.module';
 import type { TaskWorkerOptions } from '../tool-executor.options';
-import { TASK_WORKER_OPTIONS } from './tasks.constants';
 import { TaskWorker } from './task.worker';
+import { TASK_WORKER_OPTIONS } from './tasks.constants';
 import { TasksNatsController } from './tasks.nats.controller';
 
 /** Runs MCP tasks' tool calls from the scheduler's work queue. */

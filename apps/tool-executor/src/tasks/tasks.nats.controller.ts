@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { taskScheduler, toolExecutor, type EventPayload } from '@mcp-platform/protocol-contracts';
+import { type EventPayload, taskScheduler, toolExecutor } from '@mcp-platform/protocol-contracts';
 import { EventHandler } from '@mcp-platform/shared-messaging';
 import { TaskWorker } from './task.worker';
 

@@ -1,5 +1,5 @@
-import { isLevelAtLeast, JSONRPC_VERSION, type LoggingLevel } from '@mcp-platform/protocol-mcp';
 import type { toolExecutor } from '@mcp-platform/protocol-contracts';
+import { isLevelAtLeast, JSONRPC_VERSION, type LoggingLevel } from '@mcp-platform/protocol-mcp';
 import type { CallSink } from './call-output';
 
 /** Which notifications the caller asked for. */

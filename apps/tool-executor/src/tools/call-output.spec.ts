@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryEventLog, type EventLog, type MessageBus } from '@mcp-platform/shared-messaging';
+import { type EventLog, MemoryEventLog, type MessageBus } from '@mcp-platform/shared-messaging';
 import { CallOutput } from './call-output';
 
 const KEY = 'tag.c1';

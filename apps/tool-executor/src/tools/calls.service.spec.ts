@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { toolExecutor, WireErrorCode, type Principal } from '@mcp-platform/protocol-contracts';
-import { readParamHeaderDeclarations, type CallToolResult } from '@mcp-platform/protocol-mcp';
+import { type Principal, toolExecutor, WireErrorCode } from '@mcp-platform/protocol-contracts';
+import { type CallToolResult, readParamHeaderDeclarations } from '@mcp-platform/protocol-mcp';
 import { ManualClock } from '@mcp-platform/shared-clock';
 import { MemoryEventLog, type MessageBus } from '@mcp-platform/shared-messaging';
 import type { BeforeTaskInput } from '../builtin/builtin-tool';
@@ -8,7 +8,7 @@ import type { CatalogService, PreparedTool, ServerSnapshot } from '../catalog/ca
 import { compileSchema } from '../catalog/schema-validator';
 import type { HttpToolRunner } from '../http-tools/http-tool.runner';
 import { CallsService } from './calls.service';
-import { ClientCapabilityMissing, ToolProtocolFailure, type ToolImplementation } from './tool-context';
+import { ClientCapabilityMissing, type ToolImplementation, ToolProtocolFailure } from './tool-context';
 
 function tool(
   name: string,
@@ -78,7 +78,15 @@ function setup(tools: PreparedTool[], principal: Principal | null = member) {
   const service = new CallsService(catalog, {} as HttpToolRunner, bus, eventLog, clock);
   const call = async (name: string, args?: Record<string, unknown>, callId = 'call-1'): Promise<CallToolResult> => {
     const answer = await service.call(
-      { tenant: 't', server: 's', callId, name, protocolVersion: '2025-11-25', ...(args ? { arguments: args } : {}), notify: { route: 'r', progressToken: 'p-1' } },
+      {
+        tenant: 't',
+        server: 's',
+        callId,
+        name,
+        protocolVersion: '2025-11-25',
+        ...(args ? { arguments: args } : {}),
+        notify: { route: 'r', progressToken: 'p-1' },
+      },
       principal ?? undefined,
     );
     if (toolExecutor.isCallInputRequired(answer) || toolExecutor.isCallRunAsTask(answer)) throw new Error(`a legacy call answered ${JSON.stringify(answer)}`);
@@ -87,7 +95,15 @@ function setup(tools: PreparedTool[], principal: Principal | null = member) {
   /** A modern call (2026-07-28): the client's capabilities and the answers of earlier rounds come with it. */
   const callModern = (name: string, capabilities: Record<string, unknown>, inputResponses?: Record<string, unknown>) =>
     service.call(
-      { tenant: 't', server: 's', callId: `m-${name}`, name, protocolVersion: '2026-07-28', clientCapabilities: capabilities, ...(inputResponses ? { inputResponses } : {}) },
+      {
+        tenant: 't',
+        server: 's',
+        callId: `m-${name}`,
+        name,
+        protocolVersion: '2026-07-28',
+        clientCapabilities: capabilities,
+        ...(inputResponses ? { inputResponses } : {}),
+      },
       principal ?? undefined,
     );
   /** A legacy call of session `sessionId` whose client declared `capabilities` at initialize. */
@@ -134,10 +150,7 @@ describe(CallsService, () => {
     });
 
     it('flushes the bus before replying when the call sent notifications, and only then', async () => {
-      const { call, flushes } = setup([
-        tool('quiet', async () => text('ok')),
-        tool('chatty', async (_args, context) => (context.progress(1), text('ok'))),
-      ]);
+      const { call, flushes } = setup([tool('quiet', async () => text('ok')), tool('chatty', async (_args, context) => (context.progress(1), text('ok')))]);
       await call('quiet', {});
       expect(flushes()).toBe(0);
       await call('chatty', {});
@@ -197,7 +210,9 @@ describe(CallsService, () => {
     });
 
     it('answers "timed out after N ms" when the tool overruns its timeout', async () => {
-      const { call, clock } = setup([tool('slow', async (_args, context) => (await context.clock.sleep(10_000, context.signal), text('late')), { timeoutMs: 250 })]);
+      const { call, clock } = setup([
+        tool('slow', async (_args, context) => (await context.clock.sleep(10_000, context.signal), text('late')), { timeoutMs: 250 }),
+      ]);
       const pending = call('slow', {});
       await flush();
       clock.advance(250);
@@ -205,8 +220,14 @@ describe(CallsService, () => {
     });
 
     it("stops at the caller's deadline when it comes before the tool's timeout", async () => {
-      const { service, clock } = setup([tool('slow', async (_args, context) => (await context.clock.sleep(10_000, context.signal), text('late')), { timeoutMs: 5_000 })]);
-      const pending = service.call({ tenant: 't', server: 's', callId: 'call-d', name: 'slow', protocolVersion: '2025-11-25', arguments: {} }, member, clock.now() + 300);
+      const { service, clock } = setup([
+        tool('slow', async (_args, context) => (await context.clock.sleep(10_000, context.signal), text('late')), { timeoutMs: 5_000 }),
+      ]);
+      const pending = service.call(
+        { tenant: 't', server: 's', callId: 'call-d', name: 'slow', protocolVersion: '2025-11-25', arguments: {} },
+        member,
+        clock.now() + 300,
+      );
       await flush();
       clock.advance(300);
       await expect(pending).resolves.toEqual({ content: [{ type: 'text', text: 'Tool slow timed out after 300 ms' }], isError: true });
@@ -236,7 +257,9 @@ describe(CallsService, () => {
       await expect(pending).rejects.toMatchObject({ code: WireErrorCode.Cancelled, message: 'Call cancelled: stop' });
       report?.(2);
       await flush();
-      expect(emitted).toEqual([{ callId: 'call-9', message: { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'p-1', progress: 1 } } }]);
+      expect(emitted).toEqual([
+        { callId: 'call-9', message: { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'p-1', progress: 1 } } },
+      ]);
     });
 
     it('ignores a cancellation for an unknown call', () => {
@@ -361,7 +384,9 @@ describe(CallsService, () => {
       ]);
       const plain = setup([polling]);
       await callLogged(plain.service, 'poll', 'c-plain', null);
-      expect(plain.events.map((event) => [event.subject, event.payload])).toEqual([['session-broker.v1.call.message-posted', { callId: 'c-plain', message: progress(1) }]]);
+      expect(plain.events.map((event) => [event.subject, event.payload])).toEqual([
+        ['session-broker.v1.call.message-posted', { callId: 'c-plain', message: progress(1) }],
+      ]);
       expect(await plain.eventLog.lastPosition(STREAM.key)).toBeUndefined();
     });
   });
@@ -379,7 +404,11 @@ describe(CallsService, () => {
     it('tells the listeners of the calls of the session whose roots changed, and no other call (S-342)', async () => {
       const { service, callInSession, callModern } = setup([watcher]);
       const settled: string[] = [];
-      const track = (label: string, answer: Promise<unknown>) => answer.then(() => void settled.push(label), () => void settled.push(`${label} stopped`));
+      const track = (label: string, answer: Promise<unknown>) =>
+        answer.then(
+          () => void settled.push(label),
+          () => void settled.push(`${label} stopped`),
+        );
       const mine = track('mine', callInSession('watch', 'session-1', LIST_CHANGED, 'l-mine', { n: 1 }));
       const other = track('other', callInSession('watch', 'session-2', LIST_CHANGED, 'l-other', { n: 2 }));
       const undeclared = track('undeclared', callInSession('watch', 'session-1', { roots: {} }, 'l-undeclared', { n: 3 }));
@@ -427,7 +456,10 @@ describe(CallsService, () => {
         {
           subject: 'session-broker.v1.call.message-posted',
           route: 'r',
-          payload: { callId: 'l-connect', message: { jsonrpc: '2.0', method: 'notifications/elicitation/complete', params: { elicitationId: 'elicitation-7' } } },
+          payload: {
+            callId: 'l-connect',
+            message: { jsonrpc: '2.0', method: 'notifications/elicitation/complete', params: { elicitationId: 'elicitation-7' } },
+          },
         },
       ]);
       expect(flushes()).toBe(1);
@@ -462,7 +494,9 @@ describe(CallsService, () => {
     it('refuses a plain call of a session of 2025-11-25 of a tool that requires a task with UNSUPPORTED (S-197), and does not run it', async () => {
       const { runs, tools } = taskTools();
       const { service } = setup(tools);
-      await expect(service.call({ tenant: 't', server: 's', callId: 'k-legacy', name: 'required', protocolVersion: '2025-11-25', arguments: {} }, member)).rejects.toMatchObject({
+      await expect(
+        service.call({ tenant: 't', server: 's', callId: 'k-legacy', name: 'required', protocolVersion: '2025-11-25', arguments: {} }, member),
+      ).rejects.toMatchObject({
         code: WireErrorCode.Unsupported,
         message: 'Tool required can only run as a task',
       });
@@ -508,7 +542,10 @@ describe(CallsService, () => {
   });
 
   describe('call of a tool that asks before its task (beforeTask, issue 14 §2.4)', () => {
-    const NAME_FORM = { message: 'Your name?', requestedSchema: { type: 'object' as const, properties: { name: { type: 'string' as const } }, required: ['name'] } };
+    const NAME_FORM = {
+      message: 'Your name?',
+      requestedSchema: { type: 'object' as const, properties: { name: { type: 'string' as const } }, required: ['name'] },
+    };
     const ALICE = { action: 'accept', content: { name: 'Alice' } };
     /** A tool requiring tasks that asks `user_name` before its task, and whose run greets by that answer. */
     function asker() {
@@ -524,7 +561,10 @@ describe(CallsService, () => {
       );
       return { runs, tools: [greeter] };
     }
-    const offer = (service: CallsService, options: { capabilities?: Record<string, unknown>; inputResponses?: Record<string, unknown>; taskMode?: 'offer' | 'task' } = {}) =>
+    const offer = (
+      service: CallsService,
+      options: { capabilities?: Record<string, unknown>; inputResponses?: Record<string, unknown>; taskMode?: 'offer' | 'task' } = {},
+    ) =>
       service.call(
         {
           tenant: 't',
@@ -549,14 +589,20 @@ describe(CallsService, () => {
     it('answers runAsTask with the answers to its questions once the retry brings them, other answers left out', async () => {
       const { runs, tools } = asker();
       const { service } = setup(tools);
-      await expect(offer(service, { inputResponses: { user_name: ALICE, unrelated: { action: 'decline' } } })).resolves.toEqual({ runAsTask: true, inputResponses: { user_name: ALICE } });
+      await expect(offer(service, { inputResponses: { user_name: ALICE, unrelated: { action: 'decline' } } })).resolves.toEqual({
+        runAsTask: true,
+        inputResponses: { user_name: ALICE },
+      });
       expect(runs).toEqual([]);
     });
 
     it('refuses a malformed answer with INVALID_PARAMS (S-68) and a client without elicitation with -32021 (S-38)', async () => {
       const { tools } = asker();
       const { service } = setup(tools);
-      await expect(offer(service, { inputResponses: { user_name: 12345 } })).rejects.toMatchObject({ code: WireErrorCode.InvalidParams, data: { inputKey: 'user_name' } });
+      await expect(offer(service, { inputResponses: { user_name: 12345 } })).rejects.toMatchObject({
+        code: WireErrorCode.InvalidParams,
+        data: { inputKey: 'user_name' },
+      });
       await expect(offer(service, { capabilities: {} })).rejects.toMatchObject({
         code: WireErrorCode.MissingClientCapability,
         data: { requiredCapabilities: { elicitation: {} } },
@@ -644,14 +690,24 @@ describe(CallsService, () => {
     });
 
     it('answers the requests even when the tool turned the refusal into a result of its own', async () => {
-      const swallowing = tool('swallow', async (_args, context) => context.client.listRoots().then(() => text('roots'), () => text('no roots')));
+      const swallowing = tool('swallow', async (_args, context) =>
+        context.client.listRoots().then(
+          () => text('roots'),
+          () => text('no roots'),
+        ),
+      );
       const { callModern } = setup([swallowing]);
       await expect(callModern('swallow', { roots: {} })).resolves.toEqual({ inputRequired: { inputRequests: { 'input-1': { method: 'roots/list' } } } });
     });
 
     it('asks nothing the client did not declare on this request (S-64)', async () => {
       let refusal: unknown;
-      const asking = tool('ask', async (_args, context) => context.client.listRoots().then(() => text('roots'), (error: unknown) => ((refusal = error), text('no roots'))));
+      const asking = tool('ask', async (_args, context) =>
+        context.client.listRoots().then(
+          () => text('roots'),
+          (error: unknown) => ((refusal = error), text('no roots')),
+        ),
+      );
       const { callModern } = setup([asking]);
       await expect(callModern('ask', { elicitation: {} })).resolves.toEqual(text('no roots'));
       expect(refusal).toEqual(new ClientCapabilityMissing('roots', { roots: {} }));
@@ -675,9 +731,17 @@ describe(CallsService, () => {
 
     it('answers -32021 when the refusal escaped the tool, and keeps a result the tool made without the capability', async () => {
       const thrower = tool('throw', async (_args, context) => context.client.listRoots().then(() => text('roots')));
-      const coping = tool('cope', async (_args, context) => context.client.listRoots().then(() => text('roots'), () => text('managed without roots')));
+      const coping = tool('cope', async (_args, context) =>
+        context.client.listRoots().then(
+          () => text('roots'),
+          () => text('managed without roots'),
+        ),
+      );
       const { callModern } = setup([thrower, coping]);
-      await expect(callModern('throw', {})).rejects.toMatchObject({ code: WireErrorCode.MissingClientCapability, data: { requiredCapabilities: { roots: {} } } });
+      await expect(callModern('throw', {})).rejects.toMatchObject({
+        code: WireErrorCode.MissingClientCapability,
+        data: { requiredCapabilities: { roots: {} } },
+      });
       await expect(callModern('cope', {})).resolves.toEqual(text('managed without roots'));
     });
 
@@ -699,7 +763,12 @@ describe(CallsService, () => {
     });
 
     it('answers -32602 naming the key for an answer that is not the result the request asked for, whatever the tool made of it (S-68)', async () => {
-      const swallowing = tool('swallow', async (_args, context) => context.client.elicit(NAME_FORM).then(() => text('named'), () => text('no name')));
+      const swallowing = tool('swallow', async (_args, context) =>
+        context.client.elicit(NAME_FORM).then(
+          () => text('named'),
+          () => text('no name'),
+        ),
+      );
       const { callModern } = setup([greeter, swallowing]);
       for (const name of ['greet', 'swallow']) {
         await expect(callModern(name, CAPABILITIES, { 'input-1': { roots: [] } })).rejects.toMatchObject({
@@ -714,7 +783,11 @@ describe(CallsService, () => {
   describe('call with Mcp-Param-* headers (stateless wire, S-116)', () => {
     const inputSchema = {
       type: 'object',
-      properties: { region: { type: 'string', 'x-mcp-header': 'Region' }, priority: { type: 'integer', 'x-mcp-header': 'Priority' }, query: { type: 'string' } },
+      properties: {
+        region: { type: 'string', 'x-mcp-header': 'Region' },
+        priority: { type: 'integer', 'x-mcp-header': 'Priority' },
+        query: { type: 'string' },
+      },
       required: ['region'],
     };
     const echo = () => tool('routed', async (args) => text(JSON.stringify(args)), { inputSchema });
@@ -732,9 +805,17 @@ describe(CallsService, () => {
         code: WireErrorCode.HeaderMismatch,
         message: 'the Mcp-Param-Region header is required: the arguments carry region',
       });
-      await expect(callWithHeaders('routed', { region: 'a' }, { region: 'b' })).rejects.toMatchObject({ code: WireErrorCode.HeaderMismatch, message: expect.stringContaining('Mcp-Param-Region') });
-      await expect(callWithHeaders('routed', { region: 'Hello' }, { region: '=?base64?SGVsbG8?=' })).rejects.toMatchObject({ code: WireErrorCode.HeaderMismatch });
-      await expect(callWithHeaders('routed', { region: 'a' }, { region: 'a', priority: '1' })).rejects.toMatchObject({ code: WireErrorCode.HeaderMismatch, message: expect.stringContaining('Mcp-Param-Priority') });
+      await expect(callWithHeaders('routed', { region: 'a' }, { region: 'b' })).rejects.toMatchObject({
+        code: WireErrorCode.HeaderMismatch,
+        message: expect.stringContaining('Mcp-Param-Region'),
+      });
+      await expect(callWithHeaders('routed', { region: 'Hello' }, { region: '=?base64?SGVsbG8?=' })).rejects.toMatchObject({
+        code: WireErrorCode.HeaderMismatch,
+      });
+      await expect(callWithHeaders('routed', { region: 'a' }, { region: 'a', priority: '1' })).rejects.toMatchObject({
+        code: WireErrorCode.HeaderMismatch,
+        message: expect.stringContaining('Mcp-Param-Priority'),
+      });
       expect(ran).toBe(false);
     });
 
@@ -784,23 +865,45 @@ describe(CallsService, () => {
     it('stops a call still running at the end of the grace with UNAVAILABLE, logged on its stream, and leaves task runs alone', async () => {
       const slow = held();
       const taskRun = held();
-      const { service, eventLog } = setup([tool('slow', slow.implementation, { timeoutMs: 60_000 }), tool('task_slow', taskRun.implementation, { timeoutMs: 60_000 })]);
+      const { service, eventLog } = setup([
+        tool('slow', slow.implementation, { timeoutMs: 60_000 }),
+        tool('task_slow', taskRun.implementation, { timeoutMs: 60_000 }),
+      ]);
       const answer = service.call(
-        { tenant: 't', server: 's', callId: 'call-1', name: 'slow', protocolVersion: '2025-11-25', arguments: {}, notify: { route: 'r' }, stream: { key: 'k-1', requestId: 7, primeAfterMs: 100 } },
+        {
+          tenant: 't',
+          server: 's',
+          callId: 'call-1',
+          name: 'slow',
+          protocolVersion: '2025-11-25',
+          arguments: {},
+          notify: { route: 'r' },
+          stream: { key: 'k-1', requestId: 7, primeAfterMs: 100 },
+        },
         member,
       );
       // As the task worker runs a task: with its own delivery.
-      const run = service.call({ tenant: 't', server: 's', callId: 'task-1', name: 'task_slow', protocolVersion: '2026-07-28', arguments: {}, taskMode: 'task' }, member, undefined, {});
+      const run = service.call(
+        { tenant: 't', server: 's', callId: 'task-1', name: 'task_slow', protocolVersion: '2026-07-28', arguments: {}, taskMode: 'task' },
+        member,
+        undefined,
+        {},
+      );
       await flush();
       const started = Date.now();
       // Awaited after the drain, but handled from now on: the call ends while the drain still runs.
-      const stopped = expect(answer).rejects.toMatchObject({ code: WireErrorCode.Unavailable, message: 'The tool executor stopped before the call finished; call the tool again' });
+      const stopped = expect(answer).rejects.toMatchObject({
+        code: WireErrorCode.Unavailable,
+        message: 'The tool executor stopped before the call finished; call the tool again',
+      });
       await service.onDrain(started + 150);
       await stopped;
       expect(Date.now() - started).toBeGreaterThanOrEqual(140);
       const logged: string[] = [];
       await eventLog.read('k-1', 0, (event) => void logged.push(event.data), AbortSignal.timeout(100)).catch(() => undefined);
-      expect(logged.map((data) => JSON.parse(data) as unknown)).toEqual([{ requestId: 7, outcome: { error: expect.objectContaining({ code: WireErrorCode.Unavailable }) } }]);
+      expect(logged.map((data) => JSON.parse(data) as unknown)).toEqual([
+        { requestId: 7, outcome: { error: expect.objectContaining({ code: WireErrorCode.Unavailable }) } },
+      ]);
       taskRun.finish();
       await expect(run).resolves.toEqual(text('finished'));
     });

@@ -1,16 +1,23 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { toolExecutor, type EventPayload, type Principal, type RpcRequestParsed, type RpcResponse } from '@mcp-platform/protocol-contracts';
-import { CallToolResultSchema, checkParamHeaders, eraOfVersion, JSONRPC_VERSION, TASKS_EXTENSION_CAPABILITY, type CallToolResult } from '@mcp-platform/protocol-mcp';
+import { type EventPayload, type Principal, type RpcRequestParsed, type RpcResponse, toolExecutor } from '@mcp-platform/protocol-contracts';
+import {
+  type CallToolResult,
+  CallToolResultSchema,
+  checkParamHeaders,
+  eraOfVersion,
+  JSONRPC_VERSION,
+  TASKS_EXTENSION_CAPABILITY,
+} from '@mcp-platform/protocol-mcp';
 import { Clock } from '@mcp-platform/shared-clock';
 import { EventLog, MessageBus, RpcError, toWireError, WireErrorCode } from '@mcp-platform/shared-messaging';
 import { drainUntil, type OnDrain } from '@mcp-platform/shared-observability';
 import { CatalogService, type PreparedTool } from '../catalog/catalog.service';
 import { HttpToolRunner } from '../http-tools/http-tool.runner';
 import { CallNotifier } from './call-notifier';
-import { CallOutput, type CallOutcome, type CallSink } from './call-output';
-import { InputRequired, PendingClientRequests, RoundTripClient, SessionClientRequests, UnreachableClient, type ClientChannel } from './client-requests';
+import { type CallOutcome, CallOutput, type CallSink } from './call-output';
+import { type ClientChannel, InputRequired, PendingClientRequests, RoundTripClient, SessionClientRequests, UnreachableClient } from './client-requests';
 import { assertMayCall, assertTenantAccess } from './tool-access';
-import { ToolProtocolFailure, type ClientRequests, type ToolArguments, type ToolContext } from './tool-context';
+import { type ClientRequests, type ToolArguments, type ToolContext, ToolProtocolFailure } from './tool-context';
 
 type CallRequest = RpcRequestParsed<typeof toolExecutor.callTool>;
 /** Which tool a request names. */
@@ -37,7 +44,10 @@ export interface TaskDelivery {
 
 /** Why a running call was stopped from outside: its caller cancelled it, its tool timed out, or the executor stops. */
 class CallStopped extends Error {
-  constructor(readonly kind: 'cancelled' | 'timeout' | 'shutdown', message: string) {
+  constructor(
+    readonly kind: 'cancelled' | 'timeout' | 'shutdown',
+    message: string,
+  ) {
     super(message);
     this.name = 'CallStopped';
   }
@@ -116,10 +126,20 @@ export class CallsService implements OnDrain {
     await drainUntil(Date.now() + SHUTDOWN_ANSWER_MS, idle);
   }
 
-  private async answer(request: CallRequest, principal: Principal | undefined, deadline: number | undefined, task: TaskDelivery | undefined): Promise<CallAnswer> {
+  private async answer(
+    request: CallRequest,
+    principal: Principal | undefined,
+    deadline: number | undefined,
+    task: TaskDelivery | undefined,
+  ): Promise<CallAnswer> {
     const output =
       task?.sink ??
-      new CallOutput(request.callId, request.notify?.route, this.bus, request.stream === undefined ? undefined : { eventLog: this.eventLog, stream: request.stream });
+      new CallOutput(
+        request.callId,
+        request.notify?.route,
+        this.bus,
+        request.stream === undefined ? undefined : { eventLog: this.eventLog, stream: request.stream },
+      );
     let outcome: CallOutcome | undefined;
     try {
       const answer = await this.run(request, principal, deadline, output, task ?? { ...(request.notify === undefined ? {} : { notify: request.notify }) });
@@ -198,7 +218,11 @@ export class CallsService implements OnDrain {
     if (this.running.has(request.callId)) throw new RpcError(WireErrorCode.InvalidRequest, `Call ${request.callId} is already running`);
 
     const controller = new AbortController();
-    const runningCall: RunningCall = { controller, forTask: request.taskMode === 'task', ...(request.sessionId === undefined ? {} : { sessionId: request.sessionId }) };
+    const runningCall: RunningCall = {
+      controller,
+      forTask: request.taskMode === 'task',
+      ...(request.sessionId === undefined ? {} : { sessionId: request.sessionId }),
+    };
     this.running.set(request.callId, runningCall);
     const notifier = new CallNotifier(delivery.notify, output, delivery.onProgress);
     const timeoutMs = deadline === undefined ? tool.record.timeoutMs : Math.max(0, Math.min(tool.record.timeoutMs, deadline - this.clock.now()));
@@ -344,8 +368,7 @@ export class CallsService implements OnDrain {
       client,
       closeConnection: () => output.disconnect(),
     };
-    const running =
-      tool.runner.kind === 'builtin' ? tool.runner.implementation(args, context) : this.http.run(tool.record, tool.runner.config, args, signal);
+    const running = tool.runner.kind === 'builtin' ? tool.runner.implementation(args, context) : this.http.run(tool.record, tool.runner.config, args, signal);
     return new Promise<CallToolResult>((resolve, reject) => {
       const onAbort = (): void => reject(signal.reason);
       if (signal.aborted) onAbort();
@@ -365,7 +388,8 @@ export class CallsService implements OnDrain {
     if (result.isError) return result;
     if (tool.output) {
       // spec S-184: with an outputSchema, structuredContent must be present and conform.
-      if (result.structuredContent === undefined) return errorResult(`Tool ${tool.record.name} returned no structuredContent although it declares an outputSchema`);
+      if (result.structuredContent === undefined)
+        return errorResult(`Tool ${tool.record.name} returned no structuredContent although it declares an outputSchema`);
       const invalid = tool.output.validate(result.structuredContent);
       if (invalid) return errorResult(`Tool ${tool.record.name} returned structuredContent that does not match its outputSchema: ${invalid}`);
     }
@@ -386,9 +410,13 @@ export class CallsService implements OnDrain {
 function missingCapabilityOf(client: ClientRequests, tool: string): RpcError | undefined {
   const missing = client instanceof RoundTripClient ? client.missingCapabilities() : undefined;
   if (!missing) return undefined;
-  return new RpcError(WireErrorCode.MissingClientCapability, `Tool ${tool} needs client capabilities this request did not declare: ${Object.keys(missing).join(', ')}`, {
-    requiredCapabilities: missing,
-  });
+  return new RpcError(
+    WireErrorCode.MissingClientCapability,
+    `Tool ${tool} needs client capabilities this request did not declare: ${Object.keys(missing).join(', ')}`,
+    {
+      requiredCapabilities: missing,
+    },
+  );
 }
 
 /**

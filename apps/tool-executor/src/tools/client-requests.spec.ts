@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { type ClientChannel, InputRequired, PendingClientRequests, RoundTripClient, SessionClientRequests, UnreachableClient } from './client-requests';
 import { ClientCapabilityMissing, ClientRequestFailed, UnknownElicitation } from './tool-context';
-import { InputRequired, PendingClientRequests, RoundTripClient, SessionClientRequests, UnreachableClient, type ClientChannel } from './client-requests';
 
 const SESSION = 'session-1';
 /** Another session the channel says was asked too (a task's owner awaiting it there). */
@@ -34,7 +34,11 @@ describe('SessionClientRequests', () => {
     await Promise.resolve();
     expect(settled).toEqual([]);
     expect(sent).toEqual([
-      { inputId: 'l-call#1', method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'hello' } }], maxTokens: 10 } },
+      {
+        inputId: 'l-call#1',
+        method: 'sampling/createMessage',
+        params: { messages: [{ role: 'user', content: { type: 'text', text: 'hello' } }], maxTokens: 10 },
+      },
       { inputId: 'l-call#2', method: 'roots/list' },
     ]);
     answer('l-call#2', { result: { roots: [{ uri: 'file:///work', name: 'work' }] } });
@@ -214,7 +218,10 @@ describe('RoundTripClient', () => {
 
   it('collects the requests asked together, each under its own key (S-63)', async () => {
     const client = new RoundTripClient({ elicitation: {}, sampling: {} }, {});
-    const asked = Promise.all([client.elicit(FORM), client.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 5 })]);
+    const asked = Promise.all([
+      client.elicit(FORM),
+      client.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 5 }),
+    ]);
     await expect(asked).rejects.toBeInstanceOf(InputRequired);
     expect(client.inputRequests()).toEqual({
       'input-1': { method: 'elicitation/create', params: FORM },
@@ -224,8 +231,12 @@ describe('RoundTripClient', () => {
 
   it('asks a URL-mode elicitation without elicitationId, which the modern era removed (S-320)', async () => {
     const client = new RoundTripClient({ elicitation: { url: {} } }, {});
-    await expect(client.elicit({ mode: 'url', message: 'Sign in', url: 'https://example.com/connect', elicitationId: 'e1' })).rejects.toBeInstanceOf(InputRequired);
-    expect(client.inputRequests()).toEqual({ 'input-1': { method: 'elicitation/create', params: { mode: 'url', message: 'Sign in', url: 'https://example.com/connect' } } });
+    await expect(client.elicit({ mode: 'url', message: 'Sign in', url: 'https://example.com/connect', elicitationId: 'e1' })).rejects.toBeInstanceOf(
+      InputRequired,
+    );
+    expect(client.inputRequests()).toEqual({
+      'input-1': { method: 'elicitation/create', params: { mode: 'url', message: 'Sign in', url: 'https://example.com/connect' } },
+    });
   });
 
   it('refuses what the request did not declare without recording a request, and gathers what was missing (S-64)', async () => {

@@ -1,8 +1,9 @@
 import { Logger } from '@nestjs/common';
 import type { z } from 'zod';
-import { toolExecutor, type EventPayload } from '@mcp-platform/protocol-contracts';
+import { type EventPayload, toolExecutor } from '@mcp-platform/protocol-contracts';
 import { CreateMessageResultSchema, ElicitResultSchema, ListRootsResultSchema } from '@mcp-platform/protocol-mcp';
 import {
+  type AskOptions,
   ClientCapabilityMissing,
   ClientRequestFailed,
   type ClientRequests,
@@ -11,7 +12,6 @@ import {
   type ElicitParams,
   type ElicitResult,
   type ListRootsResult,
-  type AskOptions,
   type RootsChangedListener,
   UnknownElicitation,
 } from './tool-context';
@@ -160,7 +160,8 @@ function mergeCapabilities(a: Record<string, unknown>, b: Record<string, unknown
 /** The client's answer as the result `schema` describes, or {@link ClientRequestFailed} (`-32602`) when it is not. */
 function parseAnswer<T>(method: ClientRequestMethod, answer: unknown, schema: z.ZodType<T>): T {
   const parsed = schema.safeParse(answer);
-  if (!parsed.success) throw new ClientRequestFailed(INVALID_PARAMS, `the client's answer to ${method} is malformed: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  if (!parsed.success)
+    throw new ClientRequestFailed(INVALID_PARAMS, `the client's answer to ${method} is malformed: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
   return parsed.data;
 }
 

@@ -1,4 +1,4 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
 import { BuiltinModule } from '../builtin/builtin.module';
 import { CatalogModule } from '../catalog/catalog.module';
 import { HttpToolsModule } from '../http-tools/http-tools.module';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WireErrorCode, type Principal } from '@mcp-platform/protocol-contracts';
+import { type Principal, WireErrorCode } from '@mcp-platform/protocol-contracts';
 import type { CatalogService, PreparedTool, ServerSnapshot } from '../catalog/catalog.service';
 import { compileSchema } from '../catalog/schema-validator';
 import { TOOLS_PAGE_SIZE, ToolsService } from './tools.service';
@@ -93,11 +93,14 @@ describe(ToolsService, () => {
       expect(second.nextCursor).toBeUndefined();
       // A cursor minted for one caller still works for another: it names a position, not a page.
       expect(names(service.listTools('t', 's', first.nextCursor, caller))).toEqual(
-        all.slice(TOOLS_PAGE_SIZE).filter((entry) => entry.record.requiredScopes.length === 0).map((entry) => entry.record.name),
+        all
+          .slice(TOOLS_PAGE_SIZE)
+          .filter((entry) => entry.record.requiredScopes.length === 0)
+          .map((entry) => entry.record.name),
       );
     });
 
-    it("says cacheScope public only for a public server none of whose tools requires a scope, and keeps the ttl", () => {
+    it('says cacheScope public only for a public server none of whose tools requires a scope, and keeps the ttl', () => {
       expect(serviceWith([tool('alpha')], { public: true }).listTools('t', 's', undefined, anonymous)).toMatchObject({ cacheScope: 'public', ttlMs: 60_000 });
       expect(serviceWith([tool('alpha'), tool('hash', ['demo:crypto'])], { public: true }).listTools('t', 's', undefined, anonymous)).toMatchObject({
         cacheScope: 'private',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { SUBJECT_PATTERN, defineEvent, defineRpc, routedSubject, type EventContract, type RpcContract } from './define-contract';
-import * as contracts from './index';
 import { z } from 'zod';
+import { defineEvent, defineRpc, type EventContract, routedSubject, type RpcContract, SUBJECT_PATTERN } from './define-contract';
+import * as contracts from './index';
 
 function allContracts(): Array<RpcContract | EventContract> {
   const found: Array<RpcContract | EventContract> = [];

@@ -58,11 +58,7 @@ export function defineRpc<Req extends z.ZodType, Res extends z.ZodType>(definiti
 }
 
 /** Binds a subject to its payload schema and its delivery mode. */
-export function defineEvent<P extends z.ZodType>(definition: {
-  subject: string;
-  payload: P;
-  delivery: EventDelivery;
-}): EventContract<P> {
+export function defineEvent<P extends z.ZodType>(definition: { subject: string; payload: P; delivery: EventDelivery }): EventContract<P> {
   return Object.freeze({ kind: 'event' as const, ...definition });
 }
 

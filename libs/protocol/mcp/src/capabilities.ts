@@ -1,5 +1,5 @@
-import type { z } from 'zod';
 import type { ClientCapabilitiesSchema } from '@modelcontextprotocol/core';
+import type { z } from 'zod';
 import { isPlainObject } from './plain-object';
 
 /** What a client declares it supports (legacy: in `initialize`; modern: on every request, S-32). */
@@ -10,7 +10,10 @@ export type ClientCapabilities = z.infer<typeof ClientCapabilitiesSchema>;
  * counts as declared when its key is present (with an object value) at every level `required` names;
  * the result is the body of `-32021`'s `data.requiredCapabilities` (S-38).
  */
-export function missingClientCapabilities(required: Record<string, unknown>, declared: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+export function missingClientCapabilities(
+  required: Record<string, unknown>,
+  declared: Record<string, unknown> | undefined,
+): Record<string, unknown> | undefined {
   let missing: Record<string, unknown> | undefined;
   for (const [name, need] of Object.entries(required)) {
     const have = declared && Object.hasOwn(declared, name) ? declared[name] : undefined;

@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import type {
   CallToolResultSchema,
   CompleteResultSchema,
@@ -14,6 +13,7 @@ import type {
   SubscriptionFilterSchema,
   ToolSchema,
 } from '@modelcontextprotocol/core';
+import type { z } from 'zod';
 
 export type Tool = z.infer<typeof ToolSchema>;
 export type CallToolResult = z.infer<typeof CallToolResultSchema>;

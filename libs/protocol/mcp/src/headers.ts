@@ -75,8 +75,7 @@ export function decodeMcpHeaderValue(raw: string): DecodedHeaderValue {
  * header-safe without leading/trailing whitespace and does not look like the sentinel, Base64 otherwise.
  */
 export function encodeMcpHeaderValue(value: string): string {
-  const plain =
-    /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(value) && !(value.startsWith(SENTINEL_PREFIX) && value.endsWith(SENTINEL_SUFFIX));
+  const plain = /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(value) && !(value.startsWith(SENTINEL_PREFIX) && value.endsWith(SENTINEL_SUFFIX));
   if (plain || value === '') return value;
   let binary = '';
   for (const byte of utf8Encoder.encode(value)) binary += String.fromCharCode(byte);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { missingClientCapabilities } from './capabilities';
 import { JsonRpcErrorCode } from './error-codes';
 import { headerMismatchError, jsonRpcError, missingRequiredClientCapabilityError, parseError, unsupportedProtocolVersionError } from './json-rpc-errors';
-import { missingClientCapabilities } from './capabilities';
 
 describe('JsonRpcErrorCode', () => {
   it('holds the codes of both eras', () => {

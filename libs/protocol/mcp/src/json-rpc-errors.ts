@@ -1,6 +1,6 @@
-import { z } from 'zod';
-import { JSONRPC_VERSION } from '@modelcontextprotocol/core/internal';
 import { ClientCapabilitiesSchema, RequestIdSchema } from '@modelcontextprotocol/core';
+import { JSONRPC_VERSION } from '@modelcontextprotocol/core/internal';
+import { z } from 'zod';
 import { JsonRpcErrorCode } from './error-codes';
 import { SUPPORTED_PROTOCOL_VERSIONS } from './versions';
 

@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import { RequestIdSchema } from '@modelcontextprotocol/core';
 import { JSONRPC_VERSION } from '@modelcontextprotocol/core/internal';
+import { z } from 'zod';
 import type { RequestId } from './json-rpc-errors';
 
 /**

@@ -1,5 +1,5 @@
-import type { z } from 'zod';
 import { LoggingLevelSchema } from '@modelcontextprotocol/core';
+import type { z } from 'zod';
 
 type LoggingLevel = z.infer<typeof LoggingLevelSchema>;
 

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { ClientCapabilitiesSchema, ImplementationSchema, LoggingLevelSchema, ProgressTokenSchema } from '@modelcontextprotocol/core';
 import {
   CLIENT_CAPABILITIES_META_KEY,
@@ -9,6 +8,7 @@ import {
   SERVER_INFO_META_KEY,
   SUBSCRIPTION_ID_META_KEY,
 } from '@modelcontextprotocol/core/internal';
+import { z } from 'zod';
 
 /** The reserved `_meta` keys of the modern era (S-31..S-36), under one name. */
 export const ModernMetaKey = {

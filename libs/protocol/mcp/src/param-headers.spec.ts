@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkParamHeaders, readParamHeaderDeclarations, type ParamHeaderDeclaration } from './param-headers';
+import { checkParamHeaders, type ParamHeaderDeclaration, readParamHeaderDeclarations } from './param-headers';
 
 const SCHEMA = {
   type: 'object',
@@ -41,7 +41,9 @@ describe('readParamHeaderDeclarations', () => {
   });
 
   it('refuses a declaration on a non-primitive or number property', () => {
-    expect(reasonOf({ type: 'object', properties: { tags: { type: 'array', items: { type: 'string' }, 'x-mcp-header': 'Tags' } } })).toMatch(/only string, integer and boolean/);
+    expect(reasonOf({ type: 'object', properties: { tags: { type: 'array', items: { type: 'string' }, 'x-mcp-header': 'Tags' } } })).toMatch(
+      /only string, integer and boolean/,
+    );
     expect(reasonOf({ type: 'object', properties: { o: { type: 'object', 'x-mcp-header': 'O' } } })).toMatch(/"object"/);
     expect(reasonOf({ type: 'object', properties: { n: { type: 'number', 'x-mcp-header': 'N' } } })).toMatch(/"number"/);
     expect(reasonOf({ type: 'object', properties: { u: { 'x-mcp-header': 'U' } } })).toMatch(/of type null/);
@@ -62,9 +64,13 @@ describe('readParamHeaderDeclarations', () => {
 
   it('refuses a declaration not reached through properties alone, or on the root', () => {
     expect(reasonOf({ type: 'string', 'x-mcp-header': 'Root' })).toMatch(/the schema root/);
-    expect(reasonOf({ type: 'object', properties: { list: { type: 'array', items: { type: 'string', 'x-mcp-header': 'Item' } } } })).toMatch(/not on a property reached/);
+    expect(reasonOf({ type: 'object', properties: { list: { type: 'array', items: { type: 'string', 'x-mcp-header': 'Item' } } } })).toMatch(
+      /not on a property reached/,
+    );
     expect(reasonOf({ type: 'object', anyOf: [{ properties: { a: { type: 'string', 'x-mcp-header': 'A' } } }] })).toMatch(/not on a property reached/);
-    expect(reasonOf({ type: 'object', $defs: { a: { type: 'string', 'x-mcp-header': 'A' } }, properties: { a: { $ref: '#/$defs/a' } } })).toMatch(/not on a property reached/);
+    expect(reasonOf({ type: 'object', $defs: { a: { type: 'string', 'x-mcp-header': 'A' } }, properties: { a: { $ref: '#/$defs/a' } } })).toMatch(
+      /not on a property reached/,
+    );
     expect(reasonOf({ type: 'object', additionalProperties: { type: 'string', 'x-mcp-header': 'A' } })).toMatch(/not on a property reached/);
   });
 });
@@ -104,7 +110,10 @@ describe('checkParamHeaders', () => {
   });
 
   it('refuses a value that differs from the argument', () => {
-    expect(checkParamHeaders(declarations, args, { ...headers, region: 'eu-west1' })).toEqual({ ok: false, message: 'the Mcp-Param-Region header does not match the argument region' });
+    expect(checkParamHeaders(declarations, args, { ...headers, region: 'eu-west1' })).toEqual({
+      ok: false,
+      message: 'the Mcp-Param-Region header does not match the argument region',
+    });
     expect(checkParamHeaders(declarations, args, { ...headers, verbose: 'False' })).toMatchObject({ ok: false });
   });
 
@@ -118,7 +127,10 @@ describe('checkParamHeaders', () => {
 
   it('refuses a header whose argument is absent or null', () => {
     const { verbose: _verbose, ...withoutVerbose } = args;
-    expect(checkParamHeaders(declarations, withoutVerbose, headers)).toMatchObject({ ok: false, message: expect.stringContaining('Mcp-Param-Verbose header is present') });
+    expect(checkParamHeaders(declarations, withoutVerbose, headers)).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('Mcp-Param-Verbose header is present'),
+    });
     expect(checkParamHeaders(declarations, { ...args, verbose: null }, headers)).toMatchObject({ ok: false });
   });
 
@@ -130,6 +142,9 @@ describe('checkParamHeaders', () => {
 
   it('checks a nested argument by its path', () => {
     expect(checkParamHeaders(declarations, { ...args, target: { zone: 'a' } }, { ...headers, zone: 'a' })).toEqual({ ok: true });
-    expect(checkParamHeaders(declarations, { ...args, target: { zone: 'a' } }, headers)).toMatchObject({ ok: false, message: expect.stringContaining('Mcp-Param-Zone') });
+    expect(checkParamHeaders(declarations, { ...args, target: { zone: 'a' } }, headers)).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('Mcp-Param-Zone'),
+    });
   });
 });

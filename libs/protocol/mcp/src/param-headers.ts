@@ -141,7 +141,11 @@ function argumentAt(args: Record<string, unknown>, path: string[]): unknown {
  * (a number compares as a number, so `42.0` matches `42`). `headers` are by lowercase name after the
  * `Mcp-Param-` prefix; headers no declaration names are left alone (S-120). The message names the header.
  */
-export function checkParamHeaders(declarations: readonly ParamHeaderDeclaration[], args: Record<string, unknown>, headers: Readonly<Record<string, string>>): ParamHeaderCheck {
+export function checkParamHeaders(
+  declarations: readonly ParamHeaderDeclaration[],
+  args: Record<string, unknown>,
+  headers: Readonly<Record<string, string>>,
+): ParamHeaderCheck {
   for (const declaration of declarations) {
     const header = `Mcp-Param-${declaration.name}`;
     const key = declaration.name.toLowerCase();

@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { DiscoverResultSchema, ListToolsResultSchema } from '@modelcontextprotocol/core';
+import { z } from 'zod';
 
 /**
  * Modern `resultType` (S-6): `complete` for final results, `input_required` for MRTR interim

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { eraOfVersion, negotiateLegacyVersion, SUPPORTED_PROTOCOL_VERSIONS, isSupportedLegacyVersion, isSupportedModernVersion } from './versions';
+import { eraOfVersion, isSupportedLegacyVersion, isSupportedModernVersion, negotiateLegacyVersion, SUPPORTED_PROTOCOL_VERSIONS } from './versions';
 
 describe('negotiateLegacyVersion', () => {
   it('echoes a legacy version we serve', () => {

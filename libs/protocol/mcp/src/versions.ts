@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { DEFAULT_NEGOTIATED_PROTOCOL_VERSION } from '@modelcontextprotocol/core/internal';
+import { z } from 'zod';
 
 /**
  * Legacy revisions (the `initialize` handshake, sessions), newest first: the order is our

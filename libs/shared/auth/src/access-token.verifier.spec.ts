@@ -215,9 +215,7 @@ describe('AccessTokenVerifier', () => {
 
     it('refuses a token from another issuer as wrong_issuer', async () => {
       const verifier = verifierFor([rsa.publicJwk]);
-      expect(await rejectionOf(verifier.verify(await token({ claims: { iss: 'http://127.0.0.1:3101/other' } }), { audience: AUDIENCE }))).toBe(
-        'wrong_issuer',
-      );
+      expect(await rejectionOf(verifier.verify(await token({ claims: { iss: 'http://127.0.0.1:3101/other' } }), { audience: AUDIENCE }))).toBe('wrong_issuer');
     });
 
     it('refuses an issuer that differs only by a trailing slash (exact match)', async () => {

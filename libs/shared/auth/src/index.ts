@@ -2,12 +2,12 @@
 export {
   ACCEPTED_ALGORITHMS,
   AccessTokenVerifier,
-  canonicalResource,
   type AccessTokenVerifierOptions,
+  canonicalResource,
   type PublicJwk,
   type SigningKeySet,
   type VerifiedAccessToken,
 } from './access-token.verifier';
-export { RevocationList, type RevocableToken } from './revocation-list';
+export { bearerChallenge, type BearerChallengeParameters, type BearerErrorCode, parseBearerAuthorization } from './bearer';
+export { type RevocableToken, RevocationList } from './revocation-list';
 export { KeySetUnavailableError, TokenRejectedError, TokenRejectionReason } from './token-rejected.error';
-export { bearerChallenge, parseBearerAuthorization, type BearerChallengeParameters, type BearerErrorCode } from './bearer';

@@ -38,10 +38,7 @@ export class RevocationList {
     // `iat` has whole seconds: a token issued in the second of a revocation counts as issued before it.
     const issuedAt = token.issuedAt ?? 0;
     const revokedAfterIssue = (key: string) => (this.revokedAt.get(key) ?? -1) >= issuedAt;
-    return (
-      revokedAfterIssue(keyOf('subject', token.subject)) ||
-      (token.tenantId !== undefined && revokedAfterIssue(keyOf('tenant', token.tenantId)))
-    );
+    return revokedAfterIssue(keyOf('subject', token.subject)) || (token.tenantId !== undefined && revokedAfterIssue(keyOf('tenant', token.tenantId)));
   }
 
   /** How many revocations are held. */

@@ -4,26 +4,35 @@ import { ConfigError } from './load-env';
 /** An optional key where an empty value (`KEY=` in a .env file or compose) means "not set". */
 const emptyAsUnset = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
 
-const booleanFlag = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+const booleanFlag = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((value) => value === 'true' || value === '1' || value === 'yes');
 
 /** How the apps reach NATS (distributed mode). */
 export const natsEnv = {
   NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
   /** Prefix of every JetStream bucket name, so runs sharing one NATS server never meet (tests). */
-  NATS_BUCKET_PREFIX: z.string().regex(/^[A-Za-z0-9_-]*$/, 'letters, digits, _ and - only').default(''),
+  NATS_BUCKET_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]*$/, 'letters, digits, _ and - only')
+    .default(''),
   /**
    * Prefix of every NATS subject and queue group (`<prefix>.<subject>`), so platforms sharing one NATS
    * server (staging and production, parallel test runs) never answer each other's requests. Empty: none.
    */
-  NATS_SUBJECT_PREFIX: z.string().regex(/^[A-Za-z0-9_-]*$/, 'letters, digits, _ and - only').default(''),
+  NATS_SUBJECT_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]*$/, 'letters, digits, _ and - only')
+    .default(''),
   /**
    * How long the event log (JetStream stream `<prefix>MCP_EVENTS`) keeps the events of legacy SSE streams,
    * in seconds: a client can resume a stream with `Last-Event-ID` while the event it names is kept. The
    * same on every app (each brings the stream to its value when it starts).
    */
-  EVENT_LOG_RETENTION_SECONDS: z.coerce.number().int().min(10).max(7 * 24 * 3600).default(15 * 60),
+  EVENT_LOG_RETENTION_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(10)
+    .max(7 * 24 * 3600)
+    .default(15 * 60),
 };
 
 /** How the apps reach PostgreSQL (distributed mode); each app uses its own schema in this database. */
@@ -97,7 +106,10 @@ export const trustProxyEnv = z
     const text = (value ?? '').trim().toLowerCase();
     if (['', 'false', '0', 'no'].includes(text)) return false;
     if (['true', '1', 'yes'].includes(text)) return true;
-    const entries = text.split(',').map((entry) => entry.trim()).filter(Boolean);
+    const entries = text
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean);
     const bad = entries.filter((entry) => !/^[0-9a-f:.]+(\/\d{1,3})?$/.test(entry));
     if (bad.length > 0) context.addIssue({ code: 'custom', message: `not an address or CIDR range: ${bad.join(', ')} (or true, or false)` });
     return entries;
@@ -127,6 +139,11 @@ export const BOOTSTRAP_ADMIN_KEYS = ['ADMIN_USERNAME', 'ADMIN_PASSWORD'] as cons
 const commaList = z
   .string()
   .optional()
-  .transform((value) => (value ?? '').split(',').map((item) => item.trim()).filter(Boolean));
+  .transform((value) =>
+    (value ?? '')
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean),
+  );
 
 export { booleanFlag, commaList, emptyAsUnset };

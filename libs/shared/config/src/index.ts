@@ -1,17 +1,17 @@
 /** Environment validation: Zod fragments each app composes into its own schema, validated once at boot. */
-export { ConfigError, loadEnv, StartupError, type LoadEnvOptions } from './load-env';
 export { loadDotEnvFile } from './dot-env';
 export {
-  BOOTSTRAP_ADMIN_KEYS,
   booleanFlag,
+  BOOTSTRAP_ADMIN_KEYS,
   bootstrapAdminEnv,
   commaList,
   emptyAsUnset,
   httpEnv,
+  type HttpServerSettings,
   httpServerSettings,
   logEnv,
   natsEnv,
   postgresEnv,
   trustProxyEnv,
-  type HttpServerSettings,
 } from './env.fragments';
+export { ConfigError, loadEnv, type LoadEnvOptions, StartupError } from './load-env';

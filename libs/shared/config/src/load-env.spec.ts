@@ -1,9 +1,20 @@
-import { describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { BOOTSTRAP_ADMIN_KEYS, bootstrapAdminEnv, ConfigError, httpEnv, httpServerSettings, loadDotEnvFile, loadEnv, natsEnv, StartupError, trustProxyEnv } from './index';
+import {
+  BOOTSTRAP_ADMIN_KEYS,
+  bootstrapAdminEnv,
+  ConfigError,
+  httpEnv,
+  httpServerSettings,
+  loadDotEnvFile,
+  loadEnv,
+  natsEnv,
+  StartupError,
+  trustProxyEnv,
+} from './index';
 
 describe('loadEnv', () => {
   it('fills defaults for absent keys', () => {
@@ -50,12 +61,18 @@ describe('loadEnv', () => {
     }
     expect(error).toBeInstanceOf(ConfigError);
     expect(error).toBeInstanceOf(StartupError);
-    expect((error as ConfigError).issues).toEqual([expect.stringMatching(/^PORT: /), 'ADMIN_USERNAME, ADMIN_PASSWORD: set both or neither (only ADMIN_USERNAME is set)']);
+    expect((error as ConfigError).issues).toEqual([
+      expect.stringMatching(/^PORT: /),
+      'ADMIN_USERNAME, ADMIN_PASSWORD: set both or neither (only ADMIN_USERNAME is set)',
+    ]);
   });
 
   it('takes a group set together, or left out (empty values are unset)', () => {
     const options = { together: [BOOTSTRAP_ADMIN_KEYS] };
-    expect(loadEnv(bootstrapAdminEnv, { ADMIN_USERNAME: 'root', ADMIN_PASSWORD: 'long-enough-secret' }, options)).toEqual({ ADMIN_USERNAME: 'root', ADMIN_PASSWORD: 'long-enough-secret' });
+    expect(loadEnv(bootstrapAdminEnv, { ADMIN_USERNAME: 'root', ADMIN_PASSWORD: 'long-enough-secret' }, options)).toEqual({
+      ADMIN_USERNAME: 'root',
+      ADMIN_PASSWORD: 'long-enough-secret',
+    });
     expect(loadEnv(bootstrapAdminEnv, { ADMIN_USERNAME: '', ADMIN_PASSWORD: '' }, options)).toEqual({});
   });
 });
@@ -88,7 +105,9 @@ describe('httpServerSettings', () => {
   });
 
   it('refuses a header timeout longer than the request timeout, naming both keys', () => {
-    expect(() => httpServerSettings(loadEnv(httpEnv(3000), { HTTP_HEADERS_TIMEOUT_SECONDS: '40' }))).toThrow(/HTTP_HEADERS_TIMEOUT_SECONDS: 40 exceeds HTTP_REQUEST_TIMEOUT_SECONDS \(30\)/);
+    expect(() => httpServerSettings(loadEnv(httpEnv(3000), { HTTP_HEADERS_TIMEOUT_SECONDS: '40' }))).toThrow(
+      /HTTP_HEADERS_TIMEOUT_SECONDS: 40 exceeds HTTP_REQUEST_TIMEOUT_SECONDS \(30\)/,
+    );
   });
 });
 

@@ -1,6 +1,6 @@
 import { rootCertificates } from 'node:tls';
 import { Agent } from 'undici';
-import { guardedLookup, type EgressPolicy, type Resolver } from './ssrf-guard';
+import { type EgressPolicy, guardedLookup, type Resolver } from './ssrf-guard';
 
 /** How a guarded agent connects, besides its SSRF policy. */
 export interface GuardedAgentOptions {

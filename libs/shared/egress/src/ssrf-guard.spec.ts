@@ -106,15 +106,16 @@ describe(checkOutboundUrl, () => {
 });
 
 describe(guardedLookup, () => {
-  const resolverOf =
-    (addresses: LookupAddress[]) =>
-    (_hostname: string, callback: (error: NodeJS.ErrnoException | null, found: LookupAddress[]) => void) =>
-      callback(null, addresses);
+  const resolverOf = (addresses: LookupAddress[]) => (_hostname: string, callback: (error: NodeJS.ErrnoException | null, found: LookupAddress[]) => void) =>
+    callback(null, addresses);
 
   function lookup(allowPrivate: boolean, addresses: LookupAddress[], all = false, allowedHosts: string[] = []) {
     return new Promise<{ error: Error | null; address: unknown; family?: number }>((resolve) => {
-      guardedLookup({ allowPrivateNetworks: allowPrivate, allowedHosts }, resolverOf(addresses))('tools.example.com', { all }, ((error: Error | null, address: unknown, family?: number) =>
-        resolve({ error, address, ...(family === undefined ? {} : { family }) })) as never);
+      guardedLookup({ allowPrivateNetworks: allowPrivate, allowedHosts }, resolverOf(addresses))('tools.example.com', { all }, ((
+        error: Error | null,
+        address: unknown,
+        family?: number,
+      ) => resolve({ error, address, ...(family === undefined ? {} : { family }) })) as never);
     });
   }
 

@@ -1,6 +1,6 @@
-import ipaddr from 'ipaddr.js';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /**
  * Why the guard refused: `non_public_address`, the target is (or resolves to) an address the policy
@@ -99,7 +99,8 @@ export function checkOutboundUrl(rawUrl: string, policy: EgressPolicy, protocols
   } catch {
     throw new SsrfRefusedError('invalid URL', 'url');
   }
-  if (!protocols.includes(url.protocol)) throw new SsrfRefusedError(`only ${protocols.map((protocol) => protocol.replace(/:$/, '')).join(' and ')} URLs are allowed, not ${url.protocol}`, 'url');
+  if (!protocols.includes(url.protocol))
+    throw new SsrfRefusedError(`only ${protocols.map((protocol) => protocol.replace(/:$/, '')).join(' and ')} URLs are allowed, not ${url.protocol}`, 'url');
   if (url.username || url.password) throw new SsrfRefusedError('credentials in the URL are not allowed', 'url');
   const host = bare(url.hostname);
   // Literal addresses never reach the DNS lookup below, so they are judged here.

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkOutboundUrl, createGuardedAgent, findSsrfRefusal, readLimitedBody, SsrfRefusedError, type EgressPolicy, type Resolver } from '../src';
+import { checkOutboundUrl, createGuardedAgent, type EgressPolicy, findSsrfRefusal, readLimitedBody, type Resolver, SsrfRefusedError } from '../src';
 
 function listen(server: Server): Promise<number> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
@@ -39,8 +39,27 @@ describe(createGuardedAgent, () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'egress-'));
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1',
-      '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=DNS:localhost,IP:127.0.0.1',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
     caPem = readFileSync(join(dir, 'cert.pem'), 'utf8');
     const handler = (request: IncomingMessage, response: ServerResponse) => {
       received++;

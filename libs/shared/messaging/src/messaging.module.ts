@@ -1,4 +1,4 @@
-import { Global, Inject, Injectable, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { type DynamicModule, Global, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import type { MicroserviceOptions } from '@nestjs/microservices';
 import { connect, type NatsConnection } from 'nats';
 import { MessageBus } from './bus/message-bus';

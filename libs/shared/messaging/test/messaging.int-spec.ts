@@ -1,27 +1,27 @@
+import type { INestApplication, INestApplicationContext } from '@nestjs/common';
 import { Controller, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
-import type { INestApplication, INestApplicationContext } from '@nestjs/common';
-import { z } from 'zod';
+import type { NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { defineEvent, defineRpc, WireErrorCode } from '@mcp-platform/protocol-contracts';
 import {
+  type CallContext,
   EventHandler,
   EventLog,
   inProcessMessaging,
   KeyValueFactory,
+  type LoggedEvent,
   MemoryEventLog,
   MessageBus,
   MessagingModule,
+  type MessagingOptions,
   microserviceOptions,
   NATS_CONNECTION,
   RpcError,
   RpcHandler,
-  type CallContext,
-  type LoggedEvent,
-  type MessagingOptions,
 } from '../src';
-import type { NatsConnection } from 'nats';
 
 const NATS_URL = process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222';
 const run = `t${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
@@ -205,10 +205,12 @@ describe.each(transports)('MessageBus over %s', (_name, options) => {
       await expect(store.get('k1')).resolves.toEqual({ value: 'v1', revision: created });
       await store.delete('k1');
       await expect(store.get('k1')).resolves.toBeUndefined();
-      await expect.poll(() => changes, { timeout: 2_000 }).toEqual([
-        { key: 'k1', value: 'v1', revision: created },
-        { key: 'k1', revision: expect.any(Number) },
-      ]);
+      await expect
+        .poll(() => changes, { timeout: 2_000 })
+        .toEqual([
+          { key: 'k1', value: 'v1', revision: created },
+          { key: 'k1', revision: expect.any(Number) },
+        ]);
       expect(changes[1]?.revision).toBeGreaterThan(created ?? Infinity);
       watch.stop();
     });
@@ -344,28 +346,43 @@ describe.each(eventLogTransports)('EventLog over %s', (name, options, shortLived
     await log.append(stream, 2, 'b');
     const reading = startReading(log, stream, 0);
     await expect.poll(() => reading.events.length, { timeout: 5_000 }).toBe(2);
-    for (const [position, data] of [[3, 'c'], [4, 'd'], [5, 'e']] as const) await log.append(stream, position, data);
-    await expect.poll(() => reading.events, { timeout: 5_000 }).toEqual([
-      { n: 1, data: 'a' },
-      { n: 2, data: 'b' },
-      { n: 3, data: 'c' },
-      { n: 4, data: 'd' },
-      { n: 5, data: 'e' },
-    ]);
+    for (const [position, data] of [
+      [3, 'c'],
+      [4, 'd'],
+      [5, 'e'],
+    ] as const)
+      await log.append(stream, position, data);
+    await expect
+      .poll(() => reading.events, { timeout: 5_000 })
+      .toEqual([
+        { n: 1, data: 'a' },
+        { n: 2, data: 'b' },
+        { n: 3, data: 'c' },
+        { n: 4, data: 'd' },
+        { n: 5, data: 'e' },
+      ]);
     reading.stop();
     await expect(reading.done).resolves.toBeUndefined();
   });
 
   it('replays only what follows the given position, from any process of the platform', async () => {
     const stream = `${run}.resumed`;
-    for (const [position, data] of [[1, 'a'], [2, 'b'], [3, 'c'], [4, 'd']] as const) await first.get(EventLog).append(stream, position, data);
+    for (const [position, data] of [
+      [1, 'a'],
+      [2, 'b'],
+      [3, 'c'],
+      [4, 'd'],
+    ] as const)
+      await first.get(EventLog).append(stream, position, data);
     const reading = startReading(second.get(EventLog), stream, 2);
     await first.get(EventLog).append(stream, 5, 'e');
-    await expect.poll(() => reading.events, { timeout: 5_000 }).toEqual([
-      { n: 3, data: 'c' },
-      { n: 4, data: 'd' },
-      { n: 5, data: 'e' },
-    ]);
+    await expect
+      .poll(() => reading.events, { timeout: 5_000 })
+      .toEqual([
+        { n: 3, data: 'c' },
+        { n: 4, data: 'd' },
+        { n: 5, data: 'e' },
+      ]);
     reading.stop();
     await reading.done;
   });
@@ -375,10 +392,12 @@ describe.each(eventLogTransports)('EventLog over %s', (name, options, shortLived
     await first.get(EventLog).append(stream, 3, 'a');
     await first.get(EventLog).append(stream, 7, 'b');
     const reading = startReading(second.get(EventLog), stream, 0);
-    await expect.poll(() => reading.events, { timeout: 5_000 }).toEqual([
-      { n: 3, data: 'a' },
-      { n: 7, data: 'b' },
-    ]);
+    await expect
+      .poll(() => reading.events, { timeout: 5_000 })
+      .toEqual([
+        { n: 3, data: 'a' },
+        { n: 7, data: 'b' },
+      ]);
     reading.stop();
     await reading.done;
     await expect(second.get(EventLog).firstAvailable(stream)).resolves.toBe(3);
@@ -388,7 +407,12 @@ describe.each(eventLogTransports)('EventLog over %s', (name, options, shortLived
   it('reports the last position of a stream another process wrote, and none for a stream without events', async () => {
     const stream = `${run}.handed-over`;
     await expect(second.get(EventLog).lastPosition(stream)).resolves.toBeUndefined();
-    for (const [position, data] of [[1, 'a'], [2, 'b'], [3, 'c']] as const) await first.get(EventLog).append(stream, position, data);
+    for (const [position, data] of [
+      [1, 'a'],
+      [2, 'b'],
+      [3, 'c'],
+    ] as const)
+      await first.get(EventLog).append(stream, position, data);
     await first.get(EventLog).append(`${run}.handed-over-other`, 9, 'x');
     await expect(second.get(EventLog).lastPosition(stream)).resolves.toBe(3);
   });

@@ -1,9 +1,9 @@
+import type { INestApplicationContext } from '@nestjs/common';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import type { INestApplicationContext } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inProcessMessaging, MessagingModule, NATS_CONNECTION, WorkQueue, type Job, type JobOutcome, type MessagingOptions, type Worker } from '../src';
+import { inProcessMessaging, type Job, type JobOutcome, MessagingModule, type MessagingOptions, NATS_CONNECTION, type Worker, WorkQueue } from '../src';
 
 const NATS_URL = process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222';
 const run = `t${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
@@ -63,11 +63,13 @@ describe.each(transports)('WorkQueue over %s', (name, platform) => {
 
   it('hands each job to exactly one worker of two processes, and both share the load', async () => {
     const handledBy = new Map<string, string[]>();
-    const handler = (processName: string) => async (job: Job): Promise<JobOutcome> => {
-      handledBy.set(job.data, [...(handledBy.get(job.data) ?? []), processName]);
-      await sleep(50);
-      return 'done';
-    };
+    const handler =
+      (processName: string) =>
+      async (job: Job): Promise<JobOutcome> => {
+        handledBy.set(job.data, [...(handledBy.get(job.data) ?? []), processName]);
+        await sleep(50);
+        return 'done';
+      };
     const jobs = Array.from({ length: 20 }, (_, n) => `job-${n}`);
     for (const job of jobs) await first.get(WorkQueue).enqueue('once', { id: `${run}-once-${job}`, data: job });
     work(first, 'once', handler('first'), 2);
@@ -193,10 +195,13 @@ describe.each(transports)('WorkQueue over %s', (name, platform) => {
     const restarted = second.get(WorkQueue).work('reconfigured', handler, { concurrency: 1, maxAttempts: 5, ackWaitMs: 4_000 });
     workers.push(restarted);
     await expect
-      .poll(async () => {
-        const info = await jsm.consumers.info(STREAM, 'work-reconfigured');
-        return { maxDeliver: info.config.max_deliver, ackWait: info.config.ack_wait };
-      }, { timeout: 5_000 })
+      .poll(
+        async () => {
+          const info = await jsm.consumers.info(STREAM, 'work-reconfigured');
+          return { maxDeliver: info.config.max_deliver, ackWait: info.config.ack_wait };
+        },
+        { timeout: 5_000 },
+      )
       .toEqual({ maxDeliver: 6, ackWait: 4_000 * 1e6 });
   });
 });

@@ -5,7 +5,16 @@ describe(drainUntil, () => {
   it('resolves true as soon as the work is done, ticking while it waits', async () => {
     let left = 3;
     let ticks = 0;
-    await expect(drainUntil(Date.now() + 5_000, () => left === 0, () => { ticks += 1; left -= 1; })).resolves.toBe(true);
+    await expect(
+      drainUntil(
+        Date.now() + 5_000,
+        () => left === 0,
+        () => {
+          ticks += 1;
+          left -= 1;
+        },
+      ),
+    ).resolves.toBe(true);
     expect(ticks).toBe(3);
   });
 

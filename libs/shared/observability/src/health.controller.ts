@@ -36,7 +36,12 @@ export class HealthController implements OnDrain {
   @HealthCheck()
   ready() {
     if (this.draining) {
-      throw new ServiceUnavailableException({ status: 'error', info: {}, error: { shutdown: { status: 'down', message: 'the service is shutting down' } }, details: {} });
+      throw new ServiceUnavailableException({
+        status: 'error',
+        info: {},
+        error: { shutdown: { status: 'down', message: 'the service is shutting down' } },
+        details: {},
+      });
     }
     const indicators = [
       async (): Promise<HealthIndicatorResult> => {

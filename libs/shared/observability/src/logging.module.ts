@@ -1,4 +1,4 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { defaultLogFormat, logDestination, type LogFormat } from './log-output';
 import { PlatformLogger } from './platform-logger';

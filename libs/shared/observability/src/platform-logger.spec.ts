@@ -1,5 +1,5 @@
-import { describe, expect, it, vi } from 'vitest';
 import type { PinoLogger } from 'nestjs-pino';
+import { describe, expect, it, vi } from 'vitest';
 import { defaultLogFormat } from './log-output';
 import { PlatformLogger } from './platform-logger';
 

@@ -1,7 +1,7 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import { DiscoveryService, ModulesContainer, NestApplication, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { microserviceOptions, stopTakingRequests, type MessagingOptions } from '@mcp-platform/shared-messaging';
+import { type MessagingOptions, microserviceOptions, stopTakingRequests } from '@mcp-platform/shared-messaging';
 import { isDrainable, type OnDrain } from './drain';
 import { PlatformLogger } from './platform-logger';
 
@@ -119,7 +119,9 @@ export async function runService(options: RunServiceOptions): Promise<NestFastif
   // The one line a start prints at info besides what the apps did (migrations, keys): where it serves.
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
-  logger.log(`ready on http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}${options.apps?.length ? ` (${options.apps.join(', ')})` : ''}`);
+  logger.log(
+    `ready on http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}${options.apps?.length ? ` (${options.apps.join(', ')})` : ''}`,
+  );
   return app;
 }
 

@@ -4,7 +4,9 @@ import { startFailureMessage } from './start-failure';
 
 describe('startFailureMessage', () => {
   it('is the list of bad keys alone for a configuration error', () => {
-    expect(startFailureMessage(new ConfigError(['PORT: expected a number', 'LOG_LEVEL: invalid']))).toBe('invalid configuration:\n  - PORT: expected a number\n  - LOG_LEVEL: invalid');
+    expect(startFailureMessage(new ConfigError(['PORT: expected a number', 'LOG_LEVEL: invalid']))).toBe(
+      'invalid configuration:\n  - PORT: expected a number\n  - LOG_LEVEL: invalid',
+    );
   });
 
   it('is the message alone for another startup error', () => {

@@ -1,7 +1,7 @@
-import { Logger, Module, type DynamicModule } from '@nestjs/common';
-import { TypeOrmModule, getDataSourceToken } from '@nestjs/typeorm';
+import { type DynamicModule, Logger, Module } from '@nestjs/common';
+import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { createDataSourceOptions, type AppDataSourceDefinition } from './data-source.factory';
+import { type AppDataSourceDefinition, createDataSourceOptions } from './data-source.factory';
 import type { DatabaseOptions } from './database.options';
 import { runMigrations } from './migration.runner';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SnakeNamingStrategy, snakeCase } from './snake-naming.strategy';
+import { snakeCase, SnakeNamingStrategy } from './snake-naming.strategy';
 
 describe('snakeCase', () => {
   it('splits camelCase and PascalCase words', () => {

@@ -1,7 +1,14 @@
 import 'reflect-metadata';
-import { Column, DataSource, Entity, PrimaryColumn, type MigrationInterface, type QueryRunner } from 'typeorm';
+import { Column, DataSource, Entity, type MigrationInterface, PrimaryColumn, type QueryRunner } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDataSourceOptions, createThrowawayDatabase, DEFAULT_TEST_DATABASE_URL, runMigrations, type DatabaseOptions, type ThrowawayDatabase } from '../src';
+import {
+  createDataSourceOptions,
+  createThrowawayDatabase,
+  type DatabaseOptions,
+  DEFAULT_TEST_DATABASE_URL,
+  runMigrations,
+  type ThrowawayDatabase,
+} from '../src';
 
 @Entity({ name: 'notes' })
 class NoteEntity {

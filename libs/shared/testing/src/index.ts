@@ -3,135 +3,135 @@
  * (embedded or distributed), isolate a run (throwaway database, bucket and subject prefixes), wait with
  * deadlines, stop processes by pid, and talk raw HTTP to an MCP URL.
  */
-export { getFreePort } from './network/free-port';
-export { waitForHttpOk, waitUntil, type WaitOptions } from './network/wait-until';
-export { startRoundRobinProxy, type RoundRobinProxy } from './network/round-robin-proxy';
-export { ProcessTracker, type TrackedProcess } from './processes/process-tracker';
-export { findRepoRoot } from './platform/repo-root';
-export { testInfrastructure, uniqueRunId, type TestInfrastructure } from './platform/test-infrastructure';
-export { createThrowawayDatabase, type ThrowawayDatabase } from '@mcp-platform/shared-persistence';
-export { deleteBucketsWithPrefix } from './platform/jetstream-buckets';
-export {
-  isolatedNatsMessaging,
-  serviceSetups,
-  type PreparedDatabase,
-  type ServiceSetup,
-  type ServiceSetupName,
-  type ServiceSetupsOptions,
-} from './services/service-setups';
-export { bootService, type BootServiceOptions } from './services/boot-service';
-export { errorOf } from './services/rpc-errors';
-export { bootEmbedded, type EmbeddedPlatform, type PlatformAuth, type PlatformCredentials, type StandaloneHandle } from './platform/embedded-platform';
-export {
-  BUCKET_PREFIX_ENV,
-  CLUSTER_MODULE,
-  SUBJECT_PREFIX_ENV,
-  bootDistributed,
-  findClusterModule,
-  importClusterModule,
-  type BootDistributedOptions,
-  type ClusterHandle,
-  type DistributedPlatform,
-  type ProcessExit,
-  type StartCluster,
-} from './platform/distributed-platform';
-export { keepAliveAgent, sendRaw, type RawRequest, type RawResponse } from './mcp/raw-http';
-export { parseSse, sseMessages, type SseEvent } from './mcp/sse';
-export {
-  ErrorCodes,
-  LEGACY_PROTOCOL_VERSIONS,
-  META_KEYS,
-  MODERN_PROTOCOL_VERSION,
-  POST_HEADERS,
-  deleteLegacySession,
-  errorCode,
-  firstResult,
-  mcpUrl,
-  modernHeaders,
-  modernMeta,
-  openLegacySession,
-  responseMessage,
-  toolResultText,
-  type JsonRpcAnswer,
-  type LegacySession,
-} from './mcp/mcp-protocol';
-export { SeededRandom } from './hostile/seeded-random';
-export { ownRssAfterGc, processRssBytes } from './processes/process-memory';
 export { CHROMIUM_ARGS, DEFAULT_CHROMIUM_PATH, launchChromium } from './browser/chromium';
 export {
-  CLIENT_INFO_FIELD_LIMIT,
-  HOSTILE_CATEGORIES,
-  INITIALIZE_PARAMS_LIMIT_BYTES,
   bloatedInitialize,
   checkHostileAnswer,
-  generateHostileCases,
+  CLIENT_INFO_FIELD_LIMIT,
   type Expectation,
+  generateHostileCases,
+  HOSTILE_CATEGORIES,
   type HostileCase,
   type HostileCategory,
   type HostileTarget,
+  INITIALIZE_PARAMS_LIMIT_BYTES,
 } from './hostile/hostile-requests';
-export { CookieJar, type StoredCookie } from './oauth/cookie-jar';
-export { decodeEntities, fieldValue, findForm, parseForms, type FormField, type HtmlForm } from './oauth/html-forms';
-export { bearerChallenge, parseAuthChallenges, type AuthChallenge, type BearerChallenge, type ChallengeSource } from './oauth/bearer-challenge';
-export { createPkcePair, randomState, s256Challenge, type PkcePair } from './oauth/pkce';
+export { SeededRandom } from './hostile/seeded-random';
 export {
+  deleteLegacySession,
+  errorCode,
+  ErrorCodes,
+  firstResult,
+  type JsonRpcAnswer,
+  LEGACY_PROTOCOL_VERSIONS,
+  type LegacySession,
+  mcpUrl,
+  META_KEYS,
+  MODERN_PROTOCOL_VERSION,
+  modernHeaders,
+  modernMeta,
+  openLegacySession,
+  POST_HEADERS,
+  responseMessage,
+  toolResultText,
+} from './mcp/mcp-protocol';
+export { keepAliveAgent, type RawRequest, type RawResponse, sendRaw } from './mcp/raw-http';
+export { parseSse, type SseEvent, sseMessages } from './mcp/sse';
+export { getFreePort } from './network/free-port';
+export { type RoundRobinProxy, startRoundRobinProxy } from './network/round-robin-proxy';
+export { waitForHttpOk, type WaitOptions, waitUntil } from './network/wait-until';
+export { type AuthChallenge, type BearerChallenge, bearerChallenge, type ChallengeSource, parseAuthChallenges } from './oauth/bearer-challenge';
+export { type ClientMetadataHost, type ClientMetadataSource, type ServedDocumentOptions, startClientMetadataHost } from './oauth/client-metadata-host';
+export { CookieJar, type StoredCookie } from './oauth/cookie-jar';
+export { decodeEntities, fieldValue, findForm, type FormField, type HtmlForm, parseForms } from './oauth/html-forms';
+export {
+  type AccessTokenClaims,
   asUnsecuredJwt,
+  type DecodedJwt,
   decodeJwt,
   generateTestSigningKey,
   mintAccessToken,
-  signRs256,
-  withFlippedSignatureByte,
-  type AccessTokenClaims,
-  type DecodedJwt,
   type MintAccessTokenOptions,
   type PublicRsaJwk,
+  signRs256,
   type TestSigningKey,
+  withFlippedSignatureByte,
 } from './oauth/jwt-forgery';
 export {
-  OAuthBrowser,
-  OAuthBrowserError,
-  csrfOf,
-  exitUrlOf,
-  pageOf,
   type AuthorizeAs,
   type BrowserFetch,
   type BrowserPage,
   type BrowserResponse,
   type ConsentDecision,
+  csrfOf,
+  exitUrlOf,
   type Navigation,
+  OAuthBrowser,
+  OAuthBrowserError,
   type OAuthBrowserOptions,
+  pageOf,
   type RequestInitLike,
   type SubmitOptions,
 } from './oauth/oauth-browser';
 export {
-  DEFAULT_REDIRECT_URI,
-  OAuthTestClient,
-  authorizationServerMetadataUrl,
-  clientSecretBasic,
-  discoverAuthorizationServer,
-  obtainToken,
-  postForm,
-  protectedResourceMetadataUrl,
   type AuthorizationOutcome,
   type AuthorizationRequestOptions,
   type AuthorizationServerMetadata,
+  authorizationServerMetadataUrl,
+  clientSecretBasic,
   type ClientSecretCredentials,
+  DEFAULT_REDIRECT_URI,
+  discoverAuthorizationServer,
   type FormEndpointAnswer,
+  OAuthTestClient,
+  obtainToken,
   type ObtainTokenOptions,
   type PkceMode,
+  postForm,
   type PostFormOptions,
   type PreparedAuthorization,
+  protectedResourceMetadataUrl,
   type RegisteredClient,
   type TestUser,
   type TokenEndpointAnswer,
   type TokenSet,
 } from './oauth/oauth-test-client';
+export { createPkcePair, type PkcePair, randomState, s256Challenge } from './oauth/pkce';
 export {
   AuthorizationCallbackError,
-  LegacySdkOAuthProvider,
-  ModernSdkOAuthProvider,
   clientMetadataDocument,
   type ClientRegistration,
+  LegacySdkOAuthProvider,
+  ModernSdkOAuthProvider,
   type TestOAuthProviderOptions,
 } from './oauth/sdk-oauth-providers';
-export { startClientMetadataHost, type ClientMetadataHost, type ClientMetadataSource, type ServedDocumentOptions } from './oauth/client-metadata-host';
+export {
+  bootDistributed,
+  type BootDistributedOptions,
+  BUCKET_PREFIX_ENV,
+  CLUSTER_MODULE,
+  type ClusterHandle,
+  type DistributedPlatform,
+  findClusterModule,
+  importClusterModule,
+  type ProcessExit,
+  type StartCluster,
+  SUBJECT_PREFIX_ENV,
+} from './platform/distributed-platform';
+export { bootEmbedded, type EmbeddedPlatform, type PlatformAuth, type PlatformCredentials, type StandaloneHandle } from './platform/embedded-platform';
+export { deleteBucketsWithPrefix } from './platform/jetstream-buckets';
+export { findRepoRoot } from './platform/repo-root';
+export { type TestInfrastructure, testInfrastructure, uniqueRunId } from './platform/test-infrastructure';
+export { ownRssAfterGc, processRssBytes } from './processes/process-memory';
+export { ProcessTracker, type TrackedProcess } from './processes/process-tracker';
+export { bootService, type BootServiceOptions } from './services/boot-service';
+export { errorOf } from './services/rpc-errors';
+export {
+  isolatedNatsMessaging,
+  type PreparedDatabase,
+  type ServiceSetup,
+  type ServiceSetupName,
+  serviceSetups,
+  type ServiceSetupsOptions,
+} from './services/service-setups';
+export { createThrowawayDatabase, type ThrowawayDatabase } from '@mcp-platform/shared-persistence';

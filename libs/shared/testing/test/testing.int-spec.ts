@@ -1,20 +1,20 @@
 import { createServer, type Server } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from 'nats';
 import { Client } from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  BUCKET_PREFIX_ENV,
-  ProcessTracker,
-  SUBJECT_PREFIX_ENV,
   bootDistributed,
+  BUCKET_PREFIX_ENV,
   createThrowawayDatabase,
   deleteBucketsWithPrefix,
   getFreePort,
+  ProcessTracker,
   sendRaw,
+  type StartCluster,
   startRoundRobinProxy,
+  SUBJECT_PREFIX_ENV,
   testInfrastructure,
   uniqueRunId,
-  type StartCluster,
 } from '../src/index';
 
 const infrastructure = testInfrastructure();
@@ -155,7 +155,18 @@ describe('bootDistributed', () => {
     const envs: Array<Record<string, string>> = [];
     const startCluster: StartCluster = async ({ env }) => {
       envs.push(env);
-      return { brokerUrls: [brokerUrl], publicUrl: brokerUrl, authUrl: brokerUrl, issuer: `${brokerUrl}/oauth`, demoUser: { username: 'demo', password: 'x' }, signalBroker: async () => ({ code: 0, signal: null }), signalProcess: async () => ({ code: 0, signal: null }), restartProcess: async () => undefined, processes: [], stop: async () => undefined };
+      return {
+        brokerUrls: [brokerUrl],
+        publicUrl: brokerUrl,
+        authUrl: brokerUrl,
+        issuer: `${brokerUrl}/oauth`,
+        demoUser: { username: 'demo', password: 'x' },
+        signalBroker: async () => ({ code: 0, signal: null }),
+        signalProcess: async () => ({ code: 0, signal: null }),
+        restartProcess: async () => undefined,
+        processes: [],
+        stop: async () => undefined,
+      };
     };
     const first = await bootDistributed(startCluster, { infrastructure, databasePrefix: 'mcp_testing' });
     const second = await bootDistributed(startCluster, { infrastructure, databasePrefix: 'mcp_testing' });

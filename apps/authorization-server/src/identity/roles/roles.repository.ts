@@ -78,6 +78,7 @@ export class RolesRepository {
 function toStoredRole(row: RoleRow): StoredRole {
   // jsonb arrives parsed from `pg`; parse defensively should a driver hand back text.
   const scopes = typeof row.scopes === 'string' ? (JSON.parse(row.scopes) as string[]) : row.scopes;
-  const scopeDescriptions = typeof row.scope_descriptions === 'string' ? (JSON.parse(row.scope_descriptions) as Record<string, string>) : row.scope_descriptions;
+  const scopeDescriptions =
+    typeof row.scope_descriptions === 'string' ? (JSON.parse(row.scope_descriptions) as Record<string, string>) : row.scope_descriptions;
   return { name: row.name, description: row.description, scopes, scopeDescriptions };
 }

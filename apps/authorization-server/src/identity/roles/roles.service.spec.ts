@@ -9,7 +9,15 @@ import { RolesService } from './roles.service';
 const roles = new Map<string, StoredRole>([
   ['tenant-admin', { name: 'tenant-admin', description: null, scopes: ['*'], scopeDescriptions: {} }],
   ['member', { name: 'member', description: null, scopes: ['mcp', 'demo'], scopeDescriptions: { 'demo:crypto': 'Hash text.' } }],
-  ['reader', { name: 'reader', description: null, scopes: ['mcp', 'files:read'], scopeDescriptions: { 'files:read': 'Read files.', 'demo:crypto': 'Ignored: member comes first.' } }],
+  [
+    'reader',
+    {
+      name: 'reader',
+      description: null,
+      scopes: ['mcp', 'files:read'],
+      scopeDescriptions: { 'files:read': 'Read files.', 'demo:crypto': 'Ignored: member comes first.' },
+    },
+  ],
 ]);
 const fakeRoles = {
   list: async () => [...roles.values()],
@@ -24,7 +32,15 @@ const fakeRoles = {
 const fakeTenants = { find: async (slug: string) => (slug === 'demo' ? { slug } : undefined) } as unknown as TenantsRepository;
 const service = new RolesService(fakeRoles, fakeTenants);
 
-const user = (changes: Partial<UserAccount>): UserAccount => ({ id: 'u', username: 'u', tenant: 'demo', platformAdmin: false, roles: [], disabled: false, ...changes });
+const user = (changes: Partial<UserAccount>): UserAccount => ({
+  id: 'u',
+  username: 'u',
+  tenant: 'demo',
+  platformAdmin: false,
+  roles: [],
+  disabled: false,
+  ...changes,
+});
 
 describe(RolesService, () => {
   describe('allowedScopes', () => {
@@ -61,8 +77,14 @@ describe(RolesService, () => {
 
   describe('put', () => {
     it('creates, then replaces a role', async () => {
-      await expect(service.put('demo', { name: 'ops', scopes: ['mcp', 'ops', 'mcp'] })).resolves.toEqual({ created: true, role: { name: 'ops', scopes: ['mcp', 'ops'], builtIn: false } });
-      await expect(service.put('demo', { name: 'ops', description: 'Operators', scopes: ['mcp'] })).resolves.toMatchObject({ created: false, role: { description: 'Operators' } });
+      await expect(service.put('demo', { name: 'ops', scopes: ['mcp', 'ops', 'mcp'] })).resolves.toEqual({
+        created: true,
+        role: { name: 'ops', scopes: ['mcp', 'ops'], builtIn: false },
+      });
+      await expect(service.put('demo', { name: 'ops', description: 'Operators', scopes: ['mcp'] })).resolves.toMatchObject({
+        created: false,
+        role: { description: 'Operators' },
+      });
     });
 
     it('keeps descriptions of scopes the role allows, trimmed, and refuses others', async () => {
@@ -73,7 +95,9 @@ describe(RolesService, () => {
         code: IdentityErrorCode.Invalid,
         message: expect.stringContaining('does not allow'),
       });
-      await expect(service.put('demo', { name: 'crypto', scopes: ['demo'], scopeDescriptions: { demo: ' ' } })).rejects.toMatchObject({ code: IdentityErrorCode.Invalid });
+      await expect(service.put('demo', { name: 'crypto', scopes: ['demo'], scopeDescriptions: { demo: ' ' } })).rejects.toMatchObject({
+        code: IdentityErrorCode.Invalid,
+      });
       await service.delete('demo', 'crypto');
     });
 
@@ -103,7 +127,12 @@ describe(RolesService, () => {
 
 describe('role scope helpers', () => {
   it('unionOfRoleScopes dedupes and sorts', () => {
-    expect(unionOfRoleScopes([['mcp', 'b'], ['a', 'mcp']])).toEqual(['a', 'b', 'mcp']);
+    expect(
+      unionOfRoleScopes([
+        ['mcp', 'b'],
+        ['a', 'mcp'],
+      ]),
+    ).toEqual(['a', 'b', 'mcp']);
     expect(unionOfRoleScopes([])).toEqual([]);
   });
 

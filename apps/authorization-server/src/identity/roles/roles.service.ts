@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { toolExecutor } from '@mcp-platform/protocol-contracts';
 import { IdentityError, IdentityErrorCode } from '../identity.errors';
-import { BUILT_IN_ROLES, TENANT_ADMIN_ROLE, type Role, type UserAccount } from '../identity.types';
+import { BUILT_IN_ROLES, type Role, TENANT_ADMIN_ROLE, type UserAccount } from '../identity.types';
 import { TenantsRepository } from '../tenants/tenants.repository';
 import { isScopeAllowed, unionOfRoleScopes } from './role-scopes';
 import { RolesRepository, type StoredRole } from './roles.repository';
@@ -109,9 +109,11 @@ export class RolesService {
 }
 
 function assertRole(input: RoleInput): void {
-  if (!ROLE_NAME.test(input.name)) throw new IdentityError(IdentityErrorCode.Invalid, 'a role name is 1..63 of a-z 0-9 and "-", starting with a letter or digit');
+  if (!ROLE_NAME.test(input.name))
+    throw new IdentityError(IdentityErrorCode.Invalid, 'a role name is 1..63 of a-z 0-9 and "-", starting with a letter or digit');
   if (input.name === TENANT_ADMIN_ROLE) throw new IdentityError(IdentityErrorCode.Invalid, `${TENANT_ADMIN_ROLE} is built in: it always allows every scope`);
-  if ((input.description?.length ?? 0) > MAX_DESCRIPTION_LENGTH) throw new IdentityError(IdentityErrorCode.Invalid, `a role description has at most ${MAX_DESCRIPTION_LENGTH} characters`);
+  if ((input.description?.length ?? 0) > MAX_DESCRIPTION_LENGTH)
+    throw new IdentityError(IdentityErrorCode.Invalid, `a role description has at most ${MAX_DESCRIPTION_LENGTH} characters`);
   if (input.scopes.length > MAX_SCOPES) throw new IdentityError(IdentityErrorCode.Invalid, `a role has at most ${MAX_SCOPES} scopes`);
   for (const scope of input.scopes) {
     if (!toolExecutor.ScopeNameSchema.safeParse(scope).success) throw new IdentityError(IdentityErrorCode.Invalid, `not a scope: ${JSON.stringify(scope)}`);
@@ -120,7 +122,8 @@ function assertRole(input: RoleInput): void {
   if (described.length > MAX_SCOPES) throw new IdentityError(IdentityErrorCode.Invalid, `a role describes at most ${MAX_SCOPES} scopes`);
   for (const [scope, text] of described) {
     // A role describes what it grants: a description of a scope it does not allow would mislead.
-    if (!isScopeAllowed(input.scopes, scope)) throw new IdentityError(IdentityErrorCode.Invalid, `scopeDescriptions: the role does not allow ${JSON.stringify(scope)}`);
+    if (!isScopeAllowed(input.scopes, scope))
+      throw new IdentityError(IdentityErrorCode.Invalid, `scopeDescriptions: the role does not allow ${JSON.stringify(scope)}`);
     if (text.trim().length === 0 || text.length > MAX_SCOPE_DESCRIPTION_LENGTH) {
       throw new IdentityError(IdentityErrorCode.Invalid, `scopeDescriptions: the description of ${scope} is 1..${MAX_SCOPE_DESCRIPTION_LENGTH} characters`);
     }

@@ -26,7 +26,11 @@ class FakeUsers {
     return username === DEMO_USERNAME ? this.demo : undefined;
   }
   async insert(user: NewUser): Promise<boolean> {
-    this.demo = { account: { id: user.id, username: user.username, tenant: user.tenant, platformAdmin: user.platformAdmin, roles: user.roles, disabled: false }, passwordHash: user.passwordHash, tenantDisabled: false } as StoredUser;
+    this.demo = {
+      account: { id: user.id, username: user.username, tenant: user.tenant, platformAdmin: user.platformAdmin, roles: user.roles, disabled: false },
+      passwordHash: user.passwordHash,
+      tenantDisabled: false,
+    } as StoredUser;
     return true;
   }
   async setPasswordHash(_id: string, passwordHash: string): Promise<void> {

@@ -57,7 +57,10 @@ export class SeedService implements OnModuleInit {
         }
       }
       await this.seedDemoUser(seed.demoUserPassword);
-      if (seed.logDemoUserPassword) this.logger.warn(`demo user: username "${DEMO_USERNAME}", password "${seed.demoUserPassword}" (generated at boot; set DEMO_USER_PASSWORD to choose it)`);
+      if (seed.logDemoUserPassword)
+        this.logger.warn(
+          `demo user: username "${DEMO_USERNAME}", password "${seed.demoUserPassword}" (generated at boot; set DEMO_USER_PASSWORD to choose it)`,
+        );
     }
     if (bootstrapAdmin) await this.seedPlatformAdmin(bootstrapAdmin.username, bootstrapAdmin.password);
   }
@@ -74,7 +77,14 @@ export class SeedService implements OnModuleInit {
       return;
     }
     const passwordHash = await this.hasher.hash(password);
-    const inserted = await this.users.insert({ id: this.ids.newId(), username: DEMO_USERNAME, passwordHash, tenant: 'demo', platformAdmin: false, roles: [MEMBER_ROLE] });
+    const inserted = await this.users.insert({
+      id: this.ids.newId(),
+      username: DEMO_USERNAME,
+      passwordHash,
+      tenant: 'demo',
+      platformAdmin: false,
+      roles: [MEMBER_ROLE],
+    });
     if (inserted) this.logger.debug(`seeded user ${DEMO_USERNAME}`);
   }
 
@@ -83,7 +93,14 @@ export class SeedService implements OnModuleInit {
     const username = normalizeUsername(rawUsername);
     assertUsername(username);
     assertPasswordPolicy(password);
-    const inserted = await this.users.insert({ id: this.ids.newId(), username, passwordHash: await this.hasher.hash(password), tenant: null, platformAdmin: true, roles: [] });
+    const inserted = await this.users.insert({
+      id: this.ids.newId(),
+      username,
+      passwordHash: await this.hasher.hash(password),
+      tenant: null,
+      platformAdmin: true,
+      roles: [],
+    });
     if (inserted) this.logger.log(`created platform admin ${username}`);
     else this.logger.warn(`no enabled platform admin exists, and username ${username} is taken by another user: no platform admin was created`);
   }

@@ -1,10 +1,18 @@
 import { Logger } from '@nestjs/common';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { authorizationServer, resourceStore, taskScheduler, toolExecutor, WireErrorCode, type EventContract, type RpcContract } from '@mcp-platform/protocol-contracts';
-import { RpcError, type MessageBus } from '@mcp-platform/shared-messaging';
+import {
+  authorizationServer,
+  type EventContract,
+  resourceStore,
+  type RpcContract,
+  taskScheduler,
+  toolExecutor,
+  WireErrorCode,
+} from '@mcp-platform/protocol-contracts';
+import { type MessageBus, RpcError } from '@mcp-platform/shared-messaging';
+import type { AccessRevocations } from '../../revocations/access-revocations.service';
 import { IdentityErrorCode } from '../identity.errors';
 import type { Tenant } from '../identity.types';
-import type { AccessRevocations } from '../../revocations/access-revocations.service';
 import { RESERVED_TENANT_SLUGS } from './tenant-slug';
 import type { InitialRole, TenantsRepository } from './tenants.repository';
 import { TenantsService } from './tenants.service';
@@ -19,7 +27,13 @@ class FakeTenants {
   }
   async insertWithRoles(tenant: { slug: string; name: string }, roles: InitialRole[]) {
     if (this.rows.has(tenant.slug)) return false;
-    this.rows.set(tenant.slug, { ...tenant, id: `id-of-${tenant.slug}-${this.rows.size}`, disabled: false, createdAt: new Date(0), roles: roles.map((role) => role.name) });
+    this.rows.set(tenant.slug, {
+      ...tenant,
+      id: `id-of-${tenant.slug}-${this.rows.size}`,
+      disabled: false,
+      createdAt: new Date(0),
+      roles: roles.map((role) => role.name),
+    });
     return true;
   }
   async update(slug: string, changes: { name?: string; disabled?: boolean }) {
@@ -80,7 +94,10 @@ describe(TenantsService, () => {
 
     it.each(RESERVED_TENANT_SLUGS)('refuses the reserved slug %s', async (slug) => {
       const { service, calls } = setup();
-      await expect(service.create({ slug, name: 'x' })).rejects.toMatchObject({ code: IdentityErrorCode.Invalid, message: expect.stringContaining('reserved') });
+      await expect(service.create({ slug, name: 'x' })).rejects.toMatchObject({
+        code: IdentityErrorCode.Invalid,
+        message: expect.stringContaining('reserved'),
+      });
       expect(calls).toEqual([]);
     });
 
@@ -167,7 +184,9 @@ describe(TenantsService, () => {
     });
 
     it('keeps the tenant enabled when the executor does not take the change', async () => {
-      const { service, repository } = setup((contract) => (contract.subject === toolExecutor.putTenant.subject && repository.rows.has('acme') ? new RpcError(WireErrorCode.Timeout, 'late') : { created: true }));
+      const { service, repository } = setup((contract) =>
+        contract.subject === toolExecutor.putTenant.subject && repository.rows.has('acme') ? new RpcError(WireErrorCode.Timeout, 'late') : { created: true },
+      );
       await service.create({ slug: 'acme', name: 'Acme' }).catch(() => undefined);
       repository.rows.set('acme', { id: 'acme-id', slug: 'acme', name: 'Acme', disabled: false, createdAt: new Date(0), roles: [] });
       await expect(service.update('acme', { disabled: true })).rejects.toMatchObject({ code: IdentityErrorCode.Unavailable });

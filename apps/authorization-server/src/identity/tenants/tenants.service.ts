@@ -1,9 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { authorizationServer, resourceStore, taskScheduler, toolExecutor, WireErrorCode } from '@mcp-platform/protocol-contracts';
 import { isRpcError, MessageBus } from '@mcp-platform/shared-messaging';
+import { AccessRevocations } from '../../revocations/access-revocations.service';
 import { IdentityError, IdentityErrorCode } from '../identity.errors';
 import type { Tenant } from '../identity.types';
-import { AccessRevocations } from '../../revocations/access-revocations.service';
 import { builtInRoles } from '../roles/built-in-roles';
 import { assertTenantSlug } from './tenant-slug';
 import { TenantsRepository } from './tenants.repository';
@@ -89,7 +89,10 @@ export class TenantsService {
         throw unavailable(`the tool executor did not ${changes.disabled ? 'disable' : 'enable'} the catalog of ${slug}`, error);
       }
     }
-    const tenant = await this.repository.update(slug, { ...(name === undefined ? {} : { name }), ...(changes.disabled === undefined ? {} : { disabled: changes.disabled }) });
+    const tenant = await this.repository.update(slug, {
+      ...(name === undefined ? {} : { name }),
+      ...(changes.disabled === undefined ? {} : { disabled: changes.disabled }),
+    });
     if (!tenant) throw notFound(slug);
     // Again once stored: a token issued while the executor was asked (the tenant still enabled here) is later than the first.
     if (changes.disabled === true) await this.revocations.revokeTenant(current.id, slug);
@@ -136,7 +139,8 @@ export class TenantsService {
 
 function requireName(name: string): string {
   const trimmed = name.trim();
-  if (trimmed.length === 0 || trimmed.length > MAX_NAME_LENGTH) throw new IdentityError(IdentityErrorCode.Invalid, `a tenant name is 1..${MAX_NAME_LENGTH} characters`);
+  if (trimmed.length === 0 || trimmed.length > MAX_NAME_LENGTH)
+    throw new IdentityError(IdentityErrorCode.Invalid, `a tenant name is 1..${MAX_NAME_LENGTH} characters`);
   return trimmed;
 }
 

@@ -1,4 +1,4 @@
-import { hash, verify, type Options } from '@node-rs/argon2';
+import { hash, type Options, verify } from '@node-rs/argon2';
 
 /**
  * Turns passwords into one-way hashes and checks them. Injected, so unit tests can use cheap

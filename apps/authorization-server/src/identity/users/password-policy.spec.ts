@@ -4,7 +4,9 @@ import { assertPasswordPolicy, assertUsername, normalizeUsername } from './passw
 
 describe('assertPasswordPolicy', () => {
   it('refuses fewer than 12 characters and says so', () => {
-    expect(() => assertPasswordPolicy('elevenchars')).toThrow(expect.objectContaining({ code: IdentityErrorCode.Invalid, message: expect.stringContaining('at least 12 characters') }));
+    expect(() => assertPasswordPolicy('elevenchars')).toThrow(
+      expect.objectContaining({ code: IdentityErrorCode.Invalid, message: expect.stringContaining('at least 12 characters') }),
+    );
   });
 
   it('accepts 12 characters, counting code points rather than UTF-16 units', () => {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { AUTHORIZATION_SERVER_CONNECTION } from '../../authorization-server.constants';
-import { isUniqueViolation, isUuid, queryRows, table, type SqlRunner } from '../../authorization-server.sql';
+import { isUniqueViolation, isUuid, queryRows, type SqlRunner, table } from '../../authorization-server.sql';
 import type { UserAccount } from '../identity.types';
 
 /** A user as stored, with what sign-in needs besides the account: the hash and the tenant's state. */
@@ -74,7 +74,11 @@ export class UsersRepository {
   }
 
   async list(tenant: string | null): Promise<StoredUser[]> {
-    const rows = await queryRows<UserRow>(this.dataSource, `${SELECT_USERS} WHERE ${tenantFilter(tenant, 1)} ORDER BY u.username`, tenant === null ? [] : [tenant]);
+    const rows = await queryRows<UserRow>(
+      this.dataSource,
+      `${SELECT_USERS} WHERE ${tenantFilter(tenant, 1)} ORDER BY u.username`,
+      tenant === null ? [] : [tenant],
+    );
     return rows.map(toStoredUser);
   }
 

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { RandomIds } from '@mcp-platform/shared-clock';
-import { IdentityErrorCode } from '../identity.errors';
 import type { AccessRevocations } from '../../revocations/access-revocations.service';
+import { IdentityErrorCode } from '../identity.errors';
 import type { Tenant } from '../identity.types';
 import type { RolesRepository, StoredRole } from '../roles/roles.repository';
 import type { TenantsRepository } from '../tenants/tenants.repository';
@@ -93,7 +93,9 @@ describe(UsersService, () => {
       const row = users.rows.get(subject);
       return row === undefined ? 'deleted' : row.account.disabled ? 'disabled' : 'enabled';
     };
-    const revocationsService = { revokeSubject: async (subject: string) => void revocations.push({ subject, stored: stateOf(subject) }) } as unknown as AccessRevocations;
+    const revocationsService = {
+      revokeSubject: async (subject: string) => void revocations.push({ subject, stored: stateOf(subject) }),
+    } as unknown as AccessRevocations;
     service = new UsersService(users as unknown as UsersRepository, fakeTenants, fakeRoles, hasher, revocationsService, new RandomIds());
   });
 
@@ -129,7 +131,10 @@ describe(UsersService, () => {
       await expect(service.create(null, { username: 'erin', password: 'a long password', platformAdmin: true, roles: ['member'] })).rejects.toMatchObject({
         code: IdentityErrorCode.Invalid,
       });
-      await expect(service.create(null, { username: 'erin', password: 'a long password', platformAdmin: true })).resolves.toMatchObject({ tenant: null, platformAdmin: true });
+      await expect(service.create(null, { username: 'erin', password: 'a long password', platformAdmin: true })).resolves.toMatchObject({
+        tenant: null,
+        platformAdmin: true,
+      });
     });
   });
 

@@ -1,14 +1,14 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { IdSource } from '@mcp-platform/shared-clock';
-import { createHash, randomBytes } from 'node:crypto';
+import { AccessRevocations } from '../../revocations/access-revocations.service';
 import { IdentityError, IdentityErrorCode } from '../identity.errors';
 import type { UserAccount } from '../identity.types';
-import { AccessRevocations } from '../../revocations/access-revocations.service';
 import { RolesRepository } from '../roles/roles.repository';
 import { TenantsRepository } from '../tenants/tenants.repository';
 import { PasswordHasher } from './password-hasher';
 import { assertPasswordPolicy, assertUsername, normalizeUsername } from './password-policy';
-import { UsersRepository, type StoredUser } from './users.repository';
+import { type StoredUser, UsersRepository } from './users.repository';
 
 export type { UserAccount } from '../identity.types';
 

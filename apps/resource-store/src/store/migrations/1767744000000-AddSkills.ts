@@ -31,7 +31,9 @@ export class AddSkills1767744000000 implements MigrationInterface {
     await queryRunner.query(`ALTER TABLE "resource_store"."resources" ADD COLUMN "skill" text COLLATE "C"`);
     await queryRunner.query(`CREATE INDEX "ix_resources_tenant_skill" ON "resource_store"."resources" ("tenant", "skill") WHERE "skill" IS NOT NULL`);
     await queryRunner.query(`ALTER TABLE "resource_store"."resource_uploads" ADD COLUMN "kind" text NOT NULL DEFAULT 'resource'`);
-    await queryRunner.query(`ALTER TABLE "resource_store"."resource_uploads" ADD CONSTRAINT "ck_resource_uploads_kind" CHECK ("kind" IN ('resource', 'skill'))`);
+    await queryRunner.query(
+      `ALTER TABLE "resource_store"."resource_uploads" ADD CONSTRAINT "ck_resource_uploads_kind" CHECK ("kind" IN ('resource', 'skill'))`,
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

@@ -9,9 +9,7 @@ export class AddToolScopes1767312000000 implements MigrationInterface {
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`ALTER TABLE "tool_executor"."tools" ADD COLUMN "required_scopes" jsonb NOT NULL DEFAULT '[]'::jsonb`);
-    await queryRunner.query(
-      `ALTER TABLE "tool_executor"."tools" ADD CONSTRAINT "ck_tools_required_scopes" CHECK (jsonb_typeof("required_scopes") = 'array')`,
-    );
+    await queryRunner.query(`ALTER TABLE "tool_executor"."tools" ADD CONSTRAINT "ck_tools_required_scopes" CHECK (jsonb_typeof("required_scopes") = 'array')`);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

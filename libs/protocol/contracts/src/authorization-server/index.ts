@@ -1,2 +1,2 @@
-export * from './signing-key.contracts';
 export * from './access.contracts';
+export * from './signing-key.contracts';

@@ -24,7 +24,10 @@ export const MAX_RESOURCE_CONTENT_BYTES = 512 * 1024;
 
 const Slug = z.string().regex(TENANT_SLUG_PATTERN, 'lowercase letters, digits and "-", at most 63, starting with a letter or digit');
 
-const ServerNames = z.array(z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/)).max(100).default([]);
+const ServerNames = z
+  .array(z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/))
+  .max(100)
+  .default([]);
 
 /**
  * Completion values of one argument: a plain list, or lists keyed by the value of an earlier
@@ -37,7 +40,11 @@ export const CompletionSourceSchema = z.union([
 export type CompletionSource = z.infer<typeof CompletionSourceSchema>;
 
 /** A resource's URI: absolute (S-213). */
-export const ResourceUriSchema = z.string().min(1).max(2048).regex(/^[A-Za-z][A-Za-z0-9+.-]*:/, 'an absolute URI (S-213)');
+export const ResourceUriSchema = z
+  .string()
+  .min(1)
+  .max(2048)
+  .regex(/^[A-Za-z][A-Za-z0-9+.-]*:/, 'an absolute URI (S-213)');
 
 /** The fields of a resource definition, before the text-or-blob rule (bodies derive from it). */
 export const ResourceFieldsSchema = z.object({

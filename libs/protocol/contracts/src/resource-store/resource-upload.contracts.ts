@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { TENANT_SLUG_PATTERN } from '../common/tenant';
 import { defineRpc } from '../define-contract';
-import { ResourceFieldsSchema, ResourceSummarySchema, ResourceUriSchema } from './resource-admin.contracts';
 import { ContentChunkSchema, RESOURCE_CONTENT_CHUNK_BYTES } from './resource.contracts';
+import { ResourceFieldsSchema, ResourceSummarySchema, ResourceUriSchema } from './resource-admin.contracts';
 
 /**
  * Content larger than one message, written and read by administrators in chunks of

@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { DirectoryResourceSchema, SkillSchema } from '@modelcontextprotocol/core/ext/skills';
+import { z } from 'zod';
 import { TENANT_SLUG_PATTERN } from '../common/tenant';
 import { defineRpc } from '../define-contract';
 import { CachingHintsSchema, VirtualServerAddressSchema } from './resource.contracts';

@@ -83,7 +83,8 @@ function matchSpans(template: UriTemplate, uri: string): Array<[number, number]>
   // valueEnd[p]: where a value starting at p must end at the latest (the next / ? # or the URI's end).
   const valueEnd = new Int32Array(length + 1);
   valueEnd[length] = length;
-  for (let position = length - 1; position >= 0; position--) valueEnd[position] = OUTSIDE_VALUES.has(uri[position] ?? '') ? position : (valueEnd[position + 1] ?? length);
+  for (let position = length - 1; position >= 0; position--)
+    valueEnd[position] = OUTSIDE_VALUES.has(uri[position] ?? '') ? position : (valueEnd[position + 1] ?? length);
   // fits[i][e]: variable i may end at e (its literal follows there, and everything after it matches);
   // latest[i][x]: the largest e <= x where it may, or -1. Filled from the last variable back.
   const latest: Int32Array[] = new Array<Int32Array>(count);

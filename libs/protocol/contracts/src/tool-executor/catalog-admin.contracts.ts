@@ -14,7 +14,9 @@ import { TaskSupportSchema } from './tool.contracts';
 const Slug = z.string().regex(TENANT_SLUG_PATTERN, 'lowercase letters, digits and "-", at most 63, starting with a letter or digit');
 
 /** A scope name as RFC 6749 §3.3 allows it (printable ASCII without space, `"` or `\`). */
-export const ScopeNameSchema = z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]{1,128}$/, 'a scope is 1..128 printable ASCII characters without space, quote or backslash');
+export const ScopeNameSchema = z
+  .string()
+  .regex(/^[\x21\x23-\x5B\x5D-\x7E]{1,128}$/, 'a scope is 1..128 printable ASCII characters without space, quote or backslash');
 
 const JsonObjectSchema = z.record(z.string(), z.unknown());
 
@@ -26,10 +28,16 @@ export const HttpHeaderNameSchema = z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-
  * (API keys, bearer tokens): write-only, they never leave the tool executor except on the tool's own
  * requests (issue 13 item 7).
  */
-export const HttpHeaderSetSchema = z.object({ set: z.literal(true) }).strict().describe('The header is configured; its value is write-only and never shown');
+export const HttpHeaderSetSchema = z
+  .object({ set: z.literal(true) })
+  .strict()
+  .describe('The header is configured; its value is write-only and never shown');
 
 /** A header value as written: no CR, LF or NUL (they would split the request), at most 8 KiB. */
-const HttpHeaderValueSchema = z.string().max(8192).regex(/^[^\r\n\0]*$/, 'a header value has no CR, LF or NUL');
+const HttpHeaderValueSchema = z
+  .string()
+  .max(8192)
+  .regex(/^[^\r\n\0]*$/, 'a header value has no CR, LF or NUL');
 
 const HTTP_HEADERS_MAX = 32;
 
@@ -39,7 +47,7 @@ const HTTP_HEADERS_MAX = 32;
  */
 const HTTP_TOOL_DESCRIPTION = [
   "An HTTP endpoint the platform calls for each tools/call. The request: `POST` to `url` as written (its query string kept), body = the call's `arguments` as JSON (`{}` when none), headers `Content-Type: application/json`, `Accept: application/json, text/plain;q=0.9, */*;q=0.1`, `Content-Length`, `Host`, `Connection: keep-alive` and the configured `headers`; never the caller's token nor who the caller is.",
-  'Limits: the request is aborted after `timeoutMs` (default and maximum 30 s, the executor-wide bound) or the tool\'s own `timeoutMs`, whichever comes first; redirects are not followed; answers over 1 MiB are discarded; only public addresses are reached unless the operator sets TOOL_HTTP_ALLOW_PRIVATE_NETWORKS=true on the tool executor.',
+  "Limits: the request is aborted after `timeoutMs` (default and maximum 30 s, the executor-wide bound) or the tool's own `timeoutMs`, whichever comes first; redirects are not followed; answers over 1 MiB are discarded; only public addresses are reached unless the operator sets TOOL_HTTP_ALLOW_PRIVATE_NETWORKS=true on the tool executor.",
   'The answer becomes the tool result: a non-2xx status → an error result (`isError: true`) with the status and the first 300 characters of the body; a JSON body (`application/json` or any `+json` type) that is an object with a `content` array → used as the tool result itself (validated; a malformed one is an error result); any other JSON object → `structuredContent` plus its JSON as a text block; other JSON (an array, a number…) → its JSON as a text block; anything else (text, HTML, an empty body, a JSON type that does not parse) → the body, read as UTF-8, as one text block. With an `outputSchema`, `structuredContent` must then match it.',
   "Failures: a refused, unresolvable or unreachable endpoint (DNS, connection, TLS) is an error result \"The tool's endpoint could not be reached (error id …)\" for the caller; the details are in the tool's `lastError` and the executor's log under that id.",
 ].join(' ');
@@ -63,7 +71,13 @@ export const ToolRunnerSchema = z.discriminatedUnion('kind', [
           .refine((headers) => Object.keys(headers).length <= HTTP_HEADERS_MAX, `at most ${HTTP_HEADERS_MAX} headers`)
           .optional()
           .describe(HTTP_HEADERS_WRITE_DESCRIPTION),
-        timeoutMs: z.number().int().positive().max(15 * 60_000).optional().describe('Upper bound of one request in milliseconds; the executor caps it at 30 s'),
+        timeoutMs: z
+          .number()
+          .int()
+          .positive()
+          .max(15 * 60_000)
+          .optional()
+          .describe('Upper bound of one request in milliseconds; the executor caps it at 30 s'),
       })
       .describe(HTTP_TOOL_DESCRIPTION),
   }),
@@ -89,7 +103,7 @@ const INPUT_SCHEMA_DESCRIPTION =
   'JSON Schema 2020-12 of the arguments; the root `type` is `object`. A property may carry `"x-mcp-header": "<Name>"`: ' +
   'clients of the 2026-07-28 protocol then also send that argument as the HTTP header `Mcp-Param-<Name>` (so gateways can ' +
   'route on it), and a call whose header is missing or disagrees with the argument is refused (400, -32020). The name must be ' +
-  'a non-empty HTTP token (letters, digits and !#$%&\'*+-.^_`|~), unique ignoring case within the schema, on a `string`, ' +
+  "a non-empty HTTP token (letters, digits and !#$%&'*+-.^_`|~), unique ignoring case within the schema, on a `string`, " +
   '`integer` or `boolean` property reached from the root through `properties` only (not under `items`, `anyOf`, `$defs`…); ' +
   'otherwise the tool is refused with 400. Do not mark secrets: header values are visible to every intermediary.';
 
@@ -103,14 +117,21 @@ const ToolFieldsSchema = z.object({
    * A JSON Schema (2020-12) object for the arguments; its root `type` is `object`. A property may carry
    * `x-mcp-header` (S-116, S-117); the executor refuses the tool unless each is valid.
    */
-  inputSchema: JsonObjectSchema.refine((schema) => schema['type'] === 'object', { message: 'inputSchema must have type "object" (S-183)' }).describe(INPUT_SCHEMA_DESCRIPTION),
+  inputSchema: JsonObjectSchema.refine((schema) => schema['type'] === 'object', { message: 'inputSchema must have type "object" (S-183)' }).describe(
+    INPUT_SCHEMA_DESCRIPTION,
+  ),
   outputSchema: JsonObjectSchema.optional(),
   annotations: JsonObjectSchema.optional(),
   /**
    * Per-call timeout in milliseconds (default 60 s). Up to 24 hours for tools run as tasks; a plain
    * call is answered within 15 minutes (callTool's deadline) whatever the tool's timeout.
    */
-  timeoutMs: z.number().int().positive().max(24 * 3_600_000).optional(),
+  timeoutMs: z
+    .number()
+    .int()
+    .positive()
+    .max(24 * 3_600_000)
+    .optional(),
   /** A disabled tool stays in the catalog but is neither listed nor callable. */
   enabled: z.boolean().default(true),
   /** Scopes a caller's token must carry to see and call the tool (besides the baseline `mcp`). */

@@ -1,3 +1,3 @@
+export * from './catalog-admin.contracts';
 export * from './tool.contracts';
 export * from './virtual-server.contracts';
-export * from './catalog-admin.contracts';

@@ -9,9 +9,12 @@ describe('client request ids', () => {
     }
   });
 
-  it.each([1, '1', 'l-abc', 'l-abc#', 'l-abc#0', 'l-abc#01', 'x-abc#1', 'l-a b#1', `l-${'a'.repeat(200)}#1`, 'l-abc#1#2', null])('refuses %j, which the platform never issues', (id) => {
-    expect(callIdOfClientRequest(id)).toBeUndefined();
-  });
+  it.each([1, '1', 'l-abc', 'l-abc#', 'l-abc#0', 'l-abc#01', 'x-abc#1', 'l-a b#1', `l-${'a'.repeat(200)}#1`, 'l-abc#1#2', null])(
+    'refuses %j, which the platform never issues',
+    (id) => {
+      expect(callIdOfClientRequest(id)).toBeUndefined();
+    },
+  );
 });
 
 describe('callTool response', () => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CallToolResultSchema, LoggingLevelSchema, RequestIdSchema, ToolSchema } from '@mcp-platform/protocol-mcp';
-import { InputRequiredSchema, type InputRequired } from '../common/input-required';
+import { type InputRequired, InputRequiredSchema } from '../common/input-required';
 import { defineEvent, defineRpc, type RpcResponse } from '../define-contract';
 
 const TenantServer = {
@@ -44,12 +44,12 @@ export type CallNotify = z.infer<typeof CallNotifySchema>;
 // What a modern call answers instead of a result when it needs its client's input: the era-neutral
 // shapes of common/input-required.ts, under the names this contract has always used.
 export {
-  ClientRequestMethodSchema,
+  type InputRequest as CallInputRequest,
   InputRequestSchema as CallInputRequestSchema,
+  type InputRequired as CallInputRequired,
   InputRequiredSchema as CallInputRequiredSchema,
   type ClientRequestMethod,
-  type InputRequest as CallInputRequest,
-  type InputRequired as CallInputRequired,
+  ClientRequestMethodSchema,
 } from '../common/input-required';
 
 /** What a tool says about running as a task (S-197): `forbidden` (the default), `optional`, `required`. */
@@ -134,7 +134,10 @@ export const callTool = defineRpc({
   response: z.union([
     InputRequiredSchema,
     CallRunAsTaskSchema,
-    CallToolResultSchema.refine((result) => !Object.hasOwn(result, 'inputRequired') && !Object.hasOwn(result, 'runAsTask'), 'a tool result has no inputRequired or runAsTask'),
+    CallToolResultSchema.refine(
+      (result) => !Object.hasOwn(result, 'inputRequired') && !Object.hasOwn(result, 'runAsTask'),
+      'a tool result has no inputRequired or runAsTask',
+    ),
   ]),
   // The executor enforces each tool's own timeout; this only bounds a lost reply.
   timeoutMs: 15 * 60_000,

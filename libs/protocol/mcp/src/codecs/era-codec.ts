@@ -1,8 +1,8 @@
 import type { Implementation, LoggingLevel } from '../core-types';
 import type { JsonRpcErrorObject } from '../json-rpc-errors';
+import { isPlainObject } from '../plain-object';
 import type { CacheableResultFields } from '../results';
 import type { ProtocolEra } from '../versions';
-import { isPlainObject } from '../plain-object';
 
 /**
  * One codec per protocol era (the TypeScript SDK v2's wire codec is the model): which methods the era

@@ -44,7 +44,11 @@ describe('era codecs', () => {
 
   describe('encodeResult', () => {
     it('stamps a modern result with resultType, caching hints and serverInfo, keeping the handler’s _meta (S-6, S-35, S-246)', () => {
-      const encoded = modernCodec.encodeResult('tools/list', { body: { tools: [tool], _meta: { trace: 1 } }, caching: { ttlMs: 5, cacheScope: 'private' } }, modern);
+      const encoded = modernCodec.encodeResult(
+        'tools/list',
+        { body: { tools: [tool], _meta: { trace: 1 } }, caching: { ttlMs: 5, cacheScope: 'private' } },
+        modern,
+      );
       expect(encoded).toEqual({
         tools: [{ name: 'calculate', inputSchema: { type: 'object' } }],
         ttlMs: 5,
@@ -53,13 +57,17 @@ describe('era codecs', () => {
         _meta: { trace: 1, [ModernMetaKey.ServerInfo]: serverInfo },
       });
       // A method that is not cacheable gets no hints, whatever the handler said.
-      expect(modernCodec.encodeResult('tools/call', { body: { content: [] }, caching: { ttlMs: 5, cacheScope: 'public' } }, modern)).not.toHaveProperty('ttlMs');
+      expect(modernCodec.encodeResult('tools/call', { body: { content: [] }, caching: { ttlMs: 5, cacheScope: 'public' } }, modern)).not.toHaveProperty(
+        'ttlMs',
+      );
     });
 
     it('leaves a legacy result as the handler made it, but strips execution before 2025-11-25 (S-197)', () => {
       const result = { body: { tools: [tool] }, caching: { ttlMs: 5, cacheScope: 'public' as const } };
       expect(legacyCodec.encodeResult('tools/list', result, legacy)).toEqual({ tools: [tool] });
-      expect(legacyCodec.encodeResult('tools/list', result, { ...legacy, protocolVersion: '2025-06-18' })).toEqual({ tools: [{ name: 'calculate', inputSchema: { type: 'object' } }] });
+      expect(legacyCodec.encodeResult('tools/list', result, { ...legacy, protocolVersion: '2025-06-18' })).toEqual({
+        tools: [{ name: 'calculate', inputSchema: { type: 'object' } }],
+      });
     });
 
     it('words listed tasks the legacy way (S-277)', () => {
@@ -91,7 +99,9 @@ describe('era codecs', () => {
       const refusal = { code: JsonRpcErrorCode.InvalidParams, message: 'terminal' };
       expect(legacyCodec.encodeCancel({ alreadyTerminal: refusal }, legacy)).toEqual({ error: refusal });
       expect(legacyCodec.encodeCancel({ task }, legacy)).toEqual({ result: expect.objectContaining({ taskId: 't1', ttl: 60_000 }) });
-      expect(modernCodec.encodeCancel({ alreadyTerminal: refusal }, modern)).toEqual({ result: { resultType: 'complete', _meta: { [ModernMetaKey.ServerInfo]: serverInfo } } });
+      expect(modernCodec.encodeCancel({ alreadyTerminal: refusal }, modern)).toEqual({
+        result: { resultType: 'complete', _meta: { [ModernMetaKey.ServerInfo]: serverInfo } },
+      });
     });
   });
 
@@ -122,7 +132,12 @@ describe('era codecs', () => {
       const envelope = { protocolVersion: '2026-07-28', clientCapabilities: { sampling: {} }, logLevel: 'info' as const };
       expect(modernCodec.encodeRequestParams({ name: 't', _meta: { progressToken: 1 } }, envelope)).toEqual({
         name: 't',
-        _meta: { progressToken: 1, [ModernMetaKey.ProtocolVersion]: '2026-07-28', [ModernMetaKey.ClientCapabilities]: { sampling: {} }, [ModernMetaKey.LogLevel]: 'info' },
+        _meta: {
+          progressToken: 1,
+          [ModernMetaKey.ProtocolVersion]: '2026-07-28',
+          [ModernMetaKey.ClientCapabilities]: { sampling: {} },
+          [ModernMetaKey.LogLevel]: 'info',
+        },
       });
       expect(legacyCodec.encodeRequestParams({ name: 't' }, envelope)).toEqual({ name: 't' });
     });

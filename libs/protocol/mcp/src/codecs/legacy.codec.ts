@@ -1,6 +1,6 @@
 import { isMcpMethod, mcpMethod } from '../methods/method-registry';
-import type { DecodedResult, EraCodec, NeutralTask } from './era-codec';
 import { isPlainObject } from '../plain-object';
+import type { DecodedResult, EraCodec, NeutralTask } from './era-codec';
 import { withoutExecution } from './era-codec';
 
 /** `execution.taskSupport` (S-197) arrived with 2025-11-25; older revisions never hear of it. */

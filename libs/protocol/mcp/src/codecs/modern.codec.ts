@@ -1,9 +1,9 @@
 import { JsonRpcErrorCode } from '../error-codes';
 import { ModernMetaKey } from '../meta';
 import { isMcpMethod, mcpMethod } from '../methods/method-registry';
+import { isPlainObject } from '../plain-object';
 import { ResultType } from '../results';
 import type { EncodeContext, EraCodec, NeutralTask } from './era-codec';
-import { isPlainObject } from '../plain-object';
 import { withoutExecution } from './era-codec';
 
 /** Errors that are the request's envelope or headers, always HTTP 400 (S-115, S-38, S-52). */
@@ -35,10 +35,7 @@ export const modernCodec: EraCodec = {
   encodeResult(method, { body, caching }, context) {
     const cacheable = isMcpMethod(method) && mcpMethod(method).cacheable === true;
     const shaped = method === 'tools/list' && Array.isArray(body['tools']) ? { ...body, tools: body['tools'].map(withoutExecution) } : body;
-    return complete(
-      { ...shaped, ...(cacheable && caching ? { ttlMs: caching.ttlMs, cacheScope: caching.cacheScope } : {}) },
-      context,
-    );
+    return complete({ ...shaped, ...(cacheable && caching ? { ttlMs: caching.ttlMs, cacheScope: caching.cacheScope } : {}) }, context);
   },
 
   encodeTask(method, task, context) {

@@ -9,7 +9,9 @@ const problem = (schema: { safeParse(value: unknown): { success: boolean; error?
 
 describe('method params', () => {
   it('parses tools/call once into its command, dropping fields it does not know (S-68)', () => {
-    expect(CallToolParamsSchema.parse({ name: 'calc', arguments: { a: 1 }, task: { ttl: 5 }, inputResponses: { k: 1 }, requestState: 's', extra: true })).toEqual({
+    expect(
+      CallToolParamsSchema.parse({ name: 'calc', arguments: { a: 1 }, task: { ttl: 5 }, inputResponses: { k: 1 }, requestState: 's', extra: true }),
+    ).toEqual({
       name: 'calc',
       arguments: { a: 1 },
       task: { ttl: 5 },
@@ -31,7 +33,9 @@ describe('method params', () => {
   });
 
   it('bounds cursors (S-243) and task ids, and keeps prompt arguments a string map (S-219)', () => {
-    expect(problem(ListParamsSchema, { cursor: 'A'.repeat(MAX_CURSOR_LENGTH + 1) })).toBe(`Invalid params: cursor must be a string of at most ${MAX_CURSOR_LENGTH} characters`);
+    expect(problem(ListParamsSchema, { cursor: 'A'.repeat(MAX_CURSOR_LENGTH + 1) })).toBe(
+      `Invalid params: cursor must be a string of at most ${MAX_CURSOR_LENGTH} characters`,
+    );
     expect(problem(ListParamsSchema, { cursor: 3 })).toBe('Invalid params: cursor must be a string');
     expect(problem(TaskIdParamsSchema, { taskId: 'x'.repeat(129) })).toBe('Invalid params: taskId must be a non-empty string');
     expect(problem(GetPromptParamsSchema, { name: 'p', arguments: { a: 1 } })).toBe('Invalid params: arguments must map names to strings');

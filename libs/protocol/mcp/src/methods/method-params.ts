@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import {
   CallToolRequestParamsSchema,
   CompleteRequestParamsSchema,
@@ -12,6 +11,7 @@ import {
   SubscriptionsListenRequestParamsSchema,
 } from '@modelcontextprotocol/core';
 import { GetSkillRequestParamsSchema, ReadResourceDirectoryRequestParamsSchema } from '@modelcontextprotocol/core/ext/skills';
+import { z } from 'zod';
 
 /**
  * The params of every client request this platform serves, parsed once at the edge into a typed

@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { SKILLS_EXTENSION_ID } from '@modelcontextprotocol/core/ext/skills';
+import { z } from 'zod';
 import {
   CallToolParamsSchema,
   CompleteParamsSchema,

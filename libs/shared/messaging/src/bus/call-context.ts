@@ -1,4 +1,4 @@
-import { MessageHeader, PrincipalSchema, type Principal } from '@mcp-platform/protocol-contracts';
+import { MessageHeader, type Principal, PrincipalSchema } from '@mcp-platform/protocol-contracts';
 
 /** What crosses every hop beside the payload (DESIGN.md §4): principal, deadline, trace context. */
 export interface CallContext {

@@ -1,8 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { Ctx, EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
-import { randomUUID } from 'node:crypto';
 import {
-  WireErrorCode,
   type EventContract,
   type EventPayload,
   type ReplyEnvelope,
@@ -10,8 +9,9 @@ import {
   type RpcRequestParsed,
   type RpcResponse,
   type WireError,
+  WireErrorCode,
 } from '@mcp-platform/protocol-contracts';
-import { contextFromHeaders, type CallContext, type HeaderReader } from './call-context';
+import { type CallContext, contextFromHeaders, type HeaderReader } from './call-context';
 import { RpcError } from './rpc-error';
 
 const logger = new Logger('MessageHandler');

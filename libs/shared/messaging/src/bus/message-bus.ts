@@ -1,10 +1,4 @@
-import type {
-  EventContract,
-  EventPayload,
-  RpcContract,
-  RpcRequest,
-  RpcResponse,
-} from '@mcp-platform/protocol-contracts';
+import type { EventContract, EventPayload, RpcContract, RpcRequest, RpcResponse } from '@mcp-platform/protocol-contracts';
 import type { CallContext } from './call-context';
 
 export interface RequestOptions {

@@ -1,4 +1,4 @@
-import { WireErrorCode, type WireError } from '@mcp-platform/protocol-contracts';
+import { type WireError, WireErrorCode } from '@mcp-platform/protocol-contracts';
 
 /**
  * A typed failure of a bus call. Handlers throw it to answer with an error envelope; the typed

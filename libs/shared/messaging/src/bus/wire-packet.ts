@@ -1,4 +1,4 @@
-import { WireErrorCode, WireErrorSchema, type ReplyEnvelope, type RpcContract } from '@mcp-platform/protocol-contracts';
+import { type ReplyEnvelope, type RpcContract, WireErrorCode, WireErrorSchema } from '@mcp-platform/protocol-contracts';
 import { RpcError } from './rpc-error';
 
 /**

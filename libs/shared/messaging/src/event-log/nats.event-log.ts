@@ -1,4 +1,4 @@
-import { DiscardPolicy, headers, nanos, RetentionPolicy, StorageType, type MsgHdrs, type MsgRequest, type NatsConnection } from 'nats';
+import { DiscardPolicy, headers, type MsgHdrs, type MsgRequest, nanos, type NatsConnection, RetentionPolicy, StorageType } from 'nats';
 import { JetStreamStream } from '../transports/jetstream-stream';
 import { SubjectNaming } from '../transports/subject-naming';
 import { assertPosition, assertStreamKey, DEFAULT_EVENT_LOG_MAX_AGE_MS, EventLog, type EventLogOptions, type LoggedEvent } from './event-log';
@@ -29,7 +29,10 @@ export class NatsEventLog extends EventLog {
   /** The JetStream stream, created or updated at first use. */
   private readonly jetStream: JetStreamStream;
 
-  constructor(private readonly connection: NatsConnection, options: NatsEventLogOptions = {}) {
+  constructor(
+    private readonly connection: NatsConnection,
+    options: NatsEventLogOptions = {},
+  ) {
     super();
     // Stream names cannot hold `.`, `*`, `>`, whitespace or path separators.
     this.streamName = `${options.streamPrefix ?? ''}MCP_EVENTS`.replace(/[^A-Za-z0-9_-]/g, '_');
@@ -113,7 +116,6 @@ export class NatsEventLog extends EventLog {
     return this.naming.subject(`events.${stream}`);
   }
 }
-
 
 function position(header: MsgHdrs | undefined): number {
   const n = Number(header?.get(POSITION_HEADER));

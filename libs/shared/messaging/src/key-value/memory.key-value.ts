@@ -1,4 +1,4 @@
-import { KeyValueFactory, KeyValueStore, type KeyValueBucketOptions, type KeyValueChange, type KeyValueEntry } from './key-value.store';
+import { type KeyValueBucketOptions, type KeyValueChange, type KeyValueEntry, KeyValueFactory, KeyValueStore } from './key-value.store';
 
 interface Entry extends KeyValueEntry {
   expiresAt: number;

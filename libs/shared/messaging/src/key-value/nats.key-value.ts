@@ -1,5 +1,5 @@
 import type { KV, NatsConnection } from 'nats';
-import { KeyValueFactory, KeyValueStore, type KeyValueBucketOptions, type KeyValueChange, type KeyValueEntry } from './key-value.store';
+import { type KeyValueBucketOptions, type KeyValueChange, type KeyValueEntry, KeyValueFactory, KeyValueStore } from './key-value.store';
 
 /** JetStream's answer when a conditional write finds another last revision (or an existing key). */
 const CONFLICT = /wrong last sequence|key exists/i;
@@ -39,7 +39,9 @@ class NatsKeyValueStore extends KeyValueStore {
     void (async () => {
       for await (const entry of iterator) {
         listener(
-          entry.operation === 'PUT' ? { key: entry.key, value: decoder.decode(entry.value), revision: entry.revision } : { key: entry.key, revision: entry.revision },
+          entry.operation === 'PUT'
+            ? { key: entry.key, value: decoder.decode(entry.value), revision: entry.revision }
+            : { key: entry.key, revision: entry.revision },
         );
       }
     })();
@@ -59,7 +61,10 @@ async function conditional(write: Promise<number>): Promise<number | undefined> 
 
 /** Distributed buckets on NATS JetStream KV; every replica sees every write. */
 export class NatsKeyValueFactory extends KeyValueFactory {
-  constructor(private readonly connection: NatsConnection, private readonly prefix = '') {
+  constructor(
+    private readonly connection: NatsConnection,
+    private readonly prefix = '',
+  ) {
     super();
   }
 

@@ -1,6 +1,6 @@
 import { WireErrorCode } from '@mcp-platform/protocol-contracts';
-import { RpcError } from '../bus/rpc-error';
 import type { HeaderReader } from '../bus/call-context';
+import { RpcError } from '../bus/rpc-error';
 import type { ReplyPacket } from '../bus/wire-packet';
 
 /** What a subscriber receives: the packet as JSON text (as on the wire), and its headers. */

@@ -1,22 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import {
-  routedSubject,
-  type EventContract,
-  type EventPayload,
-  type RpcContract,
-  type RpcRequest,
-  type RpcResponse,
-} from '@mcp-platform/protocol-contracts';
+import { type EventContract, type EventPayload, routedSubject, type RpcContract, type RpcRequest, type RpcResponse } from '@mcp-platform/protocol-contracts';
 import { contextFromHeaders, contextToHeaders } from '../bus/call-context';
-import {
-  MessageBus,
-  type BusSubscription,
-  type EmitOptions,
-  type EventListener,
-  type RequestOptions,
-  type SubscribeOptions,
-} from '../bus/message-bus';
-import { parseOutgoing, unwrapReply, type EventPacket, type RequestPacket } from '../bus/wire-packet';
+import { type BusSubscription, type EmitOptions, type EventListener, MessageBus, type RequestOptions, type SubscribeOptions } from '../bus/message-bus';
+import { type EventPacket, parseOutgoing, type RequestPacket, unwrapReply } from '../bus/wire-packet';
 import { abortable } from './abortable';
 import type { InProcessHub } from './in-process.hub';
 

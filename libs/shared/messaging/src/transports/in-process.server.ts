@@ -1,4 +1,4 @@
-import { Server, type CustomTransportStrategy } from '@nestjs/microservices';
+import { type CustomTransportStrategy, Server } from '@nestjs/microservices';
 import { isObservable, lastValueFrom } from 'rxjs';
 import type { HeaderReader } from '../bus/call-context';
 import type { ReplyPacket, RequestPacket } from '../bus/wire-packet';
@@ -6,7 +6,10 @@ import type { HubMessage, InProcessHub } from './in-process.hub';
 
 /** The transport context our handlers receive in the embedded mode (the twin of Nest's `NatsContext`). */
 export class InProcessContext {
-  constructor(private readonly subject: string, private readonly headers: HeaderReader) {}
+  constructor(
+    private readonly subject: string,
+    private readonly headers: HeaderReader,
+  ) {}
   getSubject(): string {
     return this.subject;
   }

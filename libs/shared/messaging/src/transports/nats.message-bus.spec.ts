@@ -1,6 +1,6 @@
 import type { Msg, NatsConnection, PublishOptions, SubscriptionOptions } from 'nats';
-import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { defineEvent, defineRpc } from '@mcp-platform/protocol-contracts';
 import { NatsMessageBus } from './nats.message-bus';
 import { SubjectNaming } from './subject-naming';

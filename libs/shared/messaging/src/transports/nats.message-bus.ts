@@ -1,28 +1,21 @@
-import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { Logger } from '@nestjs/common';
 import { createInbox, headers as natsHeaders, JSONCodec, type Msg, type MsgHdrs, type NatsConnection, type Subscription } from 'nats';
 import {
-  routedSubject,
-  WireErrorCode,
   type EventContract,
   type EventPayload,
+  routedSubject,
   type RpcContract,
   type RpcRequest,
   type RpcResponse,
+  WireErrorCode,
 } from '@mcp-platform/protocol-contracts';
-import { contextFromHeaders, contextToHeaders, type CallContext } from '../bus/call-context';
-import {
-  MessageBus,
-  type BusSubscription,
-  type EmitOptions,
-  type EventListener,
-  type RequestOptions,
-  type SubscribeOptions,
-} from '../bus/message-bus';
+import { type CallContext, contextFromHeaders, contextToHeaders } from '../bus/call-context';
+import { type BusSubscription, type EmitOptions, type EventListener, MessageBus, type RequestOptions, type SubscribeOptions } from '../bus/message-bus';
 import { RpcError } from '../bus/rpc-error';
+import { type EventPacket, parseOutgoing, type ReplyPacket, type RequestPacket, unwrapReply } from '../bus/wire-packet';
 import { Outbox } from './outbox';
 import { SubjectNaming } from './subject-naming';
-import { parseOutgoing, unwrapReply, type EventPacket, type ReplyPacket, type RequestPacket } from '../bus/wire-packet';
 
 const codec = JSONCodec<unknown>();
 const logger = new Logger('NatsMessageBus');
@@ -133,7 +126,11 @@ export class NatsMessageBus extends MessageBus {
           return;
         }
         const parsed = contract.payload.safeParse(packet?.data);
-        if (parsed.success) listener(parsed.data as EventPayload<C>, contextFromHeaders(message.headers ? { get: (name) => message.headers?.get(name) || undefined } : undefined));
+        if (parsed.success)
+          listener(
+            parsed.data as EventPayload<C>,
+            contextFromHeaders(message.headers ? { get: (name) => message.headers?.get(name) || undefined } : undefined),
+          );
       },
     });
     return { unsubscribe: () => subscription.unsubscribe() };

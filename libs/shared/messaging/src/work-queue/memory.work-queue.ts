@@ -2,16 +2,16 @@ import { Logger } from '@nestjs/common';
 import {
   assertJobId,
   assertQueueName,
+  type Job,
+  type JobOutcome,
   resolveWorkerOptions,
   runHandler,
   settleWithin,
   WORK_QUEUE_DEDUP_WINDOW_MS,
-  WORKER_STOP_TIMEOUT_MS,
-  WorkQueue,
-  type Job,
-  type JobOutcome,
   type Worker,
+  WORKER_STOP_TIMEOUT_MS,
   type WorkerOptions,
+  WorkQueue,
 } from './work-queue';
 
 const logger = new Logger('MemoryWorkQueue');

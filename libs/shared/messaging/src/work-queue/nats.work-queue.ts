@@ -1,32 +1,32 @@
 import { Logger } from '@nestjs/common';
 import {
   AckPolicy,
-  DeliverPolicy,
-  DiscardPolicy,
-  nanos,
-  RetentionPolicy,
-  StorageType,
   type Consumer,
   type ConsumerConfig,
   type ConsumerMessages,
+  DeliverPolicy,
+  DiscardPolicy,
   type JsMsg,
+  nanos,
   type NatsConnection,
+  RetentionPolicy,
+  StorageType,
 } from 'nats';
 import { apiErrorCode, JetStreamStream } from '../transports/jetstream-stream';
 import { SubjectNaming } from '../transports/subject-naming';
 import {
   assertJobId,
   assertQueueName,
+  type Job,
+  type JobOutcome,
   resolveWorkerOptions,
   runHandler,
   settleWithin,
   WORK_QUEUE_DEDUP_WINDOW_MS,
-  WORKER_STOP_TIMEOUT_MS,
-  WorkQueue,
-  type Job,
-  type JobOutcome,
   type Worker,
+  WORKER_STOP_TIMEOUT_MS,
   type WorkerOptions,
+  WorkQueue,
 } from './work-queue';
 
 /** JetStream's answer (NATS 2.10+) when a durable consumer exists with another configuration (we update it then). */
@@ -62,7 +62,10 @@ export class NatsWorkQueue extends WorkQueue {
   /** The JetStream stream, created or updated at first use. */
   private readonly jetStream: JetStreamStream;
 
-  constructor(private readonly connection: NatsConnection, options: NatsWorkQueueOptions = {}) {
+  constructor(
+    private readonly connection: NatsConnection,
+    options: NatsWorkQueueOptions = {},
+  ) {
     super();
     // Stream names cannot hold `.`, `*`, `>`, whitespace or path separators.
     this.streamName = `${options.streamPrefix ?? ''}MCP_WORK`.replace(/[^A-Za-z0-9_-]/g, '_');
@@ -122,7 +125,6 @@ export class NatsWorkQueue extends WorkQueue {
     return this.connection.jetstream().consumers.get(this.streamName, durable);
   }
 }
-
 
 /**
  * One `work()` call: pulls at most as many jobs as it has free slots (so never more than `concurrency` unacknowledged
@@ -236,4 +238,3 @@ function settle(signal: () => void): void {
     logger.debug(`work queue: could not signal JetStream: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
-

@@ -111,7 +111,9 @@ export async function runHandler(queue: string, handler: (job: Job) => Promise<J
     const delay = outcome.retryAfterMs;
     return Number.isFinite(delay) && delay >= 0 ? Math.round(delay) : THROWN_RETRY_AFTER_MS;
   } catch (error) {
-    logger.warn(`work queue ${queue}: job ${job.id} failed on attempt ${job.attempt}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    logger.warn(
+      `work queue ${queue}: job ${job.id} failed on attempt ${job.attempt}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
     return THROWN_RETRY_AFTER_MS;
   }
 }

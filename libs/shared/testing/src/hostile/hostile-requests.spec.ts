@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RawResponse } from '../mcp/raw-http';
-import { HOSTILE_CATEGORIES, INITIALIZE_PARAMS_LIMIT_BYTES, checkHostileAnswer, generateHostileCases, type HostileTarget } from './hostile-requests';
+import { checkHostileAnswer, generateHostileCases, HOSTILE_CATEGORIES, type HostileTarget, INITIALIZE_PARAMS_LIMIT_BYTES } from './hostile-requests';
 
 const target: HostileTarget = {
   url: 'http://127.0.0.1:4000/demo/default/mcp',
@@ -53,7 +53,9 @@ describe('generateHostileCases', () => {
 
 describe('checkHostileAnswer', () => {
   it('accepts the prescribed status and error code', () => {
-    expect(checkHostileAnswer({ status: [400], codes: [-32700] }, answer(400, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'x' } }))).toEqual([]);
+    expect(checkHostileAnswer({ status: [400], codes: [-32700] }, answer(400, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'x' } }))).toEqual(
+      [],
+    );
   });
 
   it('reports a wrong status and a wrong code', () => {
@@ -68,7 +70,9 @@ describe('checkHostileAnswer', () => {
 
   it('requires data.supported on an unsupported-version error', () => {
     const expectation = { status: [400], codes: [-32022], supportedIncludes: '2026-07-28' };
-    expect(checkHostileAnswer(expectation, answer(400, { jsonrpc: '2.0', id: 1, error: { code: -32022, message: 'x', data: { supported: ['2026-07-28'] } } }))).toEqual([]);
+    expect(
+      checkHostileAnswer(expectation, answer(400, { jsonrpc: '2.0', id: 1, error: { code: -32022, message: 'x', data: { supported: ['2026-07-28'] } } })),
+    ).toEqual([]);
     expect(checkHostileAnswer(expectation, answer(400, { jsonrpc: '2.0', id: 1, error: { code: -32022, message: 'x' } }))).toHaveLength(1);
   });
 

@@ -1,4 +1,13 @@
-import { ErrorCodes, LEGACY_PROTOCOL_VERSIONS, META_KEYS, MODERN_PROTOCOL_VERSION, POST_HEADERS, modernHeaders, modernMeta, responseMessage } from '../mcp/mcp-protocol';
+import {
+  ErrorCodes,
+  LEGACY_PROTOCOL_VERSIONS,
+  META_KEYS,
+  MODERN_PROTOCOL_VERSION,
+  modernHeaders,
+  modernMeta,
+  POST_HEADERS,
+  responseMessage,
+} from '../mcp/mcp-protocol';
 import type { RawRequest, RawResponse } from '../mcp/raw-http';
 import { SeededRandom } from './seeded-random';
 
@@ -41,7 +50,12 @@ export function bloatedInitialize(id: number, bytes: number, random: SeededRando
     method: 'initialize',
     params: {
       protocolVersion: random.pick(LEGACY_PROTOCOL_VERSIONS),
-      capabilities: { sampling: { tools: {} }, elicitation: { form: {}, url: {} }, roots: { listChanged: true }, experimental: { bloat: { blob: filler(half) } } },
+      capabilities: {
+        sampling: { tools: {} },
+        elicitation: { form: {}, url: {} },
+        roots: { listChanged: true },
+        experimental: { bloat: { blob: filler(half) } },
+      },
       clientInfo: { name: 'hostile', version: '1.0.0', description: filler(Math.max(0, bytes - half)), ...clientInfo },
     },
   });
@@ -242,7 +256,12 @@ const CATEGORIES = [
           request: {
             url: target.url,
             headers: legacyHeaders(target),
-            body: json({ jsonrpc: '2.0', id: nextId(), method: 'tools/call', params: { name: target.textTool.name, arguments: { [target.textTool.argument]: big } } }),
+            body: json({
+              jsonrpc: '2.0',
+              id: nextId(),
+              method: 'tools/call',
+              params: { name: target.textTool.name, arguments: { [target.textTool.argument]: big } },
+            }),
           },
           expect: { status: [200], resultOn200: true },
         };
@@ -250,7 +269,11 @@ const CATEGORIES = [
       if (where === 1) {
         return {
           description: `${size}-char tool name`,
-          request: { url: target.url, headers: legacyHeaders(target), body: json({ jsonrpc: '2.0', id: nextId(), method: 'tools/call', params: { name: big, arguments: {} } }) },
+          request: {
+            url: target.url,
+            headers: legacyHeaders(target),
+            body: json({ jsonrpc: '2.0', id: nextId(), method: 'tools/call', params: { name: big, arguments: {} } }),
+          },
           // spec S-188: unknown tool is -32602.
           expect: { status: LEGACY_ERROR_STATUS, codes: [ErrorCodes.InvalidParams] },
         };
@@ -268,7 +291,12 @@ const CATEGORIES = [
         request: {
           url: target.url,
           headers: modernHeaders('tools/call', name),
-          body: json({ jsonrpc: '2.0', id: nextId(), method: 'tools/call', params: { name, arguments: { [target.textTool.argument]: big }, _meta: modernMeta() } }),
+          body: json({
+            jsonrpc: '2.0',
+            id: nextId(),
+            method: 'tools/call',
+            params: { name, arguments: { [target.textTool.argument]: big }, _meta: modernMeta() },
+          }),
         },
         expect: { status: [200], resultOn200: true },
       };
@@ -285,7 +313,12 @@ const CATEGORIES = [
         request: {
           url: target.url,
           headers: legacyHeaders(target),
-          body: json({ jsonrpc: '2.0', id: nextId(), method: 'tools/call', params: { name: target.textTool.name, arguments: { [target.textTool.argument]: filler } } }),
+          body: json({
+            jsonrpc: '2.0',
+            id: nextId(),
+            method: 'tools/call',
+            params: { name: target.textTool.name, arguments: { [target.textTool.argument]: filler } },
+          }),
           timeoutMs: 20_000,
         },
         expect: { status: [413] },
@@ -331,7 +364,12 @@ const CATEGORIES = [
       const ended = random.next() < 0.3;
       const sessionId = ended
         ? target.endedSessionId
-        : random.pick([random.string(32, '0123456789abcdef'), `${random.string(8, '0123456789abcdef')}-${random.string(4, '0123456789abcdef')}-4${random.string(3, '0123456789abcdef')}-a${random.string(3, '0123456789abcdef')}-${random.string(12, '0123456789abcdef')}`, random.string(random.int(1, 300), '!#$%&*+-.0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ^_`abcdefghijklmnopqrstuvwxyz|~'), `${target.session.sessionId}x`]);
+        : random.pick([
+            random.string(32, '0123456789abcdef'),
+            `${random.string(8, '0123456789abcdef')}-${random.string(4, '0123456789abcdef')}-4${random.string(3, '0123456789abcdef')}-a${random.string(3, '0123456789abcdef')}-${random.string(12, '0123456789abcdef')}`,
+            random.string(random.int(1, 300), '!#$%&*+-.0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ^_`abcdefghijklmnopqrstuvwxyz|~'),
+            `${target.session.sessionId}x`,
+          ]);
       const httpMethod = random.pick(['POST', 'POST', 'POST', 'DELETE', 'GET']);
       const headers: Record<string, string> = { ...POST_HEADERS, 'mcp-session-id': sessionId, 'mcp-protocol-version': target.session.protocolVersion };
       if (httpMethod === 'GET') headers['accept'] = 'text/event-stream';
@@ -378,9 +416,17 @@ const CATEGORIES = [
         ['Mcp-Name missing on tools/call', modernHeaders('tools/call'), call()],
         ['Mcp-Name with a wrong base64 sentinel', modernHeaders('tools/call', `=?base64?${Buffer.from(`${tool}!`).toString('base64')}?=`), call()],
         ['Mcp-Name with a broken base64 sentinel', modernHeaders('tools/call', '=?base64?***?='), call()],
-        ['MCP-Protocol-Version header differs from _meta', { ...modernHeaders('tools/list'), 'mcp-protocol-version': random.pick(LEGACY_PROTOCOL_VERSIONS) }, modernList(nextId())],
+        [
+          'MCP-Protocol-Version header differs from _meta',
+          { ...modernHeaders('tools/list'), 'mcp-protocol-version': random.pick(LEGACY_PROTOCOL_VERSIONS) },
+          modernList(nextId()),
+        ],
         ['MCP-Protocol-Version header missing', withoutHeader(modernHeaders('tools/list'), 'mcp-protocol-version'), modernList(nextId())],
-        ['_meta version differs from header', modernHeaders('tools/list'), modernList(nextId(), { ...modernMeta(), [META_KEYS.protocolVersion]: '2026-08-01' })],
+        [
+          '_meta version differs from header',
+          modernHeaders('tools/list'),
+          modernList(nextId(), { ...modernMeta(), [META_KEYS.protocolVersion]: '2026-08-01' }),
+        ],
       ];
       const [what, headers, body] = random.pick(variants);
       return {
@@ -401,7 +447,12 @@ const CATEGORIES = [
         request: {
           url: target.url,
           headers: modernHeaders('tools/call', `=?base64?${Buffer.from(tool).toString('base64')}?=`),
-          body: json({ jsonrpc: '2.0', id: nextId(), method: 'tools/call', params: { name: tool, arguments: { [target.textTool.argument]: 'sentinel' }, _meta: modernMeta() } }),
+          body: json({
+            jsonrpc: '2.0',
+            id: nextId(),
+            method: 'tools/call',
+            params: { name: tool, arguments: { [target.textTool.argument]: 'sentinel' }, _meta: modernMeta() },
+          }),
         },
         expect: { status: [200], resultOn200: true },
       };
@@ -451,7 +502,14 @@ const CATEGORIES = [
       const local = new URL(target.url);
       const kind = random.int(0, 3);
       if (kind === 0 || kind === 1) {
-        const origin = random.pick(['http://evil.example.com', 'null', 'https://attacker.test', `http://${local.host}.evil.example.com`, 'http://127.0.0.1.nip.io', 'file://']);
+        const origin = random.pick([
+          'http://evil.example.com',
+          'null',
+          'https://attacker.test',
+          `http://${local.host}.evil.example.com`,
+          'http://127.0.0.1.nip.io',
+          'file://',
+        ]);
         return {
           description: `foreign Origin ${origin}`,
           request: { url: target.url, headers: { ...base.headers, origin }, body: base.body },
@@ -504,7 +562,13 @@ const CATEGORIES = [
   {
     name: 'batch',
     build: ({ random, target, nextId }: Builder): CaseDraft => {
-      const batches = [[], [JSON.parse(legacyPing(nextId()))], [JSON.parse(legacyPing(nextId())), JSON.parse(legacyPing(nextId()))], [{ jsonrpc: '2.0', method: 'notifications/initialized' }], [1, 2, 3]];
+      const batches = [
+        [],
+        [JSON.parse(legacyPing(nextId()))],
+        [JSON.parse(legacyPing(nextId())), JSON.parse(legacyPing(nextId()))],
+        [{ jsonrpc: '2.0', method: 'notifications/initialized' }],
+        [1, 2, 3],
+      ];
       const batch = random.pick(batches);
       return {
         description: `JSON-RPC batch of ${batch.length}`,
@@ -563,7 +627,10 @@ const CATEGORIES = [
         ['tools/call with array arguments', { jsonrpc: '2.0', id, method: 'tools/call', params: { name: target.textTool.name, arguments: ['a'] } }],
         ['tools/call with string arguments', { jsonrpc: '2.0', id, method: 'tools/call', params: { name: target.textTool.name, arguments: 'a' } }],
         ['tools/call of an unknown tool', { jsonrpc: '2.0', id, method: 'tools/call', params: { name: `no_such_tool_${random.string(6)}`, arguments: {} } }],
-        ['logging/setLevel with an unknown level', { jsonrpc: '2.0', id, method: 'logging/setLevel', params: { level: random.pick(['verbose', 'INFO', '', 'trace']) } }],
+        [
+          'logging/setLevel with an unknown level',
+          { jsonrpc: '2.0', id, method: 'logging/setLevel', params: { level: random.pick(['verbose', 'INFO', '', 'trace']) } },
+        ],
         ['logging/setLevel without a level', { jsonrpc: '2.0', id, method: 'logging/setLevel', params: {} }],
         ['tools/list with a forged cursor', { jsonrpc: '2.0', id, method: 'tools/list', params: { cursor: random.string(random.int(1, 40)) } }],
         ['tools/list with a numeric cursor', { jsonrpc: '2.0', id, method: 'tools/list', params: { cursor: 5 } }],
@@ -579,7 +646,12 @@ const CATEGORIES = [
       }
       const unknown = `no_such_tool_${random.string(6)}`;
       const modern: [string, Record<string, string>, string, readonly number[]][] = [
-        ['tools/call of an unknown tool', modernHeaders('tools/call', unknown), json({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: unknown, arguments: {}, _meta: modernMeta() } }), [200, 400]],
+        [
+          'tools/call of an unknown tool',
+          modernHeaders('tools/call', unknown),
+          json({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: unknown, arguments: {}, _meta: modernMeta() } }),
+          [200, 400],
+        ],
         ['unknown per-request logLevel', modernHeaders('tools/list'), modernList(id, modernMeta({ [META_KEYS.logLevel]: 'loud' })), [200, 400]],
         ['_meta without clientCapabilities', modernHeaders('tools/list'), modernList(id, { [META_KEYS.protocolVersion]: MODERN_PROTOCOL_VERSION }), [400]],
         ['clientCapabilities not an object', modernHeaders('tools/list'), modernList(id, { ...modernMeta(), [META_KEYS.clientCapabilities]: 5 }), [400]],
@@ -609,7 +681,13 @@ const CATEGORIES = [
     name: 'unknown-virtual-server',
     build: ({ random, target, nextId }: Builder): CaseDraft => {
       const url = new URL(target.url);
-      const path = random.pick([`/nope-${random.string(4)}/default/mcp`, `/demo/nope-${random.string(4)}/mcp`, '/demo/default/mcp/extra', '/demo/mcp', '/demo/default/mcpx']);
+      const path = random.pick([
+        `/nope-${random.string(4)}/default/mcp`,
+        `/demo/nope-${random.string(4)}/mcp`,
+        '/demo/default/mcp/extra',
+        '/demo/mcp',
+        '/demo/default/mcpx',
+      ]);
       return {
         description: `MCP request to ${path}`,
         request: { url: `${url.origin}${path}`, headers: modernHeaders('tools/list'), body: modernList(nextId()) },
@@ -675,7 +753,12 @@ const CATEGORIES = [
           request: {
             url: target.url,
             headers: { ...POST_HEADERS },
-            body: json({ jsonrpc: '2.0', id: nextId(), method: 'initialize', params: { protocolVersion: 20251125, capabilities: {}, clientInfo: { name: 'x', version: '1' } } }),
+            body: json({
+              jsonrpc: '2.0',
+              id: nextId(),
+              method: 'initialize',
+              params: { protocolVersion: 20251125, capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+            }),
           },
           expect: { status: LEGACY_ERROR_STATUS, codes: [ErrorCodes.InvalidParams, ErrorCodes.InvalidRequest] },
         };
@@ -685,7 +768,12 @@ const CATEGORIES = [
         request: {
           url: target.url,
           headers: legacyHeaders(target),
-          body: json({ jsonrpc: '2.0', id: nextId(), method: 'initialize', params: { protocolVersion: target.session.protocolVersion, capabilities: {}, clientInfo: { name: 'x', version: '1' } } }),
+          body: json({
+            jsonrpc: '2.0',
+            id: nextId(),
+            method: 'initialize',
+            params: { protocolVersion: target.session.protocolVersion, capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+          }),
         },
         expect: { status: [200, 400] },
       };
@@ -708,7 +796,12 @@ const CATEGORIES = [
       const length = random.int(CLIENT_INFO_FIELD_LIMIT + 1, 4 * CLIENT_INFO_FIELD_LIMIT);
       return {
         description: `initialize with a ${length}-character clientInfo.${field}`,
-        request: { url: target.url, headers: { ...POST_HEADERS }, body: bloatedInitialize(nextId(), 1_024, random, { [field]: random.string(length) }), ...from },
+        request: {
+          url: target.url,
+          headers: { ...POST_HEADERS },
+          body: bloatedInitialize(nextId(), 1_024, random, { [field]: random.string(length) }),
+          ...from,
+        },
         expect: { status: [400], codes: [ErrorCodes.InvalidParams] },
       };
     },
@@ -776,7 +869,8 @@ export function checkHostileAnswer(expected: Expectation, answer: RawResponse): 
   }
   const response = responseMessage(answer);
   // Every case is the client's mistake: an internal error means the input reached code that broke.
-  if (response?.error?.code === ErrorCodes.InternalError) problems.push(`internal error -32603 for a client mistake: ${String(response.error.message).slice(0, 120)}`);
+  if (response?.error?.code === ErrorCodes.InternalError)
+    problems.push(`internal error -32603 for a client mistake: ${String(response.error.message).slice(0, 120)}`);
   if (expected.codes !== undefined) {
     const code = response?.error?.code;
     if (typeof code !== 'number' || !expected.codes.includes(code)) {

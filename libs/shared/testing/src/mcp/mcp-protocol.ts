@@ -1,5 +1,5 @@
 import type { Agent } from 'node:http';
-import { sendRaw, type RawResponse } from './raw-http';
+import { type RawResponse, sendRaw } from './raw-http';
 
 /** The modern protocol revision (stateless, `_meta` on every request). */
 export const MODERN_PROTOCOL_VERSION = '2026-07-28';
@@ -102,7 +102,10 @@ export async function openLegacySession(
 
 /** Ends a legacy session with DELETE; returns the status. */
 export async function deleteLegacySession(url: string, session: LegacySession, agent?: Agent): Promise<number> {
-  const answer = await sendRaw({ url, method: 'DELETE', headers: { 'mcp-session-id': session.sessionId, 'mcp-protocol-version': session.protocolVersion } }, agent);
+  const answer = await sendRaw(
+    { url, method: 'DELETE', headers: { 'mcp-session-id': session.sessionId, 'mcp-protocol-version': session.protocolVersion } },
+    agent,
+  );
   return answer.status;
 }
 
@@ -137,7 +140,10 @@ export function toolResultText(result: unknown): string {
   const content = (result as { content?: unknown } | null | undefined)?.content;
   if (!Array.isArray(content)) return '';
   return content
-    .filter((block): block is { type: 'text'; text: string } => typeof block === 'object' && block !== null && block.type === 'text' && typeof block.text === 'string')
+    .filter(
+      (block): block is { type: 'text'; text: string } =>
+        typeof block === 'object' && block !== null && block.type === 'text' && typeof block.text === 'string',
+    )
     .map((block) => block.text)
     .join('\n');
 }

@@ -1,4 +1,4 @@
-import { request as httpRequest, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, request as httpRequest, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
 /** A reverse proxy on loopback that sends each request to the next of its targets in turn. */
@@ -36,20 +36,17 @@ export async function startRoundRobinProxy(targets: readonly string[], options: 
     for (const [name, value] of Object.entries(incoming.headers)) {
       if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
     }
-    const proxied = httpRequest(
-      { host: upstream.hostname, port: upstream.port, method: incoming.method, path: incoming.url, headers },
-      (answer) => {
-        const answerHeaders: Record<string, string | string[]> = {};
-        for (const [name, value] of Object.entries(answer.headers)) {
-          if (value !== undefined && !HOP_BY_HOP.has(name)) answerHeaders[name] = value;
-        }
-        outgoing.writeHead(answer.statusCode ?? 502, answerHeaders);
-        // SSE: every chunk goes out as it arrives.
-        outgoing.flushHeaders();
-        answer.pipe(outgoing);
-        answer.once('error', () => outgoing.destroy());
-      },
-    );
+    const proxied = httpRequest({ host: upstream.hostname, port: upstream.port, method: incoming.method, path: incoming.url, headers }, (answer) => {
+      const answerHeaders: Record<string, string | string[]> = {};
+      for (const [name, value] of Object.entries(answer.headers)) {
+        if (value !== undefined && !HOP_BY_HOP.has(name)) answerHeaders[name] = value;
+      }
+      outgoing.writeHead(answer.statusCode ?? 502, answerHeaders);
+      // SSE: every chunk goes out as it arrives.
+      outgoing.flushHeaders();
+      answer.pipe(outgoing);
+      answer.once('error', () => outgoing.destroy());
+    });
     proxied.once('error', () => {
       if (!outgoing.headersSent) outgoing.writeHead(502, { 'content-type': 'text/plain' }).end(`bad gateway: ${upstream.origin} did not answer`);
       else outgoing.destroy();

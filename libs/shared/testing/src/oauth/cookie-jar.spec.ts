@@ -41,7 +41,12 @@ describe(CookieJar, () => {
   describe('store', () => {
     it('refuses __Host- cookies without Secure, with a Domain, or with another path', () => {
       const jar = new CookieJar();
-      jar.store('https://as.example/', ['__Host-a=1; Path=/', '__Host-b=1; Secure; Path=/; Domain=as.example', '__Host-c=1; Secure; Path=/oauth', '__Host-d=1; Secure; Path=/']);
+      jar.store('https://as.example/', [
+        '__Host-a=1; Path=/',
+        '__Host-b=1; Secure; Path=/; Domain=as.example',
+        '__Host-c=1; Secure; Path=/oauth',
+        '__Host-d=1; Secure; Path=/',
+      ]);
       expect(jar.list().map((cookie) => cookie.name)).toEqual(['__Host-d']);
     });
 
@@ -49,7 +54,12 @@ describe(CookieJar, () => {
       const jar = new CookieJar();
       jar.store('http://as.example/', ['a=1; Domain=other.example', 'b=1; Domain=.example', 'c=1; Domain=as.example']);
       jar.store('http://127.0.0.1/', ['d=1; Domain=0.0.1']);
-      expect(jar.list().map((cookie) => cookie.name).sort()).toEqual(['b', 'c']);
+      expect(
+        jar
+          .list()
+          .map((cookie) => cookie.name)
+          .sort(),
+      ).toEqual(['b', 'c']);
       expect(jar.header('http://sub.as.example/')).toBe('b=1; c=1');
     });
 

@@ -30,7 +30,11 @@ describe(asUnsecuredJwt, () => {
   it('re-sends the claims under alg none with an empty signature', () => {
     const unsecured = asUnsecuredJwt(token, { payload: { scope: 'admin' } });
     expect(unsecured.endsWith('.')).toBe(true);
-    expect(decodeJwt(unsecured)).toEqual({ header: { typ: 'at+jwt', kid: 'k1', alg: 'none' }, payload: { sub: 'u1', aud: 'http://127.0.0.1/demo/default/mcp', scope: 'admin' }, signature: '' });
+    expect(decodeJwt(unsecured)).toEqual({
+      header: { typ: 'at+jwt', kid: 'k1', alg: 'none' },
+      payload: { sub: 'u1', aud: 'http://127.0.0.1/demo/default/mcp', scope: 'admin' },
+      signature: '',
+    });
   });
 });
 

@@ -1,4 +1,4 @@
-import { generateKeyPairSync, randomUUID, sign, type KeyObject } from 'node:crypto';
+import { generateKeyPairSync, type KeyObject, randomUUID, sign } from 'node:crypto';
 
 /** A compact JWS split into its decoded parts (no verification: this is for forging test tokens). */
 export interface DecodedJwt {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OAuthBrowser, OAuthBrowserError, csrfOf, exitUrlOf, pageOf, type BrowserFetch } from './oauth-browser';
+import { type BrowserFetch, csrfOf, exitUrlOf, OAuthBrowser, OAuthBrowserError, pageOf } from './oauth-browser';
 
 const AS = 'http://127.0.0.1:3101';
 const CALLBACK = 'http://127.0.0.1:43117/callback';
@@ -48,10 +48,15 @@ function fakeAuthorizationServer(password = 'pw'): { fetch: BrowserFetch; seen: 
         return redirect('/oauth/interaction/uid1', 303, { 'set-cookie': '_interaction=uid1; Path=/oauth/interaction/uid1; HttpOnly' });
       case 'GET /oauth/interaction/uid1':
         if (!cookie.includes('_interaction=uid1')) return new Response('no session', { status: 400 });
-        return html('<form id="login" method="post" action="/oauth/interaction/uid1/login"><input type="hidden" name="csrf" value="L1"><input name="username"><input type="password" name="password"></form>');
+        return html(
+          '<form id="login" method="post" action="/oauth/interaction/uid1/login"><input type="hidden" name="csrf" value="L1"><input name="username"><input type="password" name="password"></form>',
+        );
       case 'POST /oauth/interaction/uid1/login':
         if (form.get('csrf') !== 'L1') return new Response('csrf', { status: 403 });
-        if (form.get('password') !== password) return html('<p>wrong</p><form id="login" method="post" action="/oauth/interaction/uid1/login"><input type="hidden" name="csrf" value="L1"><input name="username"><input type="password" name="password"></form>');
+        if (form.get('password') !== password)
+          return html(
+            '<p>wrong</p><form id="login" method="post" action="/oauth/interaction/uid1/login"><input type="hidden" name="csrf" value="L1"><input name="username"><input type="password" name="password"></form>',
+          );
         return redirect('/oauth/auth/uid1', 303, { 'set-cookie': '__Host-session=s1; Path=/; Secure; HttpOnly; SameSite=Lax' });
       case 'GET /oauth/auth/uid1':
         return redirect('/oauth/interaction/uid2', 302, { 'set-cookie': '_interaction=uid2; Path=/oauth/interaction/uid2; HttpOnly' });
@@ -118,14 +123,16 @@ describe(OAuthBrowser, () => {
 
     it('throws when the sign-in page comes back (wrong password)', async () => {
       const server = fakeAuthorizationServer('right');
-      await expect(new OAuthBrowser({ fetch: server.fetch }).authorize(AUTHORIZATION_URL, { username: 'demo', password: 'wrong', consent: 'approve' })).rejects.toThrow(
-        /sign-in page came back/,
-      );
+      await expect(
+        new OAuthBrowser({ fetch: server.fetch }).authorize(AUTHORIZATION_URL, { username: 'demo', password: 'wrong', consent: 'approve' }),
+      ).rejects.toThrow(/sign-in page came back/);
     });
 
     it('throws with the status and text of a page that has no form (an error page)', async () => {
       const server = fakeAuthorizationServer();
-      const error: unknown = await new OAuthBrowser({ fetch: server.fetch }).authorize(`${AS}/nowhere`, { username: 'demo', password: 'pw', consent: 'approve' }).catch((caught: unknown) => caught);
+      const error: unknown = await new OAuthBrowser({ fetch: server.fetch })
+        .authorize(`${AS}/nowhere`, { username: 'demo', password: 'pw', consent: 'approve' })
+        .catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(OAuthBrowserError);
       expect((error as OAuthBrowserError).response?.status).toBe(404);
       expect((error as Error).message).toContain('not found');

@@ -1,5 +1,5 @@
 import { CookieJar } from './cookie-jar';
-import { fieldValue, parseForms, type HtmlForm } from './html-forms';
+import { fieldValue, type HtmlForm, parseForms } from './html-forms';
 
 /** The fetch the browser uses (global `fetch` by default; injectable for unit tests). */
 export type BrowserFetch = (input: string, init: RequestInit) => Promise<Response>;
@@ -22,9 +22,7 @@ export interface BrowserPage extends BrowserResponse {
 }
 
 /** Where a navigation ended: on a page of the site, or at a redirect to another origin (not followed). */
-export type Navigation =
-  | { kind: 'page'; page: BrowserPage; chain: BrowserResponse[] }
-  | { kind: 'left-site'; url: URL; chain: BrowserResponse[] };
+export type Navigation = { kind: 'page'; page: BrowserPage; chain: BrowserResponse[] } | { kind: 'left-site'; url: URL; chain: BrowserResponse[] };
 
 /** The user's decision on the consent page. */
 export type ConsentDecision = 'approve' | 'deny';
@@ -166,7 +164,9 @@ export class OAuthBrowser {
       answer = await this.request(action);
     }
     if (options.follow === false) {
-      return answer.location === undefined ? { kind: 'page', page: asPage(answer), chain: [answer] } : { kind: 'left-site', url: new URL(answer.location), chain: [answer] };
+      return answer.location === undefined
+        ? { kind: 'page', page: asPage(answer), chain: [answer] }
+        : { kind: 'left-site', url: new URL(answer.location), chain: [answer] };
     }
     return this.follow(answer, pageUrl.origin, init);
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OAuthTestClient, clientSecretBasic, postForm, type AuthorizationServerMetadata } from './oauth-test-client';
+import { type AuthorizationServerMetadata, clientSecretBasic, OAuthTestClient, postForm } from './oauth-test-client';
 
 const ISSUER = 'http://127.0.0.1:3101/oauth';
 const CALLBACK = 'http://127.0.0.1:9999/callback';
@@ -35,13 +35,20 @@ describe(clientSecretBasic, () => {
 describe(postForm, () => {
   it('posts the fields urlencoded, with Basic client authentication when asked', async () => {
     const server = answering(() => Response.json({ active: false }));
-    const answer = await postForm(`${ISSUER}/token/introspection`, { token: 't', token_type_hint: 'refresh_token' }, { clientSecretBasic: { id: 'c', secret: 's' }, fetch: server.fetch });
+    const answer = await postForm(
+      `${ISSUER}/token/introspection`,
+      { token: 't', token_type_hint: 'refresh_token' },
+      { clientSecretBasic: { id: 'c', secret: 's' }, fetch: server.fetch },
+    );
     expect(answer).toMatchObject({ status: 200, body: { active: false } });
     const [request] = server.sent;
     expect(request?.url).toBe(`${ISSUER}/token/introspection`);
     expect(request?.init.method).toBe('POST');
     expect(request?.init.body).toBe('token=t&token_type_hint=refresh_token');
-    expect(request?.init.headers).toMatchObject({ 'content-type': 'application/x-www-form-urlencoded', authorization: clientSecretBasic({ id: 'c', secret: 's' }) });
+    expect(request?.init.headers).toMatchObject({
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: clientSecretBasic({ id: 'c', secret: 's' }),
+    });
   });
 
   it('sends no authorization header for a public client', async () => {
@@ -53,7 +60,11 @@ describe(postForm, () => {
   it('answers an empty body for an empty or non-JSON answer, keeping the status and headers', async () => {
     const empty = await postForm(`${ISSUER}/token/revocation`, {}, { fetch: answering(() => new Response(null, { status: 200 })).fetch });
     expect(empty).toMatchObject({ status: 200, body: {} });
-    const html = await postForm(`${ISSUER}/token`, {}, { fetch: answering(() => new Response('<h1>oops</h1>', { status: 500, headers: { 'content-type': 'text/html' } })).fetch });
+    const html = await postForm(
+      `${ISSUER}/token`,
+      {},
+      { fetch: answering(() => new Response('<h1>oops</h1>', { status: 500, headers: { 'content-type': 'text/html' } })).fetch },
+    );
     expect(html.status).toBe(500);
     expect(html.body).toEqual({});
     expect(html.headers.get('content-type')).toBe('text/html');

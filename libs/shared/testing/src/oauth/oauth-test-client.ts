@@ -1,4 +1,4 @@
-import { OAuthBrowser, type ConsentDecision } from './oauth-browser';
+import { type ConsentDecision, OAuthBrowser } from './oauth-browser';
 import { createPkcePair, randomState } from './pkce';
 
 /** The fields of RFC 8414 authorization server metadata the tests use (the rest kept as sent). */
@@ -243,7 +243,11 @@ export class OAuthTestClient {
    * Runs an authorization request through the browser as `user` and reads the redirect it ended on.
    * Checks `state` and, when present, RFC 9207 `iss` (a mismatch throws: a client must drop the answer).
    */
-  async authorize(browser: OAuthBrowser, user: TestUser, options: AuthorizationRequestOptions & { consent?: ConsentDecision } = {}): Promise<AuthorizationOutcome> {
+  async authorize(
+    browser: OAuthBrowser,
+    user: TestUser,
+    options: AuthorizationRequestOptions & { consent?: ConsentDecision } = {},
+  ): Promise<AuthorizationOutcome> {
     const prepared = this.prepareAuthorization(options);
     const callback = await browser.authorize(prepared.url, { ...user, consent: options.consent ?? 'approve' });
     return this.readCallback(prepared, callback);
@@ -261,7 +265,10 @@ export class OAuthTestClient {
   }
 
   /** Exchanges an authorization code (RFC 6749 §4.1.3 + PKCE), with any parameter overridable. */
-  async exchangeCode(code: string, options: { verifier?: string; redirectUri?: string; resource?: string; extra?: Record<string, string> } = {}): Promise<TokenEndpointAnswer> {
+  async exchangeCode(
+    code: string,
+    options: { verifier?: string; redirectUri?: string; resource?: string; extra?: Record<string, string> } = {},
+  ): Promise<TokenEndpointAnswer> {
     const form = new URLSearchParams({ grant_type: 'authorization_code', code, client_id: this.client.client_id });
     form.set('redirect_uri', options.redirectUri ?? this.client.redirect_uris[0] ?? DEFAULT_REDIRECT_URI);
     if (options.verifier !== undefined) form.set('code_verifier', options.verifier);
@@ -308,7 +315,10 @@ export async function obtainToken(options: ObtainTokenOptions): Promise<TokenSet
   const client = options.client ?? (await OAuthTestClient.register(options.issuer));
   const outcome = await client.authorize(options.browser ?? new OAuthBrowser(), options.user, { resource: options.resource, scope: options.scope });
   if (outcome.code === undefined) throw new Error(`authorization refused: ${outcome.callback.href}`);
-  const answer = await client.exchangeCode(outcome.code, { ...(outcome.verifier === undefined ? {} : { verifier: outcome.verifier }), resource: options.resource });
+  const answer = await client.exchangeCode(outcome.code, {
+    ...(outcome.verifier === undefined ? {} : { verifier: outcome.verifier }),
+    resource: options.resource,
+  });
   if (answer.tokens === undefined) throw new Error(`code exchange refused: HTTP ${answer.status} ${JSON.stringify(answer.body)}`);
   return { ...answer.tokens, client };
 }

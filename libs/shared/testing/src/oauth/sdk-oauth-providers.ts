@@ -1,5 +1,3 @@
-import type { OAuthClientProvider as LegacyOAuthClientProvider, OAuthDiscoveryState as LegacyDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed as LegacyClientInformation, OAuthClientMetadata as LegacyClientMetadata, OAuthTokens as LegacyTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type {
   OAuthClientMetadata as ModernClientMetadata,
   OAuthClientProvider as ModernOAuthClientProvider,
@@ -7,7 +5,13 @@ import type {
   StoredOAuthClientInformation as ModernClientInformation,
   StoredOAuthTokens as ModernTokens,
 } from '@modelcontextprotocol/client';
-import { OAuthBrowser, type ConsentDecision } from './oauth-browser';
+import type { OAuthClientProvider as LegacyOAuthClientProvider, OAuthDiscoveryState as LegacyDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
+import type {
+  OAuthClientInformationMixed as LegacyClientInformation,
+  OAuthClientMetadata as LegacyClientMetadata,
+  OAuthTokens as LegacyTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
+import { type ConsentDecision, OAuthBrowser } from './oauth-browser';
 import { DEFAULT_REDIRECT_URI, type TestUser } from './oauth-test-client';
 import { randomState } from './pkce';
 
@@ -214,7 +218,10 @@ function withoutRefreshToken<Tokens extends TokensLike>(tokens: Tokens): Tokens 
  * A client that keeps no refresh token (`keepRefreshTokens: false`) steps up through a new
  * authorization request carrying the challenged scope. SDK 2.x fixed this (`forceReauthorization`).
  */
-export class LegacySdkOAuthProvider extends InMemoryOAuthProvider<LegacyTokens, LegacyClientInformation, LegacyDiscoveryState> implements LegacyOAuthClientProvider {
+export class LegacySdkOAuthProvider
+  extends InMemoryOAuthProvider<LegacyTokens, LegacyClientInformation, LegacyDiscoveryState>
+  implements LegacyOAuthClientProvider
+{
   get clientMetadata(): LegacyClientMetadata {
     // `application_type` is not in the 1.x type, but the SDK posts the object as given.
     const metadata: LegacyClientMetadata = this.metadataDocument();
@@ -255,7 +262,10 @@ export class LegacySdkOAuthProvider extends InMemoryOAuthProvider<LegacyTokens, 
  * keeps the discovery state, which 2.x requires on the callback leg to bind the code to the
  * authorization server that issued it (SEP-2352).
  */
-export class ModernSdkOAuthProvider extends InMemoryOAuthProvider<ModernTokens, ModernClientInformation, ModernDiscoveryState> implements ModernOAuthClientProvider {
+export class ModernSdkOAuthProvider
+  extends InMemoryOAuthProvider<ModernTokens, ModernClientInformation, ModernDiscoveryState>
+  implements ModernOAuthClientProvider
+{
   get clientMetadata(): ModernClientMetadata {
     const metadata: ModernClientMetadata = this.metadataDocument();
     return metadata;

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { waitForHttpOk } from '../network/wait-until';
-import { deleteBucketsWithPrefix } from './jetstream-buckets';
-import { testInfrastructure, uniqueRunId, type TestInfrastructure } from './test-infrastructure';
 import { createThrowawayDatabase, type ThrowawayDatabase } from '@mcp-platform/shared-persistence';
+import { waitForHttpOk } from '../network/wait-until';
 import type { PlatformAuth, PlatformCredentials } from './embedded-platform';
+import { deleteBucketsWithPrefix } from './jetstream-buckets';
+import { type TestInfrastructure, testInfrastructure, uniqueRunId } from './test-infrastructure';
 
 /** What the dev-cluster module's `startCluster()` returns. */
 export interface ClusterHandle {
@@ -126,9 +126,7 @@ export async function bootDistributed(startCluster: StartCluster, options: BootD
     const first = brokerUrls[0];
     if (first === undefined) throw new Error('the cluster reported no broker URL');
     await Promise.all(
-      brokerUrls.map((url) =>
-        waitForHttpOk(`${url}/health/ready`, { timeoutMs: options.readyTimeoutMs ?? 60_000, description: `broker ${url} to be ready` }),
-      ),
+      brokerUrls.map((url) => waitForHttpOk(`${url}/health/ready`, { timeoutMs: options.readyTimeoutMs ?? 60_000, description: `broker ${url} to be ready` })),
     );
     let stopped = false;
     return {

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 /** A process's resident set size in bytes, from `/proc/<pid>/status` (Linux): how much memory it holds now. */
 export async function processRssBytes(pid: number): Promise<number> {

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { type ChildProcess, spawn, type SpawnOptions } from 'node:child_process';
 
 /** A process started by a test, remembered by pid so it can be stopped even when the test fails. */
 export interface TrackedProcess {

@@ -1,7 +1,7 @@
-import { Module, type DynamicModule, type Type } from '@nestjs/common';
+import { type DynamicModule, Module, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { MessagingModule, microserviceOptions, type MessagingOptions } from '@mcp-platform/shared-messaging';
+import { MessagingModule, type MessagingOptions, microserviceOptions } from '@mcp-platform/shared-messaging';
 
 export interface BootServiceOptions {
   /** Controllers beside the service, e.g. fakes of the services it calls. */
@@ -15,7 +15,11 @@ export interface BootServiceOptions {
  * whose microservice serves the module's RPCs and events on the same bus. Not listening; call `listen`
  * for HTTP.
  */
-export async function bootService(messaging: MessagingOptions, serviceModule: DynamicModule | Type<unknown>, options: BootServiceOptions = {}): Promise<NestFastifyApplication> {
+export async function bootService(
+  messaging: MessagingOptions,
+  serviceModule: DynamicModule | Type<unknown>,
+  options: BootServiceOptions = {},
+): Promise<NestFastifyApplication> {
   @Module({ imports: [MessagingModule.forRoot(messaging), serviceModule], controllers: options.controllers ?? [] })
   class ServiceTestModule {}
   // Rejects instead of aborting the process, so a missing NATS or PostgreSQL fails the suite with its cause.

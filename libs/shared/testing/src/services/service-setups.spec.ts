@@ -25,7 +25,13 @@ describe(serviceSetups, () => {
 
   it('names the NATS clients after the service, the run and the replica', () => {
     const [nats] = serviceSetups('task-scheduler', 'r1', { infrastructure });
-    expect(nats?.messaging()).toMatchObject({ transport: 'nats', servers: infrastructure.natsUrl, name: 'task-scheduler-test-r1', bucketPrefix: 'r1-', subjectPrefix: 'r1' });
+    expect(nats?.messaging()).toMatchObject({
+      transport: 'nats',
+      servers: infrastructure.natsUrl,
+      name: 'task-scheduler-test-r1',
+      bucketPrefix: 'r1-',
+      subjectPrefix: 'r1',
+    });
     expect(nats?.messaging('b')).toMatchObject({ name: 'task-scheduler-test-r1-b', subjectPrefix: 'r1' });
   });
 

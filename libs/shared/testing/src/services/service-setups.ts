@@ -1,6 +1,6 @@
 import { inProcessMessaging, type MemoryWorkQueue, type MessagingOptions } from '@mcp-platform/shared-messaging';
 import { createThrowawayDatabase, type DatabaseOptions } from '@mcp-platform/shared-persistence';
-import { testInfrastructure, type TestInfrastructure } from '../platform/test-infrastructure';
+import { type TestInfrastructure, testInfrastructure } from '../platform/test-infrastructure';
 
 /** The two ways an integration suite runs a service: distributed (the real servers) and embedded. */
 export type ServiceSetupName = 'NATS + PostgreSQL' | 'in-process + PGlite';
@@ -37,7 +37,11 @@ export interface ServiceSetupsOptions {
  * NATS options for one client of one run: the run's bucket and subject prefixes keep parallel runs on
  * one server apart (STYLE.md §11).
  */
-export function isolatedNatsMessaging(name: string, run: string, infrastructure: TestInfrastructure = testInfrastructure()): Extract<MessagingOptions, { transport: 'nats' }> {
+export function isolatedNatsMessaging(
+  name: string,
+  run: string,
+  infrastructure: TestInfrastructure = testInfrastructure(),
+): Extract<MessagingOptions, { transport: 'nats' }> {
   return { transport: 'nats', servers: infrastructure.natsUrl, name, bucketPrefix: `${run}-`, subjectPrefix: run };
 }
 
@@ -52,7 +56,8 @@ export function serviceSetups(service: string, run: string, options: ServiceSetu
   return [
     {
       name: 'NATS + PostgreSQL',
-      messaging: (replica) => isolatedNatsMessaging(replica === undefined ? `${service}-test-${run}` : `${service}-test-${run}-${replica}`, run, infrastructure),
+      messaging: (replica) =>
+        isolatedNatsMessaging(replica === undefined ? `${service}-test-${run}` : `${service}-test-${run}-${replica}`, run, infrastructure),
       database: async () => {
         const database = await createThrowawayDatabase(infrastructure.databaseUrl, service.replaceAll('-', '_'));
         return { options: { kind: 'postgres', url: database.url }, drop: () => database.drop() };
