@@ -1245,6 +1245,11 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
       'GET /admin/v1/tenants/{tenant}/roles/{name} getRole',
       'PUT /admin/v1/tenants/{tenant}/roles/{name} putRole',
       'DELETE /admin/v1/tenants/{tenant}/roles/{name} deleteRole',
+      'DELETE /admin/v1/tenants/{tenant}/skills/{name} deleteSkill',
+      'GET /admin/v1/tenants/{tenant}/skills listSkills',
+      'GET /admin/v1/tenants/{tenant}/skills/{name} getSkill',
+      'PUT /admin/v1/tenants/{tenant}/skills/{name} uploadSkill',
+      'PUT /admin/v1/tenants/{tenant}/skills/{name}/servers setSkillServers',
       'GET /admin/v1/tenants/{tenant}/clients listClients',
       'POST /admin/v1/tenants/{tenant}/clients createClient',
       'GET /admin/v1/tenants/{tenant}/clients/{clientId} getClient',
@@ -1315,8 +1320,8 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
           const documented = (operation.parameters ?? []).filter((parameter: { in: string }) => parameter.in === 'path');
           expect(documented.map((parameter: { name: string }) => parameter.name).sort(), where).toEqual(pathParameters.sort());
           for (const parameter of documented) expect(parameter.schema?.type, `${where} ${parameter.name}`).toBe('string');
-          if (method === 'put' && path.endsWith('/content')) {
-            // The raw upload: the body is the content itself, of any media type.
+          if (method === 'put' && (path.endsWith('/content') || operation.operationId === 'uploadSkill')) {
+            // The raw uploads (a resource's content, a skill's archive): the body itself, of any media type.
             expect(operation.requestBody?.content?.['*/*']?.schema, `${where} body`).toEqual({ type: 'string', format: 'binary' });
           } else if (['put', 'patch'].includes(method) || (method === 'post' && !path.endsWith('able') && !path.endsWith('/cancel'))) {
             expect(operation.requestBody?.content?.['application/json']?.schema, `${where} body`).toBeDefined();

@@ -70,10 +70,20 @@ describe.each(setups(run))('ResourceStoreModule over $name', (setup) => {
   });
 
   describe('resources', () => {
-    it('lists the conformance resources in URI order, without content, with public caching hints', async () => {
+    it('lists the conformance resources and skill files in URI order, without content, with public caching hints', async () => {
       const page = await bus.request(resourceStore.listResources, everything, asConformance);
-      expect(page.resources.map((resource) => resource.uri)).toEqual(['test://static-binary', 'test://static-text', 'test://watched-resource']);
-      expect(page.resources[1]).toMatchObject({ name: 'static-text', mimeType: 'text/plain', size: 'This is the content of the static text resource.'.length });
+      expect(page.resources.map((resource) => resource.uri)).toEqual([
+        'skill://pdf-processing/SKILL.md',
+        'skill://pdf-processing/references/FORMS.md',
+        'skill://pdf-processing/scripts/extract.py',
+        'skill://release-notes/SKILL.md',
+        'test://static-binary',
+        'test://static-text',
+        'test://watched-resource',
+      ]);
+      // A skill's SKILL.md is named and described from its frontmatter (SEP-2640).
+      expect(page.resources[0]).toMatchObject({ name: 'pdf-processing', description: 'Extract, fill, and assemble PDF documents', mimeType: 'text/markdown' });
+      expect(page.resources[5]).toMatchObject({ name: 'static-text', mimeType: 'text/plain', size: 'This is the content of the static text resource.'.length });
       expect(page.nextCursor).toBeUndefined();
       expect(page).toMatchObject({ cacheScope: 'public', ttlMs: expect.any(Number) as number });
     });

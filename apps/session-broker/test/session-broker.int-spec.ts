@@ -74,6 +74,8 @@ describe.each(transports)('SessionBroker over %s', (_transport, messaging) => {
         logging: {},
         // spec S-272: a 2025-11-25 session (the SDK's latest) hears of the task methods and task-augmented tools/call.
         tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+        // SEP-2640: skills are served in both eras.
+        extensions: { 'io.modelcontextprotocol/skills': { directoryRead: true } },
       });
       expect(client.getServerVersion()).toMatchObject({ name: 'demo/default', title: 'Demo' });
       expect(client.getInstructions()).toBe('Use the echo tool.');
@@ -474,7 +476,7 @@ describe.each(transports)('SessionBroker over %s', (_transport, messaging) => {
             prompts: { listChanged: true },
             completions: {},
             logging: {},
-            extensions: { 'io.modelcontextprotocol/tasks': {} },
+            extensions: { 'io.modelcontextprotocol/tasks': {}, 'io.modelcontextprotocol/skills': { directoryRead: true } },
           },
           instructions: 'Use the echo tool.',
           ttlMs: 60_000,
