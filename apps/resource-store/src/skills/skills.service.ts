@@ -142,7 +142,7 @@ export class SkillsService {
       case 'written':
         for (const uri of write.changedUris) this.bus.emit(resourceStore.resourceUpdated, { tenant, uri });
         this.bus.emit(resourceStore.listChanged, { tenant, servers: touchedServers(write.previousServers, write.servers), lists: ['resources'] });
-        this.logger.log(`skill ${tenant}/${name} ${write.outcome}: ${skill.files.length} file(s), ${skill.size} bytes`);
+        this.logger.debug(`skill ${tenant}/${name} ${write.outcome}: ${skill.files.length} file(s), ${skill.size} bytes`);
         return write.outcome;
       case 'over-quota':
         throw overQuota(tenant, this.limits.tenantQuotaBytes, write.usedBytes, skill.size);
