@@ -12,6 +12,7 @@ import {
 import type { ResourceStoreOptions } from './resource-store.options';
 import { ResourcesModule } from './resources/resources.module';
 import { SeedModule } from './seed/seed.module';
+import { SKILL_LIMITS } from './skills/skill-archive';
 import { SkillsModule } from './skills/skills.module';
 import { STORE_ENTITIES, STORE_MIGRATIONS } from './store/store.entities';
 
@@ -27,6 +28,7 @@ export class ResourceStoreModule {
       {
         tenantQuotaBytes: options.tenantQuotaBytes ?? DEFAULT_TENANT_QUOTA_BYTES,
         maxResourceBytes: options.maxResourceBytes ?? DEFAULT_MAX_RESOURCE_BYTES,
+        maxSkillArchiveBytes: SKILL_LIMITS.maxArchiveBytes,
       },
       { entries: options.readCacheEntries ?? DEFAULT_READ_CACHE_ENTRIES },
     );

@@ -17,6 +17,8 @@ export interface ResourceStoreOptions {
 export interface ResourceLimits {
   tenantQuotaBytes: number;
   maxResourceBytes: number;
+  /** Upper bound of a skill's uploaded archive (`SKILL_LIMITS.maxArchiveBytes` of `skills/`). */
+  maxSkillArchiveBytes: number;
 }
 
 /** Injection token of the effective `ResourceLimits`. */

@@ -1,13 +1,11 @@
 import 'reflect-metadata';
-import { gzipSync } from 'node:zlib';
 import type { INestApplication } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
-import { pack } from 'tar-stream';
 import type { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Principal, resourceStore } from '@mcp-platform/protocol-contracts';
 import { MessageBus } from '@mcp-platform/shared-messaging';
-import { errorOf } from '@mcp-platform/shared-testing';
+import { errorOf, tarGzArchive } from '@mcp-platform/shared-testing';
 import { RESOURCE_STORE_CONNECTION } from '../src';
 import { bootResourceStore, setups } from './resource-store.setups';
 
@@ -27,15 +25,6 @@ const skillMd = (name: string, description = 'A skill of the integration tests')
 
 let tenants = 0;
 const freshTenant = () => `t${++tenants}`;
-
-async function tarGz(files: Record<string, string>): Promise<Buffer> {
-  const archive = pack();
-  for (const [name, content] of Object.entries(files)) archive.entry({ name }, content);
-  archive.finalize();
-  const chunks: Buffer[] = [];
-  for await (const chunk of archive as AsyncIterable<Buffer>) chunks.push(chunk);
-  return gzipSync(Buffer.concat(chunks));
-}
 
 describe.each(setups(run))('skills over $name', (setup) => {
   let app: INestApplication;
@@ -98,7 +87,7 @@ describe.each(setups(run))('skills over $name', (setup) => {
 
   it('writes an uploaded tar.gz at its commit and serves it only on its servers and to its own tenant', async () => {
     const tenant = freshTenant();
-    const committed = await upload(tenant, 'guide', await tarGz({ 'guide/SKILL.md': skillMd('guide'), 'guide/docs/a.md': 'a' }), ['main']);
+    const committed = await upload(tenant, 'guide', await tarGzArchive({ 'guide/SKILL.md': skillMd('guide'), 'guide/docs/a.md': 'a' }), ['main']);
     expect(committed).toMatchObject({ created: true, skill: { name: 'guide', servers: ['main'], files: [{ path: 'SKILL.md' }, { path: 'docs/a.md' }] } });
     expect(await rowsOf(tenant)).toEqual({ skills: 1, files: 2, uploads: 0 });
 
@@ -121,9 +110,13 @@ describe.each(setups(run))('skills over $name', (setup) => {
 
   it('replaces a skill whole, announcing only the files whose bytes changed or went', async () => {
     const tenant = freshTenant();
-    await upload(tenant, 'notes', await tarGz({ 'SKILL.md': skillMd('notes'), 'same.md': 'same', 'changed.md': 'v1', 'gone.md': 'bye' }));
+    await upload(tenant, 'notes', await tarGzArchive({ 'SKILL.md': skillMd('notes'), 'same.md': 'same', 'changed.md': 'v1', 'gone.md': 'bye' }));
     const updated = await updatesDuring(tenant, async () => {
-      const replaced = await upload(tenant, 'notes', await tarGz({ 'SKILL.md': skillMd('notes'), 'same.md': 'same', 'changed.md': 'v2', 'new.md': 'hi' }));
+      const replaced = await upload(
+        tenant,
+        'notes',
+        await tarGzArchive({ 'SKILL.md': skillMd('notes'), 'same.md': 'same', 'changed.md': 'v2', 'new.md': 'hi' }),
+      );
       expect(replaced).toMatchObject({ created: false, skill: { version: 2 } });
     });
     expect(updated).toEqual(['skill://notes/changed.md', 'skill://notes/gone.md']);
@@ -135,10 +128,10 @@ describe.each(setups(run))('skills over $name', (setup) => {
 
   it('refuses a skill over the tenant quota, a bad archive and a plain resource under skill://, leaving nothing behind', async () => {
     const tenant = freshTenant();
-    const big = await tarGz({ 'SKILL.md': skillMd('big'), 'data.txt': 'x'.repeat(QUOTA_BYTES) });
+    const big = await tarGzArchive({ 'SKILL.md': skillMd('big'), 'data.txt': 'x'.repeat(QUOTA_BYTES) });
     expect(await errorOf(upload(tenant, 'big', big))).toMatchObject({ code: 'INVALID_PARAMS', data: { quotaBytes: QUOTA_BYTES } });
     expect(await errorOf(upload(tenant, 'broken', Buffer.from('not an archive')))).toMatchObject({ code: 'INVALID_PARAMS', data: { code: 'BAD_ARCHIVE' } });
-    expect(await errorOf(upload(tenant, 'misnamed', await tarGz({ 'SKILL.md': skillMd('other') })))).toMatchObject({
+    expect(await errorOf(upload(tenant, 'misnamed', await tarGzArchive({ 'SKILL.md': skillMd('other') })))).toMatchObject({
       code: 'INVALID_PARAMS',
       data: { code: 'BAD_SKILL' },
     });
@@ -153,7 +146,7 @@ describe.each(setups(run))('skills over $name', (setup) => {
     const tenant = freshTenant();
     const versions = await Promise.all(
       [1, 2, 3, 4].map(async (version) =>
-        tarGz({
+        tarGzArchive({
           'SKILL.md': skillMd('racy', `version ${version}`),
           ...Object.fromEntries(Array.from({ length: version }, (_, index) => [`f${index}.md`, `${version}`])),
         }),
@@ -169,8 +162,8 @@ describe.each(setups(run))('skills over $name', (setup) => {
 
   it('deletes a skill with its files, and a tenant with its skills', async () => {
     const tenant = freshTenant();
-    await upload(tenant, 'one', await tarGz({ 'SKILL.md': skillMd('one'), 'a.md': 'a' }));
-    await upload(tenant, 'two', await tarGz({ 'SKILL.md': skillMd('two') }));
+    await upload(tenant, 'one', await tarGzArchive({ 'SKILL.md': skillMd('one'), 'a.md': 'a' }));
+    await upload(tenant, 'two', await tarGzArchive({ 'SKILL.md': skillMd('two') }));
     const updated = await updatesDuring(tenant, async () => {
       await bus.request(resourceStore.deleteSkill, { tenant, name: 'one' });
     });

@@ -5,10 +5,8 @@ import { GetSkillResultSchema, ListSkillsResultSchema, ReadResourceDirectoryResu
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { strToU8, type Zippable, zipSync } from 'fflate';
-import { type Header, pack } from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mcpUrl, MODERN_PROTOCOL_VERSION, waitUntil } from '@mcp-platform/shared-testing';
+import { mcpUrl, MODERN_PROTOCOL_VERSION, tarArchive, waitUntil, zipArchive } from '@mcp-platform/shared-testing';
 import { AdminApi, createPublicTenant, PUBLIC_SERVER, resourcePath, uniqueTenant } from './admin-api';
 import { adminUserOf, distributedMode, embeddedMode, type Platform, type PlatformMode } from './platforms';
 
@@ -35,21 +33,6 @@ Go through [the checklist](references/CHECKLIST.md) first; if anything fails, ru
 const CHECKLIST = '# Checklist\n\n- The migration ran on staging.\n- The dashboards are green.\n';
 const ROLLBACK = '#!/bin/sh\nset -eu\necho rolling back\n';
 const LOGO = randomBytes(300);
-
-function zip(files: Record<string, string | Uint8Array>): Buffer {
-  const entries: Zippable = {};
-  for (const [path, content] of Object.entries(files)) entries[path] = typeof content === 'string' ? strToU8(content) : content;
-  return Buffer.from(zipSync(entries));
-}
-
-async function tar(entries: Array<Partial<Header> & { name: string; content?: string }>): Promise<Buffer> {
-  const archive = pack();
-  for (const { content, ...header } of entries) archive.entry(header, content ?? '');
-  archive.finalize();
-  const chunks: Buffer[] = [];
-  for await (const chunk of archive as AsyncIterable<Buffer>) chunks.push(chunk);
-  return Buffer.concat(chunks);
-}
 
 const digest = (bytes: string | Uint8Array) => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 const skillUri = (path: string) => `skill://${NAME}/${path}`;
@@ -96,7 +79,7 @@ describe.each(modes)('skills, $name mode', (mode) => {
     const upload = await admin.requestBytes(
       'PUT',
       `${skillsPath}/${NAME}`,
-      zip({
+      zipArchive({
         [`${NAME}/SKILL.md`]: SKILL_MD,
         [`${NAME}/references/CHECKLIST.md`]: CHECKLIST,
         [`${NAME}/scripts/rollback.sh`]: ROLLBACK,
@@ -184,7 +167,7 @@ describe.each(modes)('skills, $name mode', (mode) => {
       const replaced = await admin.requestBytes(
         'PUT',
         `${skillsPath}/${NAME}`,
-        zip({ 'SKILL.md': SKILL_MD, 'references/CHECKLIST.md': newChecklist, 'scripts/rollback.sh': ROLLBACK }),
+        zipArchive({ 'SKILL.md': SKILL_MD, 'references/CHECKLIST.md': newChecklist, 'scripts/rollback.sh': ROLLBACK }),
         'application/zip',
       );
       expect(replaced.status, JSON.stringify(replaced.body)).toBe(200);
@@ -205,19 +188,19 @@ describe.each(modes)('skills, $name mode', (mode) => {
   });
 
   it.each([
-    ['a zip bomb', () => zip({ 'SKILL.md': SKILL_MD.replaceAll(NAME, 'bomb'), 'zeros.bin': new Uint8Array(16 * 1024 * 1024) }), 'bomb', 413, /bomb/],
+    ['a zip bomb', () => zipArchive({ 'SKILL.md': SKILL_MD.replaceAll(NAME, 'bomb'), 'zeros.bin': new Uint8Array(16 * 1024 * 1024) }), 'bomb', 413, /bomb/],
     [
       'an entry leaving the folder',
-      () => zip({ 'SKILL.md': SKILL_MD.replaceAll(NAME, 'escape'), '../../etc/cron.d/x': 'x' }),
+      () => zipArchive({ 'SKILL.md': SKILL_MD.replaceAll(NAME, 'escape'), '../../etc/cron.d/x': 'x' }),
       'escape',
       400,
       /leaves its folder/,
     ],
-    ['an absolute entry', () => zip({ 'SKILL.md': SKILL_MD.replaceAll(NAME, 'absolute'), '/etc/passwd': 'x' }), 'absolute', 400, /absolute path/],
+    ['an absolute entry', () => zipArchive({ 'SKILL.md': SKILL_MD.replaceAll(NAME, 'absolute'), '/etc/passwd': 'x' }), 'absolute', 400, /absolute path/],
     [
       'a symbolic link',
       () =>
-        tar([
+        tarArchive([
           { name: 'SKILL.md', content: SKILL_MD.replaceAll(NAME, 'linked') },
           { name: 'passwd', type: 'symlink', linkname: '/etc/passwd' },
         ]),
@@ -225,9 +208,9 @@ describe.each(modes)('skills, $name mode', (mode) => {
       400,
       /symlink/,
     ],
-    ['a frontmatter naming another skill', () => zip({ 'SKILL.md': SKILL_MD }), 'other-name', 400, /differs from the skill's name/],
-    ['a SKILL.md without frontmatter', () => zip({ 'SKILL.md': '# No frontmatter\n' }), 'no-frontmatter', 400, /YAML frontmatter/],
-    ['no SKILL.md', () => zip({ 'README.md': '# hi\n' }), 'no-manifest', 400, /needs a SKILL.md/],
+    ['a frontmatter naming another skill', () => zipArchive({ 'SKILL.md': SKILL_MD }), 'other-name', 400, /differs from the skill's name/],
+    ['a SKILL.md without frontmatter', () => zipArchive({ 'SKILL.md': '# No frontmatter\n' }), 'no-frontmatter', 400, /YAML frontmatter/],
+    ['no SKILL.md', () => zipArchive({ 'README.md': '# hi\n' }), 'no-manifest', 400, /needs a SKILL.md/],
     ['a file that is no archive', () => Promise.resolve(Buffer.from('hello, not an archive')), 'not-archive', 400, /neither a zip nor a tar/],
   ])('refuses %s clearly and stores nothing', async (_case, archive, name, status, message) => {
     const answer = await admin.requestBytes('PUT', `${skillsPath}/${name}`, await archive(), 'application/octet-stream');

@@ -30,6 +30,18 @@ export type ResourceList = z.output<typeof ResourceListSchema>;
 export const ResourcePutResultSchema = z.object({ created: z.boolean(), resource: ResourceViewSchema });
 export type ResourcePutResult = z.output<typeof ResourcePutResultSchema>;
 
+/** A comma-separated list of the tenant's virtual servers in a query parameter (`servers=a,b`; empty: every server). */
+export const ServerListQuerySchema = z
+  .string()
+  .max(100 * 66)
+  .transform((list) =>
+    list
+      .split(',')
+      .map((server) => server.trim())
+      .filter((server) => server !== ''),
+  )
+  .pipe(resourceStore.ServerNamesSchema);
+
 /**
  * The optional query parameters of a raw upload (`PUT …/resources/by-uri/content`): the content's
  * media type (else the request's `Content-Type`) and the resource's metadata. A new resource needs
@@ -42,20 +54,7 @@ export const ResourceUploadQuerySchema = z.object({
   name: resourceStore.ResourceFieldsSchema.shape.name.optional().describe('Required for a new resource'),
   title: resourceStore.ResourceFieldsSchema.shape.title,
   description: resourceStore.ResourceFieldsSchema.shape.description,
-  servers: z
-    .string()
-    .max(100 * 66)
-    .optional()
-    .transform((list) =>
-      list === undefined
-        ? undefined
-        : list
-            .split(',')
-            .map((server) => server.trim())
-            .filter((server) => server !== ''),
-    )
-    .pipe(resourceStore.ResourceFieldsSchema.shape.servers.unwrap().optional())
-    .describe('Comma-separated names of the virtual servers exposing it; empty: every server of the tenant'),
+  servers: ServerListQuerySchema.optional().describe('Comma-separated names of the virtual servers exposing it; empty: every server of the tenant'),
 });
 export type ResourceUploadQuery = z.output<typeof ResourceUploadQuerySchema>;
 

@@ -5,7 +5,7 @@ import { ResourceUploadsService } from './resource-uploads.service';
 import type { ResourcesRepository } from './resources.repository';
 import type { AppendOutcome, CommitOutcome, NewUpload, UploadRepository } from './upload.repository';
 
-const LIMITS = { tenantQuotaBytes: 100, maxResourceBytes: 10 };
+const LIMITS = { tenantQuotaBytes: 100, maxResourceBytes: 10, maxSkillArchiveBytes: 20 };
 
 /** The repository calls the service makes, answering what each test sets. */
 class FakeUploads {

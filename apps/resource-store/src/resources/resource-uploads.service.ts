@@ -4,13 +4,13 @@ import { resourceStore, type RpcRequestParsed } from '@mcp-platform/protocol-con
 import { MessageBus, RpcError, WireErrorCode } from '@mcp-platform/shared-messaging';
 import { UPLOAD_IDLE_TIMEOUT_MS, UPLOAD_SWEEP_INTERVAL_MS } from '../resource-store.constants';
 import { RESOURCE_LIMITS, type ResourceLimits } from '../resource-store.options';
-import { SKILL_LIMITS } from '../skills/skill-archive';
-import { refuseSkillUri } from '../skills/skill-uris';
 import { touchedServers } from '../store/definition-writes';
 import { overQuota, overResourceLimit } from './content-limits';
+import { refuseSkillUri } from './reserved-uris';
 import { ResourceReadCache } from './resource-read.cache';
 import { ResourcesRepository } from './resources.repository';
 import { type CommitOutcome, UploadRepository } from './upload.repository';
+import { incompleteUpload, unknownUpload } from './upload-refusals';
 
 type BeginRequest = RpcRequestParsed<typeof resourceStore.beginResourceUpload>;
 
@@ -71,7 +71,7 @@ export class ResourceUploadsService implements OnModuleInit, OnModuleDestroy {
   async append(tenant: string, uploadId: string, offset: number, data: string): Promise<{ receivedBytes: number }> {
     const appended = await this.uploads.append(tenant, uploadId, offset, Buffer.from(data, 'base64'), {
       resource: this.limits.maxResourceBytes,
-      skill: SKILL_LIMITS.maxArchiveBytes,
+      skill: this.limits.maxSkillArchiveBytes,
     });
     switch (appended.kind) {
       case 'appended':
@@ -115,10 +115,7 @@ export class ResourceUploadsService implements OnModuleInit, OnModuleDestroy {
       case 'unknown':
         throw unknownUpload(uploadId);
       case 'incomplete':
-        throw new RpcError(WireErrorCode.InvalidParams, `Upload ${uploadId} received ${committed.receivedBytes} bytes, not ${totalBytes}`, {
-          uploadId,
-          receivedBytes: committed.receivedBytes,
-        });
+        throw incompleteUpload(uploadId, committed.receivedBytes, totalBytes);
       case 'other-kind':
         throw new RpcError(WireErrorCode.InvalidParams, `Upload ${uploadId} stages a ${committed.uploadKind}, not a resource's content`, { uploadId });
       case 'unnamed':
@@ -149,10 +146,6 @@ export class ResourceUploadsService implements OnModuleInit, OnModuleDestroy {
       this.logger.warn(`sweeping abandoned uploads failed: ${(error as Error).message}`);
     }
   }
-}
-
-function unknownUpload(uploadId: string): RpcError {
-  return new RpcError(WireErrorCode.NotFound, `Upload ${uploadId} not found (committed, aborted, or dropped after being idle)`, { uploadId });
 }
 
 function unnamed(uri: string): RpcError {

@@ -192,7 +192,7 @@ export class ResourcesRepository {
     return this.dataSource.transaction(async (manager) => {
       await lockTenantQuota(manager, tenant);
       const resources = manager.getRepository(ResourceEntity);
-      const usedBytes = await tenantBytesExcept(manager, tenant, resource.uri);
+      const usedBytes = await tenantBytesExcept(manager, tenant, { uri: resource.uri });
       if (usedBytes + size > maxTotalBytes) return { refused: true, usedBytes };
       const values = {
         name: resource.name,

@@ -109,7 +109,7 @@ function setup(quotaBytes = 10, maxResourceBytes = 16 * 1024 * 1024, readCacheEn
     repository as unknown as ResourcesRepository,
     repository as unknown as ResourceTemplatesRepository,
     bus,
-    { tenantQuotaBytes: quotaBytes, maxResourceBytes },
+    { tenantQuotaBytes: quotaBytes, maxResourceBytes, maxSkillArchiveBytes: 16 * 1024 * 1024 },
     readCache,
   );
   return { repository, emitted, service, readCache };

@@ -4,12 +4,12 @@ import type { ReadResourceResult, Resource, ResourceTemplate } from '@mcp-platfo
 import { MessageBus, RpcError, WireErrorCode } from '@mcp-platform/shared-messaging';
 import { READ_CACHE_MAX_CONTENT_BYTES } from '../resource-store.constants';
 import { RESOURCE_LIMITS, type ResourceLimits } from '../resource-store.options';
-import { refuseSkillUri } from '../skills/skill-uris';
 import { parseDefinition, type PutOutcome, sameJson, touchedServers } from '../store/definition-writes';
 import { decodeListCursor, PAGE_SIZE, toPage } from '../store/list-cursor';
 import { ResourceDefinitionSchema, type ResourceTemplateDefinition, ResourceTemplateDefinitionSchema } from '../store/store.types';
 import { assertTenantAccess, cacheScopeOf, LIST_TTL_MS, READ_TTL_MS } from '../store/tenant-access';
 import { overQuota, overResourceLimit } from './content-limits';
+import { refuseSkillUri } from './reserved-uris';
 import { type ReadTicket, ResourceReadCache } from './resource-read.cache';
 import { ResourceTemplatesRepository } from './resource-templates.repository';
 import { type ContentEncoding, type ResourceHead, ResourcesRepository, type StoredResource } from './resources.repository';

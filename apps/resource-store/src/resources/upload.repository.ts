@@ -139,7 +139,7 @@ export class UploadRepository {
       const name = upload.name ?? existing?.name;
       if (name === undefined) return refuse({ kind: 'unnamed', uri: upload.uri });
       const size = upload.received_bytes;
-      const usedBytes = await tenantBytesExcept(manager, tenant, upload.uri);
+      const usedBytes = await tenantBytesExcept(manager, tenant, { uri: upload.uri });
       if (usedBytes + size > quotaBytes) return refuse({ kind: 'over-quota', usedBytes, requestedBytes: size });
 
       const joined = `(SELECT COALESCE(string_agg(c."data", ''::bytea ORDER BY c."byte_offset"), ''::bytea) FROM ${CHUNKS} c WHERE c."upload_id" = $1)`;

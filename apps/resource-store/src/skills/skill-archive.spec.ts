@@ -1,25 +1,9 @@
 import { gzipSync } from 'node:zlib';
-import { strToU8, type Zippable, zipSync } from 'fflate';
-import { type Header, pack } from 'tar-stream';
 import { describe, expect, it } from 'vitest';
+import { tarArchive, zipArchive } from '@mcp-platform/shared-testing';
 import { readSkillArchive, SKILL_LIMITS } from './skill-archive';
 
 const SKILL_MD = '---\nname: demo\ndescription: A demo skill\n---\n# Demo\n';
-
-function zip(files: Record<string, string | Uint8Array>): Buffer {
-  const entries: Zippable = {};
-  for (const [path, content] of Object.entries(files)) entries[path] = typeof content === 'string' ? strToU8(content) : content;
-  return Buffer.from(zipSync(entries, { level: 9 }));
-}
-
-async function tar(entries: Array<Partial<Header> & { name: string; content?: string }>): Promise<Buffer> {
-  const archive = pack();
-  for (const { content, ...header } of entries) archive.entry(header, content ?? '');
-  archive.finalize();
-  const chunks: Buffer[] = [];
-  for await (const chunk of archive as AsyncIterable<Buffer>) chunks.push(chunk);
-  return Buffer.concat(chunks);
-}
 
 function paths(files: Array<{ path: string }>): string[] {
   return files.map((file) => file.path).sort();
@@ -27,13 +11,13 @@ function paths(files: Array<{ path: string }>): string[] {
 
 describe('readSkillArchive', () => {
   it('reads the files of a zip, folders left out', async () => {
-    const files = await readSkillArchive(zip({ 'SKILL.md': SKILL_MD, 'references/GUIDE.md': 'guide', 'references/': new Uint8Array() }));
+    const files = await readSkillArchive(zipArchive({ 'SKILL.md': SKILL_MD, 'references/GUIDE.md': 'guide', 'references/': new Uint8Array() }));
     expect(paths(files)).toEqual(['SKILL.md', 'references/GUIDE.md']);
     expect(files.find((file) => file.path === 'SKILL.md')?.data.toString()).toBe(SKILL_MD);
   });
 
   it('reads a tar and a gzipped tar alike', async () => {
-    const plain = await tar([
+    const plain = await tarArchive([
       { name: 'SKILL.md', content: SKILL_MD },
       { name: 'scripts', type: 'directory' },
       { name: 'scripts/run.sh', content: 'echo hi' },
@@ -44,7 +28,7 @@ describe('readSkillArchive', () => {
   });
 
   it('reads an archive of the skill folder as the folder content, archiver junk left out', async () => {
-    const files = await readSkillArchive(zip({ 'demo/SKILL.md': SKILL_MD, 'demo/a.md': 'a', '__MACOSX/demo/._a.md': 'x', 'demo/.DS_Store': 'x' }));
+    const files = await readSkillArchive(zipArchive({ 'demo/SKILL.md': SKILL_MD, 'demo/a.md': 'a', '__MACOSX/demo/._a.md': 'x', 'demo/.DS_Store': 'x' }));
     expect(paths(files)).toEqual(['SKILL.md', 'a.md']);
   });
 
@@ -56,16 +40,16 @@ describe('readSkillArchive', () => {
     ['a backslash', 'references\\..\\evil.md'],
     ['a control character', 'evil\u0001.md'],
   ])('refuses a zip entry with %s', async (_case, path) => {
-    await expect(readSkillArchive(zip({ 'SKILL.md': SKILL_MD, [path]: 'x' }))).rejects.toMatchObject({ code: 'BAD_ARCHIVE' });
+    await expect(readSkillArchive(zipArchive({ 'SKILL.md': SKILL_MD, [path]: 'x' }))).rejects.toMatchObject({ code: 'BAD_ARCHIVE' });
   });
 
   it('refuses links and devices in a tar', async () => {
-    const linked = await tar([
+    const linked = await tarArchive([
       { name: 'SKILL.md', content: SKILL_MD },
       { name: 'passwd', type: 'symlink', linkname: '/etc/passwd' },
     ]);
     await expect(readSkillArchive(linked)).rejects.toMatchObject({ code: 'BAD_ARCHIVE', message: expect.stringContaining('symlink') });
-    const hardLinked = await tar([
+    const hardLinked = await tarArchive([
       { name: 'SKILL.md', content: SKILL_MD },
       { name: 'copy', type: 'link', linkname: 'SKILL.md' },
     ]);
@@ -73,7 +57,7 @@ describe('readSkillArchive', () => {
   });
 
   it('refuses a tar holding one path twice', async () => {
-    const twice = await tar([
+    const twice = await tarArchive([
       { name: 'SKILL.md', content: SKILL_MD },
       { name: 'SKILL.md', content: 'other' },
     ]);
@@ -81,20 +65,22 @@ describe('readSkillArchive', () => {
   });
 
   it('refuses a zip bomb by its ratio before it fills memory', async () => {
-    const bomb = zip({ 'SKILL.md': SKILL_MD, 'zeros.bin': new Uint8Array(8 * 1024 * 1024) });
+    const bomb = zipArchive({ 'SKILL.md': SKILL_MD, 'zeros.bin': new Uint8Array(8 * 1024 * 1024) });
     expect(bomb.length).toBeLessThan(64 * 1024);
     await expect(readSkillArchive(bomb)).rejects.toMatchObject({ code: 'SKILL_TOO_LARGE', message: expect.stringContaining('bomb') });
   });
 
   it('refuses more unpacked bytes than a skill may hold, whatever the ratio', async () => {
     const limits = { ...SKILL_LIMITS, maxTotalBytes: 1000, maxRatio: 1_000_000 };
-    await expect(readSkillArchive(zip({ 'SKILL.md': SKILL_MD, 'big.txt': 'x'.repeat(1001) }), limits)).rejects.toMatchObject({ code: 'SKILL_TOO_LARGE' });
+    await expect(readSkillArchive(zipArchive({ 'SKILL.md': SKILL_MD, 'big.txt': 'x'.repeat(1001) }), limits)).rejects.toMatchObject({
+      code: 'SKILL_TOO_LARGE',
+    });
   });
 
   it('refuses more files than a skill may hold', async () => {
     const files: Record<string, string> = { 'SKILL.md': SKILL_MD };
     for (let index = 0; index < SKILL_LIMITS.maxFiles; index++) files[`f/${index}.txt`] = '';
-    await expect(readSkillArchive(zip(files))).rejects.toMatchObject({ code: 'SKILL_TOO_LARGE', message: expect.stringContaining('512') });
+    await expect(readSkillArchive(zipArchive(files))).rejects.toMatchObject({ code: 'SKILL_TOO_LARGE', message: expect.stringContaining('512') });
   });
 
   it('refuses an archive over its own size limit before reading it', async () => {
@@ -108,7 +94,7 @@ describe('readSkillArchive', () => {
 
   it.each([
     ['text', Buffer.from('just some text, not an archive')],
-    ['a truncated zip', zip({ 'SKILL.md': SKILL_MD.repeat(50) }).subarray(0, 60)],
+    ['a truncated zip', zipArchive({ 'SKILL.md': SKILL_MD.repeat(50) }).subarray(0, 60)],
     ['broken gzip', Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x01, 0x02])],
   ])('refuses %s as a bad archive', async (_case, bytes) => {
     await expect(readSkillArchive(bytes)).rejects.toMatchObject({ code: 'BAD_ARCHIVE' });

@@ -1,16 +1,17 @@
 import { gunzipSync } from 'node:zlib';
+import { SKILL_LIMITS as EXTENSION_LIMITS } from '@modelcontextprotocol/core/ext/skills';
 import { Unzip, type UnzipFile, UnzipInflate } from 'fflate';
 import { extract, type Header } from 'tar-stream';
 
 /**
- * How large an unpacked skill may be: the extension's limits (512 files, 16 MiB over all files),
+ * How large an unpacked skill may be: the extension's limits (core's `SKILL_LIMITS`: 512 files, 16 MiB over all files),
  * the archive's own size, and the compression ratio past which a small archive is a bomb, not a skill.
  */
 export const SKILL_LIMITS = {
-  maxFiles: 512,
-  maxTotalBytes: 16 * 1024 * 1024,
+  maxFiles: EXTENSION_LIMITS.files,
+  maxTotalBytes: EXTENSION_LIMITS.bytes,
   /** The archive as uploaded: the files' limit plus room for headers and a zip's directory. */
-  maxArchiveBytes: 17 * 1024 * 1024,
+  maxArchiveBytes: EXTENSION_LIMITS.bytes + 1024 * 1024,
   /** Unpacked bytes per archive byte, checked once the unpacked files pass `ratioFloorBytes`. */
   maxRatio: 100,
   ratioFloorBytes: 1024 * 1024,

@@ -1,4 +1,4 @@
-import { RpcError, WireErrorCode } from '@mcp-platform/shared-messaging';
+import { SKILL_URI_SCHEME as SCHEME } from '../resources/reserved-uris';
 
 /**
  * Where a skill's files live (SEP-2640's resource mapping): `skill://<name>/<path>`, the skill's name
@@ -6,7 +6,6 @@ import { RpcError, WireErrorCode } from '@mcp-platform/shared-messaging';
  * root directory `skill://<name>` without a trailing slash. Path segments are percent-encoded, so a
  * file name with a space or a `#` is still one valid URI.
  */
-const SCHEME = 'skill://';
 
 export function skillRootUri(name: string): string {
   return `${SCHEME}${name}`;
@@ -31,14 +30,4 @@ export function parseSkillUri(uri: string): { name: string; path: string } | und
   } catch {
     return undefined;
   }
-}
-
-/**
- * Refuses a plain resource write at a `skill://` URI: those are a skill's files, written and removed
- * only with their skill (`INVALID_PARAMS` with the path in `data.issues`, as for a bad definition).
- */
-export function refuseSkillUri(uri: string): void {
-  if (!uri.startsWith(SCHEME)) return;
-  const message = 'skill:// URIs are the files of skills: upload or delete the skill through the skills API instead';
-  throw new RpcError(WireErrorCode.InvalidParams, `${uri}: ${message}`, { issues: [{ path: ['uri'], message }] });
 }

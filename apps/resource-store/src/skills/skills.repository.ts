@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { RESOURCE_STORE_CONNECTION } from '../resource-store.constants';
 import { ResourceEntity } from '../resources/resource.entity';
 import { onServer, type WriteOutcome } from '../store/rows';
 import type { JsonObject } from '../store/store.types';
-import { lockTenantQuota } from '../store/tenant-quota';
+import { lockTenantQuota, tenantBytesExcept } from '../store/tenant-quota';
 import { SkillEntity, type SkillFileRecord } from './skill.entity';
 import { SKILL_MD, type ValidatedSkill } from './skill-manifest';
 import { skillFileUri } from './skill-uris';
@@ -74,7 +74,7 @@ export class SkillsRepository {
         .limit(1)
         .getRawOne<{ uri: string }>();
       if (taken) return { kind: 'uri-taken', uri: taken.uri };
-      const usedBytes = await tenantBytesOutside(manager, tenant, skill.name);
+      const usedBytes = await tenantBytesExcept(manager, tenant, { skill: skill.name });
       if (usedBytes + skill.size > quotaBytes) return { kind: 'over-quota', usedBytes };
 
       const effectiveServers = servers ?? existing?.servers ?? [];
@@ -147,16 +147,4 @@ export class SkillsRepository {
       return { servers: existing.servers, uris: existing.files.map((file) => skillFileUri(name, file.path)) };
     });
   }
-}
-
-/** Bytes of content the tenant stores outside the skill `name` (its files are about to be replaced). */
-async function tenantBytesOutside(manager: EntityManager, tenant: string, name: string): Promise<number> {
-  const row = await manager
-    .getRepository(ResourceEntity)
-    .createQueryBuilder('r')
-    .select('COALESCE(SUM(r.size), 0)', 'used')
-    .where('r.tenant = :tenant', { tenant })
-    .andWhere('r.skill IS DISTINCT FROM :name', { name })
-    .getRawOne<{ used: string | number }>();
-  return Number(row?.used ?? 0);
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { DIRECTORY_MIME_TYPE } from '@modelcontextprotocol/core/ext/skills';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type Principal, resourceStore, type RpcRequestParsed, type SkillEntry, type SkillSummary } from '@mcp-platform/protocol-contracts';
 import type { Resource } from '@mcp-platform/protocol-mcp';
@@ -8,6 +9,7 @@ import { overQuota } from '../resources/content-limits';
 import { ResourceReadCache } from '../resources/resource-read.cache';
 import type { ServerAddress } from '../resources/resources.service';
 import { UploadRepository } from '../resources/upload.repository';
+import { incompleteUpload, unknownUpload } from '../resources/upload-refusals';
 import { sameJson, touchedServers } from '../store/definition-writes';
 import { decodeListCursor, PAGE_SIZE, toPage } from '../store/list-cursor';
 import { assertTenantAccess, cacheScopeOf, LIST_TTL_MS, READ_TTL_MS } from '../store/tenant-access';
@@ -16,9 +18,6 @@ import { type ArchiveFile, readSkillArchive, SKILL_LIMITS, SkillArchiveError } f
 import { InvalidSkillError, SKILL_MD, validateSkill } from './skill-manifest';
 import { parseSkillUri, skillFileUri, skillRootUri } from './skill-uris';
 import { SkillsRepository } from './skills.repository';
-
-/** The media type of a directory resource (SEP-2640's `resources/directory/read`). */
-export const DIRECTORY_MIME_TYPE = 'inode/directory';
 
 type BeginRequest = RpcRequestParsed<typeof resourceStore.beginSkillUpload>;
 
@@ -78,7 +77,7 @@ export class SkillsService {
 
   /** Starts the upload of a skill's archive; the archive limit is checked on the announced size and on every append. */
   async beginUpload(request: BeginRequest): Promise<{ uploadId: string; maxArchiveBytes: number }> {
-    const maxArchiveBytes = SKILL_LIMITS.maxArchiveBytes;
+    const maxArchiveBytes = this.limits.maxSkillArchiveBytes;
     if (request.declaredBytes !== undefined && request.declaredBytes > maxArchiveBytes)
       throw tooLarge(`The archive of ${request.declaredBytes} bytes is over the limit of ${maxArchiveBytes}`);
     const uploadId = randomUUID();
@@ -104,12 +103,9 @@ export class SkillsService {
         return { created: outcome === 'created', skill: await this.getDefinition(tenant, taken.name) };
       }
       case 'unknown':
-        throw new RpcError(WireErrorCode.NotFound, `Upload ${uploadId} not found (committed, aborted, or dropped after being idle)`, { uploadId });
+        throw unknownUpload(uploadId);
       case 'incomplete':
-        throw new RpcError(WireErrorCode.InvalidParams, `Upload ${uploadId} received ${taken.receivedBytes} bytes, not ${totalBytes}`, {
-          uploadId,
-          receivedBytes: taken.receivedBytes,
-        });
+        throw incompleteUpload(uploadId, taken.receivedBytes, totalBytes);
       case 'other-kind':
         throw new RpcError(WireErrorCode.InvalidParams, `Upload ${uploadId} stages a ${taken.uploadKind}'s content, not a skill's archive`, { uploadId });
       default:

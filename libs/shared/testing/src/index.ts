@@ -3,6 +3,7 @@
  * (embedded or distributed), isolate a run (throwaway database, bucket and subject prefixes), wait with
  * deadlines, stop processes by pid, and talk raw HTTP to an MCP URL.
  */
+export { tarArchive, tarGzArchive, zipArchive } from './archives/archives';
 export { CHROMIUM_ARGS, DEFAULT_CHROMIUM_PATH, launchChromium } from './browser/chromium';
 export {
   bloatedInitialize,

@@ -24,10 +24,10 @@ export const MAX_RESOURCE_CONTENT_BYTES = 512 * 1024;
 
 const Slug = z.string().regex(TENANT_SLUG_PATTERN, 'lowercase letters, digits and "-", at most 63, starting with a letter or digit');
 
-const ServerNames = z
-  .array(z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/))
-  .max(100)
-  .default([]);
+/** Names of a tenant's virtual servers an item is on (resources, templates, prompts, skills); empty: every server. */
+export const ServerNamesSchema = z.array(z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/)).max(100);
+
+const ServerNames = ServerNamesSchema.default([]);
 
 /**
  * Completion values of one argument: a plain list, or lists keyed by the value of an earlier

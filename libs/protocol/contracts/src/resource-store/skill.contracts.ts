@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { TENANT_SLUG_PATTERN } from '../common/tenant';
 import { defineRpc } from '../define-contract';
 import { CachingHintsSchema, VirtualServerAddressSchema } from './resource.contracts';
+import { ServerNamesSchema } from './resource-admin.contracts';
 
 /**
  * Agent skills (the skills extension, SEP-2640): a tenant's skills, each a folder with a `SKILL.md`
@@ -24,7 +25,6 @@ export const SKILL_NAME_PATTERN = /^(?!.*--)[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?$/
 export const SkillNameSchema = z.string().regex(SKILL_NAME_PATTERN, '1-64 lowercase letters, digits and single hyphens, not first or last');
 
 const Tenant = { tenant: z.string().regex(TENANT_SLUG_PATTERN) };
-const ServerNames = z.array(z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/)).max(100);
 
 /**
  * A skill entry of `skills/list` and `skills/get` (core's `SkillSchema`): the URI of its `SKILL.md`,
@@ -84,7 +84,7 @@ export const beginSkillUpload = defineRpc({
     ...Tenant,
     name: SkillNameSchema,
     /** Absent: a new skill is served on every server, a replaced one where it was. */
-    servers: ServerNames.optional(),
+    servers: ServerNamesSchema.optional(),
     declaredBytes: z.number().int().nonnegative().optional(),
   }),
   response: z.object({ uploadId: z.uuid(), maxArchiveBytes: z.number().int().positive() }),
@@ -113,7 +113,7 @@ export const getTenantSkill = defineRpc({
 /** Which virtual servers serve the skill (empty: every server of the tenant). */
 export const setSkillServers = defineRpc({
   subject: 'resource-store.v1.skill-definition.set-servers',
-  request: z.object({ ...Tenant, name: SkillNameSchema, servers: ServerNames }),
+  request: z.object({ ...Tenant, name: SkillNameSchema, servers: ServerNamesSchema }),
   response: SkillSummarySchema,
 });
 
