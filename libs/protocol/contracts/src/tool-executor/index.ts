@@ -1,3 +1,4 @@
 export * from './catalog-admin.contracts';
 export * from './tool.contracts';
+export * from './upstream-admin.contracts';
 export * from './virtual-server.contracts';
