@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { resolve } from 'node:path';
 import { httpServerSettings, loadDotEnvFile } from '@mcp-platform/shared-config';
 import { exitOnStartFailure } from '@mcp-platform/shared-observability';
+import { upstreamOptionsOf } from '@mcp-platform/tool-executor';
 import { IN_MEMORY_DATA_DIR, loadStandaloneEnv } from './config/env.schema';
 import { readyBanner } from './ready-banner';
 import { startStandalone } from './start-standalone';
@@ -26,6 +27,7 @@ async function main(): Promise<void> {
     ...httpServerSettings(env),
     dataDir,
     allowPrivateNetworks: env.TOOL_HTTP_ALLOW_PRIVATE_NETWORKS,
+    upstreams: upstreamOptionsOf(env),
     logLevel: env.LOG_LEVEL,
     logFormat: env.LOG_FORMAT,
     ...(env.DEMO_USER_PASSWORD ? { demoUserPassword: env.DEMO_USER_PASSWORD } : {}),

@@ -12,6 +12,7 @@ import {
 import { inProcessMessaging, MessageBus } from '@mcp-platform/shared-messaging';
 import { type HttpTimeouts, type LoggingOptions, runService } from '@mcp-platform/shared-observability';
 import type { DatabaseOptions } from '@mcp-platform/shared-persistence';
+import type { UpstreamOptions } from '@mcp-platform/tool-executor';
 import { AppModule } from './app.module';
 import { DataDirectory } from './data-directory/data-directory';
 import { type VirtualServerEndpoint, virtualServerUrl } from './ready-banner';
@@ -51,6 +52,8 @@ export interface StandaloneOptions {
   dataDir?: string;
   /** Let HTTP tools reach private networks (default false: the SSRF guard refuses them). */
   allowPrivateNetworks?: boolean;
+  /** How upstream MCP servers are reached; without a `secretsKey`, one is generated once and kept in the data directory. */
+  upstreams?: Partial<UpstreamOptions>;
   /** pino level (default `info`; tests pass `silent` or `warn`). */
   logLevel?: LoggingOptions['level'];
   /** `json` or `pretty` records (default: pretty on a terminal, JSON otherwise). */
@@ -149,6 +152,11 @@ async function startOn(
         database,
         seed: true,
         http: { allowPrivateNetworks: options.allowPrivateNetworks ?? false },
+        upstreams: {
+          ...options.upstreams,
+          // Sources' secrets are sealed with it: kept with the data, or they could not be opened after a restart.
+          secretsKey: options.upstreams?.secretsKey ?? dataDirectory?.secret('tool-secrets-key', generateSecretsKey) ?? generateSecretsKey(),
+        },
       },
       resourceStore: { database, seed: true },
       taskScheduler: { database },
@@ -185,6 +193,11 @@ async function startOn(
       return closing;
     },
   };
+}
+
+/** A key for sealing tool sources' secrets: 32 random bytes. */
+function generateSecretsKey(): string {
+  return randomBytes(32).toString('base64url');
 }
 
 /** A port nobody listens on right now (the OS picks it). */

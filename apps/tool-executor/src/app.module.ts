@@ -2,7 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { MessagingModule, type MessagingOptions } from '@mcp-platform/shared-messaging';
 import { HealthModule, LoggingModule } from '@mcp-platform/shared-observability';
 import { databaseHealthChecks } from '@mcp-platform/shared-persistence';
-import type { ToolExecutorEnv } from './config/env.schema';
+import { type ToolExecutorEnv, upstreamOptionsOf } from './config/env.schema';
 import { TOOL_EXECUTOR_CONNECTION } from './tool-executor.constants';
 import { ToolExecutorModule } from './tool-executor.module';
 
@@ -20,6 +20,7 @@ export class AppModule {
           database: { kind: 'postgres', url: env.DATABASE_URL },
           seed: env.SEED_CATALOG,
           http: { allowPrivateNetworks: env.TOOL_HTTP_ALLOW_PRIVATE_NETWORKS },
+          upstreams: upstreamOptionsOf(env),
           tasks: { concurrency: env.TASK_WORKER_CONCURRENCY, maxAttempts: env.TASK_MAX_ATTEMPTS, ackWaitMs: env.TASK_ACK_WAIT_MS },
         }),
       ],

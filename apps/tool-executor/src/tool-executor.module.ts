@@ -9,6 +9,8 @@ import { TasksModule } from './tasks/tasks.module';
 import { TOOL_EXECUTOR_CONNECTION, TOOL_EXECUTOR_SCHEMA } from './tool-executor.constants';
 import type { ToolExecutorOptions } from './tool-executor.options';
 import { ToolsModule } from './tools/tools.module';
+import { DEFAULT_UPSTREAM_OPTIONS } from './upstreams/upstreams.constants';
+import { UpstreamsModule } from './upstreams/upstreams.module';
 
 /**
  * The tool catalog and tool execution (calls, and MCP tasks' runs), transport-agnostic: the app's own process (`AppModule`) and
@@ -18,7 +20,9 @@ import { ToolsModule } from './tools/tools.module';
 export class ToolExecutorModule {
   static register(options: ToolExecutorOptions): DynamicModule {
     // One ToolsModule for the bus handlers and the task worker: a task's call runs, and is cancelled, in the same CallsService.
-    const tools = ToolsModule.register(options.http);
+    // One UpstreamsModule too: the calls and the admin share its connections.
+    const upstreams = UpstreamsModule.register({ ...DEFAULT_UPSTREAM_OPTIONS, ...options.upstreams });
+    const tools = ToolsModule.register(options.http, upstreams);
     return {
       module: ToolExecutorModule,
       imports: [
@@ -32,6 +36,7 @@ export class ToolExecutorModule {
         }),
         CatalogModule,
         CatalogAdminModule,
+        upstreams,
         tools,
         TasksModule.register(options.tasks ?? DEFAULT_TASK_WORKER_OPTIONS, tools),
         SeedModule.register(options.seed),

@@ -1,4 +1,5 @@
 import type { DatabaseOptions } from '@mcp-platform/shared-persistence';
+import type { UpstreamOptions } from './upstreams/upstreams.constants';
 
 /** How the tool executor runs: where its catalog lives, whether to seed it, how HTTP tools may reach out, how it runs tasks. */
 export interface ToolExecutorOptions {
@@ -11,6 +12,8 @@ export interface ToolExecutorOptions {
     /** Upper bound for one HTTP tool request, whatever the tool's own setting (default 30 s). */
     timeoutMs?: number;
   };
+  /** How upstream MCP servers are reached (defaults: `DEFAULT_UPSTREAM_OPTIONS`: no private networks, no stdio servers, no secrets key). */
+  upstreams?: Partial<UpstreamOptions>;
   /** How this replica works the queue of task runs (default `DEFAULT_TASK_WORKER_OPTIONS`). */
   tasks?: TaskWorkerOptions;
 }

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { toolExecutor } from '@mcp-platform/protocol-contracts';
 import { MessageBus } from '@mcp-platform/shared-messaging';
 import { ADMIN_API_SETTINGS, type AdminApiSettings } from './admin.constants';
+import { AdminApiError, AdminErrorCode } from './admin.errors';
 import type { AdminPrincipal } from './admin-access';
 import type {
   ToolBody,
@@ -74,7 +75,13 @@ export class CatalogAdminService {
   async setToolEnabled(tenant: string, name: string, enabled: boolean): Promise<ToolView> {
     const current = await this.getTool(tenant, name);
     if (current.enabled === enabled) return current;
-    const { lastError: _lastError, ...definition } = current;
+    const { lastError: _lastError, held: _held, ...definition } = current;
+    if (definition.kind === 'upstream') {
+      throw new AdminApiError(
+        AdminErrorCode.InvalidRequest,
+        `Tool ${name} belongs to the upstream source ${definition.config.source}: it is listed or held through the source's items and approvals`,
+      );
+    }
     return (await this.putTool(tenant, name, { ...definition, enabled })).tool;
   }
 

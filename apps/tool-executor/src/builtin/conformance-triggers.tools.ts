@@ -31,7 +31,8 @@ export function conformanceTriggerTools(bus: MessageBus): BuiltinTool[] {
         inputSchema: { ...NO_ARGUMENTS },
       },
       run: async () => {
-        const { lastError: _lastError, ...tool } = await bus.request(toolExecutor.getToolDefinition, { tenant: TENANT, name: DYNAMIC_TOOL });
+        const { lastError: _lastError, held: _held, ...tool } = await bus.request(toolExecutor.getToolDefinition, { tenant: TENANT, name: DYNAMIC_TOOL });
+        if (tool.kind === 'upstream') throw new Error(`${DYNAMIC_TOOL} is not a tool of this executor`);
         const description = tool.description === DYNAMIC_TOOL_DESCRIPTIONS[0] ? DYNAMIC_TOOL_DESCRIPTIONS[1] : DYNAMIC_TOOL_DESCRIPTIONS[0];
         await bus.request(toolExecutor.putToolDefinition, { tenant: TENANT, tool: { ...tool, description } });
         return textResult(`Changed the tool list: ${DYNAMIC_TOOL} now reads "${description}"`);

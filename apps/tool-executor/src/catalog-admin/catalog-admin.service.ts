@@ -11,6 +11,7 @@ import {
   type TenantCatalog,
   type ToolDefinition,
   type ToolLastError,
+  type UpstreamToolConfig,
 } from '../catalog/catalog.types';
 import { ToolLastErrorsRepository } from '../catalog/tool-last-errors.repository';
 import { headersAsSet, mergeHttpHeaders } from './http-tool-headers';
@@ -84,6 +85,7 @@ export class CatalogAdminService {
   async putTool(tenant: string, record: ToolRecord): Promise<{ created: boolean; tool: ToolView }> {
     const catalog = await this.load(tenant);
     const stored = catalog.tools.find((tool) => tool.name === record.name);
+    if (stored?.kind === 'upstream') throw belongsToUpstream(stored);
     const definition = toToolDefinition(record, stored?.kind === 'http' ? (stored.config as HttpToolConfig) : undefined);
     try {
       this.catalog.assertServable(definition);
@@ -101,6 +103,8 @@ export class CatalogAdminService {
   /** Deletes a tool; the servers that exposed it stop exposing it (the join rows cascade). */
   async deleteTool(tenant: string, name: string): Promise<{ deleted: true }> {
     const catalog = await this.load(tenant);
+    const stored = catalog.tools.find((tool) => tool.name === name);
+    if (stored?.kind === 'upstream') throw belongsToUpstream(stored);
     if (!(await this.repository.deleteTool(tenant, name))) throw new RpcError(WireErrorCode.NotFound, `Unknown tool ${name} in tenant ${tenant}`);
     this.logger.log(`tool ${tenant}/${name} deleted`);
     await this.published(tenant, serversExposing(catalog, name));
@@ -201,7 +205,7 @@ function toHttpToolConfig(written: Extract<ToolRecord, { kind: 'http' }>['config
 }
 
 /** A stored tool as the admin API shows it (header values left out), with its last outbound failure when it has one. */
-export function toToolView(tool: ToolDefinition, lastError?: ToolLastError): ToolView {
+export function toToolView(tool: ToolDefinition & { held?: string }, lastError?: ToolLastError): ToolView {
   const common = {
     name: tool.name,
     ...(tool.title === undefined ? {} : { title: tool.title }),
@@ -229,7 +233,17 @@ export function toToolView(tool: ToolDefinition, lastError?: ToolLastError): Too
       },
     };
   }
+  if (tool.kind === 'upstream') {
+    const config = tool.config as UpstreamToolConfig;
+    return { ...common, ...(tool.held === undefined ? {} : { held: tool.held }), kind: 'upstream', config: { source: config.sourceName, tool: config.tool } };
+  }
   return { ...common, kind: 'builtin', config: { handler: (tool.config as BuiltinToolConfig).handler } };
+}
+
+/** An upstream tool is its source's: written, approved and deleted through it. */
+function belongsToUpstream(tool: ToolDefinition): RpcError {
+  const config = tool.config as UpstreamToolConfig;
+  return invalid(`Tool ${tool.name} belongs to the upstream source ${config.sourceName}: change or remove it through the source (its items and approvals)`);
 }
 
 function toServerRecord(server: CatalogVirtualServer): ServerRecord {

@@ -1,8 +1,12 @@
+import { UpstreamApprovalEntity } from '../upstreams/upstream-approval.entity';
+import { UpstreamItemEntity } from '../upstreams/upstream-item.entity';
+import { UpstreamSourceEntity } from '../upstreams/upstream-source.entity';
 import { CreateCatalog1767225600000 } from './migrations/1767225600000-CreateCatalog';
 import { AddToolScopes1767312000000 } from './migrations/1767312000000-AddToolScopes';
 import { AddToolTaskSupport1767398400000 } from './migrations/1767398400000-AddToolTaskSupport';
 import { AddToolLastErrors1767484800000 } from './migrations/1767484800000-AddToolLastErrors';
 import { AddTenantDisabled1767571200000 } from './migrations/1767571200000-AddTenantDisabled';
+import { AddUpstreamSources1767830400000 } from './migrations/1767830400000-AddUpstreamSources';
 import { TenantEntity } from './tenant.entity';
 import { ToolEntity } from './tool.entity';
 import { ToolLastErrorEntity } from './tool-last-error.entity';
@@ -10,7 +14,16 @@ import { VirtualServerEntity } from './virtual-server.entity';
 import { VirtualServerToolEntity } from './virtual-server-tool.entity';
 
 /** The explicit entity list of the tool executor's DataSource (STYLE.md §7). */
-export const CATALOG_ENTITIES = [TenantEntity, VirtualServerEntity, ToolEntity, VirtualServerToolEntity, ToolLastErrorEntity];
+export const CATALOG_ENTITIES = [
+  TenantEntity,
+  VirtualServerEntity,
+  ToolEntity,
+  VirtualServerToolEntity,
+  ToolLastErrorEntity,
+  UpstreamSourceEntity,
+  UpstreamItemEntity,
+  UpstreamApprovalEntity,
+];
 
 /** The committed migrations, in order. */
 export const CATALOG_MIGRATIONS = [
@@ -19,4 +32,5 @@ export const CATALOG_MIGRATIONS = [
   AddToolTaskSupport1767398400000,
   AddToolLastErrors1767484800000,
   AddTenantDisabled1767571200000,
+  AddUpstreamSources1767830400000,
 ];

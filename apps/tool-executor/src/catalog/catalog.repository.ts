@@ -216,6 +216,7 @@ function toCatalogTool(tenant: string, row: ToolEntity): CatalogTool {
     requiredScopes: row.requiredScopes,
     taskSupport: row.taskSupport,
     updatedAt: row.updatedAt,
+    ...optional('held', row.held),
   };
 }
 

@@ -12,7 +12,7 @@ import type { BeforeTaskInput } from '../builtin/builtin-tool';
 import { BuiltinToolRegistry } from '../builtin/builtin-tool.registry';
 import type { ToolImplementation } from '../tools/tool-context';
 import { CatalogRepository } from './catalog.repository';
-import type { CatalogTool, HttpToolConfig, TenantCatalog, ToolDefinition } from './catalog.types';
+import type { CatalogTool, HttpToolConfig, TenantCatalog, ToolDefinition, UpstreamToolConfig } from './catalog.types';
 import { type CompiledSchema, compileSchema } from './schema-validator';
 
 /** A tool ready to be listed and called: its wire definition and its validators, compiled once. */
@@ -25,7 +25,10 @@ export interface PreparedTool {
   /** The arguments its input schema mirrors into `Mcp-Param-*` headers (`x-mcp-header`, S-116); often none. */
   paramHeaders: ParamHeaderDeclaration[];
   /** How it runs: a built-in implementation, or the HTTP endpoint it POSTs to. */
-  runner: { kind: 'builtin'; implementation: ToolImplementation; beforeTask?: BeforeTaskInput[] } | { kind: 'http'; config: HttpToolConfig };
+  runner:
+    | { kind: 'builtin'; implementation: ToolImplementation; beforeTask?: BeforeTaskInput[] }
+    | { kind: 'http'; config: HttpToolConfig }
+    | { kind: 'upstream'; config: UpstreamToolConfig };
 }
 
 /** A virtual server and its enabled tools, sorted by name (S-179: deterministic order). */
@@ -33,6 +36,8 @@ export interface ServerSnapshot {
   server: toolExecutor.VirtualServer;
   tools: PreparedTool[];
   byName: Map<string, PreparedTool>;
+  /** Upstream tools the server exposes that are held back, by name: why (calls are refused saying so). */
+  held: Map<string, string>;
 }
 
 /**
@@ -102,8 +107,13 @@ export class CatalogService implements OnApplicationBootstrap {
 
   private build(catalog: TenantCatalog): Map<string, ServerSnapshot> {
     const tools = new Map<string, PreparedTool>();
+    const heldTools = new Map<string, string>();
     for (const record of catalog.tools) {
       if (!record.enabled) continue;
+      if (record.held !== undefined) {
+        heldTools.set(record.name, record.held);
+        continue;
+      }
       const prepared = this.prepare(record);
       if (prepared) tools.set(record.name, prepared);
     }
@@ -124,6 +134,7 @@ export class CatalogService implements OnApplicationBootstrap {
         },
         tools: exposed,
         byName: new Map(exposed.map((tool) => [tool.record.name, tool])),
+        held: new Map(server.toolNames.flatMap((name) => (heldTools.has(name) ? [[name, heldTools.get(name) ?? '']] : []))),
       });
     }
     return servers;
@@ -177,6 +188,11 @@ export class CatalogService implements OnApplicationBootstrap {
         throw new Error(`the URL of an HTTP tool must be http or https, not ${JSON.stringify(config.url)}`);
       }
       return { kind: 'http', config };
+    }
+    if (record.kind === 'upstream') {
+      const config = record.config as UpstreamToolConfig;
+      if (typeof config.source !== 'string' || typeof config.tool !== 'string') throw new Error('upstream tool without source or tool name');
+      return { kind: 'upstream', config };
     }
     const handler = (record.config as { handler?: unknown }).handler;
     const builtin = typeof handler === 'string' ? this.builtins.tool(handler) : undefined;

@@ -4,7 +4,7 @@ import type { toolExecutor } from '@mcp-platform/protocol-contracts';
 export type JsonObject = { [key: string]: unknown };
 
 /** How a tool runs. */
-export type ToolKind = 'builtin' | 'http';
+export type ToolKind = 'builtin' | 'http' | 'upstream';
 
 /** A built-in tool names its implementation in the process's registry (`builtin/`). */
 export interface BuiltinToolConfig {
@@ -18,6 +18,13 @@ export interface HttpToolConfig {
   timeoutMs?: number;
 }
 
+/** An upstream tool calls the tool `tool` of the upstream source whose id is `source`, named `sourceName` (`upstreams/`). */
+export interface UpstreamToolConfig {
+  source: string;
+  sourceName: string;
+  tool: string;
+}
+
 /** What a tool is, independent of storage: the catalog's domain type. */
 export interface ToolDefinition {
   name: string;
@@ -27,7 +34,7 @@ export interface ToolDefinition {
   outputSchema?: JsonObject;
   annotations?: JsonObject;
   kind: ToolKind;
-  config: BuiltinToolConfig | HttpToolConfig;
+  config: BuiltinToolConfig | HttpToolConfig | UpstreamToolConfig;
   timeoutMs: number;
   enabled: boolean;
   /**
@@ -56,6 +63,8 @@ export interface CatalogTool extends ToolDefinition {
   id: string;
   tenant: string;
   updatedAt: Date;
+  /** An upstream tool held back (its definition changed upstream, or it is no longer listed): neither listed nor callable. */
+  held?: string;
 }
 
 /** A virtual server's settings. */

@@ -1,6 +1,6 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 import type { toolExecutor } from '@mcp-platform/protocol-contracts';
-import type { BuiltinToolConfig, HttpToolConfig, JsonObject, ToolKind } from './catalog.types';
+import type { BuiltinToolConfig, HttpToolConfig, JsonObject, ToolKind, UpstreamToolConfig } from './catalog.types';
 import { TenantEntity } from './tenant.entity';
 
 /** One tool of a tenant's catalog: its MCP definition and how it runs. */
@@ -39,7 +39,7 @@ export class ToolEntity {
   kind!: ToolKind;
 
   @Column({ type: 'jsonb' })
-  config!: BuiltinToolConfig | HttpToolConfig;
+  config!: BuiltinToolConfig | HttpToolConfig | UpstreamToolConfig;
 
   @Column({ type: 'integer' })
   timeoutMs!: number;
@@ -54,6 +54,17 @@ export class ToolEntity {
   /** `forbidden`, `optional` or `required` (S-197); a check constraint keeps out anything else. */
   @Column({ type: 'text', default: 'forbidden' })
   taskSupport!: toolExecutor.TaskSupport;
+
+  /** The upstream source a tool of kind `upstream` belongs to (it goes with its source); null for every other kind. */
+  @Column({ type: 'uuid', nullable: true })
+  sourceId!: string | null;
+
+  /**
+   * Why an upstream tool is neither listed nor callable although approved once: its definition changed
+   * upstream (until an administrator approves the change), or the upstream no longer lists it.
+   */
+  @Column({ type: 'text', nullable: true })
+  held!: string | null;
 
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt!: Date;

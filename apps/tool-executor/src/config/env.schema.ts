@@ -1,6 +1,42 @@
 import { z } from 'zod';
-import { booleanFlag, httpEnv, loadEnv, logEnv, natsEnv, postgresEnv } from '@mcp-platform/shared-config';
+import { booleanFlag, commaList, emptyAsUnset, httpEnv, loadEnv, logEnv, natsEnv, postgresEnv } from '@mcp-platform/shared-config';
 import { DEFAULT_TASK_WORKER_OPTIONS } from '../tasks/tasks.constants';
+import { parseStdioServers } from '../upstreams/stdio-servers';
+import type { UpstreamOptions } from '../upstreams/upstreams.constants';
+
+/** How the executor reaches upstream MCP servers (issue 15); the embedded host reads the same keys. */
+export const upstreamEnv = {
+  /** Lets upstream MCP servers' URLs reach loopback/private/link-local addresses (SSRF guard off for those ranges). */
+  UPSTREAM_ALLOW_PRIVATE_NETWORKS: booleanFlag.default(false),
+  /** Host names upstream URLs may reach although they resolve to private addresses (comma-separated). */
+  UPSTREAM_ALLOWED_HOSTS: commaList,
+  /**
+   * The stdio MCP servers tenants may run, as JSON: `{ "<name>": { "command", "args", "env", "params" } }`
+   * (see the tool executor's README). Tenants pick an entry and fill its parameters; never a command.
+   */
+  UPSTREAM_STDIO_SERVERS: emptyAsUnset(z.string().max(1_000_000)),
+  /** The PATH stdio servers get, and their commands are looked up in (nothing else of the executor's environment reaches them). */
+  UPSTREAM_STDIO_PATH: z.string().min(1).default('/usr/local/bin:/usr/bin:/bin'),
+  /** The secret the sealing key of tool sources' secrets derives from (headers, client secrets…); unset: none can be stored. */
+  TOOL_SECRETS_KEY: emptyAsUnset(z.string().min(16, 'at least 16 characters')),
+};
+
+/** The upstream options of an environment holding `upstreamEnv`'s keys; an invalid stdio allow-list stops the start. */
+export function upstreamOptionsOf(env: {
+  UPSTREAM_ALLOW_PRIVATE_NETWORKS: boolean;
+  UPSTREAM_ALLOWED_HOSTS: string[];
+  UPSTREAM_STDIO_SERVERS?: string | undefined;
+  UPSTREAM_STDIO_PATH: string;
+  TOOL_SECRETS_KEY?: string | undefined;
+}): Partial<UpstreamOptions> {
+  return {
+    allowPrivateNetworks: env.UPSTREAM_ALLOW_PRIVATE_NETWORKS,
+    allowedHosts: env.UPSTREAM_ALLOWED_HOSTS,
+    stdioServers: parseStdioServers(env.UPSTREAM_STDIO_SERVERS),
+    stdioPath: env.UPSTREAM_STDIO_PATH,
+    ...(env.TOOL_SECRETS_KEY ? { secretsKey: env.TOOL_SECRETS_KEY } : {}),
+  };
+}
 
 /** The tool executor's environment (`.env.example` beside the app lists every key). */
 export const toolExecutorEnv = {
@@ -10,6 +46,7 @@ export const toolExecutorEnv = {
   ...logEnv,
   /** Lets HTTP tools call loopback/private/link-local addresses (SSRF guard off for those ranges). */
   TOOL_HTTP_ALLOW_PRIVATE_NETWORKS: booleanFlag.default(false),
+  ...upstreamEnv,
   /** Writes the `demo` and `conformance` tenants at boot (idempotent). */
   SEED_CATALOG: booleanFlag.default(true),
   /** Task runs in progress at once on this replica. */

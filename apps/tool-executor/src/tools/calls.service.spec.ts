@@ -7,6 +7,7 @@ import type { BeforeTaskInput } from '../builtin/builtin-tool';
 import type { CatalogService, PreparedTool, ServerSnapshot } from '../catalog/catalog.service';
 import { compileSchema } from '../catalog/schema-validator';
 import type { HttpToolRunner } from '../http-tools/http-tool.runner';
+import type { UpstreamToolRunner } from '../upstreams/upstream-tool.runner';
 import { CallsService } from './calls.service';
 import { ClientCapabilityMissing, type ToolImplementation, ToolProtocolFailure } from './tool-context';
 
@@ -60,6 +61,7 @@ function setup(tools: PreparedTool[], principal: Principal | null = member) {
     server: { tenant: 't', name: 's', public: false, scopes: ['mcp'] },
     tools,
     byName: new Map(tools.map((entry) => [entry.record.name, entry])),
+    held: new Map(),
   };
   const catalog = { getServer: (tenant: string, server: string) => (tenant === 't' && server === 's' ? snapshot : undefined) } as unknown as CatalogService;
   const emitted: unknown[] = [];
@@ -75,7 +77,7 @@ function setup(tools: PreparedTool[], principal: Principal | null = member) {
   } as unknown as MessageBus;
   const clock = new ManualClock(0);
   const eventLog = new MemoryEventLog();
-  const service = new CallsService(catalog, {} as HttpToolRunner, bus, eventLog, clock);
+  const service = new CallsService(catalog, {} as HttpToolRunner, {} as UpstreamToolRunner, bus, eventLog, clock);
   const call = async (name: string, args?: Record<string, unknown>, callId = 'call-1'): Promise<CallToolResult> => {
     const answer = await service.call(
       {

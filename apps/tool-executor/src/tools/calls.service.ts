@@ -13,6 +13,7 @@ import { EventLog, MessageBus, RpcError, toWireError, WireErrorCode } from '@mcp
 import { drainUntil, type OnDrain } from '@mcp-platform/shared-observability';
 import { CatalogService, type PreparedTool } from '../catalog/catalog.service';
 import { HttpToolRunner } from '../http-tools/http-tool.runner';
+import { UpstreamToolRunner } from '../upstreams/upstream-tool.runner';
 import { CallNotifier } from './call-notifier';
 import { type CallOutcome, CallOutput, type CallSink } from './call-output';
 import { type ClientChannel, InputRequired, PendingClientRequests, RoundTripClient, SessionClientRequests, UnreachableClient } from './client-requests';
@@ -88,6 +89,7 @@ export class CallsService implements OnDrain {
   constructor(
     private readonly catalog: CatalogService,
     private readonly http: HttpToolRunner,
+    private readonly upstream: UpstreamToolRunner,
     private readonly bus: MessageBus,
     private readonly eventLog: EventLog,
     private readonly clock: Clock,
@@ -178,6 +180,9 @@ export class CallsService implements OnDrain {
     const server = this.catalog.getServer(request.tenant, request.server);
     if (!server) throw new RpcError(WireErrorCode.NotFound, `Unknown virtual server: ${request.tenant}/${request.server}`);
     const tool = server.byName.get(request.name);
+    // Issue 15 §5: an upstream tool held back (changed upstream, or no longer listed) is refused saying why.
+    const held = server.held.get(request.name);
+    if (!tool && held !== undefined) throw new RpcError(WireErrorCode.InvalidParams, `Tool ${request.name} is unavailable: ${held}`);
     // spec S-188: an unknown (or disabled, or not exposed) tool is a protocol error, -32602 at the edge.
     if (!tool) throw new RpcError(WireErrorCode.InvalidParams, `Unknown tool: ${request.name}`);
     // spec S-142: a tool the caller may not use yet answers with the scopes to step up to; it does not run.
@@ -368,13 +373,25 @@ export class CallsService implements OnDrain {
       client,
       closeConnection: () => output.disconnect(),
     };
-    const running = tool.runner.kind === 'builtin' ? tool.runner.implementation(args, context) : this.http.run(tool.record, tool.runner.config, args, signal);
+    const running = this.start(tool, args, context);
     return new Promise<CallToolResult>((resolve, reject) => {
       const onAbort = (): void => reject(signal.reason);
       if (signal.aborted) onAbort();
       signal.addEventListener('abort', onAbort, { once: true });
       running.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
     });
+  }
+
+  /** Starts the tool by its kind: a built-in implementation, an HTTP endpoint, or an upstream MCP server's tool. */
+  private start(tool: PreparedTool, args: ToolArguments, context: ToolContext): Promise<CallToolResult> {
+    switch (tool.runner.kind) {
+      case 'builtin':
+        return tool.runner.implementation(args, context);
+      case 'http':
+        return this.http.run(tool.record, tool.runner.config, args, context.signal);
+      case 'upstream':
+        return this.upstream.run(tool.record, tool.runner.config, args, context);
+    }
   }
 
   /** Checks the tool's answer: a well-formed result, structured content matching outputSchema, a text twin. */

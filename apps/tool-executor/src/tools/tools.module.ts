@@ -10,10 +10,10 @@ import { ToolsService } from './tools.service';
 /** tools/list, tools/call, describeToolCall, virtual server look-ups and cancellation, served on the bus. */
 @Module({})
 export class ToolsModule {
-  static register(http: ToolExecutorOptions['http']): DynamicModule {
+  static register(http: ToolExecutorOptions['http'], upstreams: DynamicModule): DynamicModule {
     return {
       module: ToolsModule,
-      imports: [CatalogModule, BuiltinModule, HttpToolsModule.register(http)],
+      imports: [CatalogModule, BuiltinModule, HttpToolsModule.register(http), upstreams],
       controllers: [ToolsNatsController],
       providers: [ToolsService, CallsService],
       // The task worker runs tasks' calls through the same service, so cancellation reaches them.

@@ -34,6 +34,7 @@ function serviceWith(tools: PreparedTool[], options: { public?: boolean } = {}) 
     server: { tenant: 't', name: 's', public: options.public ?? false, scopes: ['mcp'] },
     tools,
     byName: new Map(tools.map((entry) => [entry.record.name, entry])),
+    held: new Map(),
   };
   const catalog = { getServer: (tenant: string, server: string) => (tenant === 't' && server === 's' ? snapshot : undefined) } as unknown as CatalogService;
   return new ToolsService(catalog);

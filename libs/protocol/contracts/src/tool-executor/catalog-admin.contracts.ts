@@ -96,6 +96,14 @@ export const ToolRunnerViewSchema = z.discriminatedUnion('kind', [
       })
       .describe(HTTP_TOOL_DESCRIPTION),
   }),
+  z.object({
+    kind: z.literal('upstream'),
+    config: z
+      .object({ source: z.string(), tool: z.string() })
+      .describe(
+        "A tool of an upstream MCP server: the source's name and the upstream's own name of the tool. It is managed through its source (`/upstreams`), not written here",
+      ),
+  }),
 ]);
 
 /** What the OpenAPI document says of a tool's `inputSchema`, the `x-mcp-header` rules included. */
@@ -172,7 +180,11 @@ export const ToolLastErrorSchema = z
 export type ToolLastError = z.infer<typeof ToolLastErrorSchema>;
 
 /** A tool as the catalog shows it to its administrators: the definition (header values left out), and its last outbound failure. */
-export const ToolDefinitionViewSchema = ToolFieldsSchema.extend({ lastError: ToolLastErrorSchema.optional() }).and(ToolRunnerViewSchema);
+export const ToolDefinitionViewSchema = ToolFieldsSchema.extend({
+  lastError: ToolLastErrorSchema.optional(),
+  /** An upstream tool held back: why it is neither listed nor callable (its definition changed upstream, it is gone, its source is disabled). */
+  held: z.string().optional(),
+}).and(ToolRunnerViewSchema);
 export type ToolDefinitionView = z.output<typeof ToolDefinitionViewSchema>;
 
 /** A virtual server as an administrator writes it: its settings and the tools it exposes. */

@@ -28,7 +28,7 @@ const SecretValueSchema = z
 const SecretWriteSchema = z.union([SecretValueSchema, HttpHeaderSetSchema]);
 
 const SECRETS_MAX = 16;
-const secretRecord = <K extends z.ZodType<string>>(key: K, value: z.ZodType) =>
+const secretRecord = <V extends z.ZodType>(key: z.ZodString, value: V) =>
   z.record(key, value).refine((entries) => Object.keys(entries).length <= SECRETS_MAX, `at most ${SECRETS_MAX} entries`);
 
 /** A query parameter name: URL-safe characters only. */

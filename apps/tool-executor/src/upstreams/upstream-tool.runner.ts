@@ -1,0 +1,84 @@
+import { ProtocolError, type Tool } from '@modelcontextprotocol/client';
+import { Inject, Injectable } from '@nestjs/common';
+import type { CallToolResult } from '@mcp-platform/protocol-mcp';
+import { Clock } from '@mcp-platform/shared-clock';
+import type { CatalogTool, UpstreamToolConfig } from '../catalog/catalog.types';
+import type { ToolArguments, ToolContext } from '../tools/tool-context';
+import { UpstreamConnections, UpstreamUnavailable } from './upstream-connections';
+import { UpstreamSecrets } from './upstream-secrets';
+import { type StoredSource, UpstreamSourcesRepository } from './upstream-sources.repository';
+import { UPSTREAM_OPTIONS, type UpstreamOptions } from './upstreams.constants';
+
+/** How long a replica trusts its copy of a source (its URL and secrets) before reading it again. */
+const SOURCE_CACHE_MS = 5_000;
+
+const errorResult = (text: string): CallToolResult => ({ content: [{ type: 'text', text }], isError: true });
+
+/**
+ * Runs tools of kind `upstream`: the call goes to the source's upstream under the upstream's own name,
+ * with the approved definition (the SDK validates the answer against its output schema), the call's
+ * signal (cancellation reaches the upstream as `notifications/cancelled`) and its progress relayed to
+ * the caller. An upstream that cannot be used answers an error result with an error id (the details
+ * are in the source's health and the log); a JSON-RPC error the upstream answered becomes an error
+ * result naming it.
+ */
+@Injectable()
+export class UpstreamToolRunner {
+  private readonly sources = new Map<string, { source: StoredSource; readAt: number }>();
+
+  constructor(
+    @Inject(UPSTREAM_OPTIONS) private readonly options: UpstreamOptions,
+    private readonly repository: UpstreamSourcesRepository,
+    private readonly connections: UpstreamConnections,
+    private readonly secrets: UpstreamSecrets,
+    private readonly clock: Clock,
+  ) {}
+
+  async run(tool: CatalogTool, config: UpstreamToolConfig, args: ToolArguments, context: ToolContext): Promise<CallToolResult> {
+    const source = await this.source(tool.tenant, config.source);
+    if (!source?.enabled) return errorResult(`Tool ${tool.name} is unavailable: its upstream server is ${source ? 'disabled' : 'gone'}.`);
+    const definition = {
+      name: config.tool,
+      inputSchema: tool.inputSchema,
+      ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema }),
+    } as Tool;
+    try {
+      const result = await this.connections.use(
+        source,
+        () => this.secrets.open(source.tenant, source.name, source.stored),
+        (client) =>
+          client.callTool(
+            { name: config.tool, arguments: args },
+            {
+              signal: context.signal,
+              timeout: source.timeoutMs ?? this.options.callTimeoutMs,
+              resetTimeoutOnProgress: true,
+              maxTotalTimeout: tool.timeoutMs,
+              toolDefinition: definition,
+              onprogress: (progress) => context.progress(progress.progress, progress.total, progress.message),
+            },
+          ),
+      );
+      return result as CallToolResult;
+    } catch (error) {
+      if (context.signal.aborted) throw error;
+      if (error instanceof UpstreamUnavailable) return errorResult(error.message);
+      if (error instanceof ProtocolError) return errorResult(`The upstream server answered error ${error.code}: ${error.message.slice(0, 500)}`);
+      throw error;
+    }
+  }
+
+  /** Forgets a source this replica wrote or deleted, so the next call reads it again. */
+  forget(sourceId: string): void {
+    this.sources.delete(sourceId);
+  }
+
+  private async source(tenant: string, id: string): Promise<StoredSource | undefined> {
+    const cached = this.sources.get(id);
+    if (cached && cached.source.tenant === tenant && this.clock.now() - cached.readAt < SOURCE_CACHE_MS) return cached.source;
+    const source = await this.repository.byId(tenant, id);
+    if (source) this.sources.set(id, { source, readAt: this.clock.now() });
+    else this.sources.delete(id);
+    return source;
+  }
+}
