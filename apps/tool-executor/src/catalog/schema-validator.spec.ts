@@ -28,9 +28,17 @@ describe(compileSchema, () => {
     expect(schema.validate({ pair: ['a', 'b'] })).toBe('/pair/1: must be number');
   });
 
-  it('rejects another dialect, saying which is supported', () => {
-    expect(() => compileSchema({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object' }, 'inputSchema')).toThrow(
-      /unsupported JSON Schema dialect.*only 2020-12/,
+  it('validates draft-07 schemas (what 2025-era SDK servers emit) by draft-07 rules', () => {
+    const schema = { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { tags: { type: 'array', items: [{ type: 'string' }] } } };
+    const compiled = compileSchema(schema, 'inputSchema');
+    // Draft-07 tuple `items`: the first element must be a string.
+    expect(compiled.validate({ tags: ['a', 1] })).toBeUndefined();
+    expect(compiled.validate({ tags: [1] })).toMatch(/tags\/0/);
+  });
+
+  it('rejects another dialect, saying which are supported', () => {
+    expect(() => compileSchema({ $schema: 'http://json-schema.org/draft-04/schema#', type: 'object' }, 'inputSchema')).toThrow(
+      /unsupported JSON Schema dialect.*only 2020-12 and draft-07/,
     );
   });
 

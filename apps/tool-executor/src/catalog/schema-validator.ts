@@ -1,11 +1,18 @@
+import AjvDraft07 from 'ajv';
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import type { RegExpEngine } from 'ajv/dist/types';
 import addFormats from 'ajv-formats';
 import { RE2JS } from 're2js';
 import type { JsonObject } from './catalog.types';
 
-/** The only dialect we validate (S-19, S-20): JSON Schema 2020-12, also when `$schema` is absent. */
+/** The default dialect (S-19): JSON Schema 2020-12, also when `$schema` is absent. */
 export const SUPPORTED_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
+
+/**
+ * The other dialect we validate by its own rules (S-20): draft-07, which the 2025-era SDKs emit for
+ * every tool (upstream MCP servers, issue 15). Any other `$schema` is refused, naming both.
+ */
+export const DRAFT_07_DIALECT = 'http://json-schema.org/draft-07/schema';
 
 /** Bounds on what a published schema may cost to compile and run (S-22). */
 export const SCHEMA_LIMITS = { maxBytes: 64 * 1024, maxDepth: 32, maxSubschemas: 2_000 } as const;
@@ -47,9 +54,10 @@ const linearRegExp: RegExpEngine = Object.assign(
  * Patterns run in linear time (`linearRegExp`).
  */
 export function compileSchema(schema: JsonObject, what: string): CompiledSchema {
-  checkDialect(schema, what);
+  const dialect = dialectOf(schema, what);
   checkLimits(schema, what);
-  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, code: { regExp: linearRegExp } });
+  const settings = { strict: false, allErrors: true, validateFormats: true, code: { regExp: linearRegExp } };
+  const ajv = dialect === 'draft-07' ? new AjvDraft07(settings) : new Ajv2020(settings);
   addFormats(ajv);
   let validate: ValidateFunction;
   try {
@@ -64,11 +72,13 @@ export function compileSchema(schema: JsonObject, what: string): CompiledSchema 
   };
 }
 
-function checkDialect(schema: JsonObject, what: string): void {
+function dialectOf(schema: JsonObject, what: string): '2020-12' | 'draft-07' {
   const dialect = schema['$schema'];
-  if (dialect === undefined) return;
-  if (typeof dialect === 'string' && dialect.replace(/#$/, '') === SUPPORTED_DIALECT) return;
-  throw new SchemaRejectedError(`${what} uses an unsupported JSON Schema dialect ${JSON.stringify(dialect)}; only 2020-12 is supported`);
+  if (dialect === undefined) return '2020-12';
+  const bare = typeof dialect === 'string' ? dialect.replace(/#$/, '') : undefined;
+  if (bare === SUPPORTED_DIALECT) return '2020-12';
+  if (bare === DRAFT_07_DIALECT) return 'draft-07';
+  throw new SchemaRejectedError(`${what} uses an unsupported JSON Schema dialect ${JSON.stringify(dialect)}; only 2020-12 and draft-07 are supported`);
 }
 
 function checkLimits(schema: JsonObject, what: string): void {

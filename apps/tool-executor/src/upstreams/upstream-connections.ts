@@ -13,7 +13,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import type { Agent } from 'undici';
 import { Clock, IdSource } from '@mcp-platform/shared-clock';
-import { createGuardedAgent, describeOutboundFailure } from '@mcp-platform/shared-egress';
+import { createGuardedAgent, describeOutboundFailure, findSsrfRefusal } from '@mcp-platform/shared-egress';
 import type { OpenedConnection, UpstreamSource } from './upstream.types';
 import { upstreamFetch } from './upstream-fetch';
 import { UpstreamHealthTracker } from './upstream-health';
@@ -298,6 +298,10 @@ function isSessionGone(error: unknown): boolean {
 
 /** What went wrong, for administrators (it may name hosts and addresses). */
 export function describeUpstreamFailure(error: unknown): string {
+  const refusal = findSsrfRefusal(error);
+  if (refusal) {
+    return `refused by the SSRF guard: ${refusal.message}. Upstream URLs reach only public addresses unless the operator sets UPSTREAM_ALLOW_PRIVATE_NETWORKS=true or names the host in UPSTREAM_ALLOWED_HOSTS`;
+  }
   if (error instanceof SdkHttpError) return `HTTP ${error.status}: ${error.message.slice(0, 300)}`;
   if (error instanceof SdkError) return `${error.code}: ${error.message.slice(0, 300)}`;
   return describeOutboundFailure(error);
