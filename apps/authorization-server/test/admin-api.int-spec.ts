@@ -135,6 +135,166 @@ function fakeCatalogExecutor(log: CatalogLog) {
   return FakeCatalogExecutor;
 }
 
+/** The digest the fake executor observes for every upstream tool, and one an administrator may have reviewed earlier. */
+const OBSERVED_DIGEST = `sha256:${'a'.repeat(64)}`;
+const STALE_DIGEST = `sha256:${'b'.repeat(64)}`;
+
+/** What the fake executor was asked of upstream sources, and the sources and approvals it keeps in memory (keyed `tenant/source`). */
+class UpstreamLog {
+  readonly requests: Array<{ subject: string; payload: unknown }> = [];
+  readonly sources = new Map<string, toolExecutor.UpstreamSourceDefinitionRecord>();
+  readonly approved = new Map<string, Set<string>>();
+  readonly approvals = new Map<string, toolExecutor.UpstreamApproval[]>();
+
+  constructor(private readonly catalog: CatalogLog) {}
+
+  record(subject: string, payload: unknown): void {
+    this.requests.push({ subject, payload });
+  }
+
+  source(tenant: string, source: string): toolExecutor.UpstreamSourceDefinitionRecord {
+    this.catalog.requireTenant(tenant);
+    return found(this.sources.get(`${tenant}/${source}`), `upstream ${tenant}/${source}`);
+  }
+
+  /** Every source lists one tool, `search`, observed at `OBSERVED_DIGEST`. */
+  items(tenant: string, source: string): toolExecutor.UpstreamItemView[] {
+    const definition = this.source(tenant, source);
+    const approved = this.approved.get(`${tenant}/${source}`)?.has('search') ?? false;
+    const observed = { name: 'search', inputSchema: { type: 'object' } };
+    return [
+      {
+        kind: 'tool',
+        name: 'search',
+        exposedName: definition.prefix === null ? 'search' : `${definition.prefix ?? definition.name}__search`,
+        status: approved ? 'approved' : 'held-new',
+        observedDigest: OBSERVED_DIGEST,
+        observed,
+        ...(approved ? { approvedDigest: OBSERVED_DIGEST, approved: observed } : {}),
+      },
+    ];
+  }
+
+  /** A source as the executor answers it: secrets only as set. */
+  view(tenant: string, definition: toolExecutor.UpstreamSourceDefinitionRecord): toolExecutor.UpstreamSourceView {
+    const set = { set: true as const };
+    const { connection } = definition;
+    const shown: toolExecutor.UpstreamSourceView['connection'] =
+      connection.transport === 'stdio'
+        ? { ...connection, params: Object.fromEntries(Object.keys(connection.params).map((name) => [name, set])) }
+        : connection.auth.kind === 'headers'
+          ? { ...connection, auth: { kind: 'headers', headers: Object.fromEntries(Object.keys(connection.auth.headers).map((name) => [name, set])) } }
+          : connection.auth.kind === 'query'
+            ? { ...connection, auth: { kind: 'query', params: Object.fromEntries(Object.keys(connection.auth.params).map((name) => [name, set])) } }
+            : connection.auth.kind === 'client-credentials'
+              ? { ...connection, auth: { ...connection.auth, clientSecret: set } }
+              : { ...connection, auth: connection.auth };
+    const approved = this.items(tenant, definition.name).filter((item) => item.status === 'approved').length;
+    return {
+      ...definition,
+      connection: shown,
+      health: { state: 'connected', since: '2026-01-01T00:00:00.000Z', era: 'modern', serverInfo: { name: 'fake-upstream', version: '1.0.0' } },
+      items: { approved, held: 1 - approved, removed: 0 },
+    };
+  }
+}
+
+/** A stand-in for the tool executor's upstream administration RPCs, over the real bus. */
+function fakeUpstreamExecutor(log: UpstreamLog) {
+  @Controller()
+  class FakeUpstreamExecutor {
+    @RpcHandler(toolExecutor.listUpstreams)
+    list(request: RpcRequestParsed<typeof toolExecutor.listUpstreams>) {
+      log.record(toolExecutor.listUpstreams.subject, request);
+      const sources = [...log.sources.entries()].filter(([key]) => key.startsWith(`${request.tenant}/`)).map(([, source]) => source);
+      return { sources: sources.map((source) => log.view(request.tenant, source)) };
+    }
+
+    @RpcHandler(toolExecutor.getUpstream)
+    get(request: RpcRequestParsed<typeof toolExecutor.getUpstream>) {
+      log.record(toolExecutor.getUpstream.subject, request);
+      return log.view(request.tenant, log.source(request.tenant, request.source));
+    }
+
+    @RpcHandler(toolExecutor.putUpstream)
+    put(request: RpcRequestParsed<typeof toolExecutor.putUpstream>) {
+      log.record(toolExecutor.putUpstream.subject, request);
+      const key = `${request.tenant}/${request.upstream.name}`;
+      const created = !log.sources.has(key);
+      log.sources.set(key, request.upstream);
+      return { created, upstream: log.view(request.tenant, request.upstream) };
+    }
+
+    @RpcHandler(toolExecutor.deleteUpstream)
+    delete(request: RpcRequestParsed<typeof toolExecutor.deleteUpstream>) {
+      log.record(toolExecutor.deleteUpstream.subject, request);
+      log.source(request.tenant, request.source);
+      log.sources.delete(`${request.tenant}/${request.source}`);
+      return { deleted: true as const };
+    }
+
+    @RpcHandler(toolExecutor.refreshUpstream)
+    refresh(request: RpcRequestParsed<typeof toolExecutor.refreshUpstream>) {
+      log.record(toolExecutor.refreshUpstream.subject, request);
+      return log.view(request.tenant, log.source(request.tenant, request.source));
+    }
+
+    @RpcHandler(toolExecutor.listUpstreamItems)
+    listItems(request: RpcRequestParsed<typeof toolExecutor.listUpstreamItems>) {
+      log.record(toolExecutor.listUpstreamItems.subject, request);
+      return { items: log.items(request.tenant, request.source) };
+    }
+
+    @RpcHandler(toolExecutor.approveUpstreamItems)
+    approve(request: RpcRequestParsed<typeof toolExecutor.approveUpstreamItems>) {
+      log.record(toolExecutor.approveUpstreamItems.subject, request);
+      const items = log.items(request.tenant, request.source);
+      for (const wanted of request.items) {
+        const item = found(
+          items.find((candidate) => candidate.name === wanted.name),
+          `upstream tool ${wanted.name}`,
+        );
+        if (item.observedDigest !== wanted.digest) {
+          throw new RpcError(WireErrorCode.InvalidParams, `${wanted.name} changed since the digest you reviewed`, { code: 'DIGEST_CHANGED' });
+        }
+      }
+      const key = `${request.tenant}/${request.source}`;
+      const approved = log.approved.get(key) ?? new Set<string>();
+      const audit = log.approvals.get(key) ?? [];
+      for (const { name, digest } of request.items) {
+        approved.add(name);
+        audit.unshift({ at: new Date().toISOString(), source: request.source, item: name, actor: request.actor, digest });
+      }
+      log.approved.set(key, approved);
+      log.approvals.set(key, audit);
+      const names = new Set(request.items.map((item) => item.name));
+      return { items: log.items(request.tenant, request.source).filter((item) => names.has(item.name)) };
+    }
+
+    @RpcHandler(toolExecutor.listUpstreamApprovals)
+    listApprovals(request: RpcRequestParsed<typeof toolExecutor.listUpstreamApprovals>) {
+      log.record(toolExecutor.listUpstreamApprovals.subject, request);
+      log.source(request.tenant, request.source);
+      return { approvals: log.approvals.get(`${request.tenant}/${request.source}`) ?? [] };
+    }
+
+    @RpcHandler(toolExecutor.listStdioServers)
+    listStdioServers(request: RpcRequestParsed<typeof toolExecutor.listStdioServers>) {
+      log.record(toolExecutor.listStdioServers.subject, request);
+      return {
+        servers: [
+          {
+            name: 'filesystem',
+            title: 'Files',
+            params: { root: { description: 'The folder served', secret: false, required: true }, token: { secret: true, required: false } },
+          },
+        ],
+      };
+    }
+  }
+  return FakeUpstreamExecutor;
+}
+
 /** The fake resource store's quota per tenant, in bytes: small, so a refusal is cheap to reach. */
 const FAKE_QUOTA_BYTES = 64;
 /** The admin API's raw upload limit in this suite (`adminUploadLimitBytes`). */
@@ -417,6 +577,7 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
   const infrastructure = testInfrastructure();
   const run = uniqueRunId();
   const log = new CatalogLog();
+  const upstreamLog = new UpstreamLog(log);
   const resourceLog = new ResourceLog();
   const taskLog = new TaskLog();
   let database: ThrowawayDatabase;
@@ -437,7 +598,10 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
         bootstrapAdmin: { username: ADMIN_USERNAME, password: 'a platform admin password' },
         adminUploadLimitBytes: UPLOAD_LIMIT_BYTES,
       }),
-      { controllers: [fakeCatalogExecutor(log), fakeResourceStore(resourceLog), fakeTaskScheduler(taskLog)], configure: configureAdminOpenApi },
+      {
+        controllers: [fakeCatalogExecutor(log), fakeUpstreamExecutor(upstreamLog), fakeResourceStore(resourceLog), fakeTaskScheduler(taskLog)],
+        configure: configureAdminOpenApi,
+      },
     );
     await app.getHttpAdapter().getInstance().ready();
     const [admin] = await app.get(UsersService).list(null);
@@ -931,6 +1095,146 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
     });
   });
 
+  describe('upstream MCP servers', () => {
+    const BASE = '/admin/v1/tenants/acme/upstreams';
+    const SECRET = 'ghp-0123456789abcdef';
+    const github = {
+      title: 'GitHub',
+      connection: {
+        transport: 'streamable-http',
+        url: 'https://mcp.example.test/mcp',
+        auth: { kind: 'headers', headers: { authorization: `Bearer ${SECRET}` } },
+      },
+    };
+
+    it('creates a source with 201 and replaces it with 200, the path naming it, and never shows its secrets', async () => {
+      const token = acmeAdminToken;
+      const created = await call('PUT', `${BASE}/github`, { token, body: { ...github, name: 'other' } });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      expect(upstreamLog.requests.at(-1)).toEqual({
+        subject: toolExecutor.putUpstream.subject,
+        payload: { tenant: 'acme', upstream: { ...github, name: 'github', policy: 'hold-all', enabled: true } },
+      });
+      expect(created.body).toMatchObject({
+        created: true,
+        upstream: {
+          name: 'github',
+          policy: 'hold-all',
+          connection: { transport: 'streamable-http', auth: { kind: 'headers', headers: { authorization: { set: true } } } },
+          health: { state: 'connected' },
+          items: { approved: 0, held: 1, removed: 0 },
+        },
+      });
+      expect(created.headers['cache-control']).toBe('no-store');
+
+      // What a read shows can be written back: `{ "set": true }` keeps the stored secret.
+      const { created: _created, upstream } = created.body;
+      const { health: _health, items: _items, ...definition } = upstream;
+      const replaced = await call('PUT', `${BASE}/github`, { token, body: { ...definition, policy: 'approve-new' } });
+      expect(replaced.status, JSON.stringify(replaced.body)).toBe(200);
+      expect(replaced.body).toMatchObject({ created: false, upstream: { name: 'github', policy: 'approve-new' } });
+      expect(upstreamLog.requests.at(-1)?.payload).toMatchObject({
+        upstream: { connection: { auth: { kind: 'headers', headers: { authorization: { set: true } } } } },
+      });
+      const answers = [created, replaced, await call('GET', `${BASE}/github`, { token }), await call('GET', BASE, { token })];
+      expect(answers.map((answer) => answer.text).join('\n')).not.toContain(SECRET);
+    });
+
+    it('gets, lists and refreshes sources', async () => {
+      const token = acmeAdminToken;
+      const fetched = await call('GET', `${BASE}/github`, { token });
+      expect(fetched.status).toBe(200);
+      expect(fetched.body).toMatchObject({ name: 'github', title: 'GitHub', health: { state: 'connected', serverInfo: { name: 'fake-upstream' } } });
+      const listed = await call('GET', BASE, { token });
+      expect(listed.status).toBe(200);
+      expect(listed.body.sources.map((source: { name: string }) => source.name)).toEqual(['github']);
+      const refreshed = await call('POST', `${BASE}/github/refresh`, { token });
+      expect(refreshed.status).toBe(200);
+      expect(refreshed.body.name).toBe('github');
+      expect(upstreamLog.requests.at(-1)).toEqual({ subject: toolExecutor.refreshUpstream.subject, payload: { tenant: 'acme', source: 'github' } });
+    });
+
+    it('lists the held tools, approves the reviewed digest as the calling administrator, and shows the audit', async () => {
+      const token = acmeAdminToken;
+      const wile = (await call('GET', '/admin/v1/tenants/acme/users', { token })).body.users.find((user: { username: string }) => user.username === 'wile');
+      const items = await call('GET', `${BASE}/github/items`, { token });
+      expect(items.status).toBe(200);
+      expect(items.body.items).toEqual([
+        expect.objectContaining({ name: 'search', exposedName: 'github__search', status: 'held-new', observedDigest: OBSERVED_DIGEST }),
+      ]);
+
+      const approved = await call('POST', `${BASE}/github/approvals`, { token, body: { items: [{ name: 'search', digest: OBSERVED_DIGEST }] } });
+      expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+      expect(approved.body.items).toEqual([expect.objectContaining({ name: 'search', status: 'approved', approvedDigest: OBSERVED_DIGEST })]);
+      expect(upstreamLog.requests.at(-1)).toEqual({
+        subject: toolExecutor.approveUpstreamItems.subject,
+        payload: { tenant: 'acme', source: 'github', actor: wile.id, items: [{ name: 'search', digest: OBSERVED_DIGEST }] },
+      });
+
+      const audit = await call('GET', `${BASE}/github/approvals`, { token });
+      expect(audit.status).toBe(200);
+      expect(audit.body.approvals).toEqual([{ at: expect.any(String), source: 'github', item: 'search', actor: wile.id, digest: OBSERVED_DIGEST }]);
+    });
+
+    it('answers 409 CONFLICT when a reviewed digest is no longer the observed one (DIGEST_CHANGED)', async () => {
+      const answer = await call('POST', `${BASE}/github/approvals`, { token: acmeAdminToken, body: { items: [{ name: 'search', digest: STALE_DIGEST }] } });
+      expect(answer.status).toBe(409);
+      expect(answer.body).toEqual({ error: { code: 'CONFLICT', message: 'search changed since the digest you reviewed' } });
+    });
+
+    it('refuses a definition or an approval the contract refuses, before anything is sent', async () => {
+      const token = acmeAdminToken;
+      const before = upstreamLog.requests.length;
+      const refusals = [
+        await call('PUT', `${BASE}/github`, { token, body: { ...github, policy: 'trust-me' } }),
+        await call('PUT', `${BASE}/github`, { token, body: { connection: { transport: 'stdio', command: '/bin/sh' } } }),
+        await call('PUT', `${BASE}/github`, { token, body: { connection: { transport: 'streamable-http', url: 'not a url' } } }),
+        await call('PUT', `${BASE}/Not_A_Slug`, { token, body: github }),
+        await call('POST', `${BASE}/github/approvals`, { token, body: { items: [] } }),
+        await call('POST', `${BASE}/github/approvals`, { token, body: { items: [{ name: 'search', digest: 'md5:abc' }] } }),
+      ];
+      for (const answer of refusals) expect({ status: answer.status, code: answer.body?.error?.code }).toEqual({ status: 400, code: 'INVALID_REQUEST' });
+      expect(upstreamLog.requests.length).toBe(before);
+    });
+
+    it("lists the operator's stdio servers without their commands", async () => {
+      const answer = await call('GET', '/admin/v1/tenants/acme/stdio-servers', { token: acmeAdminToken });
+      expect(answer.status).toBe(200);
+      expect(answer.body).toEqual({
+        servers: [
+          {
+            name: 'filesystem',
+            title: 'Files',
+            params: { root: { description: 'The folder served', secret: false, required: true }, token: { secret: true, required: false } },
+          },
+        ],
+      });
+      expect(upstreamLog.requests.at(-1)).toEqual({ subject: toolExecutor.listStdioServers.subject, payload: { tenant: 'acme' } });
+    });
+
+    it("answers 403 to a tenant admin on another tenant's upstreams, and 404 for an unknown source", async () => {
+      const token = acmeAdminToken;
+      for (const url of ['/admin/v1/tenants/globex/upstreams', '/admin/v1/tenants/globex/stdio-servers']) {
+        expect((await call('GET', url, { token })).status, url).toBe(403);
+      }
+      for (const [method, url] of [
+        ['GET', `${BASE}/absent`],
+        ['GET', `${BASE}/absent/items`],
+        ['POST', `${BASE}/absent/refresh`],
+      ] as const) {
+        const answer = await call(method, url, { token });
+        expect({ url, status: answer.status, code: answer.body?.error?.code }).toEqual({ url, status: 404, code: 'NOT_FOUND' });
+      }
+    });
+
+    it('deletes a source (204), then answers 404 for it', async () => {
+      const token = acmeAdminToken;
+      expect((await call('DELETE', `${BASE}/github`, { token })).status).toBe(204);
+      expect(upstreamLog.requests.at(-1)).toEqual({ subject: toolExecutor.deleteUpstream.subject, payload: { tenant: 'acme', source: 'github' } });
+      expect((await call('DELETE', `${BASE}/github`, { token })).status).toBe(404);
+    });
+  });
+
   describe('resources, resource templates and prompts', () => {
     const GUIDE_URL = `/admin/v1/tenants/acme/resources/by-uri?uri=${encodeURIComponent('acme://docs/guide')}`;
 
@@ -1264,6 +1568,15 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
       'DELETE /admin/v1/tenants/{tenant}/tools/{name} deleteTool',
       'POST /admin/v1/tenants/{tenant}/tools/{name}/disable disableTool',
       'POST /admin/v1/tenants/{tenant}/tools/{name}/enable enableTool',
+      'GET /admin/v1/tenants/{tenant}/upstreams listUpstreams',
+      'GET /admin/v1/tenants/{tenant}/upstreams/{source} getUpstream',
+      'PUT /admin/v1/tenants/{tenant}/upstreams/{source} putUpstream',
+      'DELETE /admin/v1/tenants/{tenant}/upstreams/{source} deleteUpstream',
+      'POST /admin/v1/tenants/{tenant}/upstreams/{source}/refresh refreshUpstream',
+      'GET /admin/v1/tenants/{tenant}/upstreams/{source}/items listUpstreamItems',
+      'POST /admin/v1/tenants/{tenant}/upstreams/{source}/approvals approveUpstreamItems',
+      'GET /admin/v1/tenants/{tenant}/upstreams/{source}/approvals listUpstreamApprovals',
+      'GET /admin/v1/tenants/{tenant}/stdio-servers listStdioServers',
       'GET /admin/v1/tenants/{tenant}/resources listResources',
       'GET /admin/v1/tenants/{tenant}/resources/by-uri getResource',
       'PUT /admin/v1/tenants/{tenant}/resources/by-uri putResource',
@@ -1323,7 +1636,7 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
           if (method === 'put' && (path.endsWith('/content') || operation.operationId === 'uploadSkill')) {
             // The raw uploads (a resource's content, a skill's archive): the body itself, of any media type.
             expect(operation.requestBody?.content?.['*/*']?.schema, `${where} body`).toEqual({ type: 'string', format: 'binary' });
-          } else if (['put', 'patch'].includes(method) || (method === 'post' && !path.endsWith('able') && !path.endsWith('/cancel'))) {
+          } else if (['put', 'patch'].includes(method) || (method === 'post' && !/(able|\/cancel|\/refresh)$/.test(path))) {
             expect(operation.requestBody?.content?.['application/json']?.schema, `${where} body`).toBeDefined();
           } else {
             expect(operation.requestBody, `${where} body`).toBeUndefined();
@@ -1393,6 +1706,29 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
       const user = document.paths['/admin/v1/tenants/{tenant}/users'].post.requestBody.content['application/json'].schema;
       expect(user.required.sort()).toEqual(['password', 'username']);
       expect(Object.keys(user.properties)).not.toContain('platformAdmin');
+    });
+
+    it('documents the upstream routes for a tenant admin: 201 or 200 on put, write-only secrets, pinning and the policies, 409 on approval', () => {
+      const put = document.paths['/admin/v1/tenants/{tenant}/upstreams/{source}'].put;
+      expect(put.tags).toEqual(['upstreams']);
+      expect(Object.keys(put.responses).sort()).toEqual(['200', '201', '400', '401', '403', '404', '500', '503']);
+      expect(put.responses['201'].content['application/json'].schema.properties.upstream.properties.health).toBeDefined();
+      const body = put.requestBody.content['application/json'].schema;
+      expect(Object.keys(body.properties).sort()).toEqual(['connection', 'enabled', 'policy', 'prefix', 'timeoutMs', 'title']);
+      expect(body.required).toEqual(['connection']);
+      expect(body.properties.policy).toMatchObject({ enum: ['hold-all', 'approve-new', 'approve-all'], default: 'hold-all' });
+      expect(body.properties.policy.description).toMatch(/hold-all.*approve-new.*approve-all/s);
+      expect(body.properties.connection.description).toMatch(/write-only/);
+      expect(put.description).toMatch(/write-only/);
+      expect(put.description).toMatch(/approved/);
+      const approve = document.paths['/admin/v1/tenants/{tenant}/upstreams/{source}/approvals'].post;
+      expect(Object.keys(approve.responses)).toContain('409');
+      expect(approve.description).toMatch(/digest/);
+      const approval = approve.requestBody.content['application/json'].schema.properties.items.items;
+      expect(Object.keys(approval.properties).sort()).toEqual(['digest', 'name']);
+      expect(approval.properties.digest.pattern).toBe('^sha256:[0-9a-f]{64}$');
+      expect(document.paths['/admin/v1/tenants/{tenant}/upstreams/{source}/items'].get.description).toMatch(/held-changed.*diff/s);
+      expect(document.paths['/admin/v1/tenants/{tenant}/stdio-servers'].get.tags).toEqual(['upstreams']);
     });
 
     it('serves the Swagger UI', async () => {

@@ -64,6 +64,22 @@ describe(mapAdminError, () => {
     });
   });
 
+  it.each([
+    ['SKILL_TOO_LARGE', 413, 'PAYLOAD_TOO_LARGE'],
+    ['SKILL_URI_TAKEN', 409, 'CONFLICT'],
+    ['DIGEST_CHANGED', 409, 'CONFLICT'],
+    ['SOMETHING_ELSE', 400, 'INVALID_REQUEST'],
+  ] as const)('maps an INVALID_PARAMS refusal with data.code %s to %i %s, with its message', (dataCode, status, code) => {
+    const { error, cause } = mapAdminError(new RpcError(WireErrorCode.InvalidParams, 'refused', { code: dataCode }), new SequentialIds('err'));
+    expect(error.status).toBe(status);
+    expect(error.toBody()).toEqual({ error: { code, message: 'refused' } });
+    expect(cause).toBeUndefined();
+  });
+
+  it('maps data.code only under INVALID_PARAMS: a NOT_FOUND carrying DIGEST_CHANGED stays 404', () => {
+    expect(mapAdminError(new RpcError(WireErrorCode.NotFound, 'gone', { code: 'DIGEST_CHANGED' }), new SequentialIds('err')).error.status).toBe(404);
+  });
+
   it('keeps the executor’s error id of an internal wire error, and the cause for the log', () => {
     const rpc = new RpcError(WireErrorCode.Internal, 'internal error (id exec-9)', undefined, 'exec-9');
     const { error, cause } = mapAdminError(rpc, new SequentialIds('err'));

@@ -25,8 +25,8 @@ export function mapAdminError(error: unknown, ids: IdSource): MappedAdminError {
   if (isRpcError(error)) {
     if (isQuotaRefusal(error.code, error.data)) return { error: new AdminApiError(AdminErrorCode.QuotaExceeded, error.message) };
     if (isSizeRefusal(error.code, error.data)) return { error: new AdminApiError(AdminErrorCode.PayloadTooLarge, error.message) };
-    const skillRefusal = skillRefusalCode(error.code, error.data);
-    if (skillRefusal) return { error: new AdminApiError(skillRefusal, error.message) };
+    const refusal = refusalCode(error.code, error.data);
+    if (refusal) return { error: new AdminApiError(refusal, error.message) };
     const code = fromWireCode(error.code);
     if (code !== AdminErrorCode.Internal) return { error: new AdminApiError(code, wireMessage(error.code, error.message)) };
     // The service (tool executor, resource store, task scheduler) logged its own cause under its own id; keep that id so the two logs meet.
@@ -118,15 +118,20 @@ function isSizeRefusal(code: WireErrorCode, data: unknown): boolean {
 }
 
 /**
- * The resource store's refusals of a skill carry `data.code` (`skill.contracts.ts`): an archive too
- * large to unpack is 413, a skill URI a plain resource holds 409; a bad archive or `SKILL.md` stays 400.
+ * Refusals whose `INVALID_PARAMS` carries a `data.code` that is no malformed request to an administrator:
+ * the resource store's of a skill (`skill.contracts.ts`: an archive too large to unpack is 413, a skill
+ * URI a plain resource holds 409) and the tool executor's of an approval (`upstream-admin.contracts.ts`:
+ * a digest that is no longer the observed one, 409). Any other `data.code` stays 400.
  */
-function skillRefusalCode(code: WireErrorCode, data: unknown): AdminErrorCode | undefined {
+const REFUSAL_CODES: ReadonlyMap<unknown, AdminErrorCode> = new Map([
+  ['SKILL_TOO_LARGE', AdminErrorCode.PayloadTooLarge],
+  ['SKILL_URI_TAKEN', AdminErrorCode.Conflict],
+  ['DIGEST_CHANGED', AdminErrorCode.Conflict],
+]);
+
+function refusalCode(code: WireErrorCode, data: unknown): AdminErrorCode | undefined {
   if (code !== WireErrorCode.InvalidParams || typeof data !== 'object' || data === null) return undefined;
-  const skillCode = (data as { code?: unknown }).code;
-  if (skillCode === 'SKILL_TOO_LARGE') return AdminErrorCode.PayloadTooLarge;
-  if (skillCode === 'SKILL_URI_TAKEN') return AdminErrorCode.Conflict;
-  return undefined;
+  return REFUSAL_CODES.get((data as { code?: unknown }).code);
 }
 
 /** The bus's messages name subjects when nobody answers; the administrator needs the gist. */

@@ -7,6 +7,7 @@ import { AdminErrorBodySchema } from './admin.errors';
 import type { AdminAccessLevel } from './admin-access';
 import { ADMIN_OPERATION, AdminAuditInterceptor } from './admin-audit.interceptor';
 import { AdminAccess, AdminAuthGuard } from './admin-auth.guard';
+import { AdminCreatedStatusInterceptor } from './admin-created-status.interceptor';
 import { AdminExceptionFilter } from './admin-exception.filter';
 import { AdminNoStoreInterceptor } from './admin-no-store.interceptor';
 import { requireRawUpload } from './admin-raw-upload';
@@ -68,6 +69,8 @@ export interface AdminRouteOptions {
   description?: string;
   /** Success status (default 200). */
   status?: 200 | 201 | 204;
+  /** A put whose answer says `created`: 201 when it created the resource, `status` (200) when it replaced it; both documented. */
+  createdStatus?: boolean;
   /** The success body's schema; absent for 204. */
   response?: z.ZodType;
   /** Route-specific error statuses besides 400, 401, 403 and 500. */
@@ -93,9 +96,15 @@ export function AdminRoute(options: AdminRouteOptions): MethodDecorator {
         })
       : ApiResponse({
           status,
-          description: status === 204 ? 'Done; no body' : 'Success',
+          description: status === 204 ? 'Done; no body' : options.createdStatus ? 'Replaced' : 'Success',
           ...(options.response ? { schema: openApiSchema(options.response, 'output') } : {}),
         }),
+    ...(options.createdStatus
+      ? [
+          UseInterceptors(AdminCreatedStatusInterceptor),
+          ApiResponse({ status: 201, description: 'Created', ...(options.response ? { schema: openApiSchema(options.response, 'output') } : {}) }),
+        ]
+      : []),
     ...errors.map((code) => ApiResponse({ status: code, description: ERROR_DESCRIPTIONS[code], schema: errorBody })),
   );
 }

@@ -7,7 +7,7 @@ import { ADMIN_DOCS_CLIENT_ID, adminDocsRedirectUri } from './admin-docs-client'
 import { ADMIN_OAUTH_SCHEME, ADMIN_SECURITY_SCHEME } from './admin-openapi.decorators';
 
 const DESCRIPTION = [
-  'Administers the platform: tenants, their users, roles and OAuth clients, their tool catalog and the virtual servers that expose it, their resources and prompts, and their MCP tasks.',
+  'Administers the platform: tenants, their users, roles and OAuth clients, their tool catalog, the upstream MCP servers it federates and the virtual servers that expose it, their resources and prompts, and their MCP tasks.',
   '',
   `Every route needs \`Authorization: Bearer <access token>\`: a JWT issued by this authorization server for the resource (audience) \`<this origin>/admin/v1\` with the \`${ADMIN_SCOPE}\` scope.`,
   'A platform administrator (role `platform-admin`) may do everything; a tenant administrator (role `tenant-admin`) only what is under `/admin/v1/tenants/{its tenant}`.',

@@ -15,7 +15,7 @@ export const AdminErrorCode = {
   InsufficientScope: 'INSUFFICIENT_SCOPE',
   /** The token is valid but its roles do not cover this tenant or this resource. */
   Forbidden: 'FORBIDDEN',
-  /** The tenant, user, role, client, tool or virtual server does not exist. */
+  /** The tenant, user, role, client, tool, virtual server or upstream source does not exist. */
   NotFound: 'NOT_FOUND',
   /** It exists already, or the change conflicts with the current state. */
   Conflict: 'CONFLICT',

@@ -12,6 +12,7 @@ import { SigningKeysService } from '../signing-keys/signing-keys.service';
 import { ADMIN_API_SETTINGS, adminApiSettings } from './admin.constants';
 import { AdminAuditInterceptor } from './admin-audit.interceptor';
 import { AdminAuthGuard } from './admin-auth.guard';
+import { AdminCreatedStatusInterceptor } from './admin-created-status.interceptor';
 import { AdminDocsClient } from './admin-docs-client';
 import { AdminExceptionFilter } from './admin-exception.filter';
 import { AdminNoStoreInterceptor } from './admin-no-store.interceptor';
@@ -30,10 +31,13 @@ import { ResourcesHttpController } from './resources.http.controller';
 import { RolesHttpController } from './roles.http.controller';
 import { SkillAdminService } from './skill-admin.service';
 import { SkillsHttpController } from './skills.http.controller';
+import { StdioServersHttpController } from './stdio-servers.http.controller';
 import { TaskAdminService } from './task-admin.service';
 import { TasksHttpController } from './tasks.http.controller';
 import { TenantsHttpController } from './tenants.http.controller';
 import { ToolsHttpController } from './tools.http.controller';
+import { UpstreamAdminService } from './upstream-admin.service';
+import { UpstreamsHttpController } from './upstreams.http.controller';
 import { UsersHttpController } from './users.http.controller';
 import { VirtualServersHttpController } from './virtual-servers.http.controller';
 
@@ -60,7 +64,7 @@ class VerifierKeyInvalidation implements OnModuleDestroy {
 /**
  * The admin REST API under `/admin/v1` (issue 3 §4): tenants, users, roles and OAuth clients of the
  * authorization server, each tenant's tool catalog and virtual servers through the tool executor's
- * catalog administration RPCs, its resources, resource templates and prompts through the resource
+ * catalog administration RPCs, its upstream MCP servers through the executor's upstream ones, its resources, resource templates and prompts through the resource
  * store's, and its MCP tasks through the task scheduler's. Every route needs an admin access token (`AdminAuthGuard`);
  * the OpenAPI document is served by `configureAdminOpenApi`.
  */
@@ -73,6 +77,8 @@ class VerifierKeyInvalidation implements OnModuleDestroy {
     ClientsHttpController,
     VirtualServersHttpController,
     ToolsHttpController,
+    UpstreamsHttpController,
+    StdioServersHttpController,
     ResourcesHttpController,
     ResourceTemplatesHttpController,
     PromptsHttpController,
@@ -98,11 +104,13 @@ class VerifierKeyInvalidation implements OnModuleDestroy {
     AdminAuthGuard,
     AdminAuditInterceptor,
     AdminNoStoreInterceptor,
+    AdminCreatedStatusInterceptor,
     { provide: IdSource, useClass: RandomIds },
     AdminExceptionFilter,
     { provide: APP_FILTER, useClass: AdminRoutesExceptionFilter },
     AdminRawUploadParsing,
     CatalogAdminService,
+    UpstreamAdminService,
     ResourceAdminService,
     SkillAdminService,
     TaskAdminService,
