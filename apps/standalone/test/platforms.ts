@@ -33,6 +33,8 @@ export interface BootOptions {
   shutdownGraceSeconds?: number;
   /** The `Origin` allow-list of the MCP endpoints (default: the platform's own origin and the loopback ones at its port). */
   allowedOrigins?: string[];
+  /** Hosts upstream MCP servers may be reached at although private (`UPSTREAM_ALLOWED_HOSTS`), e.g. a fixture on 127.0.0.1. */
+  upstreamAllowedHosts?: string[];
 }
 
 /** One mode of the e2e tier: its name and how to boot it (once per file). */
@@ -60,6 +62,7 @@ export function embeddedMode(): PlatformMode {
           : {}),
         ...(options.shutdownGraceSeconds === undefined ? {} : { shutdownGraceMs: options.shutdownGraceSeconds * 1_000 }),
         ...(options.allowedOrigins === undefined ? {} : { allowedOrigins: options.allowedOrigins }),
+        ...(options.upstreamAllowedHosts === undefined ? {} : { upstreams: { allowedHosts: options.upstreamAllowedHosts } }),
       };
       return bootEmbedded(startStandalone, embedded);
     },
@@ -84,6 +87,9 @@ export function distributedMode(brokerReplicas = 1): PlatformMode {
       }
       if (options.shutdownGraceSeconds !== undefined) env['SHUTDOWN_GRACE_SECONDS'] = String(options.shutdownGraceSeconds);
       if (options.allowedOrigins !== undefined) env['ALLOWED_ORIGINS'] = options.allowedOrigins.join(',');
+      if (options.upstreamAllowedHosts !== undefined) env['UPSTREAM_ALLOWED_HOSTS'] = options.upstreamAllowedHosts.join(',');
+      // Sources' secrets are sealed with it; the embedded mode generates its own.
+      env['TOOL_SECRETS_KEY'] = randomBytes(32).toString('base64url');
       return bootDistributed(startCluster, { brokerReplicas, env });
     },
   };

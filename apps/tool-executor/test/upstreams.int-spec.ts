@@ -1,6 +1,5 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
@@ -9,15 +8,14 @@ import { type EventPayload, type Principal, type RpcResponse, sessionBroker, too
 import type { CallToolResult } from '@mcp-platform/protocol-mcp';
 import { MessageBus, type MessagingOptions, RpcError } from '@mcp-platform/shared-messaging';
 import type { DatabaseOptions } from '@mcp-platform/shared-persistence';
-import { bootService, findRepoRoot, serviceSetups, toolResultText } from '@mcp-platform/shared-testing';
+import { bootService, type LegacyUpstream, legacyUpstreamFixture, serviceSetups, startLegacyUpstream, toolResultText } from '@mcp-platform/shared-testing';
 import { ToolExecutorModule } from '../src';
 import { TOOL_EXECUTOR_CONNECTION } from '../src/tool-executor.constants';
-import type { LegacyUpstream } from './fixtures/legacy-upstream.types';
 
 const run = `up${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 const TENANT = 'demo';
 const SECRET = `Bearer sk-${randomUUID()}`;
-const FIXTURE = join(findRepoRoot(), 'apps/tool-executor/test/fixtures/legacy-upstream.mjs');
+const FIXTURE = legacyUpstreamFixture();
 
 type Upstream = LegacyUpstream;
 type CallMessage = EventPayload<typeof sessionBroker.callMessage>;
@@ -96,8 +94,6 @@ describe.each(setups)('upstream MCP servers over $name', (setup) => {
     drop = database.drop;
     app = await boot(setup.messaging(), database.options);
     bus = app.get(MessageBus);
-    // An ES module (it also runs on its own over stdio): imported, not required.
-    const { startLegacyUpstream } = await import('./fixtures/legacy-upstream.mjs');
     upstream = await startLegacyUpstream();
   });
 

@@ -135,4 +135,5 @@ export {
   serviceSetups,
   type ServiceSetupsOptions,
 } from './services/service-setups';
+export { type LegacyUpstream, legacyUpstreamFixture, startLegacyUpstream } from './upstreams/legacy-upstream';
 export { createThrowawayDatabase, type ThrowawayDatabase } from '@mcp-platform/shared-persistence';
