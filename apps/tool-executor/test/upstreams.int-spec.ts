@@ -1,5 +1,7 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { INestApplication } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
@@ -8,7 +10,16 @@ import { type EventPayload, type Principal, type RpcResponse, sessionBroker, too
 import type { CallToolResult } from '@mcp-platform/protocol-mcp';
 import { MessageBus, type MessagingOptions, RpcError } from '@mcp-platform/shared-messaging';
 import type { DatabaseOptions } from '@mcp-platform/shared-persistence';
-import { bootService, type LegacyUpstream, legacyUpstreamFixture, serviceSetups, startLegacyUpstream, toolResultText } from '@mcp-platform/shared-testing';
+import {
+  bootService,
+  type LegacyUpstream,
+  legacyUpstreamFixture,
+  type ModernUpstream,
+  serviceSetups,
+  startLegacyUpstream,
+  startModernUpstream,
+  toolResultText,
+} from '@mcp-platform/shared-testing';
 import { ToolExecutorModule } from '../src';
 import { TOOL_EXECUTOR_CONNECTION } from '../src/tool-executor.constants';
 
@@ -66,6 +77,8 @@ describe.each(setups)('upstream MCP servers over $name', (setup) => {
   let bus: MessageBus;
   let drop: (() => Promise<void>) | undefined;
   let upstream: Upstream;
+  let modernUpstream: ModernUpstream;
+  let hostile: { url: string; close(): Promise<void> };
 
   const put = (upstreamDefinition: toolExecutor.UpstreamSourceDefinitionInput) =>
     bus.request(toolExecutor.putUpstream, { tenant: TENANT, upstream: upstreamDefinition }, as);
@@ -95,11 +108,15 @@ describe.each(setups)('upstream MCP servers over $name', (setup) => {
     app = await boot(setup.messaging(), database.options);
     bus = app.get(MessageBus);
     upstream = await startLegacyUpstream();
+    modernUpstream = await startModernUpstream();
+    hostile = await startFloodingUpstream(100_000);
   });
 
   afterAll(async () => {
     await app?.close();
     await upstream?.close();
+    await modernUpstream?.close();
+    await hostile?.close();
     await drop?.();
   });
 
@@ -161,6 +178,22 @@ describe.each(setups)('upstream MCP servers over $name', (setup) => {
     const { approvals } = await bus.request(toolExecutor.listUpstreamApprovals, { tenant: TENANT, source: 'legacy' }, as);
     expect(approvals.filter((entry) => entry.item === 'echo').map((entry) => entry.actor)).toEqual([admin.subject, admin.subject]);
     expect(approvals[0]?.previousDigest).toBe(echo?.approvedDigest);
+  });
+
+  it('speaks 2026-07-28 to a modern upstream (SDK 2.x), and keeps its reserved _meta from the caller', async () => {
+    const { upstream: view } = await put({ name: 'modern', connection: { transport: 'streamable-http', url: modernUpstream.url }, policy: 'approve-all' });
+    expect(view.health).toMatchObject({ state: 'connected', era: 'modern', protocolVersion: '2026-07-28', serverInfo: { name: 'fixture-modern-upstream' } });
+    await expose(['modern__echo']);
+    const result = await call('modern__echo', { text: 'across eras' });
+    expect(toolResultText(result)).toBe('modern echo: across eras');
+    expect(result._meta?.['io.modelcontextprotocol/serverInfo']).toBeUndefined();
+  });
+
+  it('reads at most 1,000 tools of an upstream that lists 100,000, and says it is degraded', async () => {
+    const { upstream: view } = await put({ name: 'flood', connection: { transport: 'streamable-http', url: hostile.url } });
+    expect(view.health.state).toBe('degraded');
+    expect(view.health.lastError?.detail).toContain('more than 1000 tools');
+    expect(view.items).toEqual({ approved: 0, held: 1000, removed: 0 });
   });
 
   it('initializes a new upstream session, transparently, when the upstream answers 404 for the old one', async () => {
@@ -226,3 +259,35 @@ describe.each(setups)('upstream MCP servers over $name', (setup) => {
     await expect(bus.request(toolExecutor.getUpstream, { tenant: TENANT, source: 'local' }, as)).rejects.toMatchObject({ code: WireErrorCode.NotFound });
   });
 });
+
+/**
+ * A hostile 2025-era upstream written by hand: it answers `initialize` and then lists `count` tools in one
+ * page (what a server out to exhaust the platform's memory would do). `server/discover` is unknown to it.
+ */
+async function startFloodingUpstream(count: number): Promise<{ url: string; close(): Promise<void> }> {
+  const tools = Array.from({ length: count }, (_, index) => ({ name: `t${index}`, inputSchema: { type: 'object' } }));
+  const server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+    request.on('end', () => {
+      if (request.method !== 'POST') return void response.writeHead(405).end();
+      const message = JSON.parse(body) as { id?: number; method: string };
+      if (message.id === undefined) return void response.writeHead(202).end();
+      const result =
+        message.method === 'initialize'
+          ? { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'flood', version: '1' } }
+          : message.method === 'tools/list'
+            ? { tools }
+            : undefined;
+      const answer = result
+        ? { jsonrpc: '2.0', id: message.id, result }
+        : { jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } };
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

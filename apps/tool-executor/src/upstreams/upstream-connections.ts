@@ -146,7 +146,9 @@ export class UpstreamConnections implements OnApplicationShutdown {
         return this.connection(source, open);
       });
     }
-    const connecting = this.connect(source, open(), version);
+    const connecting = this.connect(source, open(), version).catch((error: unknown) => {
+      throw this.unavailable(source, error);
+    });
     this.connections.set(source.id, connecting);
     connecting.catch(() => {
       if (this.connections.get(source.id) === connecting) this.connections.delete(source.id);
@@ -154,7 +156,21 @@ export class UpstreamConnections implements OnApplicationShutdown {
     return connecting;
   }
 
+  /**
+   * Connects, once more after a network failure: a kept-alive socket the upstream closed just then (its
+   * restart, or the stream of the connection just dropped) fails the first request with nothing sent.
+   */
   private async connect(source: UpstreamSource, opened: OpenedConnection, version: number): Promise<Connection> {
+    try {
+      return await this.connectOnce(source, opened, version);
+    } catch (error) {
+      const cause = error instanceof UpstreamUnavailable ? error.cause : error;
+      if (cause instanceof SdkHttpError || cause instanceof ProtocolError) throw error;
+      return this.connectOnce(source, opened, version);
+    }
+  }
+
+  private async connectOnce(source: UpstreamSource, opened: OpenedConnection, version: number): Promise<Connection> {
     const label = labelOf(source);
     const client = new Client(CLIENT_INFO, {
       capabilities: {},
@@ -167,7 +183,7 @@ export class UpstreamConnections implements OnApplicationShutdown {
       await client.connect(transport, { timeout: this.options.connectTimeoutMs });
     } catch (error) {
       await client.close().catch(() => undefined);
-      throw this.unavailable(source, error);
+      throw error;
     }
     client.onclose = () => {
       const current = this.connections.get(source.id);

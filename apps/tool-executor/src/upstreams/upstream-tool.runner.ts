@@ -14,6 +14,18 @@ const SOURCE_CACHE_MS = 5_000;
 
 const errorResult = (text: string): CallToolResult => ({ content: [{ type: 'text', text }], isError: true });
 
+/** The prefix of `_meta` keys the protocol reserves (the upstream's own `serverInfo`, its protocol version…). */
+const RESERVED_META_PREFIX = 'io.modelcontextprotocol/';
+
+/** An upstream's result without the reserved `_meta` keys it set for itself: they speak of the upstream, not of this platform. */
+function withoutReservedMeta(result: CallToolResult): CallToolResult {
+  const meta = result._meta;
+  if (meta === undefined) return result;
+  const kept = Object.fromEntries(Object.entries(meta).filter(([key]) => !key.startsWith(RESERVED_META_PREFIX)));
+  const { _meta: _dropped, ...rest } = result;
+  return Object.keys(kept).length ? { ...rest, _meta: kept } : rest;
+}
+
 /**
  * Runs tools of kind `upstream`: the call goes to the source's upstream under the upstream's own name,
  * with the approved definition (the SDK validates the answer against its output schema), the call's
@@ -59,7 +71,7 @@ export class UpstreamToolRunner {
             },
           ),
       );
-      return result as CallToolResult;
+      return withoutReservedMeta(result as CallToolResult);
     } catch (error) {
       if (context.signal.aborted) throw error;
       if (error instanceof UpstreamUnavailable) return errorResult(error.message);

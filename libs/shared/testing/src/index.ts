@@ -135,5 +135,5 @@ export {
   serviceSetups,
   type ServiceSetupsOptions,
 } from './services/service-setups';
-export { type LegacyUpstream, legacyUpstreamFixture, startLegacyUpstream } from './upstreams/legacy-upstream';
+export { type LegacyUpstream, legacyUpstreamFixture, type ModernUpstream, startLegacyUpstream, startModernUpstream } from './upstreams/legacy-upstream';
 export { createThrowawayDatabase, type ThrowawayDatabase } from '@mcp-platform/shared-persistence';

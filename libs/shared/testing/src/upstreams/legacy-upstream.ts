@@ -27,3 +27,16 @@ export async function startLegacyUpstream(): Promise<LegacyUpstream> {
   const fixture = (await import(pathToFileURL(legacyUpstreamFixture()).href)) as { startLegacyUpstream(): Promise<LegacyUpstream> };
   return fixture.startLegacyUpstream();
 }
+
+/** The 2026-07-28 fixture upstream (`fixtures/modern-upstream.mjs`: SDK 2.x, stateless, 2025 requests refused). */
+export interface ModernUpstream {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Starts the modern fixture (tool `echo`) on 127.0.0.1 and a free port. */
+export async function startModernUpstream(): Promise<ModernUpstream> {
+  const file = join(findRepoRoot(), 'libs/shared/testing/fixtures/modern-upstream.mjs');
+  const fixture = (await import(pathToFileURL(file).href)) as { startModernUpstream(): Promise<ModernUpstream> };
+  return fixture.startModernUpstream();
+}
