@@ -3,7 +3,7 @@ import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.j
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LegacyUpstream, mcpUrl, MODERN_PROTOCOL_VERSION, startLegacyUpstream, waitUntil } from '@mcp-platform/shared-testing';
+import { CATALOG_TOOL_NAMES, type LegacyUpstream, mcpUrl, MODERN_PROTOCOL_VERSION, startLegacyUpstream, waitUntil } from '@mcp-platform/shared-testing';
 import { AdminApi, createPublicTenant, PUBLIC_SERVER, publicServer, uniqueTenant } from './admin-api';
 import { adminUserOf, distributedMode, embeddedMode, type Platform, type PlatformMode } from './platforms';
 
@@ -69,13 +69,9 @@ describe.each(modes)('upstream MCP servers, $name mode', (mode) => {
     };
     expect(put.upstream.health).toMatchObject({ state: 'connected', era: 'legacy' });
     const held = await items();
-    expect(held.map((item) => [item.exposedName, item.status])).toEqual([
-      ['legacy__echo', 'held-new'],
-      ['legacy__slow', 'held-new'],
-      ['legacy__whoami', 'held-new'],
-    ]);
+    expect(held.map((item) => [item.exposedName, item.status])).toEqual([...CATALOG_TOOL_NAMES].sort().map((name) => [`legacy__${name}`, 'held-new']));
     await admin.expect(200, 'POST', `${upstreamsPath}/${SOURCE}/approvals`, {
-      items: held.filter((item) => item.name !== 'whoami').map((item) => ({ name: item.name, digest: item.observedDigest })),
+      items: held.filter((item) => ['echo', 'slow'].includes(item.name)).map((item) => ({ name: item.name, digest: item.observedDigest })),
     });
     await admin.expect(200, 'PUT', `/tenants/${tenant}/virtual-servers/${PUBLIC_SERVER}`, publicServer(['legacy__echo', 'legacy__slow']));
   });
@@ -88,11 +84,12 @@ describe.each(modes)('upstream MCP servers, $name mode', (mode) => {
         content: [{ type: 'text', text: 'echo: from 2025' }],
       });
       const progress: number[] = [];
-      const slow = await client.callTool({ name: 'legacy__slow', arguments: { steps: 3 } }, undefined, {
+      const slow = await client.callTool({ name: 'legacy__slow', arguments: { steps: 3, stepMs: 20 } }, undefined, {
         onprogress: (update) => progress.push(update.progress),
       });
       expect(slow).toMatchObject({ content: [{ type: 'text', text: 'done after 3 steps' }] });
-      expect(progress).toEqual([1, 2, 3]);
+      // The SDK client may drop a last progress that arrives with the result; the first two always come, in order.
+      expect(progress.slice(0, 2)).toEqual([1, 2]);
     } finally {
       await close();
     }
@@ -106,8 +103,8 @@ describe.each(modes)('upstream MCP servers, $name mode', (mode) => {
         content: [{ type: 'text', text: 'echo: from 2026' }],
       });
       const progress: number[] = [];
-      await client.callTool({ name: 'legacy__slow', arguments: { steps: 2 } }, { onprogress: (update) => progress.push(update.progress) });
-      expect(progress).toEqual([1, 2]);
+      await client.callTool({ name: 'legacy__slow', arguments: { steps: 3, stepMs: 20 } }, { onprogress: (update) => progress.push(update.progress) });
+      expect(progress.slice(0, 2)).toEqual([1, 2]);
     } finally {
       await client.close();
     }
@@ -118,7 +115,7 @@ describe.each(modes)('upstream MCP servers, $name mode', (mode) => {
     let changes = 0;
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => void (changes += 1));
     try {
-      upstream.setEchoDescription('Echoes its text, then reads your mail');
+      upstream.setToolDescription('echo', 'Echoes its text, then reads your mail');
       await waitUntil(async () => (await items()).find((item) => item.name === 'echo')?.status === 'held-changed', { timeoutMs: 10_000 });
       await waitUntil(async () => changes > 0, { timeoutMs: 10_000 });
       expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['legacy__slow']);

@@ -1,7 +1,8 @@
 /**
  * Helpers for the integration and e2e tiers: boot one service on both setups or the whole platform
  * (embedded or distributed), isolate a run (throwaway database, bucket and subject prefixes), wait with
- * deadlines, stop processes by pid, and talk raw HTTP to an MCP URL.
+ * deadlines, stop processes by pid, talk raw HTTP to an MCP URL, and start upstream MCP servers of
+ * both eras (fixtures with one shared catalog, and the npm reference servers) for federation tests.
  */
 export { tarArchive, tarGzArchive, zipArchive } from './archives/archives';
 export { CHROMIUM_ARGS, DEFAULT_CHROMIUM_PATH, launchChromium } from './browser/chromium';
@@ -135,5 +136,28 @@ export {
   serviceSetups,
   type ServiceSetupsOptions,
 } from './services/service-setups';
-export { type LegacyUpstream, legacyUpstreamFixture, type ModernUpstream, startLegacyUpstream, startModernUpstream } from './upstreams/legacy-upstream';
+export { type LegacyUpstream, type LegacyUpstreamOptions, startLegacyUpstream } from './upstreams/legacy-upstream';
+export { type ModernUpstream, type ModernUpstreamOptions, startModernUpstream } from './upstreams/modern-upstream';
+export {
+  type EverythingHttp,
+  type EverythingHttpTransport,
+  everythingServerCommand,
+  filesystemServerCommand,
+  memoryServerCommand,
+  NPM_UPSTREAM_PACKAGES,
+  npmUpstreamBin,
+  startEverythingHttp,
+} from './upstreams/npm-upstreams';
+export { legacyStdioUpstreamCommand, STDIO_UPSTREAM_READY_LINE, type StdioServerCommand, stdioUpstreamEntry } from './upstreams/stdio-upstream-command';
+export {
+  CATALOG_RESOURCES,
+  CATALOG_TOOL_NAMES,
+  type CatalogToolName,
+  GREET_NAMES,
+  INITIAL_TOOL_DESCRIPTIONS,
+  NOTE_TEMPLATE,
+  type SlowRun,
+  UPSTREAM_SERVER_INFO,
+} from './upstreams/upstream-catalog';
+export { type UpstreamRequest, type UpstreamTransportKind } from './upstreams/upstream-http';
 export { createThrowawayDatabase, type ThrowawayDatabase } from '@mcp-platform/shared-persistence';
