@@ -84,9 +84,10 @@ export class UpstreamConnections implements OnApplicationShutdown {
   /**
    * Runs `work` with a connected client of the source. `open` gives the connection's secrets, asked
    * only when a connection must be made. Throws {@link UpstreamUnavailable} when the upstream cannot be
-   * used; errors the upstream answered (a JSON-RPC error) pass through as they are.
+   * used; errors the upstream answered (a JSON-RPC error) pass through as they are, and so does the
+   * caller's own abort (`signal`: a cancelled call), which leaves the connection as it is.
    */
-  async use<T>(source: UpstreamSource, open: () => OpenedConnection, work: (client: Client) => Promise<T>): Promise<T> {
+  async use<T>(source: UpstreamSource, open: () => OpenedConnection, work: (client: Client) => Promise<T>, signal?: AbortSignal): Promise<T> {
     const label = labelOf(source);
     try {
       this.health.assertClosed(source.id, label);
@@ -102,7 +103,7 @@ export class UpstreamConnections implements OnApplicationShutdown {
         this.health.succeeded(source.id, label);
         return result;
       } catch (error) {
-        if (isUpstreamAnswer(error)) throw error;
+        if (isUpstreamAnswer(error) || signal?.aborted) throw error;
         await this.drop(source.id, connection);
         // A legacy upstream that restarted or expired the session answers 404 (S-84): a new session, once.
         if (attempt === 1 && isSessionGone(error)) {

@@ -70,6 +70,7 @@ export class UpstreamToolRunner {
               onprogress: (progress) => context.progress(progress.progress, progress.total, progress.message),
             },
           ),
+        context.signal,
       );
       return withoutReservedMeta(result as CallToolResult);
     } catch (error) {
