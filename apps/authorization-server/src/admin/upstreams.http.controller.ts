@@ -60,7 +60,7 @@ export class UpstreamsHttpController {
     operationId: 'putUpstream',
     summary: 'Create or replace an upstream MCP server',
     description:
-      'The path names the source (a `name` in the body is not read). 201 when it creates the source, 200 when it replaces it. The tool executor stores it, connects and reads its tools before answering (the answer shows the health this gave); a server it cannot reach is stored all the same, `failing`, and retried. ' +
+      'The path names the source (a `name` in the body is not read). 201 when it creates the source, 200 when it replaces it. The tool executor stores it, connects and reads its tools before answering (the answer shows the health this gave); a server it cannot reach is stored all the same, `failing`, and tried again at the next call or `POST …/refresh`. ' +
       'Secrets are write-only: answers show `{ "set": true }`, and a replacement that writes `{ "set": true }` keeps the stored value, so an answer can be edited and written back. ' +
       "Pinning: the upstream's tools are not in the catalog until approved. Under the `policy` `hold-all` (the default) every new or changed tool waits for `POST …/approvals`; `approve-new` approves new tools and holds changed ones; `approve-all` approves everything as observed. " +
       'A remote URL is reached through the SSRF guard; a `stdio` source names an entry of the operator allow-list (`GET …/stdio-servers`), never a command. An unusable definition is 400.',
