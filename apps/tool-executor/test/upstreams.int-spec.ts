@@ -214,6 +214,15 @@ describe.each(setups)('upstream MCP servers over $name', (setup) => {
     expect(approvals[0]?.previousDigest).toBe(echo?.approvedDigest);
   });
 
+  it('speaks the deprecated HTTP+SSE transport of 2024-11-05 to an upstream that still has only that', async () => {
+    const { upstream: view } = await put({ name: 'old-sse', connection: { transport: 'sse', url: upstream.sseUrl }, policy: 'approve-all' });
+    expect(view.health).toMatchObject({ state: 'connected', era: 'legacy' });
+    await expose(['old-sse__echo']);
+    const sentBefore = upstream.requests.length;
+    expect(toolResultText(await call('old-sse__echo', { text: 'over SSE' }))).toBe('echo: over SSE');
+    expect(upstream.requests.slice(sentBefore).find((request) => request.method === 'tools/call')?.transport).toBe('sse');
+  });
+
   it('speaks 2026-07-28 to a modern upstream (SDK 2.x), and keeps its reserved _meta from the caller', async () => {
     const { upstream: view } = await put({ name: 'modern', connection: { transport: 'streamable-http', url: modernUpstream.url }, policy: 'approve-all' });
     expect(view.health).toMatchObject({ state: 'connected', era: 'modern', protocolVersion: '2026-07-28' });
