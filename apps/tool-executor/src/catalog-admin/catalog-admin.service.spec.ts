@@ -5,6 +5,7 @@ import { BuiltinToolRegistry } from '../builtin/builtin-tool.registry';
 import type { CatalogRepository } from '../catalog/catalog.repository';
 import { CatalogService } from '../catalog/catalog.service';
 import type { CatalogTool, CatalogVirtualServer, TenantCatalog, ToolDefinition, ToolLastError, VirtualServerDefinition } from '../catalog/catalog.types';
+import { CatalogPublisher } from '../catalog/catalog-publisher';
 import type { ToolLastErrorsRepository } from '../catalog/tool-last-errors.repository';
 import { CatalogAdminService } from './catalog-admin.service';
 
@@ -90,7 +91,12 @@ function setup() {
   const catalog = new CatalogService(repository as unknown as CatalogRepository, new BuiltinToolRegistry());
   const published: unknown[] = [];
   const bus = { emit: (_contract: unknown, payload: unknown) => published.push(payload) } as unknown as MessageBus;
-  const service = new CatalogAdminService(repository as unknown as CatalogRepository, lastErrors as unknown as ToolLastErrorsRepository, catalog, bus);
+  const service = new CatalogAdminService(
+    repository as unknown as CatalogRepository,
+    lastErrors as unknown as ToolLastErrorsRepository,
+    catalog,
+    new CatalogPublisher(catalog, bus),
+  );
   return { repository, lastErrors, catalog, service, published };
 }
 

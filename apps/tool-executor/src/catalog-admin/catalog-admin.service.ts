@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { RESERVED_TENANT_SLUGS, toolExecutor } from '@mcp-platform/protocol-contracts';
-import { MessageBus, RpcError, WireErrorCode } from '@mcp-platform/shared-messaging';
+import { RpcError, WireErrorCode } from '@mcp-platform/shared-messaging';
 import { CatalogRepository } from '../catalog/catalog.repository';
 import { CatalogService } from '../catalog/catalog.service';
 import {
@@ -13,6 +13,7 @@ import {
   type ToolLastError,
   type UpstreamToolConfig,
 } from '../catalog/catalog.types';
+import { CatalogPublisher } from '../catalog/catalog-publisher';
 import { ToolLastErrorsRepository } from '../catalog/tool-last-errors.repository';
 import { headersAsSet, mergeHttpHeaders } from './http-tool-headers';
 
@@ -35,7 +36,7 @@ export class CatalogAdminService {
     private readonly repository: CatalogRepository,
     private readonly lastErrors: ToolLastErrorsRepository,
     private readonly catalog: CatalogService,
-    private readonly bus: MessageBus,
+    private readonly publisher: CatalogPublisher,
   ) {}
 
   /**
@@ -49,7 +50,7 @@ export class CatalogAdminService {
     const changed = disabled !== undefined && (await this.repository.setTenantDisabled(tenant, disabled));
     if (created) this.logger.log(`tenant ${tenant} created`);
     if (changed) this.logger.log(`tenant ${tenant} ${disabled ? 'disabled' : 'enabled'}`);
-    if (created || changed) await this.published(tenant, []);
+    if (created || changed) await this.publisher.published(tenant, []);
     return { created };
   }
 
@@ -57,7 +58,7 @@ export class CatalogAdminService {
     const catalog = await this.load(tenant);
     if (!(await this.repository.deleteTenant(tenant))) throw unknownTenant(tenant);
     this.logger.log(`tenant ${tenant} deleted with its ${catalog.servers.length} virtual servers and ${catalog.tools.length} tools`);
-    await this.published(
+    await this.publisher.published(
       tenant,
       catalog.servers.map((server) => server.name),
     );
@@ -95,7 +96,7 @@ export class CatalogAdminService {
     const created = !catalog.tools.some((tool) => tool.name === definition.name);
     if (await this.repository.saveTool(tenant, definition)) {
       this.logger.log(`tool ${tenant}/${definition.name} ${created ? 'created' : 'updated'}`);
-      await this.published(tenant, serversExposing(catalog, definition.name));
+      await this.publisher.published(tenant, serversExposing(catalog, definition.name));
     }
     return { created, tool: toToolView(definition) };
   }
@@ -107,7 +108,7 @@ export class CatalogAdminService {
     if (stored?.kind === 'upstream') throw belongsToUpstream(stored);
     if (!(await this.repository.deleteTool(tenant, name))) throw new RpcError(WireErrorCode.NotFound, `Unknown tool ${name} in tenant ${tenant}`);
     this.logger.log(`tool ${tenant}/${name} deleted`);
-    await this.published(tenant, serversExposing(catalog, name));
+    await this.publisher.published(tenant, serversExposing(catalog, name));
     return { deleted: true };
   }
 
@@ -143,7 +144,7 @@ export class CatalogAdminService {
       this.logger.log(
         `virtual server ${tenant}/${record.name} ${created ? 'created' : 'updated'} (${record.public ? 'public: anonymous callers allowed' : 'protected'})`,
       );
-      await this.published(tenant, [record.name]);
+      await this.publisher.published(tenant, [record.name]);
     }
     return { created, server: { ...settings, tools: toolNames } };
   }
@@ -152,7 +153,7 @@ export class CatalogAdminService {
     await this.load(tenant);
     if (!(await this.repository.deleteVirtualServer(tenant, name))) throw unknownServer(tenant, name);
     this.logger.log(`virtual server ${tenant}/${name} deleted`);
-    await this.published(tenant, [name]);
+    await this.publisher.published(tenant, [name]);
     return { deleted: true };
   }
 
@@ -160,15 +161,6 @@ export class CatalogAdminService {
     const catalog = await this.repository.loadTenant(tenant);
     if (!catalog) throw unknownTenant(tenant);
     return catalog;
-  }
-
-  /**
-   * This replica first (so the admin's next read through it is fresh), then everyone: the other
-   * executor replicas reload the tenant, brokers refresh and send `list_changed`.
-   */
-  private async published(tenant: string, servers: string[]): Promise<void> {
-    await this.catalog.reloadTenant(tenant);
-    this.bus.emit(toolExecutor.catalogChanged, { tenant, servers });
   }
 }
 
