@@ -232,6 +232,143 @@ describe.each(setups)('upstream MCP servers over $name', (setup) => {
     expect(result._meta?.['io.modelcontextprotocol/serverInfo']).toBeUndefined();
   });
 
+  describe("what an upstream asks during a call reaches the caller in the caller's era", () => {
+    const LEGACY_CALLER = { elicitation: {}, sampling: {}, roots: {} };
+    const SAMPLED = { role: 'assistant', content: { type: 'text', text: 'a sampled answer' }, model: 'test-model' };
+    const ANSWERS: Record<string, Record<string, unknown>> = {
+      'elicitation/create': { action: 'accept', content: { answer: 'forty-two' } },
+      'sampling/createMessage': SAMPLED,
+      'roots/list': { roots: [{ uri: 'file:///work/project', name: 'project' }] },
+    };
+
+    /**
+     * A 2025-11-25 call with a session, whose caller answers each request that reaches its route as a
+     * client would (by `callInputAnswered`, from any broker replica); returns the result, the methods
+     * the caller was asked, and the logs it got.
+     */
+    const legacyCall = async (
+      name: string,
+      args: Record<string, unknown>,
+      capabilities: Record<string, unknown> = LEGACY_CALLER,
+      answers: Record<string, Record<string, unknown>> = ANSWERS,
+    ) => {
+      const route = `route-${randomUUID().slice(0, 8)}`;
+      const callId = `l-${randomUUID()}`;
+      const sessionId = `s-${randomUUID()}`;
+      const asked: string[] = [];
+      const logs: unknown[] = [];
+      const subscription = bus.subscribe(
+        sessionBroker.callMessage,
+        ({ message }) => {
+          const { id, method, params } = message as { id?: string; method: string; params?: { data?: unknown } };
+          if (method === 'notifications/message') logs.push(params?.data);
+          if (id === undefined) return;
+          asked.push(method);
+          bus.emit(toolExecutor.callInputAnswered, { callId, inputId: id, sessionId, outcome: { result: answers[method] ?? {} } });
+        },
+        { route },
+      );
+      await bus.flush();
+      try {
+        const result = await resultOf(
+          bus.request(
+            toolExecutor.callTool,
+            {
+              tenant: TENANT,
+              server: 'default',
+              callId,
+              name,
+              arguments: args,
+              protocolVersion: '2025-11-25',
+              sessionId,
+              clientCapabilities: capabilities,
+              notify: { route, logLevel: 'debug' },
+            },
+            as,
+          ),
+        );
+        return { result, asked, logs };
+      } finally {
+        subscription.unsubscribe();
+      }
+    };
+
+    /** A 2026-07-28 call: its rounds until a result, each retry carrying the answers to what the previous round asked. */
+    const modernCall = async (name: string, args: Record<string, unknown>) => {
+      const asked: string[][] = [];
+      let inputResponses: Record<string, unknown> | undefined;
+      for (let round = 0; round < 4; round += 1) {
+        const answer = await bus.request(
+          toolExecutor.callTool,
+          {
+            tenant: TENANT,
+            server: 'default',
+            callId: `m-${randomUUID()}`,
+            name,
+            arguments: args,
+            protocolVersion: '2026-07-28',
+            clientCapabilities: LEGACY_CALLER,
+            ...(inputResponses ? { inputResponses } : {}),
+          },
+          as,
+        );
+        if (!toolExecutor.isCallInputRequired(answer)) return { result: answer as CallToolResult, asked };
+        const requests = Object.entries(answer.inputRequired.inputRequests);
+        asked.push(requests.map(([, request]) => request.method));
+        inputResponses = { ...inputResponses, ...Object.fromEntries(requests.map(([key, request]) => [key, ANSWERS[request.method]])) };
+      }
+      throw new Error(`${name} asked for input more than 4 times`);
+    };
+
+    beforeAll(async () => {
+      await put({ name: 'asking', connection: { transport: 'streamable-http', url: upstream.url }, policy: 'approve-all' });
+      await expose(['asking__ask', 'asking__sample', 'asking__roots', 'asking__log']);
+    });
+
+    it.each([
+      ['asking__ask', { question: 'The answer?' }, 'elicitation/create', 'answer: forty-two'],
+      ['asking__sample', { prompt: 'Say something' }, 'sampling/createMessage', 'a sampled answer'],
+      ['asking__roots', {}, 'roots/list', 'file:///work/project'],
+    ])("a legacy upstream's %s request reaches a legacy caller on its call's stream", async (name, args, method, text) => {
+      const { result, asked } = await legacyCall(name, args);
+      expect(toolResultText(result)).toBe(text);
+      expect(asked).toEqual([method]);
+    });
+
+    it('routes each request to the call it belongs to, with calls running at once on one upstream connection', async () => {
+      const answering = (answer: string) => ({ ...ANSWERS, 'elicitation/create': { action: 'accept', content: { answer } } });
+      const calls = await Promise.all(['one', 'two', 'three'].map((answer) => legacyCall('asking__ask', { question: '?' }, LEGACY_CALLER, answering(answer))));
+      expect(calls.map(({ result }) => toolResultText(result))).toEqual(['answer: one', 'answer: two', 'answer: three']);
+      expect(calls.map(({ asked }) => asked)).toEqual([['elicitation/create'], ['elicitation/create'], ['elicitation/create']]);
+    });
+
+    it("a legacy upstream's request becomes a modern caller's input_required, and the retry with the answer completes the call", async () => {
+      const { result, asked } = await modernCall('asking__ask', { question: 'The answer?' });
+      expect(asked).toEqual([['elicitation/create']]);
+      expect(toolResultText(result)).toBe('answer: forty-two');
+    });
+
+    it("a modern upstream's input_required becomes a legacy caller's request; the platform retries the upstream with the answer", async () => {
+      await expose(['modern__ask', 'modern__sample']);
+      const { result, asked } = await legacyCall('modern__ask', { question: 'The answer?' });
+      expect(asked).toEqual(['elicitation/create']);
+      expect(toolResultText(result)).toBe('answer: forty-two');
+      expect(toolResultText((await modernCall('modern__sample', { prompt: 'Say something' })).result)).toBe('a sampled answer');
+    });
+
+    it('refuses, without asking the caller, what the caller never declared; the upstream learns it cannot ask', async () => {
+      const { result, asked } = await legacyCall('asking__sample', { prompt: 'Say something' }, { elicitation: {} });
+      expect(asked).toEqual([]);
+      expect(result.isError).toBe(true);
+    });
+
+    it("relays the upstream's log messages of a call to its caller, at the caller's level", async () => {
+      const { result, logs } = await legacyCall('asking__log', { message: 'a line from upstream' });
+      expect(toolResultText(result)).toBe('logged');
+      await expect.poll(() => logs, { timeout: 2_000 }).toEqual(['a line from upstream']);
+    });
+  });
+
   it('reads at most 1,000 tools of an upstream that lists 100,000, and says it is degraded', async () => {
     const { upstream: view } = await put({ name: 'flood', connection: { transport: 'streamable-http', url: hostile.url } });
     expect(view.health.state).toBe('degraded');

@@ -37,6 +37,11 @@ export class CallNotifier {
     return true;
   }
 
+  /** The level the caller asked logs at, if it asked for any. */
+  get logLevel(): LoggingLevel | undefined {
+    return this.notify?.logLevel;
+  }
+
   log(level: LoggingLevel, data: unknown, logger?: string): boolean {
     const threshold = this.notify?.logLevel;
     if (this.closed || threshold === undefined || !isLevelAtLeast(level, threshold)) return false;

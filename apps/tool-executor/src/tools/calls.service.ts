@@ -370,6 +370,7 @@ export class CallsService implements OnDrain {
       clock: this.clock,
       progress: (progress, total, message) => void notifier.progress(progress, total, message),
       log: (level, data, logger) => void notifier.log(level, data, logger),
+      ...(notifier.logLevel === undefined ? {} : { logLevel: notifier.logLevel }),
       client,
       closeConnection: () => output.disconnect(),
     };

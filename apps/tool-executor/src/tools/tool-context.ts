@@ -122,6 +122,8 @@ export interface ToolContext {
   progress(progress: number, total?: number, message?: string): void;
   /** Sends `notifications/message` when the caller asked for logs at or below `level` (S-235). */
   log(level: LoggingLevel, data: unknown, logger?: string): void;
+  /** The level the caller asked logs at; absent when it asked for none (nothing `log` sends reaches it). */
+  readonly logLevel?: LoggingLevel;
   /** Requests to the client (sampling, elicitation, roots), its roots changes, elicitation completions. */
   client: ClientRequests;
   /**

@@ -15,6 +15,7 @@ import type { Agent } from 'undici';
 import { Clock, IdSource } from '@mcp-platform/shared-clock';
 import { createGuardedAgent, describeOutboundFailure, findSsrfRefusal } from '@mcp-platform/shared-egress';
 import type { OpenedConnection, UpstreamSource } from './upstream.types';
+import { UPSTREAM_CLIENT_CAPABILITIES, UpstreamCallRouting } from './upstream-call-routing';
 import { upstreamFetch } from './upstream-fetch';
 import { UpstreamHealthTracker } from './upstream-health';
 import { UPSTREAM_OPTIONS, type UpstreamOptions } from './upstreams.constants';
@@ -68,6 +69,7 @@ export class UpstreamConnections implements OnApplicationShutdown {
   constructor(
     @Inject(UPSTREAM_OPTIONS) private readonly options: UpstreamOptions,
     readonly health: UpstreamHealthTracker,
+    private readonly routing: UpstreamCallRouting,
     private readonly clock: Clock,
     private readonly ids: IdSource,
   ) {
@@ -174,10 +176,11 @@ export class UpstreamConnections implements OnApplicationShutdown {
   private async connectOnce(source: UpstreamSource, opened: OpenedConnection, version: number): Promise<Connection> {
     const label = labelOf(source);
     const client = new Client(CLIENT_INFO, {
-      capabilities: {},
+      capabilities: UPSTREAM_CLIENT_CAPABILITIES,
       versionNegotiation: { mode: 'auto' },
       listChanged: { tools: { autoRefresh: false, debounceMs: 200, onChanged: () => this.listener?.toolsChanged(source) } },
     });
+    this.routing.attach(client, label);
     const transport = this.transportOf(source, opened);
     const connection: Connection = { version, client, transport, busy: 0 };
     try {

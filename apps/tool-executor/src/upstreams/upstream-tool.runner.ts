@@ -3,7 +3,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { CallToolResult } from '@mcp-platform/protocol-mcp';
 import { Clock } from '@mcp-platform/shared-clock';
 import type { CatalogTool, UpstreamToolConfig } from '../catalog/catalog.types';
+import { InputRequired } from '../tools/client-requests';
 import type { ToolArguments, ToolContext } from '../tools/tool-context';
+import { UpstreamCallRouting } from './upstream-call-routing';
 import { UpstreamConnections, UpstreamUnavailable } from './upstream-connections';
 import { UpstreamSecrets } from './upstream-secrets';
 import { type StoredSource, UpstreamSourcesRepository } from './upstream-sources.repository';
@@ -30,7 +32,8 @@ function withoutReservedMeta(result: CallToolResult): CallToolResult {
  * Runs tools of kind `upstream`: the call goes to the source's upstream under the upstream's own name,
  * with the approved definition (the SDK validates the answer against its output schema), the call's
  * signal (cancellation reaches the upstream as `notifications/cancelled`) and its progress relayed to
- * the caller. An upstream that cannot be used answers an error result with an error id (the details
+ * the caller; what the upstream asks or logs meanwhile reaches the caller in its own era
+ * ({@link UpstreamCallRouting}). An upstream that cannot be used answers an error result with an error id (the details
  * are in the source's health and the log); a JSON-RPC error the upstream answered becomes an error
  * result naming it.
  */
@@ -43,6 +46,7 @@ export class UpstreamToolRunner {
     private readonly repository: UpstreamSourcesRepository,
     private readonly connections: UpstreamConnections,
     private readonly secrets: UpstreamSecrets,
+    private readonly routing: UpstreamCallRouting,
     private readonly clock: Clock,
   ) {}
 
@@ -54,30 +58,39 @@ export class UpstreamToolRunner {
       inputSchema: tool.inputSchema,
       ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema }),
     } as Tool;
+    const route = this.routing.open(context);
     try {
-      const result = await this.connections.use(
+      const calling = this.connections.use(
         source,
         () => this.secrets.open(source.tenant, source.name, source.stored),
         (client) =>
-          client.callTool(
-            { name: config.tool, arguments: args },
-            {
-              signal: context.signal,
-              timeout: source.timeoutMs ?? this.options.callTimeoutMs,
-              resetTimeoutOnProgress: true,
-              maxTotalTimeout: tool.timeoutMs,
-              toolDefinition: definition,
-              onprogress: (progress) => context.progress(progress.progress, progress.total, progress.message),
-            },
-          ),
-        context.signal,
+          route.within(client, () => {
+            const meta = route.meta(client);
+            return client.callTool(
+              { name: config.tool, arguments: args, ...(meta ? { _meta: meta } : {}) },
+              {
+                signal: route.signal,
+                timeout: source.timeoutMs ?? this.options.callTimeoutMs,
+                resetTimeoutOnProgress: true,
+                maxTotalTimeout: tool.timeoutMs,
+                toolDefinition: definition,
+                onprogress: (progress) => context.progress(progress.progress, progress.total, progress.message),
+              },
+            );
+          }),
+        route.signal,
       );
+      const result = await Promise.race([calling, route.stopped]);
       return withoutReservedMeta(result as CallToolResult);
     } catch (error) {
+      // The caller stopped the call, or must answer what the upstream asked before it is made again.
       if (context.signal.aborted) throw error;
+      if (route.signal.reason instanceof InputRequired) throw route.signal.reason;
       if (error instanceof UpstreamUnavailable) return errorResult(error.message);
       if (error instanceof ProtocolError) return errorResult(`The upstream server answered error ${error.code}: ${error.message.slice(0, 500)}`);
       throw error;
+    } finally {
+      route.close();
     }
   }
 

@@ -3,6 +3,7 @@ import { Clock, IdSource, RandomIds, SystemClock } from '@mcp-platform/shared-cl
 import { CatalogModule } from '../catalog/catalog.module';
 import { SecretBox } from '../credentials/secret-box';
 import { UpstreamAdminService } from './upstream-admin.service';
+import { UpstreamCallRouting } from './upstream-call-routing';
 import { UpstreamConnections } from './upstream-connections';
 import { UpstreamHealthTracker } from './upstream-health';
 import { UpstreamSecrets } from './upstream-secrets';
@@ -34,6 +35,7 @@ export class UpstreamsModule {
             new UpstreamHealthTracker(clock, (sourceId, health) => void repository.setHealth(sourceId, health).catch(() => undefined)),
         },
         UpstreamSourcesRepository,
+        UpstreamCallRouting,
         UpstreamConnections,
         UpstreamSyncService,
         UpstreamToolRunner,
