@@ -1,0 +1,257 @@
+import {
+  Client as ModernClient,
+  type ElicitRequest,
+  StreamableHTTPClientTransport as ModernTransport,
+  type Tool as ModernTool,
+} from '@modelcontextprotocol/client';
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  CATALOG_TOOL_NAMES,
+  type LegacyUpstream,
+  mcpUrl,
+  MODERN_PROTOCOL_VERSION,
+  type ModernUpstream,
+  startLegacyUpstream,
+  startModernUpstream,
+  toolResultText,
+  waitUntil,
+} from '@mcp-platform/shared-testing';
+import { AdminApi, createPublicTenant, PUBLIC_SERVER, publicServer, uniqueTenant } from './admin-api';
+import { isResponseBody, isRetry } from './client-routing';
+import { adminUserOf, distributedMode, type Platform } from './platforms';
+
+/**
+ * The cross-era matrix of issue 15: {legacy client (SDK 1.x), modern client (SDK 2.x, 2026-07-28)} ×
+ * {legacy upstream (SDK 1.x, sessions), modern upstream (SDK 2.x, stateless)} × {tool call, progress,
+ * cancel, logging, elicitation, sampling, roots, list_changed}, through the distributed platform with
+ * two broker replicas: a legacy client's answers to the upstream's requests, and a modern client's
+ * retries, are sent to the other replica. Not yet in the matrix: `resources/updated` and tasks (upstream
+ * resources and upstream tasks are not federated yet).
+ */
+
+const USER_ANSWER = 'forty-two';
+const MODEL_TEXT = 'a sampled answer';
+const ROOT = { uri: 'file:///work/project', name: 'project' };
+const CAPABILITIES = { elicitation: {}, sampling: {}, roots: {} };
+const LOG_LEVEL_META_KEY = 'io.modelcontextprotocol/logLevel';
+
+/** What one client of the matrix does, whatever its era. */
+interface MatrixClient {
+  call(name: string, args: Record<string, unknown>, options?: { onProgress?: () => void; signal?: AbortSignal; logs?: unknown[] }): Promise<unknown>;
+  listTools(): Promise<{ name: string; description?: string }[]>;
+  /** How many times the client heard its tools change. */
+  toolsChanged(): number;
+  /** What the client's user and model were asked, in order. */
+  readonly asked: string[];
+  /** How many answers (legacy) or retries (modern) went to the other broker replica. */
+  sentToOther(): number;
+  close(): Promise<void>;
+}
+
+/** A 2025-11-25 client answering elicitation, sampling and roots; its answers go to `otherUrl`. */
+async function legacyClient(url: string, otherUrl: string): Promise<MatrixClient> {
+  const asked: string[] = [];
+  let changes = 0;
+  let other = 0;
+  let logs: unknown[] | undefined;
+  const client = new LegacyClient({ name: 'e2e-bridging-legacy', version: '1.0.0' }, { capabilities: CAPABILITIES });
+  client.setRequestHandler(ElicitRequestSchema, () => (asked.push('elicitation'), { action: 'accept', content: { answer: USER_ANSWER } }));
+  client.setRequestHandler(
+    CreateMessageRequestSchema,
+    () => (asked.push('sampling'), { role: 'assistant', content: { type: 'text', text: MODEL_TEXT }, model: 'test-model' }),
+  );
+  client.setRequestHandler(ListRootsRequestSchema, () => (asked.push('roots'), { roots: [ROOT] }));
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => void (changes += 1));
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => void logs?.push(notification.params.data));
+  const transport = new LegacyTransport(new URL(url), {
+    fetch: (input, init) => {
+      if (init?.method !== 'POST' || !isResponseBody(init.body)) return fetch(input, init);
+      other += 1;
+      return fetch(otherUrl, init);
+    },
+  });
+  await client.connect(transport);
+  await client.setLoggingLevel('debug');
+  return {
+    call: async (name, args, options = {}) => {
+      logs = options.logs;
+      return client.callTool({ name, arguments: args }, undefined, {
+        ...(options.onProgress ? { onprogress: options.onProgress } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+    },
+    listTools: async () => (await client.listTools()).tools,
+    toolsChanged: () => changes,
+    asked,
+    sentToOther: () => other,
+    close: async () => {
+      await transport.terminateSession().catch(() => undefined);
+      await client.close();
+    },
+  };
+}
+
+/** A 2026-07-28 client fulfilling `input_required` rounds; its retries go to `otherUrl`. */
+async function modernClient(url: string, otherUrl: string): Promise<MatrixClient> {
+  const asked: string[] = [];
+  let changes = 0;
+  let other = 0;
+  let logs: unknown[] | undefined;
+  const client = new ModernClient(
+    { name: 'e2e-bridging-modern', version: '1.0.0' },
+    {
+      capabilities: CAPABILITIES,
+      versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION } },
+      listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => void (changes += 1) } },
+    },
+  );
+  client.setRequestHandler(
+    'elicitation/create',
+    (_request: ElicitRequest) => (asked.push('elicitation'), { action: 'accept', content: { answer: USER_ANSWER } }),
+  );
+  client.setRequestHandler(
+    'sampling/createMessage',
+    () => (asked.push('sampling'), { role: 'assistant', content: { type: 'text', text: MODEL_TEXT }, model: 'test-model' }),
+  );
+  client.setRequestHandler('roots/list', () => (asked.push('roots'), { roots: [ROOT] }));
+  client.setNotificationHandler('notifications/message', (notification) => void logs?.push(notification.params.data));
+  const transport = new ModernTransport(new URL(url), {
+    fetch: (input, init) => {
+      if (init?.method !== 'POST' || !isRetry(init.body)) return fetch(input, init);
+      other += 1;
+      return fetch(otherUrl, init);
+    },
+  });
+  await client.connect(transport);
+  return {
+    call: async (name, args, options = {}) => {
+      logs = options.logs;
+      return client.callTool(
+        { name, arguments: args, ...(options.logs ? { _meta: { [LOG_LEVEL_META_KEY]: 'debug' } } : {}) },
+        {
+          ...(options.onProgress ? { onprogress: options.onProgress } : {}),
+          ...(options.signal ? { signal: options.signal } : {}),
+        },
+      );
+    },
+    listTools: async () =>
+      ((await client.listTools()).tools as ModernTool[]).map((tool) => ({ name: tool.name, ...(tool.description ? { description: tool.description } : {}) })),
+    toolsChanged: () => changes,
+    asked,
+    sentToOther: () => other,
+    close: () => client.close(),
+  };
+}
+
+type ClientEra = 'legacy' | 'modern';
+type UpstreamEra = 'legacy' | 'modern';
+const CELLS: [ClientEra, UpstreamEra][] = [
+  ['legacy', 'legacy'],
+  ['legacy', 'modern'],
+  ['modern', 'legacy'],
+  ['modern', 'modern'],
+];
+
+describe('upstream MCP servers bridged across protocol eras, distributed mode with two broker replicas', () => {
+  let platform: Platform;
+  let admin: AdminApi;
+  let upstreams: { legacy: LegacyUpstream; modern: ModernUpstream };
+  let urls: { url: string; otherUrl: string };
+  const tenant = uniqueTenant('e2e-bridging');
+
+  beforeAll(async () => {
+    upstreams = { legacy: await startLegacyUpstream(), modern: await startModernUpstream() };
+    platform = await distributedMode(2).boot({ upstreamAllowedHosts: ['127.0.0.1'] });
+    const [brokerA, brokerB] = platform.mode === 'distributed' ? platform.brokerUrls : [platform.baseUrl, platform.baseUrl];
+    urls = { url: mcpUrl(brokerA ?? '', tenant, PUBLIC_SERVER), otherUrl: mcpUrl(brokerB ?? '', tenant, PUBLIC_SERVER) };
+    admin = await AdminApi.signIn(platform, adminUserOf(platform));
+    await createPublicTenant(admin, tenant, 'Bridging (e2e)');
+    for (const era of ['legacy', 'modern'] as const) {
+      await admin.expect(201, 'PUT', `/tenants/${tenant}/upstreams/${era}`, {
+        connection: { transport: 'streamable-http', url: upstreams[era].url },
+        policy: 'approve-all',
+      });
+    }
+    const names = (['legacy', 'modern'] as const).flatMap((era) => CATALOG_TOOL_NAMES.map((name) => `${era}__${name}`));
+    await admin.expect(200, 'PUT', `/tenants/${tenant}/virtual-servers/${PUBLIC_SERVER}`, publicServer(names));
+  });
+
+  afterAll(async () => {
+    await platform?.stop();
+    await upstreams?.legacy.close();
+    await upstreams?.modern.close();
+  });
+
+  const open = (era: ClientEra): Promise<MatrixClient> => (era === 'legacy' ? legacyClient(urls.url, urls.otherUrl) : modernClient(urls.url, urls.otherUrl));
+
+  describe.each(CELLS)('%s client, %s upstream', (clientEra, upstreamEra) => {
+    let client: MatrixClient;
+    const tool = (name: string) => `${upstreamEra}__${name}`;
+
+    beforeAll(async () => {
+      client = await open(clientEra);
+    });
+    afterAll(async () => {
+      await client?.close();
+    });
+
+    it('calls a tool', async () => {
+      expect(toolResultText(await client.call(tool('echo'), { text: `${clientEra} to ${upstreamEra}` }))).toBe(`echo: ${clientEra} to ${upstreamEra}`);
+    });
+
+    it("relays the upstream's progress", async () => {
+      let progress = 0;
+      const result = await client.call(tool('slow'), { steps: 3, stepMs: 50 }, { onProgress: () => void (progress += 1) });
+      expect(toolResultText(result)).toBe('done after 3 steps');
+      expect(progress).toBeGreaterThanOrEqual(2);
+    });
+
+    it('passes a cancellation on to the upstream, which stops the call', async () => {
+      const runs = upstreams[upstreamEra].slowRuns.length;
+      const controller = new AbortController();
+      const call = client.call(tool('slow'), { steps: 100, stepMs: 100 }, { signal: controller.signal, onProgress: () => controller.abort() });
+      await expect(call).rejects.toThrow();
+      await waitUntil(async () => upstreams[upstreamEra].slowRuns.length > runs, { timeoutMs: 5_000 });
+      const run = upstreams[upstreamEra].slowRuns[runs];
+      expect(run?.cancelled).toBe(true);
+      expect(run?.stepsDone).toBeLessThan(run?.steps ?? 0);
+    });
+
+    it("relays the upstream's log messages", async () => {
+      const logs: unknown[] = [];
+      expect(toolResultText(await client.call(tool('log'), { message: `logged from ${upstreamEra}` }, { logs }))).toBe('logged');
+      await waitUntil(async () => logs.length > 0, { timeoutMs: 3_000 });
+      expect(logs).toEqual([`logged from ${upstreamEra}`]);
+    });
+
+    it.each([
+      ['elicitation', 'ask', { question: 'The answer?' }, `answer: ${USER_ANSWER}`],
+      ['sampling', 'sample', { prompt: 'Say something' }, MODEL_TEXT],
+      ['roots', 'roots', {}, ROOT.uri],
+    ])('brings the upstream’s %s request to the client, and the answer back', async (kind, name, args, text) => {
+      const before = client.sentToOther();
+      const asked = client.asked.length;
+      expect(toolResultText(await client.call(tool(name), args))).toBe(text);
+      expect(client.asked.slice(asked)).toEqual([kind]);
+      // The answer (legacy) or the retry (modern) was served by the other broker replica.
+      expect(client.sentToOther()).toBeGreaterThan(before);
+    });
+
+    it("tells the client when the upstream's tools change", async () => {
+      const description = `echoes, changed for a ${clientEra} client`;
+      const before = client.toolsChanged();
+      upstreams[upstreamEra].setToolDescription('echo', description);
+      await waitUntil(async () => client.toolsChanged() > before, { timeoutMs: 10_000 });
+      await waitUntil(async () => (await client.listTools()).find((listed) => listed.name === tool('echo'))?.description === description, { timeoutMs: 5_000 });
+    });
+  });
+});
