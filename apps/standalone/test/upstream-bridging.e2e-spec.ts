@@ -254,4 +254,45 @@ describe('upstream MCP servers bridged across protocol eras, distributed mode wi
       await waitUntil(async () => (await client.listTools()).find((listed) => listed.name === tool('echo'))?.description === description, { timeoutMs: 5_000 });
     });
   });
+  describe('a kill -9 of the tool executor, which holds the upstream connections, in the middle of a call', () => {
+    const tool = (name: string) => `legacy__${name}`;
+
+    it('ends the call in flight with an error within seconds, and serves the next calls once the executor is back, nothing else restarted', async () => {
+      if (platform.mode !== 'distributed') throw new Error('this case needs the distributed platform');
+      const client = await open('legacy');
+      const modern = await open('modern');
+      try {
+        let killed: Promise<unknown> | undefined;
+        let killedAt = 0;
+        const call = client.call(
+          tool('slow'),
+          { steps: 100, stepMs: 100 },
+          {
+            onProgress: () => {
+              killedAt ||= Date.now();
+              killed ??= platform.mode === 'distributed' ? platform.signalProcess('tool-executor', 'SIGKILL') : undefined;
+            },
+          },
+        );
+        const failure = await call.then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        const seenAfterMs = Date.now() - killedAt;
+        await killed;
+        expect(failure).toMatchObject({ code: -32603 });
+        // Heartbeats: the broker gives a call up after 4 missed ones of 2 s, far before the client's 60 s timeout.
+        expect(seenAfterMs).toBeLessThan(20_000);
+
+        await platform.restartProcess('tool-executor');
+        // The broker replicas, their sessions and the upstreams were not restarted: the same clients go on.
+        expect(toolResultText(await client.call(tool('echo'), { text: 'after the kill' }))).toBe('echo: after the kill');
+        expect(toolResultText(await modern.call('modern__echo', { text: 'after the kill' }))).toBe('echo: after the kill');
+        expect(toolResultText(await modern.call(tool('ask'), { question: 'Still there?' }))).toBe(`answer: ${USER_ANSWER}`);
+      } finally {
+        await client.close();
+        await modern.close();
+      }
+    });
+  });
 });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { sessionBroker } from '@mcp-platform/protocol-contracts';
 import type { MessageBus } from '@mcp-platform/shared-messaging';
 import { FakeTarget } from '../../test/fake-response-target';
@@ -48,6 +48,43 @@ function callStream(primingEventId?: string): { target: FakeTarget; response: La
 const toSession = (message: unknown) => ({ subject: sessionBroker.sessionMessage.subject, payload: { sessionId: 's-1', message } });
 
 describe(CallRegistry, () => {
+  describe('giveUpSilent', () => {
+    const lostAfter = sessionBroker.CALL_HEARTBEAT_MS * sessionBroker.CALL_HEARTBEATS_MISSED;
+
+    it('gives up, once, a call its executor stopped telling of, and keeps those heard of by heartbeat or message', () => {
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(0);
+      const { calls, handlers } = setup();
+      calls.onModuleInit();
+      try {
+        const lost: string[] = [];
+        for (const callId of ['silent', 'beating', 'talking'])
+          calls.open(callId, { requestId: 1, response: callStream().response, lost: () => void lost.push(callId) });
+        expect(calls.giveUpSilent(lostAfter - 1)).toEqual([]);
+
+        vi.setSystemTime(lostAfter / 2);
+        handlers.get(sessionBroker.callsAlive.subject)?.({ callIds: ['beating', 'unknown'] });
+        calls.deliver({ callId: 'talking', message: progress });
+        expect(calls.giveUpSilent(lostAfter)).toEqual(['silent']);
+        expect(calls.giveUpSilent(lostAfter)).toEqual([]);
+        expect(lost).toEqual(['silent']);
+        expect(calls.giveUpSilent(lostAfter / 2 + lostAfter)).toEqual(['beating', 'talking']);
+      } finally {
+        calls.onModuleDestroy();
+        vi.useRealTimers();
+      }
+    });
+
+    it('forgets a closed call: it is never given up', () => {
+      const { calls } = setup();
+      const lost: string[] = [];
+      calls.open('done', { requestId: 1, response: callStream().response, lost: () => void lost.push('done') });
+      calls.close('done');
+      expect(calls.giveUpSilent(Date.now() + 10 * lostAfter)).toEqual([]);
+      expect(lost).toEqual([]);
+    });
+  });
+
   describe('deliver', () => {
     it('writes a message on its call’s stream as the executor shaped it, with the event id <streamKey>:<position>', () => {
       const { calls, emitted } = setup();
@@ -137,7 +174,9 @@ describe(CallRegistry, () => {
       calls.open('l-b', { requestId: 1, response: second.response, sessionId: 's-2', streamKey: KEY });
       second.response.notify(progress, `${KEY}:1`);
       calls.onModuleDestroy();
-      expect(unsubscribed.sort()).toEqual([sessionBroker.callDisconnectRequested.subject, sessionBroker.callMessage.subject].sort());
+      expect(unsubscribed.sort()).toEqual(
+        [sessionBroker.callsAlive.subject, sessionBroker.callDisconnectRequested.subject, sessionBroker.callMessage.subject].sort(),
+      );
       for (const { target } of [first, second]) {
         expect(target.chunks.at(-1)).toBe('retry: 1000\n\n');
         expect(target.writableEnded).toBe(true);

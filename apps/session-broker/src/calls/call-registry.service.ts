@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { type EventPayload, sessionBroker, toolExecutor } from '@mcp-platform/protocol-contracts';
 import type { RequestId } from '@mcp-platform/protocol-mcp';
 import { type BusSubscription, MessageBus } from '@mcp-platform/shared-messaging';
@@ -19,7 +19,12 @@ export interface OpenCall {
   sessionId?: string;
   /** The key of the call's stream log (legacy): a message's SSE id is `<streamKey>:<position>`. */
   streamKey?: string;
+  /** The executor running the call stopped saying so (it died): the call will never be answered. */
+  lost?: () => void;
 }
+
+/** How long a call may go without a heartbeat or a message before its executor counts as gone. */
+const LOST_AFTER_MS = sessionBroker.CALL_HEARTBEAT_MS * sessionBroker.CALL_HEARTBEATS_MISSED;
 
 type CallMessage = EventPayload<typeof sessionBroker.callMessage>;
 
@@ -31,8 +36,12 @@ type CallMessage = EventPayload<typeof sessionBroker.callMessage>;
  */
 @Injectable()
 export class CallRegistry implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger(CallRegistry.name);
   private readonly calls = new Map<string, OpenCall>();
+  /** When each call was last heard of: opened, a message, or a heartbeat of its executor (`callsAlive`). */
+  private readonly heardAt = new Map<string, number>();
   private readonly subscriptions: BusSubscription[] = [];
+  private sweeper: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly bus: MessageBus,
@@ -44,7 +53,10 @@ export class CallRegistry implements OnModuleInit, OnModuleDestroy {
     this.subscriptions.push(
       this.bus.subscribe(sessionBroker.callMessage, (payload) => this.deliver(payload), route),
       this.bus.subscribe(sessionBroker.callDisconnectRequested, (payload) => this.calls.get(payload.callId)?.response.disconnect(), route),
+      this.bus.subscribe(sessionBroker.callsAlive, (payload) => this.heard(payload.callIds), route),
     );
+    this.sweeper = setInterval(() => this.giveUpSilent(Date.now()), sessionBroker.CALL_HEARTBEAT_MS);
+    this.sweeper.unref();
   }
 
   /**
@@ -53,6 +65,7 @@ export class CallRegistry implements OnModuleInit, OnModuleDestroy {
    * loses nothing); the calls themselves go on in the executor.
    */
   onModuleDestroy(): void {
+    clearInterval(this.sweeper);
     for (const subscription of this.subscriptions.splice(0)) subscription.unsubscribe();
     for (const call of this.calls.values()) call.response.disconnect();
   }
@@ -106,10 +119,36 @@ export class CallRegistry implements OnModuleInit, OnModuleDestroy {
 
   open(callId: string, call: OpenCall): void {
     this.calls.set(callId, call);
+    this.heardAt.set(callId, Date.now());
   }
 
   close(callId: string): void {
     this.calls.delete(callId);
+    this.heardAt.delete(callId);
+  }
+
+  /**
+   * Gives up the calls not heard of for {@link LOST_AFTER_MS} as of `now` (exported for tests): their
+   * executor died without answering (a stopping one answers `UNAVAILABLE` itself), so each call's
+   * `lost` tells its client, and the call is forgotten here.
+   */
+  giveUpSilent(now: number): string[] {
+    const lost: string[] = [];
+    for (const [callId, heardAt] of this.heardAt) {
+      if (now - heardAt < LOST_AFTER_MS) continue;
+      this.heardAt.delete(callId);
+      const call = this.calls.get(callId);
+      if (!call?.lost) continue;
+      this.logger.warn(`call ${callId}: its tool executor has not been heard of for ${now - heardAt} ms; telling the client it is lost`);
+      lost.push(callId);
+      call.lost();
+    }
+    return lost;
+  }
+
+  private heard(callIds: readonly string[]): void {
+    const now = Date.now();
+    for (const callId of callIds) if (this.heardAt.has(callId)) this.heardAt.set(callId, now);
   }
 
   /** Ends the streams of a session's calls (the session ended) and returns their ids. */
@@ -118,7 +157,7 @@ export class CallRegistry implements OnModuleInit, OnModuleDestroy {
     for (const [callId, call] of this.calls) {
       if (call.sessionId !== sessionId) continue;
       call.response.close();
-      this.calls.delete(callId);
+      this.close(callId);
       ended.push(callId);
     }
     return ended;
@@ -134,6 +173,7 @@ export class CallRegistry implements OnModuleInit, OnModuleDestroy {
   deliver(payload: CallMessage): void {
     const call = this.calls.get(payload.callId);
     if (!call) return;
+    this.heardAt.set(payload.callId, Date.now());
     const id = payload.position === undefined || call.streamKey === undefined ? undefined : eventId(call.streamKey, payload.position);
     if (call.response.notify(payload.message, id)) return;
     const method = payload.message['method'];

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { toolExecutor } from '@mcp-platform/protocol-contracts';
 import { type CallToolParams, invalidRequestError, type ListParams } from '@mcp-platform/protocol-mcp';
 import { IdSource } from '@mcp-platform/shared-clock';
-import { isRpcError, MessageBus, WireErrorCode } from '@mcp-platform/shared-messaging';
+import { isRpcError, MessageBus, RpcError, WireErrorCode } from '@mcp-platform/shared-messaging';
 import { EdgeAuthenticator } from '../auth/edge-authenticator.service';
 import { legacyCallId, modernCallId } from '../calls/call-id';
 import { CallRegistry } from '../calls/call-registry.service';
@@ -18,6 +18,9 @@ import { TaskMethods } from '../tasks/task-methods.service';
  * a dropped connection (S-85); a call on the stateless wire is cancelled when its client closes the
  * stream (S-108) and asks for input by result (S-60).
  */
+/** Why a call was given up: its executor stopped telling the broker it runs it (it died; `CallRegistry.giveUpSilent`). */
+const EXECUTOR_LOST = new RpcError(WireErrorCode.Unavailable, 'the tool executor running the call stopped before it answered');
+
 @Injectable()
 export class ToolMethods {
   private readonly logger = new Logger(ToolMethods.name);
@@ -71,6 +74,7 @@ export class ToolMethods {
       requestId: call.requestId,
       ...(session === undefined ? {} : { sessionId: session.id }),
       ...(stream === undefined ? {} : { streamKey: stream.key }),
+      lost: () => abort.abort(EXECUTOR_LOST),
     });
     // A fast answer stays plain JSON (and can still be a 403 step-up challenge); a slow one gets its stream primed.
     const priming = stream?.primeAfterMs === undefined ? undefined : setTimeout(() => call.response.openStream(), stream.primeAfterMs);
@@ -120,6 +124,11 @@ export class ToolMethods {
       }
       return result(value as Record<string, unknown>);
     } catch (error) {
+      if (abort.signal.reason === EXECUTOR_LOST) {
+        // Should the executor live after all (cut off, not dead), the call stops there too.
+        this.bus.emit(toolExecutor.callCancelled, { callId, reason: 'the broker stopped hearing of the call' });
+        return this.toFailure(call, 'tools/call', EXECUTOR_LOST);
+      }
       // spec S-256: a cancelled request gets no response.
       if (isRpcError(error) && error.code === WireErrorCode.Cancelled) return { kind: 'none' };
       return this.toFailure(call, 'tools/call', error);

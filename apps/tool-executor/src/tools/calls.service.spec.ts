@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Principal, toolExecutor, WireErrorCode } from '@mcp-platform/protocol-contracts';
+import { type Principal, sessionBroker, toolExecutor, WireErrorCode } from '@mcp-platform/protocol-contracts';
 import { type CallToolResult, readParamHeaderDeclarations } from '@mcp-platform/protocol-mcp';
 import { ManualClock } from '@mcp-platform/shared-clock';
 import { MemoryEventLog, type MessageBus } from '@mcp-platform/shared-messaging';
@@ -390,6 +390,23 @@ describe(CallsService, () => {
         ['session-broker.v1.call.message-posted', { callId: 'c-plain', message: progress(1) }],
       ]);
       expect(await plain.eventLog.lastPosition(STREAM.key)).toBeUndefined();
+    });
+  });
+
+  describe('beat', () => {
+    it('tells each waiting broker replica which of its calls still run, and stops telling once they answered', async () => {
+      let finish: () => void = () => undefined;
+      const { service, call, events } = setup([tool('wait', () => new Promise<CallToolResult>((resolve) => (finish = () => resolve(text('done')))))]);
+      const running = call('wait', {}, 'call-7');
+      await flush();
+      service.beat();
+      expect(events.filter((event) => event.subject === sessionBroker.callsAlive.subject)).toEqual([
+        { subject: sessionBroker.callsAlive.subject, payload: { callIds: ['call-7'] }, route: 'r' },
+      ]);
+      finish();
+      await running;
+      service.beat();
+      expect(events.filter((event) => event.subject === sessionBroker.callsAlive.subject)).toHaveLength(1);
     });
   });
 

@@ -1,5 +1,5 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { type EventPayload, type Principal, type RpcRequestParsed, type RpcResponse, toolExecutor } from '@mcp-platform/protocol-contracts';
+import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { type EventPayload, type Principal, type RpcRequestParsed, type RpcResponse, sessionBroker, toolExecutor } from '@mcp-platform/protocol-contracts';
 import {
   type CallToolResult,
   CallToolResultSchema,
@@ -66,6 +66,8 @@ interface RunningCall {
   forTask: boolean;
   sessionId?: string;
   client?: ClientRequests;
+  /** The broker replica waiting for the answer (a call from the bus): it hears every heartbeat that the call still runs. */
+  route?: string;
 }
 
 /**
@@ -78,13 +80,14 @@ interface RunningCall {
  * request handlers stop taking requests at the start of the drain).
  */
 @Injectable()
-export class CallsService implements OnDrain {
+export class CallsService implements OnDrain, OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(CallsService.name);
   private readonly running = new Map<string, RunningCall>();
   /** Calls from the bus (not task runs) between their request and their answer. */
   private answering = 0;
   /** Requests running calls sent their clients, waiting for the answers. */
   private readonly clientRequests = new PendingClientRequests();
+  private heartbeat: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly catalog: CatalogService,
@@ -112,6 +115,28 @@ export class CallsService implements OnDrain {
     } finally {
       if (task === undefined) this.answering -= 1;
     }
+  }
+
+  onModuleInit(): void {
+    this.heartbeat = setInterval(() => this.beat(), sessionBroker.CALL_HEARTBEAT_MS);
+    this.heartbeat.unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.heartbeat);
+  }
+
+  /**
+   * Tells each broker replica which of its calls still run here (`callsAlive`): a broker that stops
+   * hearing of a call knows its executor died and tells the client, rather than waiting for a reply
+   * that will never come.
+   */
+  beat(): void {
+    const byRoute = new Map<string, string[]>();
+    for (const [callId, call] of this.running) {
+      if (call.route !== undefined) byRoute.set(call.route, [...(byRoute.get(call.route) ?? []), callId]);
+    }
+    for (const [route, callIds] of byRoute) this.bus.emit(sessionBroker.callsAlive, { callIds }, { route });
   }
 
   /**
@@ -227,6 +252,7 @@ export class CallsService implements OnDrain {
       controller,
       forTask: request.taskMode === 'task',
       ...(request.sessionId === undefined ? {} : { sessionId: request.sessionId }),
+      ...(request.taskMode === 'task' || request.notify === undefined ? {} : { route: request.notify.route }),
     };
     this.running.set(request.callId, runningCall);
     const notifier = new CallNotifier(delivery.notify, output, delivery.onProgress);

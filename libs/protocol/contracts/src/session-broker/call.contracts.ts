@@ -22,6 +22,27 @@ export const callMessage = defineEvent({
   }),
 });
 
+/** How often an executor replica tells each broker replica which of its calls it is still running ({@link callsAlive}). */
+export const CALL_HEARTBEAT_MS = 2_000;
+
+/**
+ * How many heartbeats in a row a broker replica may miss for a call before it gives the call up: its
+ * executor died (kill -9, a lost host) and will never answer. The client is then told so instead of
+ * waiting for the call's timeout.
+ */
+export const CALL_HEARTBEATS_MISSED = 4;
+
+/**
+ * The calls an executor replica is running for this broker replica (routed to it), every
+ * {@link CALL_HEARTBEAT_MS}. Any message of a call counts as well; a call the broker has not heard of
+ * for {@link CALL_HEARTBEATS_MISSED} heartbeats ends with an error saying its executor stopped.
+ */
+export const callsAlive = defineEvent({
+  subject: 'session-broker.v1.call.alive',
+  delivery: 'routed',
+  payload: z.object({ callIds: z.array(z.string().min(1).max(128)).max(100_000) }),
+});
+
 /**
  * A running legacy call's tool asked the broker to close the client's connection now (SSE polling,
  * S-81): the broker holding the call's stream sends `retry` and ends the connection without ending
