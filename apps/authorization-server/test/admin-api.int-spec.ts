@@ -263,7 +263,7 @@ function fakeUpstreamExecutor(log: UpstreamLog) {
       const audit = log.approvals.get(key) ?? [];
       for (const { name, digest } of request.items) {
         approved.add(name);
-        audit.unshift({ at: new Date().toISOString(), source: request.source, item: name, actor: request.actor, digest });
+        audit.unshift({ at: new Date().toISOString(), source: request.source, kind: 'tool', item: name, actor: request.actor, digest });
       }
       log.approved.set(key, approved);
       log.approvals.set(key, audit);

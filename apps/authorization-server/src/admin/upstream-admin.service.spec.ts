@@ -29,6 +29,7 @@ const view: toolExecutor.UpstreamSourceView = {
   name: 'github',
   policy: 'hold-all',
   enabled: true,
+  servers: [],
   connection: { transport: 'streamable-http', url: 'https://mcp.example.test/mcp', auth: { kind: 'headers', headers: { authorization: { set: true } } } },
   health: { state: 'connected', since: '2026-01-01T00:00:00.000Z' },
   items: { approved: 0, held: 1, removed: 0 },
@@ -74,12 +75,12 @@ describe(UpstreamAdminService, () => {
     it("sends the reviewed digests with the administrator's subject as the actor", async () => {
       const approved = { ...heldItem, status: 'approved' as const, approvedDigest: DIGEST, approvedBy: 'admin-1' };
       const { bus, sent } = busAnswering({ [toolExecutor.approveUpstreamItems.subject]: () => ({ items: [approved] }) });
-      const answer = await new UpstreamAdminService(bus).approve('acme', 'github', { items: [{ name: 'search', digest: DIGEST }] }, actor);
+      const answer = await new UpstreamAdminService(bus).approve('acme', 'github', { items: [{ kind: 'tool', name: 'search', digest: DIGEST }] }, actor);
       expect(answer).toEqual({ items: [approved] });
       expect(sent).toEqual([
         {
           subject: toolExecutor.approveUpstreamItems.subject,
-          payload: { tenant: 'acme', source: 'github', actor: 'admin-1', items: [{ name: 'search', digest: DIGEST }] },
+          payload: { tenant: 'acme', source: 'github', actor: 'admin-1', items: [{ kind: 'tool', name: 'search', digest: DIGEST }] },
         },
       ]);
     });
@@ -91,7 +92,7 @@ describe(UpstreamAdminService, () => {
           throw refusal;
         },
       });
-      const approval = new UpstreamAdminService(bus).approve('acme', 'github', { items: [{ name: 'search', digest: DIGEST }] }, actor);
+      const approval = new UpstreamAdminService(bus).approve('acme', 'github', { items: [{ kind: 'tool', name: 'search', digest: DIGEST }] }, actor);
       await expect(approval).rejects.toBe(refusal);
       const { error } = mapAdminError(refusal, new SequentialIds('err'));
       expect(error.status).toBe(409);

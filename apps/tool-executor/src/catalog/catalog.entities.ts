@@ -7,6 +7,7 @@ import { AddToolTaskSupport1767398400000 } from './migrations/1767398400000-AddT
 import { AddToolLastErrors1767484800000 } from './migrations/1767484800000-AddToolLastErrors';
 import { AddTenantDisabled1767571200000 } from './migrations/1767571200000-AddTenantDisabled';
 import { AddUpstreamSources1767830400000 } from './migrations/1767830400000-AddUpstreamSources';
+import { AddUpstreamServedItems1768003200000 } from './migrations/1768003200000-AddUpstreamServedItems';
 import { TenantEntity } from './tenant.entity';
 import { ToolEntity } from './tool.entity';
 import { ToolLastErrorEntity } from './tool-last-error.entity';
@@ -33,4 +34,5 @@ export const CATALOG_MIGRATIONS = [
   AddToolLastErrors1767484800000,
   AddTenantDisabled1767571200000,
   AddUpstreamSources1767830400000,
+  AddUpstreamServedItems1768003200000,
 ];

@@ -63,6 +63,7 @@ export class UpstreamAdminService {
         policy: definition.policy,
         ...(definition.timeoutMs === undefined ? {} : { timeoutMs: definition.timeoutMs }),
         enabled: definition.enabled,
+        servers: definition.servers,
       },
       stored,
       health,
@@ -120,6 +121,7 @@ export class UpstreamAdminService {
       approvals: rows.map((row) => ({
         at: row.approvedAt.toISOString(),
         source: name,
+        kind: row.kind,
         item: row.item,
         actor: row.actor,
         digest: row.digest,
@@ -149,6 +151,7 @@ export class UpstreamAdminService {
       policy: source.policy,
       ...(source.timeoutMs === undefined ? {} : { timeoutMs: source.timeoutMs }),
       enabled: source.enabled,
+      servers: source.servers,
       health: this.connections.health.current(source.id) ?? source.health,
       items: { approved: count(['approved']), held: count(['held-new', 'held-changed', 'refused']), removed: count(['removed']) },
     };

@@ -1,4 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import type { toolExecutor } from '@mcp-platform/protocol-contracts';
 import { UpstreamSourceEntity } from './upstream-source.entity';
 
 /** One approval of an upstream item's definition: who, when, which digest after which. Never updated. */
@@ -14,6 +15,9 @@ export class UpstreamApprovalEntity {
   @ManyToOne(() => UpstreamSourceEntity, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'source_id', foreignKeyConstraintName: 'fk_upstream_approvals_source' })
   source?: UpstreamSourceEntity;
+
+  @Column({ type: 'text', default: 'tool' })
+  kind!: toolExecutor.UpstreamItemKind;
 
   @Column({ type: 'text' })
   item!: string;

@@ -16,11 +16,10 @@ export class UpstreamItemEntity {
   @JoinColumn({ name: 'source_id', foreignKeyConstraintName: 'fk_upstream_items_source' })
   source?: UpstreamSourceEntity;
 
-  /** `tool` (resources and prompts come later). */
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'pk_upstream_items' })
-  kind!: 'tool';
+  kind!: toolExecutor.UpstreamItemKind;
 
-  /** The upstream's own name. */
+  /** The upstream's own name (a resource's: its URI). */
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'pk_upstream_items' })
   name!: string;
 

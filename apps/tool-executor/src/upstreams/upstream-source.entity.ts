@@ -45,6 +45,10 @@ export class UpstreamSourceEntity {
   @Column({ type: 'boolean', default: true })
   enabled!: boolean;
 
+  /** The virtual servers that get the source's prompts, resources and templates; empty: all of the tenant's. */
+  @Column({ type: 'jsonb', default: () => `'[]'::jsonb` })
+  servers!: string[];
+
   /** The last health a replica saw (`toolExecutor.UpstreamHealthSchema`). */
   @Column({ type: 'jsonb' })
   health!: toolExecutor.UpstreamHealth;

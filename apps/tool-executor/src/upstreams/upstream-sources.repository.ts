@@ -27,6 +27,7 @@ export interface SourceFields {
   policy: toolExecutor.ApprovalPolicy;
   timeoutMs?: number;
   enabled: boolean;
+  servers: string[];
 }
 
 /** One upstream tool the catalog should hold for a source, after pinning. */
@@ -96,6 +97,7 @@ export class UpstreamSourcesRepository {
       policy: fields.policy,
       timeoutMs: fields.timeoutMs ?? null,
       enabled: fields.enabled,
+      servers: fields.servers,
     };
     const existing = await this.sources.findOneBy({ tenantId, name: fields.name });
     if (existing) {
@@ -231,6 +233,7 @@ function toSource(tenant: string, row: UpstreamSourceEntity): StoredSource {
     policy: row.policy,
     ...(row.timeoutMs === null ? {} : { timeoutMs: row.timeoutMs }),
     enabled: row.enabled,
+    servers: row.servers,
     health: row.health,
     updatedAt: row.updatedAt,
     stored: { connection: row.connection, secrets: row.secrets },

@@ -1,5 +1,6 @@
 import type { Client, Tool } from '@modelcontextprotocol/client';
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import type { toolExecutor } from '@mcp-platform/protocol-contracts';
 import { Clock } from '@mcp-platform/shared-clock';
 import { CatalogService } from '../catalog/catalog.service';
 import { DEFAULT_TOOL_TIMEOUT_MS, type JsonObject } from '../catalog/catalog.types';
@@ -23,7 +24,7 @@ interface ObservedCatalog {
   cut?: string;
 }
 
-type Approval = { item: string; actor: string; digest: string; previousDigest: string | null; approvedAt: Date };
+type Approval = { kind: toolExecutor.UpstreamItemKind; item: string; actor: string; digest: string; previousDigest: string | null; approvedAt: Date };
 
 /**
  * Reads upstream catalogs and pins them (issue 15 §5): each tool's definition gets a digest; what an
@@ -84,7 +85,8 @@ export class UpstreamSyncService implements OnApplicationBootstrap {
     for (const item of items) {
       const digest = decisions.get(item.name);
       if (digest === undefined || item.observed === null || item.observedDigest !== digest) continue;
-      if (item.approvedDigest !== digest) approvals.push({ item: item.name, actor, digest, previousDigest: item.approvedDigest, approvedAt: now });
+      if (item.approvedDigest !== digest)
+        approvals.push({ kind: item.kind, item: item.name, actor, digest, previousDigest: item.approvedDigest, approvedAt: now });
       Object.assign(item, { status: 'approved', reason: null, approved: item.observed, approvedDigest: digest, approvedAt: now, approvedBy: actor });
     }
     await this.write(source, items, approvals);
@@ -140,7 +142,7 @@ export class UpstreamSyncService implements OnApplicationBootstrap {
       } else if (item.approvedDigest === digest) {
         item.status = 'approved';
       } else if (source.policy === 'approve-all' || (source.policy === 'approve-new' && item.approvedDigest === null)) {
-        approvals.push({ item: tool.name, actor, digest, previousDigest: item.approvedDigest, approvedAt: now });
+        approvals.push({ kind: 'tool', item: tool.name, actor, digest, previousDigest: item.approvedDigest, approvedAt: now });
         Object.assign(item, { status: 'approved', approved: definition, approvedDigest: digest, approvedAt: now, approvedBy: actor });
       } else item.status = item.approvedDigest === null ? 'held-new' : 'held-changed';
       items.push(item);

@@ -31,6 +31,8 @@ export interface UpstreamSource {
   policy: toolExecutor.ApprovalPolicy;
   timeoutMs?: number;
   enabled: boolean;
+  /** The virtual servers that get its prompts, resources and templates; empty: all of the tenant's. */
+  servers: string[];
   health: toolExecutor.UpstreamHealth;
   updatedAt: Date;
 }

@@ -4,3 +4,4 @@ export * from './resource-admin.contracts';
 export * from './resource-upload.contracts';
 export * from './skill.contracts';
 export * from './uri-template';
+export * from './upstream-items.contracts';

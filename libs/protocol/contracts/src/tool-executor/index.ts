@@ -2,3 +2,4 @@ export * from './catalog-admin.contracts';
 export * from './tool.contracts';
 export * from './upstream-admin.contracts';
 export * from './virtual-server.contracts';
+export * from './upstream-reads.contracts';

@@ -132,6 +132,12 @@ export const UpstreamSourceDefinitionSchema = z.object({
     .optional(),
   /** A disabled source keeps its items but is not connected, and its tools are neither listed nor callable. */
   enabled: z.boolean().default(true),
+  /**
+   * The virtual servers that get the source's approved prompts, resources and resource templates (the
+   * resource store serves them); empty: every server of the tenant, as for the store's own items. Tools
+   * are picked per virtual server, like any tool.
+   */
+  servers: z.array(Slug).max(1000).default([]),
 });
 export type UpstreamSourceDefinitionInput = z.input<typeof UpstreamSourceDefinitionSchema>;
 export type UpstreamSourceDefinitionRecord = z.output<typeof UpstreamSourceDefinitionSchema>;
@@ -188,11 +194,19 @@ export const DefinitionChangeSchema = z.object({
 /** A `sha256:<hex>` digest of a definition in RFC 8785 canonical JSON. */
 export const DefinitionDigestSchema = z.string().regex(/^sha256:[0-9a-f]{64}$/);
 
+/**
+ * What an upstream item is. A tool is served by the executor's catalog; a prompt, resource or resource
+ * template by the resource store (`resourceStore.putUpstreamItems`), which asks the executor to read,
+ * render or complete it.
+ */
+export const UpstreamItemKindSchema = z.enum(['tool', 'prompt', 'resource', 'resource-template']);
+export type UpstreamItemKind = z.infer<typeof UpstreamItemKindSchema>;
+
 export const UpstreamItemViewSchema = z.object({
-  kind: z.literal('tool'),
-  /** The upstream's own name. */
+  kind: UpstreamItemKindSchema,
+  /** The upstream's own name (a resource's: its URI). */
   name: z.string(),
-  /** The name clients see (`<prefix>__<name>`). */
+  /** The name clients see: `<prefix>__<name>` for tools, prompts and templates; a resource keeps its URI. */
   exposedName: z.string(),
   status: UpstreamItemStatusSchema,
   reason: z.string().optional(),
@@ -211,6 +225,7 @@ export type UpstreamItemView = z.output<typeof UpstreamItemViewSchema>;
 export const UpstreamApprovalSchema = z.object({
   at: z.string(),
   source: z.string(),
+  kind: UpstreamItemKindSchema,
   item: z.string(),
   /** Who decided: an administrator's subject, or `policy:<policy>` for an automatic approval. */
   actor: z.string(),
@@ -284,7 +299,7 @@ export const approveUpstreamItems = defineRpc({
     ...Source,
     actor: z.string().min(1).max(256),
     items: z
-      .array(z.object({ name: z.string().min(1).max(256), digest: DefinitionDigestSchema }))
+      .array(z.object({ kind: UpstreamItemKindSchema.default('tool'), name: z.string().min(1).max(2048), digest: DefinitionDigestSchema }))
       .min(1)
       .max(1000),
   }),
