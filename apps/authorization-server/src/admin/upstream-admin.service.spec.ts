@@ -64,6 +64,7 @@ describe(UpstreamAdminService, () => {
               },
               policy: 'hold-all',
               enabled: true,
+              servers: [],
             },
           },
         },

@@ -38,7 +38,7 @@ export const CALL_HEARTBEATS_MISSED = 4;
  * for {@link CALL_HEARTBEATS_MISSED} heartbeats ends with an error saying its executor stopped.
  */
 export const callsAlive = defineEvent({
-  subject: 'session-broker.v1.call.alive',
+  subject: 'session-broker.v1.call.heartbeat-posted',
   delivery: 'routed',
   payload: z.object({ callIds: z.array(z.string().min(1).max(128)).max(100_000) }),
 });

@@ -25,21 +25,21 @@ export const UPSTREAM_READ_MAX_BYTES = 768 * 1024;
 
 /** `resources/read` of `uri` (a listed resource, or a URI one of the source's templates matches) on the source. */
 export const readUpstreamResource = defineRpc({
-  subject: 'tool-executor.v1.upstream.resource.read',
+  subject: 'tool-executor.v1.upstream-resource.read',
   request: z.object({ ...Origin, uri: z.string().min(1).max(2048) }),
   response: z.object({ contents: ReadResourceResultSchema.shape.contents }),
 });
 
 /** `prompts/get` of the upstream's prompt `name` (its own name, without the prefix). */
 export const getUpstreamPrompt = defineRpc({
-  subject: 'tool-executor.v1.upstream.prompt.get',
+  subject: 'tool-executor.v1.upstream-prompt.get',
   request: z.object({ ...Origin, name: z.string().min(1).max(256), arguments: z.record(z.string(), z.string()).optional() }),
   response: GetPromptResultSchema,
 });
 
 /** `completion/complete` on the source, for its prompt (its own name) or its resource template (its URI template). */
 export const completeUpstream = defineRpc({
-  subject: 'tool-executor.v1.upstream.complete',
+  subject: 'tool-executor.v1.upstream-completion.complete',
   request: z.object({
     ...Origin,
     ref: z.discriminatedUnion('type', [
