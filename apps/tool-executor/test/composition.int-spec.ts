@@ -18,6 +18,8 @@ const TENANT = 'demo';
 
 const admin: Principal = { subject: 'admin-of-demo', tenant: TENANT, clientId: 'test-client', scopes: ['mcp'], anonymous: false };
 const as = { context: { principal: admin } };
+/** A caller who holds the scope of `hash_text` too. */
+const owner = { context: { principal: { ...admin, scopes: ['mcp', 'demo:crypto'] } } };
 
 const setups = serviceSetups('tool-executor', run);
 
@@ -55,7 +57,7 @@ describe.each(setups)('composition of virtual servers over $name', (setup) => {
   const putServer = (server: toolExecutor.VirtualServerDefinitionInput) =>
     bus.request(toolExecutor.putServerDefinition, { tenant: TENANT, server: server as toolExecutor.VirtualServerDefinitionRecord }, as);
   const getServer = (name: string) => bus.request(toolExecutor.getServerDefinition, { tenant: TENANT, name }, as);
-  const listed = async (server: string) => (await bus.request(toolExecutor.listTools, { tenant: TENANT, server }, as)).tools;
+  const listed = async (server: string) => (await bus.request(toolExecutor.listTools, { tenant: TENANT, server }, owner)).tools;
   const call = (server: string, name: string, args: Record<string, unknown> = {}) =>
     resultOf(
       bus.request(toolExecutor.callTool, { tenant: TENANT, server, callId: `c-${randomUUID()}`, name, arguments: args, protocolVersion: '2025-11-25' }, as),
@@ -89,12 +91,22 @@ describe.each(setups)('composition of virtual servers over $name', (setup) => {
     await dataSource.runMigrations();
     await app.get(CatalogService).reloadTenant(TENANT);
     expect((await listed('default')).map((tool) => tool.name)).toEqual(before);
-    await expect(getServer('default')).resolves.toMatchObject({ tools: [...before].sort() });
+    await expect(getServer('default')).resolves.toMatchObject({ tools: before });
   });
 
   it('serves a renamed tool with fixed and default arguments, and reads the definition back as written', async () => {
-    const pick = { tool: 'lg__slow', name: 'quick', title: 'Quick', description: 'Works a little', fixedArguments: { stepMs: 1 }, defaultArguments: { steps: 2 } };
-    const { created, server } = await putServer({ name: 'composed', tools: [pick, 'calculate', { tool: 'hash_text', name: 'md5', fixedArguments: { algorithm: 'md5' } }] });
+    const pick = {
+      tool: 'lg__slow',
+      name: 'quick',
+      title: 'Quick',
+      description: 'Works a little',
+      fixedArguments: { stepMs: 1 },
+      defaultArguments: { steps: 2 },
+    };
+    const { created, server } = await putServer({
+      name: 'composed',
+      tools: [pick, 'calculate', { tool: 'hash_text', name: 'md5', fixedArguments: { algorithm: 'md5' } }],
+    });
     expect(created).toBe(true);
     const expected = ['calculate', { tool: 'hash_text', name: 'md5', fixedArguments: { algorithm: 'md5' } }, pick];
     expect(server.tools).toEqual(expected);
@@ -119,7 +131,6 @@ describe.each(setups)('composition of virtual servers over $name', (setup) => {
       code: WireErrorCode.InsufficientScope,
       message: 'Tool md5 requires scope demo:crypto',
     });
-    const owner = { context: { principal: { ...admin, scopes: ['mcp', 'demo:crypto'] } } };
     const hashed = await resultOf(
       bus.request(
         toolExecutor.callTool,
@@ -159,7 +170,11 @@ describe.each(setups)('composition of virtual servers over $name', (setup) => {
   });
 
   it("shows a held-back source's tools as they are approved, and refuses a held renamed one saying why", async () => {
-    await bus.request(toolExecutor.putUpstream, { tenant: TENANT, upstream: { name: 'held', connection: { transport: 'streamable-http', url: upstream.url } } }, as);
+    await bus.request(
+      toolExecutor.putUpstream,
+      { tenant: TENANT, upstream: { name: 'held', connection: { transport: 'streamable-http', url: upstream.url } } },
+      as,
+    );
     await putServer({ name: 'later', sources: [{ source: 'held', hidden: ['held__fail'] }] });
     expect(await listed('later')).toEqual([]);
     const chosen = (await items('held')).filter((item) => ['echo', 'fail', 'slow'].includes(item.name));
