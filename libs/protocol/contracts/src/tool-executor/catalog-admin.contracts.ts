@@ -232,6 +232,15 @@ export const ServerSourceSchema = z
   );
 export type ServerSource = z.output<typeof ServerSourceSchema>;
 
+/** What is wrong with a `tools` entry that is neither a name nor a pick: the pick's own issues when it is an object. */
+function describeToolEntryIssue(issue: { code?: string; input?: unknown; errors?: Array<Array<{ path: PropertyKey[]; message: string }>> }): string {
+  if (issue.code !== 'invalid_union' || typeof issue.input !== 'object' || issue.input === null) {
+    return "a catalog tool's name, or a pick { tool, name?, title?, description?, fixedArguments?, defaultArguments? }";
+  }
+  const nested = issue.errors?.[1] ?? [];
+  return `not a valid pick: ${nested.map((entry) => (entry.path.length ? `${entry.path.map(String).join('.')}: ` : '') + entry.message).join('; ')}`;
+}
+
 /** A virtual server as an administrator writes it: its settings and the tools it exposes. */
 export const VirtualServerDefinitionSchema = z.object({
   name: Slug,
@@ -242,7 +251,7 @@ export const VirtualServerDefinitionSchema = z.object({
   public: z.boolean().default(false),
   /** The tools this server exposes: a catalog tool's name (exposed as it is), or a pick with its presentation. */
   tools: z
-    .array(z.union([z.string(), ToolPickSchema]))
+    .array(z.union([z.string(), ToolPickSchema], { error: describeToolEntryIssue }))
     .max(1000)
     .default([])
     .describe(
