@@ -326,6 +326,18 @@ describe(CallsService, () => {
       expect(ran).toBe(false);
     });
 
+    it('runs as a task under its exposed name: offered, described, and run with the merged arguments', async () => {
+      let received: unknown;
+      const base = renamed(async (args) => ((received = args), text('done')));
+      const taskTool: PreparedTool = { ...base, record: { ...base.record, taskSupport: 'optional' } };
+      const { service, callInMode } = setup([taskTool]);
+      await expect(callInMode('search_docs', 'offer', { query: 'q' })).resolves.toEqual({ runAsTask: true });
+      await expect(callInMode('search_docs', 'offer', { query: 'q', index: 'code' })).rejects.toMatchObject({ code: WireErrorCode.InvalidParams });
+      expect(service.describe({ tenant: 't', server: 's', name: 'search_docs' }, member)).toEqual({ taskSupport: 'optional', idempotent: false });
+      await expect(callInMode('search_docs', 'task', { query: 'q' })).resolves.toEqual(text('done'));
+      expect(received).toEqual({ query: 'q', index: 'docs', limit: 5 });
+    });
+
     it('names the exposed tool in its errors: invalid arguments and missing scopes', async () => {
       const { call } = setup([renamed(async () => text('ok'))]);
       await expect(call('search_docs', { query: 1 })).resolves.toMatchObject({
