@@ -4,16 +4,16 @@ import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextp
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LegacyUpstream, mcpUrl, MODERN_PROTOCOL_VERSION, startLegacyUpstream } from '@mcp-platform/shared-testing';
 import { AdminApi, createPublicTenant, PUBLIC_SERVER, uniqueTenant } from './admin-api';
-import { adminUserOf, embeddedMode, type Platform, type PlatformMode } from './platforms';
+import { adminUserOf, distributedMode, embeddedMode, type Platform, type PlatformMode } from './platforms';
 
 /**
  * Composition (issue 15 §3) through the admin API, seen by clients of both eras: a virtual server
  * exposes an upstream's tools renamed, one with a fixed argument and one with a default, and every
  * other tool of the source but a hidden one. Clients see the exposed names and the reduced schemas,
- * and call the tools by those names.
+ * and call the tools by those names. Both modes; the distributed one with two broker replicas.
  */
 
-const modes: PlatformMode[] = [embeddedMode()];
+const modes: PlatformMode[] = [embeddedMode(), distributedMode(2)];
 const SOURCE = 'lg';
 
 interface ListedTool {
