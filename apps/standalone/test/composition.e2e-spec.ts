@@ -29,13 +29,14 @@ describe.each(modes)('composition of a virtual server, $name mode', (mode) => {
   let serverUrl: string;
   const tenant = uniqueTenant('e2e-composition');
   const serverPath = `/tenants/${tenant}/virtual-servers/${PUBLIC_SERVER}`;
+  const hidden = [`${SOURCE}__fail`, `${SOURCE}__ask`, `${SOURCE}__sample`, `${SOURCE}__roots`];
   const definition = {
     public: true,
     tools: [
       { tool: `${SOURCE}__echo`, name: 'say', description: 'Says the text back', defaultArguments: { text: 'hello' } },
       { tool: `${SOURCE}__slow`, name: 'quick', fixedArguments: { stepMs: 1 } },
     ],
-    sources: [{ source: SOURCE, hidden: [`${SOURCE}__fail`, `${SOURCE}__ask`, `${SOURCE}__sample`, `${SOURCE}__roots`] }],
+    sources: [{ source: SOURCE, hidden }],
   };
 
   beforeAll(async () => {
@@ -72,7 +73,7 @@ describe.each(modes)('composition of a virtual server, $name mode', (mode) => {
     const read = (await admin.expect(200, 'GET', serverPath)).body as Record<string, unknown>;
     expect(read).toMatchObject({
       tools: [definition.tools[1], definition.tools[0]],
-      sources: [{ source: SOURCE, hidden: [...definition.sources[0].hidden].sort() }],
+      sources: [{ source: SOURCE, hidden: [...hidden].sort() }],
     });
     const clash = await admin.request('PUT', serverPath, { ...definition, tools: [...definition.tools, { tool: `${SOURCE}__echo`, name: `${SOURCE}__log` }] });
     expect(clash.status).toBe(400);
