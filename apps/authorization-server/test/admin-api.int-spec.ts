@@ -87,7 +87,9 @@ function fakeCatalogExecutor(log: CatalogLog) {
     putServer(request: RpcRequestParsed<typeof toolExecutor.putServerDefinition>) {
       log.record(toolExecutor.putServerDefinition.subject, request);
       log.requireTenant(request.tenant);
-      const unknown = request.server.tools.filter((name) => !log.tools.has(`${request.tenant}/${name}`));
+      const unknown = request.server.tools
+        .map((entry) => (typeof entry === 'string' ? entry : entry.tool))
+        .filter((name) => !log.tools.has(`${request.tenant}/${name}`));
       if (unknown.length) throw new RpcError(WireErrorCode.InvalidParams, `unknown tools: ${unknown.join(', ')}`);
       const key = `${request.tenant}/${request.server.name}`;
       const created = !log.servers.has(key);
@@ -1056,6 +1058,26 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
       expect(fetched.body).toMatchObject({ name: 'main', public: true, url: `${MCP_PUBLIC_URL}/acme/main/mcp` });
     });
 
+    it('passes picks and sources through, and refuses a pick the contract refuses before anything is sent', async () => {
+      const token = acmeAdminToken;
+      const body = { tools: ['echo', { tool: 'echo', name: 'say', fixedArguments: { text: 'hi' } }], sources: [{ source: 'gh', hidden: ['gh__x'] }] };
+      const answer = await call('PUT', '/admin/v1/tenants/acme/virtual-servers/composed', { token, body });
+      expect(log.requests.at(-1)).toEqual({
+        subject: toolExecutor.putServerDefinition.subject,
+        payload: { tenant: 'acme', server: { name: 'composed', public: false, ...body } },
+      });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      const before = log.requests.length;
+      for (const tools of [[{ tool: 'echo', fixed: { text: 'hi' } }], [{ tool: 'echo', name: 'bad name' }], [{ name: 'no-tool' }]]) {
+        const refused = await call('PUT', '/admin/v1/tenants/acme/virtual-servers/composed', { token, body: { tools } });
+        expect(refused.status, JSON.stringify(tools)).toBe(400);
+        expect(refused.body.error.code).toBe('INVALID_REQUEST');
+      }
+      const noTool = await call('PUT', '/admin/v1/tenants/acme/virtual-servers/composed', { token, body: { tools: [{ name: 'say' }] } });
+      expect(noTool.body.error.message).toContain('tools.0: not a valid pick: tool: ');
+      expect(log.requests.length).toBe(before);
+    });
+
     it("maps the executor's refusals: unknown tool 400, unknown server 404", async () => {
       const token = acmeAdminToken;
       const unknownTool = await call('PUT', '/admin/v1/tenants/acme/virtual-servers/other', { token, body: { tools: ['nope'] } });
@@ -1648,8 +1670,13 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
     it('documents bodies with the same schemas the routes validate with', () => {
       const server = document.paths['/admin/v1/tenants/{tenant}/virtual-servers/{name}'].put;
       const body = server.requestBody.content['application/json'].schema;
-      expect(Object.keys(body.properties).sort()).toEqual(['description', 'instructions', 'public', 'title', 'tools']);
+      expect(Object.keys(body.properties).sort()).toEqual(['description', 'instructions', 'public', 'sources', 'title', 'tools']);
       expect(body.properties.public).toMatchObject({ type: 'boolean', default: false });
+      // Composition: a tools entry is a name or a pick; sources name upstream sources with hidden tools.
+      const entry = JSON.stringify(body.properties.tools.items);
+      expect(entry).toMatch(/"type":"string"/);
+      for (const field of ['"tool"', '"fixedArguments"', '"defaultArguments"', 'is fixed by this server']) expect(entry).toContain(field);
+      expect(JSON.stringify(body.properties.sources)).toMatch(/"hidden"/);
       const answer = server.responses['200'].content['application/json'].schema;
       expect(answer.properties.server.properties.url).toMatchObject({ type: 'string' });
       const resource = document.paths['/admin/v1/tenants/{tenant}/resources/by-uri'].put;

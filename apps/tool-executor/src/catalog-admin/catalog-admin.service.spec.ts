@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type toolExecutor, WireErrorCode } from '@mcp-platform/protocol-contracts';
 import type { MessageBus } from '@mcp-platform/shared-messaging';
 import { BuiltinToolRegistry } from '../builtin/builtin-tool.registry';
-import type { CatalogRepository } from '../catalog/catalog.repository';
+import type { CatalogRepository, ServerComposition } from '../catalog/catalog.repository';
 import { CatalogService } from '../catalog/catalog.service';
 import type { CatalogTool, CatalogVirtualServer, TenantCatalog, ToolDefinition, ToolLastError, VirtualServerDefinition } from '../catalog/catalog.types';
 import { CatalogPublisher } from '../catalog/catalog-publisher';
@@ -11,7 +11,10 @@ import { CatalogAdminService } from './catalog-admin.service';
 
 /** The repository's contract over plain maps: enough to see what the service stores and when. */
 class MemoryCatalogRepository {
-  readonly tenants = new Map<string, { disabled?: boolean; tools: Map<string, CatalogTool>; servers: Map<string, CatalogVirtualServer> }>();
+  readonly tenants = new Map<
+    string,
+    { disabled?: boolean; tools: Map<string, CatalogTool>; servers: Map<string, CatalogVirtualServer>; sources?: Array<{ id: string; name: string }> }
+  >();
   private version = 0;
 
   async listTenants(): Promise<string[]> {
@@ -26,7 +29,14 @@ class MemoryCatalogRepository {
       tenant,
       ...(entry.disabled ? { disabled: true } : {}),
       tools: [...entry.tools.values()].sort(byName),
-      servers: [...entry.servers.values()].map((server) => ({ ...server, toolNames: server.toolNames.filter((name) => entry.tools.has(name)) })).sort(byName),
+      servers: [...entry.servers.values()]
+        .map((server) => ({
+          ...server,
+          toolNames: server.toolNames.filter((name) => entry.tools.has(name)),
+          ...(server.picks ? { picks: server.picks.filter((pick) => entry.tools.has(pick.tool)) } : {}),
+        }))
+        .sort(byName),
+      ...(entry.sources ? { sources: entry.sources } : {}),
     };
   }
 
@@ -60,8 +70,16 @@ class MemoryCatalogRepository {
     return this.require(tenant).tools.delete(name);
   }
 
-  async saveVirtualServer(tenant: string, definition: VirtualServerDefinition, toolNames: string[]): Promise<boolean> {
-    this.require(tenant).servers.set(definition.name, { ...definition, tenant, toolNames: [...toolNames].sort() });
+  async saveVirtualServer(tenant: string, definition: VirtualServerDefinition, composition: string[] | ServerComposition): Promise<boolean> {
+    const { toolNames, picks, sources } = Array.isArray(composition) ? { toolNames: composition, picks: [], sources: [] } : composition;
+    const sourceIds = new Map((this.require(tenant).sources ?? []).map((source) => [source.name, source.id]));
+    this.require(tenant).servers.set(definition.name, {
+      ...definition,
+      tenant,
+      toolNames: [...toolNames].sort(),
+      ...(picks?.length ? { picks } : {}),
+      ...(sources?.length ? { sources: sources.map((source) => ({ ...source, sourceId: sourceIds.get(source.source) ?? '' })) } : {}),
+    });
     return true;
   }
 
@@ -354,6 +372,84 @@ describe(CatalogAdminService, () => {
         { tenant: 'acme', servers: ['main'] },
       ]);
       await expect(service.listServers('acme')).resolves.toEqual({ servers: [{ name: 'main', title: 'Main', public: false, tools: [] }] });
+    });
+  });
+
+  describe('putServer with composition', () => {
+    const searchTool = builtinTool({
+      name: 'search',
+      inputSchema: {
+        type: 'object',
+        properties: { query: { type: 'string' }, index: { type: 'string', enum: ['docs', 'code'] }, limit: { type: 'integer', minimum: 1 } },
+        required: ['query', 'index', 'limit'],
+      },
+    });
+
+    it('stores picks as picks next to plain names, and serves the renamed tool with its reduced schema', async () => {
+      const { service, catalog } = setup();
+      await service.putTenant('acme');
+      await service.putTool('acme', builtinTool());
+      await service.putTool('acme', searchTool);
+      const pick = { tool: 'search', name: 'search_docs', title: 'Docs', fixedArguments: { index: 'docs' }, defaultArguments: { limit: 5 } };
+      const written = await service.putServer(
+        'acme',
+        server({ tools: [pick, 'simple', { tool: 'search', name: 'search_code', fixedArguments: { index: 'code' } }] }),
+      );
+      const expected = ['search_code', 'search_docs', 'simple'];
+      expect(written.server.tools.map((entry) => (typeof entry === 'string' ? entry : (entry.name ?? entry.tool)))).toEqual(expected);
+      await expect(service.getServer('acme', 'main')).resolves.toEqual({
+        name: 'main',
+        public: false,
+        tools: [{ tool: 'search', name: 'search_code', fixedArguments: { index: 'code' } }, pick, 'simple'],
+      });
+      const snapshot = catalog.getServer('acme', 'main');
+      expect(snapshot?.tools.map((tool) => tool.wire.name)).toEqual(expected);
+      expect(snapshot?.byName.get('search_docs')?.wire).toMatchObject({
+        name: 'search_docs',
+        title: 'Docs',
+        inputSchema: { properties: { query: { type: 'string' }, limit: { type: 'integer', minimum: 1, default: 5 } }, required: ['query'] },
+      });
+      expect(snapshot?.byName.get('search_docs')?.record.name).toBe('search');
+    });
+
+    it('refuses two entries exposing one name, naming both', async () => {
+      const { service, repository } = setup();
+      await service.putTenant('acme');
+      await service.putTool('acme', builtinTool());
+      await service.putTool('acme', searchTool);
+      const error: unknown = await service
+        .putServer('acme', server({ tools: ['simple', { tool: 'search', name: 'simple', fixedArguments: { index: 'docs' } }] }))
+        .catch((caught: unknown) => caught);
+      expect(error).toMatchObject({
+        code: WireErrorCode.InvalidParams,
+        message: expect.stringMatching(/two tools named simple: tools entry "simple" and tools pick of "search" as "simple"/),
+      });
+      expect(repository.tenants.get('acme')?.servers.size).toBe(0);
+    });
+
+    it('refuses fixed or default arguments the tool does not have, or whose value its schema refuses', async () => {
+      const { service } = setup();
+      await service.putTenant('acme');
+      await service.putTool('acme', searchTool);
+      const refusal = (pick: toolExecutor.ToolPick) =>
+        service.putServer('acme', server({ tools: [pick] })).then(
+          () => 'stored',
+          (error: Error) => error.message,
+        );
+      await expect(refusal({ tool: 'search', fixedArguments: { region: 'eu' } })).resolves.toMatch(/fixed argument region: search has no such argument/);
+      await expect(refusal({ tool: 'search', fixedArguments: { index: 'mail' } })).resolves.toMatch(/fixed argument index of search: the value does not match/);
+      await expect(refusal({ tool: 'search', defaultArguments: { limit: 0 } })).resolves.toMatch(/default argument limit of search: the value does not match/);
+      await expect(refusal({ tool: 'search', fixedArguments: { index: 'docs' }, defaultArguments: { index: 'code' } })).resolves.toMatch(
+        /argument index of search is both fixed and defaulted/,
+      );
+      await expect(refusal({ tool: 'search', fixedArguments: { index: 'docs' } })).resolves.toBe('stored');
+    });
+
+    it('refuses an upstream source the tenant does not have', async () => {
+      const { service } = setup();
+      await service.putTenant('acme');
+      const error: unknown = await service.putServer('acme', server({ sources: [{ source: 'ghost' }] })).catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ code: WireErrorCode.InvalidParams, message: expect.stringContaining('upstream source tenant acme does not have: ghost') });
     });
   });
 

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { RESERVED_TENANT_SLUGS, toolExecutor } from '@mcp-platform/protocol-contracts';
 import { RpcError, WireErrorCode } from '@mcp-platform/shared-messaging';
+import type { ServerComposition } from '../catalog/catalog.repository';
 import { CatalogRepository } from '../catalog/catalog.repository';
 import { CatalogService } from '../catalog/catalog.service';
 import {
@@ -11,9 +12,12 @@ import {
   type TenantCatalog,
   type ToolDefinition,
   type ToolLastError,
+  type ToolPickEntry,
+  type ToolPresentation,
   type UpstreamToolConfig,
 } from '../catalog/catalog.types';
 import { CatalogPublisher } from '../catalog/catalog-publisher';
+import { describeCollision, planExposures, presentationRefusal } from '../catalog/composition';
 import { ToolLastErrorsRepository } from '../catalog/tool-last-errors.repository';
 import { headersAsSet, mergeHttpHeaders } from './http-tool-headers';
 
@@ -124,13 +128,15 @@ export class CatalogAdminService {
     return toServerRecord(server);
   }
 
-  /** Creates or replaces a virtual server: its settings and exactly the tools it exposes. */
+  /**
+   * Creates or replaces a virtual server: its settings and exactly the tools it exposes (composition:
+   * plain names, picks with their presentation, upstream sources). Refused before anything is stored: a
+   * tool or source the tenant does not have, a hidden name of another tool, arguments the tool's schema
+   * does not accept, two entries exposing the same name.
+   */
   async putServer(tenant: string, record: ServerRecord): Promise<{ created: boolean; server: ServerRecord }> {
     const catalog = await this.load(tenant);
-    const toolNames = [...new Set(record.tools)].sort();
-    const known = new Set(catalog.tools.map((tool) => tool.name));
-    const unknown = toolNames.filter((name) => !known.has(name));
-    if (unknown.length) throw invalid(`Virtual server ${record.name} names tools tenant ${tenant} does not have: ${unknown.join(', ')}`);
+    const composition = this.composition(tenant, catalog, record);
     const created = !catalog.servers.some((server) => server.name === record.name);
     const settings = {
       name: record.name,
@@ -139,14 +145,58 @@ export class CatalogAdminService {
       ...(record.instructions === undefined ? {} : { instructions: record.instructions }),
       public: record.public,
     };
-    if (await this.repository.saveVirtualServer(tenant, settings, toolNames)) {
+    if (await this.repository.saveVirtualServer(tenant, settings, composition)) {
       // Anonymous access is an explicit choice of an admin: it is said out loud.
       this.logger.log(
         `virtual server ${tenant}/${record.name} ${created ? 'created' : 'updated'} (${record.public ? 'public: anonymous callers allowed' : 'protected'})`,
       );
       await this.publisher.published(tenant, [record.name]);
     }
-    return { created, server: { ...settings, tools: toolNames } };
+    return { created, server: toServerRecord({ ...settings, tenant, ...composition }) };
+  }
+
+  /** The server's composition as stored, once checked against the tenant's catalog; throws `INVALID_PARAMS` saying what is wrong. */
+  private composition(
+    tenant: string,
+    catalog: TenantCatalog,
+    record: ServerRecord,
+  ): ServerComposition & { picks: ToolPickEntry[]; sources: ServerSourceRow[] } {
+    const toolNames = [...new Set(record.tools.filter((entry): entry is string => typeof entry === 'string'))].sort();
+    const picks = record.tools
+      .filter((entry): entry is toolExecutor.ToolPick => typeof entry !== 'string')
+      .map(({ tool, ...presentation }): ToolPickEntry => ({ tool, name: presentation.name ?? tool, presentation: presentation as ToolPresentation }))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const tools = new Map(catalog.tools.map((tool) => [tool.name, tool]));
+    const unknown = [...new Set([...toolNames, ...picks.map((pick) => pick.tool)])].filter((name) => !tools.has(name)).sort();
+    if (unknown.length) throw invalid(`Virtual server ${record.name} names tools tenant ${tenant} does not have: ${unknown.join(', ')}`);
+    for (const pick of picks) {
+      const tool = tools.get(pick.tool);
+      const refusal = tool ? presentationRefusal(tool, pick.presentation) : undefined;
+      if (refusal) throw invalid(`Virtual server ${record.name}: ${refusal}`);
+    }
+    const sourceIds = new Map((catalog.sources ?? []).map((source) => [source.name, source.id]));
+    const sources: ServerSourceRow[] = [];
+    for (const entry of record.sources ?? []) {
+      const sourceId = sourceIds.get(entry.source);
+      if (sourceId === undefined) throw invalid(`Virtual server ${record.name} names an upstream source tenant ${tenant} does not have: ${entry.source}`);
+      if (sources.some((source) => source.source === entry.source))
+        throw invalid(`Virtual server ${record.name} names the upstream source ${entry.source} twice`);
+      const hidden = [...new Set(entry.hidden ?? [])].sort();
+      const foreign = hidden.filter((name) => {
+        const tool = tools.get(name);
+        return tool !== undefined && (tool.kind !== 'upstream' || (tool.config as UpstreamToolConfig).source !== sourceId);
+      });
+      if (foreign.length)
+        throw invalid(`Virtual server ${record.name}: the upstream source ${entry.source} hides tools that are not its own: ${foreign.join(', ')}`);
+      sources.push({ sourceId, source: entry.source, hidden });
+    }
+    sources.sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0));
+    const plan = planExposures({ toolNames, picks, sources }, (sourceId) =>
+      catalog.tools.filter((tool) => tool.kind === 'upstream' && (tool.config as UpstreamToolConfig).source === sourceId).map((tool) => tool.name),
+    );
+    const collision = plan.collisions[0];
+    if (collision) throw invalid(describeCollision(record.name, collision));
+    return { toolNames, picks, sources };
   }
 
   async deleteServer(tenant: string, name: string): Promise<{ deleted: true }> {
@@ -164,10 +214,22 @@ export class CatalogAdminService {
   }
 }
 
-/** Names of the tenant's servers that expose the tool, sorted. */
+/** Names of the tenant's servers that expose the tool (by name, as a pick, or through its upstream source), sorted. */
 function serversExposing(catalog: TenantCatalog, toolName: string): string[] {
-  return catalog.servers.filter((server) => server.toolNames.includes(toolName)).map((server) => server.name);
+  const tool = catalog.tools.find((candidate) => candidate.name === toolName);
+  const sourceId = tool?.kind === 'upstream' ? (tool.config as UpstreamToolConfig).source : undefined;
+  return catalog.servers
+    .filter(
+      (server) =>
+        server.toolNames.includes(toolName) ||
+        (server.picks ?? []).some((pick) => pick.tool === toolName) ||
+        (sourceId !== undefined && (server.sources ?? []).some((source) => source.sourceId === sourceId)),
+    )
+    .map((server) => server.name);
 }
+
+/** A server's upstream source entry as stored. */
+type ServerSourceRow = { sourceId: string; source: string; hidden: string[] };
 
 /**
  * The catalog's form of an administrator's definition: defaults applied (`forbidden` tasks), scopes
@@ -238,14 +300,21 @@ function belongsToUpstream(tool: ToolDefinition): RpcError {
   return invalid(`Tool ${tool.name} belongs to the upstream source ${config.sourceName}: change or remove it through the source (its items and approvals)`);
 }
 
+/** A stored server as written: plain names stay names, picks stay picks (both by exposed name), sources by name. */
 function toServerRecord(server: CatalogVirtualServer): ServerRecord {
+  const entries: Array<{ name: string; entry: ServerRecord['tools'][number] }> = [
+    ...server.toolNames.map((name) => ({ name, entry: name })),
+    ...(server.picks ?? []).map((pick) => ({ name: pick.name, entry: { tool: pick.tool, ...pick.presentation } })),
+  ].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const sources = (server.sources ?? []).map((source) => ({ source: source.source, ...(source.hidden.length ? { hidden: source.hidden } : {}) }));
   return {
     name: server.name,
     ...(server.title === undefined ? {} : { title: server.title }),
     ...(server.description === undefined ? {} : { description: server.description }),
     ...(server.instructions === undefined ? {} : { instructions: server.instructions }),
     public: server.public,
-    tools: server.toolNames,
+    tools: entries.map((entry) => entry.entry),
+    ...(sources.length ? { sources } : {}),
   };
 }
 

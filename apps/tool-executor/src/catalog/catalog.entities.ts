@@ -7,11 +7,13 @@ import { AddToolTaskSupport1767398400000 } from './migrations/1767398400000-AddT
 import { AddToolLastErrors1767484800000 } from './migrations/1767484800000-AddToolLastErrors';
 import { AddTenantDisabled1767571200000 } from './migrations/1767571200000-AddTenantDisabled';
 import { AddUpstreamSources1767830400000 } from './migrations/1767830400000-AddUpstreamSources';
+import { AddServerComposition1767916800000 } from './migrations/1767916800000-AddServerComposition';
 import { AddUpstreamServedItems1768003200000 } from './migrations/1768003200000-AddUpstreamServedItems';
 import { TenantEntity } from './tenant.entity';
 import { ToolEntity } from './tool.entity';
 import { ToolLastErrorEntity } from './tool-last-error.entity';
 import { VirtualServerEntity } from './virtual-server.entity';
+import { VirtualServerSourceEntity } from './virtual-server-source.entity';
 import { VirtualServerToolEntity } from './virtual-server-tool.entity';
 
 /** The explicit entity list of the tool executor's DataSource (STYLE.md §7). */
@@ -20,6 +22,7 @@ export const CATALOG_ENTITIES = [
   VirtualServerEntity,
   ToolEntity,
   VirtualServerToolEntity,
+  VirtualServerSourceEntity,
   ToolLastErrorEntity,
   UpstreamSourceEntity,
   UpstreamItemEntity,
@@ -34,5 +37,6 @@ export const CATALOG_MIGRATIONS = [
   AddToolLastErrors1767484800000,
   AddTenantDisabled1767571200000,
   AddUpstreamSources1767830400000,
+  AddServerComposition1767916800000,
   AddUpstreamServedItems1768003200000,
 ];

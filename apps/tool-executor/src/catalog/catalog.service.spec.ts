@@ -211,4 +211,88 @@ describe(CatalogService, () => {
       expect(after?.wire.description).toBe('new');
     });
   });
+
+  describe('composition', () => {
+    const upstream = (name: string, overrides: Partial<CatalogTool> = {}) =>
+      baseTool(name, { kind: 'upstream', config: { source: 'gh-id', sourceName: 'gh', tool: name.replace('gh__', '') }, ...overrides });
+
+    it("exposes a source's tools but the hidden ones, a pick renaming one of them, and held ones by their exposed name", async () => {
+      const { service } = serviceWith({
+        acme: {
+          tenant: 'acme',
+          sources: [{ id: 'gh-id', name: 'gh' }],
+          servers: [
+            {
+              tenant: 'acme',
+              name: 'main',
+              public: false,
+              toolNames: [],
+              picks: [
+                { tool: 'gh__pulls', name: 'pulls', presentation: { name: 'pulls', description: 'Pull requests' } },
+                { tool: 'gh__held', name: 'held_renamed', presentation: { name: 'held_renamed' } },
+              ],
+              sources: [{ sourceId: 'gh-id', source: 'gh', hidden: ['gh__secret'] }],
+            },
+          ],
+          tools: [upstream('gh__issues'), upstream('gh__pulls'), upstream('gh__secret'), upstream('gh__held', { held: 'changed upstream' })],
+        },
+      });
+      await service.loadAll();
+      const server = service.getServer('acme', 'main');
+      expect(server?.tools.map((tool) => [tool.wire.name, tool.record.name, tool.wire.description])).toEqual([
+        ['gh__issues', 'gh__issues', 'gh__issues'],
+        ['pulls', 'gh__pulls', 'Pull requests'],
+      ]);
+      expect([...(server?.held ?? new Map())]).toEqual([['held_renamed', 'changed upstream']]);
+    });
+
+    it('keeps a tool a source added later off the server when its name is taken, and keeps serving the rest', async () => {
+      const catalogs: Record<string, TenantCatalog> = {
+        acme: {
+          tenant: 'acme',
+          sources: [{ id: 'gh-id', name: 'gh' }],
+          servers: [
+            {
+              tenant: 'acme',
+              name: 'main',
+              public: false,
+              toolNames: [],
+              picks: [{ tool: 'calc', name: 'gh__new', presentation: { name: 'gh__new' } }],
+              sources: [{ sourceId: 'gh-id', source: 'gh', hidden: [] }],
+            },
+          ],
+          tools: [baseTool('calc'), upstream('gh__issues')],
+        },
+      };
+      const { service } = serviceWith(catalogs);
+      await service.loadAll();
+      catalogs['acme'] = { ...(catalogs['acme'] as TenantCatalog), tools: [baseTool('calc'), upstream('gh__issues'), upstream('gh__new')] };
+      await service.reloadTenant('acme');
+      const server = service.getServer('acme', 'main');
+      expect(server?.tools.map((tool) => [tool.wire.name, tool.record.name])).toEqual([
+        ['gh__issues', 'gh__issues'],
+        ['gh__new', 'calc'],
+      ]);
+    });
+
+    it('leaves out a pick whose fixed argument the tool no longer has', async () => {
+      const { service } = serviceWith({
+        acme: {
+          tenant: 'acme',
+          servers: [
+            {
+              tenant: 'acme',
+              name: 'main',
+              public: false,
+              toolNames: [],
+              picks: [{ tool: 'calc', name: 'calc', presentation: { fixedArguments: { gone: 1 } } }],
+            },
+          ],
+          tools: [baseTool('calc')],
+        },
+      });
+      await service.loadAll();
+      expect(service.getServer('acme', 'main')?.tools).toEqual([]);
+    });
+  });
 });

@@ -11,16 +11,27 @@ import {
 import type { BeforeTaskInput } from '../builtin/builtin-tool';
 import { BuiltinToolRegistry } from '../builtin/builtin-tool.registry';
 import type { ToolImplementation } from '../tools/tool-context';
-import { CatalogRepository } from './catalog.repository';
-import type { CatalogTool, HttpToolConfig, TenantCatalog, ToolDefinition, UpstreamToolConfig } from './catalog.types';
+import { canonicalJson, CatalogRepository } from './catalog.repository';
+import type { CatalogTool, CatalogVirtualServer, HttpToolConfig, JsonObject, TenantCatalog, ToolDefinition, UpstreamToolConfig } from './catalog.types';
+import { type Exposure, planExposures, presentationRefusal, presentedInputSchema } from './composition';
 import { type CompiledSchema, compileSchema } from './schema-validator';
 
-/** A tool ready to be listed and called: its wire definition and its validators, compiled once. */
+/**
+ * A tool ready to be listed and called: its wire definition and its validators, compiled once. On a
+ * server that presents it its own way (composition), `wire` is the presented tool (its `name` the
+ * exposed one, which calls use) and the arguments the server sets come along; `record`, `input` and
+ * the runner stay the catalog tool's.
+ */
 export interface PreparedTool {
   record: CatalogTool;
-  /** The `Tool` object published in tools/list. */
+  /** The `Tool` object published in tools/list; `wire.name` is the name callers use on the server. */
   wire: Tool;
+  /** Validates the arguments the tool runs with (the fixed and default ones merged in). */
   input: CompiledSchema;
+  /** Arguments the server sets: clients may not send them (composition). */
+  fixedArguments?: JsonObject;
+  /** Arguments the server fills in when clients omit them (composition). */
+  defaultArguments?: JsonObject;
   output?: CompiledSchema;
   /** The arguments its input schema mirrors into `Mcp-Param-*` headers (`x-mcp-header`, S-116); often none. */
   paramHeaders: ParamHeaderDeclaration[];
@@ -31,12 +42,13 @@ export interface PreparedTool {
     | { kind: 'upstream'; config: UpstreamToolConfig };
 }
 
-/** A virtual server and its enabled tools, sorted by name (S-179: deterministic order). */
+/** A virtual server and its enabled tools, sorted by exposed name (S-179: deterministic order). */
 export interface ServerSnapshot {
   server: toolExecutor.VirtualServer;
   tools: PreparedTool[];
+  /** By exposed name (`wire.name`). */
   byName: Map<string, PreparedTool>;
-  /** Upstream tools the server exposes that are held back, by name: why (calls are refused saying so). */
+  /** Upstream tools the server exposes that are held back, by exposed name: why (calls are refused saying so). */
   held: Map<string, string>;
 }
 
@@ -50,6 +62,10 @@ export class CatalogService implements OnApplicationBootstrap {
   private readonly logger = new Logger(CatalogService.name);
   private snapshot = new Map<string, Map<string, ServerSnapshot>>();
   private prepared = new Map<string, PreparedTool | null>();
+  /** Why a presentation's arguments no longer fit its tool's version (`null`: they fit), by tool version and presentation. */
+  private presentationChecks = new Map<string, string | null>();
+  /** Name collisions already logged, by tenant (a reload logs only new ones). */
+  private reportedCollisions = new Map<string, Set<string>>();
 
   constructor(
     private readonly repository: CatalogRepository,
@@ -118,9 +134,19 @@ export class CatalogService implements OnApplicationBootstrap {
       if (prepared) tools.set(record.name, prepared);
     }
     const servers = new Map<string, ServerSnapshot>();
+    const reported = this.reportedCollisions.get(catalog.tenant) ?? new Set<string>();
+    const collisions = new Set<string>();
     for (const server of catalog.servers) {
-      const exposed = server.toolNames.map((name) => tools.get(name)).filter((tool): tool is PreparedTool => tool !== undefined);
-      exposed.sort((a, b) => (a.record.name < b.record.name ? -1 : a.record.name > b.record.name ? 1 : 0));
+      const exposed: PreparedTool[] = [];
+      const held = new Map<string, string>();
+      for (const exposure of this.exposuresOf(catalog, server, reported, collisions)) {
+        const reason = heldTools.get(exposure.tool);
+        if (reason !== undefined) held.set(exposure.name, reason);
+        const prepared = tools.get(exposure.tool);
+        const presented = prepared ? this.present(server, prepared, exposure) : undefined;
+        if (presented) exposed.push(presented);
+      }
+      exposed.sort((a, b) => (a.wire.name < b.wire.name ? -1 : a.wire.name > b.wire.name ? 1 : 0));
       servers.set(server.name, {
         server: {
           tenant: server.tenant,
@@ -133,11 +159,65 @@ export class CatalogService implements OnApplicationBootstrap {
           scopes: scopesOf(exposed),
         },
         tools: exposed,
-        byName: new Map(exposed.map((tool) => [tool.record.name, tool])),
-        held: new Map(server.toolNames.flatMap((name) => (heldTools.has(name) ? [[name, heldTools.get(name) ?? '']] : []))),
+        byName: new Map(exposed.map((tool) => [tool.wire.name, tool])),
+        held,
       });
     }
+    this.reportedCollisions.set(catalog.tenant, collisions);
     return servers;
+  }
+
+  /**
+   * What the server exposes. Names were unique when the server was written; a tool a source added
+   * since, whose name the server already exposes, loses (it is not exposed) and the log says so once.
+   */
+  private exposuresOf(catalog: TenantCatalog, server: CatalogVirtualServer, reported: Set<string>, collisions: Set<string>): Exposure[] {
+    const plan = planExposures(server, (sourceId) =>
+      catalog.tools.filter((tool) => tool.kind === 'upstream' && (tool.config as UpstreamToolConfig).source === sourceId).map((tool) => tool.name),
+    );
+    for (const collision of plan.collisions) {
+      const key = `${server.name}/${collision.name}/${collision.refused}`;
+      collisions.add(key);
+      if (reported.has(key)) continue;
+      this.logger.warn(
+        `virtual server ${server.tenant}/${server.name}: ${collision.refused} is not exposed: its name ${collision.name} is taken by ${collision.kept}; hide it, or rename one of them`,
+      );
+    }
+    return plan.exposures;
+  }
+
+  /**
+   * The tool as the server presents it: renamed, its title and description replaced, its input schema
+   * without the fixed arguments and with the defaults. A presentation whose arguments no longer fit the
+   * tool (its schema changed since the server was written) keeps the tool off the server, logged.
+   */
+  private present(server: CatalogVirtualServer, prepared: PreparedTool, exposure: Exposure): PreparedTool | undefined {
+    const presentation = exposure.presentation;
+    if (!presentation) return prepared;
+    const key = `${versionKey(prepared.record)}|${canonicalJson(presentation)}`;
+    let refusal = this.presentationChecks.get(key);
+    if (refusal === undefined) {
+      refusal = presentationRefusal(prepared.record, presentation) ?? null;
+      this.presentationChecks.set(key, refusal);
+      if (refusal !== null) this.logger.error(`virtual server ${server.tenant}/${server.name}: ${exposure.origin} left out: ${refusal}`);
+    }
+    if (refusal !== null) return undefined;
+    const fixed = presentation.fixedArguments ?? {};
+    const wire: Tool = {
+      ...prepared.wire,
+      name: exposure.name,
+      ...(presentation.title === undefined ? {} : { title: presentation.title }),
+      ...(presentation.description === undefined ? {} : { description: presentation.description }),
+      inputSchema: presentedInputSchema(prepared.record.inputSchema, presentation) as Tool['inputSchema'],
+    };
+    return {
+      ...prepared,
+      wire,
+      // A fixed argument is not the client's to send, so neither is its header (S-116).
+      paramHeaders: prepared.paramHeaders.filter((declaration) => !Object.hasOwn(fixed, declaration.path[0] ?? '')),
+      ...(presentation.fixedArguments === undefined ? {} : { fixedArguments: presentation.fixedArguments }),
+      ...(presentation.defaultArguments === undefined ? {} : { defaultArguments: presentation.defaultArguments }),
+    };
   }
 
   /** Compiles a tool once per version; a tool that cannot be served safely is left out and logged. */
@@ -205,6 +285,7 @@ export class CatalogService implements OnApplicationBootstrap {
     const live = new Set<string>();
     for (const servers of this.snapshot.values()) for (const entry of servers.values()) for (const tool of entry.tools) live.add(versionKey(tool.record));
     for (const key of this.prepared.keys()) if (!live.has(key)) this.prepared.delete(key);
+    for (const key of this.presentationChecks.keys()) if (!live.has(key.slice(0, key.indexOf('|')))) this.presentationChecks.delete(key);
   }
 }
 

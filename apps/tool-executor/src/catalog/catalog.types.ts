@@ -76,10 +76,47 @@ export interface VirtualServerDefinition {
   public: boolean;
 }
 
-/** A stored virtual server with the names of the tools it exposes. */
+/** How a virtual server presents one of its tools (a pick, `toolExecutor.ToolPick` without `tool`): absent fields are the tool's own. */
+export interface ToolPresentation {
+  /** The exposed name as written; absent: the catalog name. */
+  name?: string;
+  title?: string;
+  description?: string;
+  fixedArguments?: JsonObject;
+  defaultArguments?: JsonObject;
+}
+
+/** A tool a virtual server exposes with a presentation of its own. */
+export interface ToolPickEntry {
+  /** The catalog tool's name. */
+  tool: string;
+  /** The name it has on the server (the presentation's `name`, else the catalog name). */
+  name: string;
+  presentation: ToolPresentation;
+}
+
+/** An upstream source whose every tool a virtual server exposes, but the hidden ones (catalog names). */
+export interface ServerSourceEntry {
+  sourceId: string;
+  source: string;
+  hidden: string[];
+}
+
+/** A stored virtual server with the tools it exposes. */
 export interface CatalogVirtualServer extends VirtualServerDefinition {
   tenant: string;
+  /** Tools exposed as they are (written as plain names), sorted. */
   toolNames: string[];
+  /** Tools exposed with a presentation of their own, by exposed name; absent: none. */
+  picks?: ToolPickEntry[];
+  /** Upstream sources whose tools it exposes, by name; absent: none. */
+  sources?: ServerSourceEntry[];
+}
+
+/** An upstream source as the catalog names it. */
+export interface CatalogSourceRef {
+  id: string;
+  name: string;
 }
 
 /** Everything one tenant's catalog holds. */
@@ -89,6 +126,8 @@ export interface TenantCatalog {
   disabled?: boolean;
   servers: CatalogVirtualServer[];
   tools: CatalogTool[];
+  /** The tenant's upstream sources (what virtual servers' `sources` entries name); absent: none. */
+  sources?: CatalogSourceRef[];
 }
 
 /** Default per-call timeout of a tool when its definition sets none (60 s). */

@@ -60,7 +60,7 @@ function setup(tools: PreparedTool[], principal: Principal | null = member) {
   const snapshot: ServerSnapshot = {
     server: { tenant: 't', name: 's', public: false, scopes: ['mcp'] },
     tools,
-    byName: new Map(tools.map((entry) => [entry.record.name, entry])),
+    byName: new Map(tools.map((entry) => [entry.wire.name, entry])),
     held: new Map(),
   };
   const catalog = { getServer: (tenant: string, server: string) => (tenant === 't' && server === 's' ? snapshot : undefined) } as unknown as CatalogService;
@@ -290,6 +290,65 @@ describe(CallsService, () => {
       const result = await call('sum', {});
       expect(result.isError).toBe(true);
       expect((result.content[0] as { text: string }).text).toMatch(/does not match its outputSchema: \/sum: must be number/);
+    });
+  });
+
+  describe('call of a tool the server presents its own way (composition)', () => {
+    const inputSchema = {
+      type: 'object',
+      properties: { query: { type: 'string' }, index: { type: 'string' }, limit: { type: 'integer' } },
+      required: ['query', 'index', 'limit'],
+      additionalProperties: false,
+    };
+    /** `search` exposed as `search_docs`, `index` fixed, `limit` defaulted. */
+    const renamed = (implementation: ToolImplementation, options: { requiredScopes?: string[] } = {}): PreparedTool => {
+      const base = tool('search', implementation, { inputSchema, ...options });
+      return { ...base, wire: { ...base.wire, name: 'search_docs' }, fixedArguments: { index: 'docs' }, defaultArguments: { limit: 5 } };
+    };
+
+    it('runs the tool under its exposed name with the fixed and default arguments merged in', async () => {
+      let received: unknown;
+      const { call } = setup([renamed(async (args) => ((received = args), text('ok')))]);
+      await expect(call('search_docs', { query: 'q' })).resolves.toEqual(text('ok'));
+      expect(received).toEqual({ query: 'q', index: 'docs', limit: 5 });
+      await call('search_docs', { query: 'q', limit: 2 });
+      expect(received).toEqual({ query: 'q', index: 'docs', limit: 2 });
+      await expect(call('search', { query: 'q' })).rejects.toMatchObject({ code: WireErrorCode.InvalidParams, message: 'Unknown tool: search' });
+    });
+
+    it('refuses a fixed argument sent by the client with INVALID_PARAMS naming it, and does not run the tool', async () => {
+      let ran = false;
+      const { call } = setup([renamed(async () => ((ran = true), text('ok')))]);
+      await expect(call('search_docs', { query: 'q', index: 'docs' })).rejects.toMatchObject({
+        code: WireErrorCode.InvalidParams,
+        message: 'Invalid arguments for tool search_docs: argument index is fixed by this server',
+      });
+      expect(ran).toBe(false);
+    });
+
+    it('runs as a task under its exposed name: offered, described, and run with the merged arguments', async () => {
+      let received: unknown;
+      const base = renamed(async (args) => ((received = args), text('done')));
+      const taskTool: PreparedTool = { ...base, record: { ...base.record, taskSupport: 'optional' } };
+      const { service, callInMode } = setup([taskTool]);
+      await expect(callInMode('search_docs', 'offer', { query: 'q' })).resolves.toEqual({ runAsTask: true });
+      await expect(callInMode('search_docs', 'offer', { query: 'q', index: 'code' })).rejects.toMatchObject({ code: WireErrorCode.InvalidParams });
+      expect(service.describe({ tenant: 't', server: 's', name: 'search_docs' }, member)).toEqual({ taskSupport: 'optional', idempotent: false });
+      await expect(callInMode('search_docs', 'task', { query: 'q' })).resolves.toEqual(text('done'));
+      expect(received).toEqual({ query: 'q', index: 'docs', limit: 5 });
+    });
+
+    it('names the exposed tool in its errors: invalid arguments and missing scopes', async () => {
+      const { call } = setup([renamed(async () => text('ok'))]);
+      await expect(call('search_docs', { query: 1 })).resolves.toMatchObject({
+        isError: true,
+        content: [{ text: expect.stringMatching(/^Invalid arguments for tool search_docs: /) }],
+      });
+      const scoped = setup([renamed(async () => text('ok'), { requiredScopes: ['search:read'] })]);
+      await expect(scoped.call('search_docs', { query: 'q' })).rejects.toMatchObject({
+        code: WireErrorCode.InsufficientScope,
+        message: 'Tool search_docs requires scope search:read',
+      });
     });
   });
 

@@ -12,6 +12,7 @@ import { Clock } from '@mcp-platform/shared-clock';
 import { EventLog, MessageBus, RpcError, toWireError, WireErrorCode } from '@mcp-platform/shared-messaging';
 import { drainUntil, type OnDrain } from '@mcp-platform/shared-observability';
 import { CatalogService, type PreparedTool } from '../catalog/catalog.service';
+import { composeArguments } from '../catalog/composition';
 import { HttpToolRunner } from '../http-tools/http-tool.runner';
 import { UpstreamToolRunner } from '../upstreams/upstream-tool.runner';
 import { CallNotifier } from './call-notifier';
@@ -223,6 +224,10 @@ export class CallsService implements OnDrain, OnModuleInit, OnModuleDestroy {
     delivery: TaskDelivery,
   ): Promise<CallAnswer> {
     const tool = this.callableTool(request, principal);
+    // Composition: the server sets some arguments (the client may not) and fills in the defaults it omits.
+    const composed = composeArguments(tool, request.arguments ?? {});
+    if (!composed.ok)
+      throw new RpcError(WireErrorCode.InvalidParams, `Invalid arguments for tool ${request.name}: ${composed.message}`, { argument: composed.argument });
     if (request.paramHeaders !== undefined) {
       // spec S-116: on the stateless wire the mirrored headers must agree with the arguments (-32020 at the edge).
       const check = checkParamHeaders(tool.paramHeaders, request.arguments ?? {}, request.paramHeaders);
@@ -238,7 +243,7 @@ export class CallsService implements OnDrain, OnModuleInit, OnModuleDestroy {
       }
       throw new RpcError(WireErrorCode.Unsupported, `Tool ${request.name} can only run as a task`);
     }
-    const args: ToolArguments = request.arguments ?? {};
+    const args: ToolArguments = composed.arguments;
     const invalid = tool.input.validate(args);
     // spec S-188: invalid arguments are a tool error the model can correct, not a protocol error.
     if (invalid) return errorResult(`Invalid arguments for tool ${request.name}: ${invalid}`);
@@ -426,16 +431,16 @@ export class CallsService implements OnDrain, OnModuleInit, OnModuleDestroy {
     const parsed = CallToolResultSchema.safeParse(raw);
     if (!parsed.success) {
       this.logger.warn(`tool ${tool.record.tenant}/${tool.record.name} returned a malformed result: ${parsed.error.message}`);
-      return errorResult(`Tool ${tool.record.name} returned a malformed result`);
+      return errorResult(`Tool ${tool.wire.name} returned a malformed result`);
     }
     const result = parsed.data;
     if (result.isError) return result;
     if (tool.output) {
       // spec S-184: with an outputSchema, structuredContent must be present and conform.
       if (result.structuredContent === undefined)
-        return errorResult(`Tool ${tool.record.name} returned no structuredContent although it declares an outputSchema`);
+        return errorResult(`Tool ${tool.wire.name} returned no structuredContent although it declares an outputSchema`);
       const invalid = tool.output.validate(result.structuredContent);
-      if (invalid) return errorResult(`Tool ${tool.record.name} returned structuredContent that does not match its outputSchema: ${invalid}`);
+      if (invalid) return errorResult(`Tool ${tool.wire.name} returned structuredContent that does not match its outputSchema: ${invalid}`);
     }
     if (result.structuredContent !== undefined && !result.content.some((block) => block.type === 'text')) {
       // spec S-187: older clients read the JSON text block.

@@ -41,7 +41,7 @@ export function assertMayCall(principal: Principal, tool: PreparedTool): void {
   const missing = missingScopes(principal.scopes, tool.record.requiredScopes);
   if (missing.length === 0) return;
   const scopes = [BASELINE_SCOPE, ...tool.record.requiredScopes.filter((scope) => scope !== BASELINE_SCOPE)];
-  throw new RpcError(WireErrorCode.InsufficientScope, `Tool ${tool.record.name} requires scope ${missing.join(' ')}`, { scopes });
+  throw new RpcError(WireErrorCode.InsufficientScope, `Tool ${tool.wire.name} requires scope ${missing.join(' ')}`, { scopes });
 }
 
 /**

@@ -31,14 +31,14 @@ export class ToolsService {
     const snapshot = this.catalog.getServer(tenant, server);
     if (!snapshot) throw new RpcError(WireErrorCode.NotFound, `Unknown virtual server: ${tenant}/${server}`);
     const visible = snapshot.tools.filter((tool) => mayUse(caller, tool) || mayObtain(caller, tool));
-    const start = after === undefined ? 0 : visible.findIndex((tool) => tool.record.name > after);
+    const start = after === undefined ? 0 : visible.findIndex((tool) => tool.wire.name > after);
     const remaining = start < 0 ? [] : visible.slice(start);
     const page = remaining.slice(0, TOOLS_PAGE_SIZE);
     const last = page[page.length - 1];
     return {
       tools: page.map((tool) => tool.wire),
       // S-240: only when more results exist.
-      ...(remaining.length > TOOLS_PAGE_SIZE && last ? { nextCursor: encodeListCursor(last.record.name) } : {}),
+      ...(remaining.length > TOOLS_PAGE_SIZE && last ? { nextCursor: encodeListCursor(last.wire.name) } : {}),
       ttlMs: TOOLS_LIST_TTL_MS,
       cacheScope: listCacheScope(snapshot),
     };

@@ -8,7 +8,8 @@ import { TaskSupportSchema } from './tool.contracts';
  * these; DESIGN.md §3). Every write publishes `catalogChanged` for the servers it touched, so brokers
  * refresh and connected clients get `list_changed`. Errors: `NOT_FOUND` for an unknown tenant, tool
  * or server; `INVALID_PARAMS` for a definition the executor cannot run (a schema Ajv refuses, an
- * unknown built-in handler, a virtual server naming a tool the tenant does not have).
+ * unknown built-in handler, a virtual server naming a tool or upstream source the tenant does not have, exposed names
+ * that collide, fixed or default arguments the tool's input schema does not accept).
  */
 
 const Slug = z.string().regex(TENANT_SLUG_PATTERN, 'lowercase letters, digits and "-", at most 63, starting with a letter or digit');
@@ -187,6 +188,59 @@ export const ToolDefinitionViewSchema = ToolFieldsSchema.extend({
 }).and(ToolRunnerViewSchema);
 export type ToolDefinitionView = z.output<typeof ToolDefinitionViewSchema>;
 
+/** An MCP tool name (S-181: 1..128 of `[A-Za-z0-9_.-]`), as catalog tools and exposed names are. */
+const McpToolNameSchema = z.string().regex(/^[A-Za-z0-9_.-]{1,128}$/, 'a tool name is 1..128 of letters, digits, "_", "." and "-"');
+
+/**
+ * One tool a virtual server exposes with a presentation of its own (issue 15 §3, composition). The
+ * catalog tool is unchanged: other servers see it as it is.
+ */
+export const ToolPickSchema = z
+  .object({
+    tool: McpToolNameSchema.describe("The catalog tool's name (any kind: built-in, HTTP, or an upstream source's `<prefix>__<name>`)"),
+    name: McpToolNameSchema.optional().describe(
+      'The name it has on this server (a rename); absent: the catalog name. Calls use it, and its errors name it. Exposed names are unique on a server: a collision is refused with 400 naming both entries. The same catalog tool may be picked twice under two names (e.g. with other fixed arguments)',
+    ),
+    title: z.string().max(256).optional().describe("Replaces the tool's title on this server"),
+    description: z.string().max(8192).optional().describe("Replaces the tool's description on this server"),
+    fixedArguments: JsonObjectSchema.optional().describe(
+      "Arguments set by the server: removed from the input schema clients see (and from `required`), merged into every call before validation. A client that sends one gets -32602 `argument <name> is fixed by this server` and nothing runs. Each must be a property of the tool's input schema and its value must validate against that property's schema (else 400)",
+    ),
+    defaultArguments: JsonObjectSchema.optional().describe(
+      'Arguments filled in when the client omits them: they stay in the schema, with `default` set to the value and out of `required`. Same checks as `fixedArguments`; a name may not be both fixed and defaulted',
+    ),
+  })
+  .strict()
+  .describe('A catalog tool exposed with a presentation of its own: a rename, overrides, fixed and default arguments');
+export type ToolPick = z.output<typeof ToolPickSchema>;
+
+/** Every tool of one upstream source on a virtual server, present and future, but the hidden ones. */
+export const ServerSourceSchema = z
+  .object({
+    source: Slug.describe("An upstream source's name (`/upstreams/{name}`)"),
+    hidden: z
+      .array(McpToolNameSchema)
+      .max(1000)
+      .optional()
+      .describe(
+        "Catalog names (`<prefix>__<name>`) of the source's tools not exposed; a name it does not list yet may be given, to keep a tool it adds later out",
+      ),
+  })
+  .strict()
+  .describe(
+    "Every tool of the upstream source as it is approved (held tools refuse calls saying why, as when picked); tools it adds later appear by themselves. A `tools` pick of one of its tools wins (e.g. to rename it). A tool it adds later whose name is already exposed on the server is not exposed (the executor's log says why)",
+  );
+export type ServerSource = z.output<typeof ServerSourceSchema>;
+
+/** What is wrong with a `tools` entry that is neither a name nor a pick: the pick's own issues when it is an object. */
+function describeToolEntryIssue(issue: { code?: string; input?: unknown; errors?: Array<Array<{ path: PropertyKey[]; message: string }>> }): string {
+  if (issue.code !== 'invalid_union' || typeof issue.input !== 'object' || issue.input === null) {
+    return "a catalog tool's name, or a pick { tool, name?, title?, description?, fixedArguments?, defaultArguments? }";
+  }
+  const nested = issue.errors?.[1] ?? [];
+  return `not a valid pick: ${nested.map((entry) => (entry.path.length ? `${entry.path.map(String).join('.')}: ` : '') + entry.message).join('; ')}`;
+}
+
 /** A virtual server as an administrator writes it: its settings and the tools it exposes. */
 export const VirtualServerDefinitionSchema = z.object({
   name: Slug,
@@ -195,8 +249,16 @@ export const VirtualServerDefinitionSchema = z.object({
   instructions: z.string().max(16_384).optional(),
   /** Anonymous callers allowed: an explicit choice, off by default, logged at start. */
   public: z.boolean().default(false),
-  /** Names of the tenant's tools this server exposes. */
-  tools: z.array(z.string()).max(1000).default([]),
+  /** The tools this server exposes: a catalog tool's name (exposed as it is), or a pick with its presentation. */
+  tools: z
+    .array(z.union([z.string(), ToolPickSchema], { error: describeToolEntryIssue }))
+    .max(1000)
+    .default([])
+    .describe(
+      "The tools this server exposes: a catalog tool's name (exposed as it is) or a pick (`{ tool, name?, title?, description?, fixedArguments?, defaultArguments? }`). Read back as written (names stay names, picks stay picks), ordered by exposed name",
+    ),
+  /** Upstream sources whose every tool this server exposes (issue 15 §3); absent or empty: none. */
+  sources: z.array(ServerSourceSchema).max(100).optional(),
 });
 export type VirtualServerDefinitionInput = z.input<typeof VirtualServerDefinitionSchema>;
 export type VirtualServerDefinitionRecord = z.output<typeof VirtualServerDefinitionSchema>;
