@@ -12,10 +12,12 @@ import { MessageBus, type MessagingOptions, RpcError } from '@mcp-platform/share
 import type { DatabaseOptions } from '@mcp-platform/shared-persistence';
 import {
   bootService,
+  CATALOG_RESOURCES,
   CATALOG_TOOL_NAMES,
   legacyStdioUpstreamCommand,
   type LegacyUpstream,
   type ModernUpstream,
+  NOTE_TEMPLATE,
   serviceSetups,
   startLegacyUpstream,
   startModernUpstream,
@@ -82,10 +84,14 @@ describe.each(setups)('upstream MCP servers over $name', (setup) => {
 
   const put = (upstreamDefinition: toolExecutor.UpstreamSourceDefinitionInput) =>
     bus.request(toolExecutor.putUpstream, { tenant: TENANT, upstream: upstreamDefinition }, as);
-  const items = async (source: string) => (await bus.request(toolExecutor.listUpstreamItems, { tenant: TENANT, source }, as)).items;
+  /** The source's items of one kind (tools by default): the fixture upstreams also list prompts and resources. */
+  const items = async (source: string, kind: toolExecutor.UpstreamItemKind = 'tool') =>
+    (await bus.request(toolExecutor.listUpstreamItems, { tenant: TENANT, source }, as)).items.filter((item) => item.kind === kind);
   const approve = async (source: string, names: string[]) => {
     const current = await items(source);
-    const chosen = current.filter((item) => names.includes(item.name)).map((item) => ({ name: item.name, digest: item.observedDigest ?? '' }));
+    const chosen = current
+      .filter((item) => names.includes(item.name))
+      .map((item) => ({ kind: 'tool' as const, name: item.name, digest: item.observedDigest ?? '' }));
     return bus.request(toolExecutor.approveUpstreamItems, { tenant: TENANT, source, actor: admin.subject, items: chosen }, as);
   };
   const expose = async (tools: string[]) => {
@@ -124,10 +130,16 @@ describe.each(setups)('upstream MCP servers over $name', (setup) => {
     const { created, upstream: view } = await put({ name: 'legacy', connection: { transport: 'streamable-http', url: upstream.url } });
     expect(created).toBe(true);
     expect(view.health).toMatchObject({ state: 'connected', era: 'legacy', protocolVersion: '2025-11-25', serverInfo: UPSTREAM_SERVER_INFO });
-    expect(view.items).toEqual({ approved: 0, held: CATALOG_TOOL_NAMES.length, removed: 0 });
+    // Its tools, prompt, resources and resource template, all held.
+    expect(view.items).toEqual({ approved: 0, held: CATALOG_TOOL_NAMES.length + CATALOG_RESOURCES.length + 2, removed: 0 });
     expect((await items('legacy')).map((item) => [item.exposedName, item.status, item.reason])).toEqual(
       [...CATALOG_TOOL_NAMES].sort().map((name) => [`legacy__${name}`, 'held-new', undefined]),
     );
+    expect((await items('legacy', 'prompt')).map((item) => [item.exposedName, item.status])).toEqual([['legacy__greet', 'held-new']]);
+    expect((await items('legacy', 'resource-template')).map((item) => [item.exposedName, item.status])).toEqual([
+      [`legacy__${NOTE_TEMPLATE.name}`, 'held-new'],
+    ]);
+    expect((await items('legacy', 'resource')).map((item) => [item.exposedName, item.status])).toEqual(CATALOG_RESOURCES.map(({ uri }) => [uri, 'held-new']));
     // Held: not in the catalog, so no virtual server can expose it yet.
     await expect(expose(['legacy__echo'])).rejects.toMatchObject({ code: WireErrorCode.InvalidParams });
 
@@ -374,7 +386,19 @@ describe.each(setups)('upstream MCP servers over $name', (setup) => {
     expect(view.health.state).toBe('degraded');
     expect(view.health.lastError?.detail).toContain('more than 1000 tools');
     expect(view.items).toEqual({ approved: 0, held: 1000, removed: 0 });
-  });
+    // Reading and pinning 100,000 listed tools takes seconds on PGlite under load: bounded, not instant.
+  }, 60_000);
+
+  it('keeps its upstream session across calls while the source is unchanged, its health writes notwithstanding', async () => {
+    const initializes = () => upstream.requests.filter((request) => request.method === 'initialize').length;
+    const first = await call('legacy__echo', { text: 'one' });
+    expect(toolResultText(first)).toBe('echo: one');
+    const before = initializes();
+    // Past the replica's 5 s trust in its copy of the source: it reads the source again (health written meanwhile).
+    await new Promise((resolve) => setTimeout(resolve, 5_500));
+    expect(toolResultText(await call('legacy__echo', { text: 'two' }))).toBe('echo: two');
+    expect(initializes()).toBe(before);
+  }, 15_000);
 
   it('initializes a new upstream session, transparently, when the upstream answers 404 for the old one', async () => {
     await upstream.dropSessions();

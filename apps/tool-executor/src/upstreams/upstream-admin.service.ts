@@ -8,9 +8,10 @@ import { UpstreamConnections } from './upstream-connections';
 import { definitionDiff, exposedName } from './upstream-definitions';
 import type { UpstreamItemEntity } from './upstream-item.entity';
 import { connectionView, UpstreamSecrets, UpstreamWriteRefused } from './upstream-secrets';
+import { itemKey } from './upstream-served-items';
+import { UpstreamSourceCache } from './upstream-source.cache';
 import { type StoredSource, UpstreamSourcesRepository } from './upstream-sources.repository';
 import { UpstreamSyncService } from './upstream-sync.service';
-import { UpstreamToolRunner } from './upstream-tool.runner';
 
 type SourceView = toolExecutor.UpstreamSourceView;
 type ItemView = toolExecutor.UpstreamItemView;
@@ -29,7 +30,7 @@ export class UpstreamAdminService {
     private readonly secrets: UpstreamSecrets,
     private readonly connections: UpstreamConnections,
     private readonly sync: UpstreamSyncService,
-    private readonly runner: UpstreamToolRunner,
+    private readonly sourceCache: UpstreamSourceCache,
     private readonly clock: Clock,
   ) {}
 
@@ -95,12 +96,17 @@ export class UpstreamAdminService {
   }
 
   /** Approves what the administrator reviewed; refuses the whole request when an item changed since (`DIGEST_CHANGED`). */
-  async approve(tenant: string, name: string, actor: string, requested: Array<{ name: string; digest: string }>): Promise<{ items: ItemView[] }> {
+  async approve(
+    tenant: string,
+    name: string,
+    actor: string,
+    requested: Array<{ kind: toolExecutor.UpstreamItemKind; name: string; digest: string }>,
+  ): Promise<{ items: ItemView[] }> {
     const source = await this.require(tenant, name);
-    const items = new Map((await this.repository.itemsOf(source.id)).map((item) => [item.name, item]));
-    for (const { name: itemName, digest } of requested) {
-      const item = items.get(itemName);
-      if (!item) throw new RpcError(WireErrorCode.NotFound, `upstream ${name} lists no item ${itemName}`);
+    const items = new Map((await this.repository.itemsOf(source.id)).map((item) => [itemKey(item.kind, item.name), item]));
+    for (const { kind, name: itemName, digest } of requested) {
+      const item = items.get(itemKey(kind, itemName));
+      if (!item) throw new RpcError(WireErrorCode.NotFound, `upstream ${name} lists no ${kind} ${itemName}`);
       if (item.observedDigest !== digest) {
         throw new RpcError(
           WireErrorCode.InvalidParams,
@@ -110,7 +116,7 @@ export class UpstreamAdminService {
       }
       if (item.status === 'refused') throw new RpcError(WireErrorCode.InvalidParams, `${itemName} cannot be served: ${item.reason ?? 'refused'}`);
     }
-    await this.sync.approve(source, new Map(requested.map((item) => [item.name, item.digest])), actor);
+    await this.sync.approve(source, new Map(requested.map((item) => [itemKey(item.kind, item.name), item.digest])), actor);
     return this.items(tenant, name);
   }
 
@@ -136,7 +142,7 @@ export class UpstreamAdminService {
   }
 
   private async forgetConnections(source: StoredSource): Promise<void> {
-    this.runner.forget(source.id);
+    this.sourceCache.forget(source.id);
     await this.connections.close(source.id);
   }
 
@@ -173,7 +179,7 @@ function itemView(source: StoredSource, item: UpstreamItemEntity): ItemView {
   return {
     kind: item.kind,
     name: item.name,
-    exposedName: exposedName(source.prefix, item.name),
+    exposedName: exposedName(source.prefix, item.name, item.kind),
     status: item.status,
     ...(item.reason === null ? {} : { reason: item.reason }),
     ...(item.observedDigest === null ? {} : { observedDigest: item.observedDigest }),

@@ -18,6 +18,8 @@ import type { OpenedConnection, UpstreamSource } from './upstream.types';
 import { UPSTREAM_CLIENT_CAPABILITIES, UpstreamCallRouting } from './upstream-call-routing';
 import { upstreamFetch } from './upstream-fetch';
 import { UpstreamHealthTracker } from './upstream-health';
+import { UpstreamSecrets } from './upstream-secrets';
+import type { StoredSource } from './upstream-sources.repository';
 import { UPSTREAM_OPTIONS, type UpstreamOptions } from './upstreams.constants';
 
 /** What the platform says of itself to upstreams. */
@@ -36,18 +38,21 @@ export class UpstreamUnavailable extends Error {
 
 /** One live connection to a source on this replica. */
 interface Connection {
-  version: number;
+  version: string;
   client: Client;
   transport: Transport;
   /** Calls using it right now (idle stop waits for none). */
   busy: number;
+  /** When a call last started on it (epoch ms). */
+  lastUsedAt: number;
   idleTimer?: () => void;
   stopWatch?: () => void;
 }
 
 /** How the connector tells the rest of the executor what an upstream said on its own. */
 export interface UpstreamListener {
-  toolsChanged(source: UpstreamSource): void;
+  /** The upstream said its tools, prompts or resources changed (`list_changed`). */
+  listChanged(source: UpstreamSource): void;
 }
 
 /**
@@ -70,12 +75,14 @@ export class UpstreamConnections implements OnApplicationShutdown {
     @Inject(UPSTREAM_OPTIONS) private readonly options: UpstreamOptions,
     readonly health: UpstreamHealthTracker,
     private readonly routing: UpstreamCallRouting,
+    private readonly secrets: UpstreamSecrets,
     private readonly clock: Clock,
     private readonly ids: IdSource,
   ) {
     this.agent = createGuardedAgent(
       { allowPrivateNetworks: options.allowPrivateNetworks, allowedHosts: options.allowedHosts },
-      { connectTimeoutMs: options.connectTimeoutMs },
+      // Under the 5 s most HTTP servers (Node's among them) keep an idle socket: fewer requests meet one closed.
+      { connectTimeoutMs: options.connectTimeoutMs, keepAliveTimeoutMs: 4_000 },
     );
   }
 
@@ -84,12 +91,13 @@ export class UpstreamConnections implements OnApplicationShutdown {
   }
 
   /**
-   * Runs `work` with a connected client of the source. `open` gives the connection's secrets, asked
-   * only when a connection must be made. Throws {@link UpstreamUnavailable} when the upstream cannot be
+   * Runs `work` with a connected client of the source (its secrets are opened only when a connection
+   * must be made). Throws {@link UpstreamUnavailable} when the upstream cannot be
    * used; errors the upstream answered (a JSON-RPC error) pass through as they are, and so does the
    * caller's own abort (`signal`: a cancelled call), which leaves the connection as it is.
    */
-  async use<T>(source: UpstreamSource, open: () => OpenedConnection, work: (client: Client) => Promise<T>, signal?: AbortSignal): Promise<T> {
+  async use<T>(source: StoredSource, work: (client: Client) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    const open = (): OpenedConnection => this.secrets.open(source.tenant, source.name, source.stored);
     const label = labelOf(source);
     try {
       this.health.assertClosed(source.id, label);
@@ -98,7 +106,9 @@ export class UpstreamConnections implements OnApplicationShutdown {
     }
     for (let attempt = 1; ; attempt += 1) {
       const connection = await this.connection(source, open);
+      const idleMs = connection.busy === 0 ? this.clock.now() - connection.lastUsedAt : 0;
       connection.busy += 1;
+      connection.lastUsedAt = this.clock.now();
       connection.idleTimer?.();
       try {
         const result = await work(connection.client);
@@ -110,6 +120,12 @@ export class UpstreamConnections implements OnApplicationShutdown {
         // A legacy upstream that restarted or expired the session answers 404 (S-84): a new session, once.
         if (attempt === 1 && isSessionGone(error)) {
           this.logger.log(`upstream ${label} forgot its session: initializing a new one`);
+          continue;
+        }
+        // A kept-alive socket the upstream closed while the connection sat idle fails the request before
+        // the upstream read it: once more on a new connection (a busy one could have been read, and is not).
+        if (attempt === 1 && idleMs >= STALE_AFTER_IDLE_MS && isNetworkFailure(error)) {
+          this.logger.log(`upstream ${label}: the connection idle for ${idleMs} ms was closed under it: connecting again`);
           continue;
         }
         throw this.unavailable(source, error);
@@ -140,7 +156,7 @@ export class UpstreamConnections implements OnApplicationShutdown {
   }
 
   private connection(source: UpstreamSource, open: () => OpenedConnection): Promise<Connection> {
-    const version = source.updatedAt.getTime();
+    const version = source.connectionVersion;
     const existing = this.connections.get(source.id);
     if (existing) {
       return existing.then(async (connection) => {
@@ -163,7 +179,7 @@ export class UpstreamConnections implements OnApplicationShutdown {
    * Connects, once more after a network failure: a kept-alive socket the upstream closed just then (its
    * restart, or the stream of the connection just dropped) fails the first request with nothing sent.
    */
-  private async connect(source: UpstreamSource, opened: OpenedConnection, version: number): Promise<Connection> {
+  private async connect(source: UpstreamSource, opened: OpenedConnection, version: string): Promise<Connection> {
     try {
       return await this.connectOnce(source, opened, version);
     } catch (error) {
@@ -173,16 +189,20 @@ export class UpstreamConnections implements OnApplicationShutdown {
     }
   }
 
-  private async connectOnce(source: UpstreamSource, opened: OpenedConnection, version: number): Promise<Connection> {
+  private async connectOnce(source: UpstreamSource, opened: OpenedConnection, version: string): Promise<Connection> {
     const label = labelOf(source);
     const client = new Client(CLIENT_INFO, {
       capabilities: UPSTREAM_CLIENT_CAPABILITIES,
       versionNegotiation: { mode: 'auto' },
-      listChanged: { tools: { autoRefresh: false, debounceMs: 200, onChanged: () => this.listener?.toolsChanged(source) } },
+      listChanged: {
+        tools: { autoRefresh: false, debounceMs: 200, onChanged: () => this.listener?.listChanged(source) },
+        prompts: { autoRefresh: false, debounceMs: 200, onChanged: () => this.listener?.listChanged(source) },
+        resources: { autoRefresh: false, debounceMs: 200, onChanged: () => this.listener?.listChanged(source) },
+      },
     });
     this.routing.attach(client, label);
     const transport = this.transportOf(source, opened);
-    const connection: Connection = { version, client, transport, busy: 0 };
+    const connection: Connection = { version, client, transport, busy: 0, lastUsedAt: this.clock.now() };
     try {
       await client.connect(transport, { timeout: this.options.connectTimeoutMs });
     } catch (error) {
@@ -309,6 +329,19 @@ export function labelOf(source: Pick<UpstreamSource, 'tenant' | 'name'>): string
 /** An error the upstream itself answered (JSON-RPC error): the connection is fine. */
 function isUpstreamAnswer(error: unknown): boolean {
   return error instanceof ProtocolError;
+}
+
+/** How long a connection must have sat idle for a network failure to count as a socket closed while idle. */
+const STALE_AFTER_IDLE_MS = 1_000;
+
+/** A failure of the network under a request (reset, refused, closed), not an answer of the upstream's. */
+function isNetworkFailure(error: unknown): boolean {
+  if (error instanceof SdkHttpError || error instanceof ProtocolError) return false;
+  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
+    if (/fetch failed|ECONNRESET|EPIPE|socket hang up|other side closed|ECONNREFUSED/i.test(`${cause.message} ${(cause as { code?: string }).code ?? ''}`))
+      return true;
+  }
+  return false;
 }
 
 /** A legacy upstream's 404 for our session id: it restarted or expired the session. */

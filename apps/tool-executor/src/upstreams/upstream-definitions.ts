@@ -16,10 +16,26 @@ export const UPSTREAM_LIMITS = {
   maxCatalogBytes: 8 * 1024 * 1024,
 } as const;
 
-/** The part of an upstream tool that is pinned: what a client reads and the model acts on. */
-export function pinnedDefinition(tool: Record<string, unknown>): JsonObject {
-  const fields = ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations', 'execution'] as const;
-  return Object.fromEntries(fields.filter((field) => tool[field] !== undefined).map((field) => [field, tool[field]]));
+/**
+ * The fields of each kind of upstream item that are pinned: what a client reads and the model acts on.
+ * A resource's `size` is not: it changes with the content, which a pin does not cover (reads go to the
+ * upstream each time).
+ */
+const PINNED_FIELDS: Record<toolExecutor.UpstreamItemKind, readonly string[]> = {
+  tool: ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations', 'execution'],
+  prompt: ['name', 'title', 'description', 'arguments'],
+  resource: ['uri', 'name', 'title', 'description', 'mimeType', 'annotations'],
+  'resource-template': ['name', 'title', 'description', 'uriTemplate', 'mimeType', 'annotations'],
+};
+
+/** The part of an upstream item that is pinned (see {@link PINNED_FIELDS}). */
+export function pinnedDefinition(item: Record<string, unknown>, kind: toolExecutor.UpstreamItemKind = 'tool'): JsonObject {
+  return Object.fromEntries(PINNED_FIELDS[kind].filter((field) => item[field] !== undefined).map((field) => [field, item[field]]));
+}
+
+/** How an item names itself: a resource by its URI, anything else by its name. */
+export function itemName(kind: toolExecutor.UpstreamItemKind, item: Record<string, unknown>): unknown {
+  return kind === 'resource' ? item['uri'] : item['name'];
 }
 
 /** `sha256:<hex>` of the definition in RFC 8785 canonical JSON: the same definition, the same digest, whatever its key order. */
@@ -42,9 +58,12 @@ export function definitionRefusal(definition: JsonObject): string | undefined {
   return undefined;
 }
 
-/** The name clients see: `<prefix>__<name>`, or the upstream's own name without a prefix. */
-export function exposedName(prefix: string | null, name: string): string {
-  return prefix === null ? name : `${prefix}${toolExecutor.UPSTREAM_PREFIX_SEPARATOR}${name}`;
+/**
+ * The name clients see: `<prefix>__<name>`, or the upstream's own name without a prefix. A resource
+ * keeps its URI (links in results and other resources name it).
+ */
+export function exposedName(prefix: string | null, name: string, kind: toolExecutor.UpstreamItemKind = 'tool'): string {
+  return prefix === null || kind === 'resource' ? name : `${prefix}${toolExecutor.UPSTREAM_PREFIX_SEPARATOR}${name}`;
 }
 
 function depthOf(value: unknown, depth: number): number {

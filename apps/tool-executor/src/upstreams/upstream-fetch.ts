@@ -23,9 +23,16 @@ export function upstreamFetch(agent: Agent, headers: Record<string, string>, max
   return async (url, init) => {
     const merged = new Headers(init?.headers);
     for (const [name, value] of Object.entries(headers)) merged.set(name, value);
-    const response = await undiciFetch(url, { ...(init as object), headers: merged, dispatcher: agent, redirect: 'manual' } as Parameters<
-      typeof undiciFetch
-    >[1]);
+    // The SDK passes one long-lived signal to every request; undici would hang a listener on it per
+    // request until a garbage collection. A signal of the request's own follows it without that.
+    const signal = init?.signal ? AbortSignal.any([init.signal]) : undefined;
+    const response = await undiciFetch(url, {
+      ...(init as object),
+      headers: merged,
+      dispatcher: agent,
+      redirect: 'manual',
+      ...(signal ? { signal } : {}),
+    } as Parameters<typeof undiciFetch>[1]);
     if (!response.body) return response as unknown as Response;
     const capped = response.body.pipeThrough(byteCap(maxBytes));
     return new Response(capped as ReadableStream<Uint8Array>, {

@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, In, Not, type Repository } from 'typeorm';
+import { DataSource, In, type Repository } from 'typeorm';
 import type { toolExecutor } from '@mcp-platform/protocol-contracts';
 import { IdSource } from '@mcp-platform/shared-clock';
 import { canonicalJson } from '../catalog/catalog.repository';
@@ -120,7 +121,7 @@ export class UpstreamSourcesRepository {
   }
 
   async itemsOf(sourceId: string): Promise<UpstreamItemEntity[]> {
-    return this.items.find({ where: { sourceId }, order: { name: 'ASC' } });
+    return this.items.find({ where: { sourceId }, order: { kind: 'DESC', name: 'ASC' } });
   }
 
   async approvalsOf(sourceId: string): Promise<UpstreamApprovalEntity[]> {
@@ -156,9 +157,12 @@ export class UpstreamSourcesRepository {
     const tenantId = await this.tenantId(tenant);
     if (!tenantId) throw new Error(`unknown tenant ${tenant}`);
     return this.dataSource.transaction(async (manager) => {
+      // The items are the sync's whole outcome: what the source no longer lists goes (items of every kind share names).
       const itemRepo = manager.getRepository(UpstreamItemEntity);
-      await itemRepo.delete(items.length ? { sourceId, name: Not(In(items.map((item) => item.name))) } : { sourceId });
-      if (items.length) await itemRepo.upsert(items as ItemChanges[], ['sourceId', 'kind', 'name']);
+      await itemRepo.delete({ sourceId });
+      for (let start = 0; start < items.length; start += ITEM_INSERT_BATCH) {
+        await itemRepo.insert(items.slice(start, start + ITEM_INSERT_BATCH) as ItemChanges[]);
+      }
       if (approvals.length) {
         await manager.getRepository(UpstreamApprovalEntity).insert(approvals.map((approval) => ({ id: this.ids.newId(), sourceId, ...approval })));
       }
@@ -166,6 +170,9 @@ export class UpstreamSourcesRepository {
     });
   }
 }
+
+/** Items written per statement: far under the parameter limits of PostgreSQL and PGlite. */
+const ITEM_INSERT_BATCH = 200;
 
 type SourceChanges = Parameters<Repository<UpstreamSourceEntity>['update']>[1];
 type ToolChanges = Parameters<Repository<ToolEntity>['update']>[1];
@@ -235,7 +242,9 @@ function toSource(tenant: string, row: UpstreamSourceEntity): StoredSource {
     enabled: row.enabled,
     servers: row.servers,
     health: row.health,
-    updatedAt: row.updatedAt,
+    connectionVersion: createHash('sha256')
+      .update(canonicalJson({ connection: row.connection, secrets: row.secrets }))
+      .digest('base64url'),
     stored: { connection: row.connection, secrets: row.secrets },
   };
 }

@@ -1,4 +1,4 @@
-import type { Client, Tool } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import type { toolExecutor } from '@mcp-platform/protocol-contracts';
 import { Clock } from '@mcp-platform/shared-clock';
@@ -7,32 +7,37 @@ import { DEFAULT_TOOL_TIMEOUT_MS, type JsonObject } from '../catalog/catalog.typ
 import { CatalogPublisher } from '../catalog/catalog-publisher';
 import type { UpstreamSource } from './upstream.types';
 import { UpstreamConnections } from './upstream-connections';
-import { definitionDigest, definitionRefusal, exposedName, pinnedDefinition, UPSTREAM_LIMITS } from './upstream-definitions';
+import { definitionDigest, definitionRefusal, exposedName, itemName, pinnedDefinition, UPSTREAM_LIMITS } from './upstream-definitions';
 import type { UpstreamItemEntity } from './upstream-item.entity';
-import { UpstreamSecrets } from './upstream-secrets';
+import { heldReason, itemKey, UpstreamServedItems } from './upstream-served-items';
 import { type SourceToolRow, type StoredSource, UpstreamSourcesRepository } from './upstream-sources.repository';
 
-/** Why a once-approved tool is held, as callers read it. */
-export const HELD_CHANGED = 'its definition changed upstream and waits for an administrator to approve the change';
-export const HELD_REMOVED = 'the upstream server no longer lists it';
-export const HELD_DISABLED = 'its upstream server is disabled';
+type ItemKind = toolExecutor.UpstreamItemKind;
+
+/** One item an upstream listed, as read. */
+interface ObservedItem {
+  kind: ItemKind;
+  raw: Record<string, unknown>;
+}
 
 /** What one read of an upstream's catalog gave. */
 interface ObservedCatalog {
-  tools: Tool[];
+  items: ObservedItem[];
   /** Why the read stopped early (a limit), if it did. */
   cut?: string;
 }
 
-type Approval = { kind: toolExecutor.UpstreamItemKind; item: string; actor: string; digest: string; previousDigest: string | null; approvedAt: Date };
+type Approval = { kind: ItemKind; item: string; actor: string; digest: string; previousDigest: string | null; approvedAt: Date };
 
 /**
- * Reads upstream catalogs and pins them (issue 15 §5): each tool's definition gets a digest; what an
- * administrator or the source's policy approved is what the catalog serves, under the source's prefix.
+ * Reads upstream catalogs and pins them (issue 15 §5): each item's definition (tools, prompts,
+ * resources, resource templates) gets a digest; what an administrator or the source's policy approved
+ * is what is served, under the source's prefix: tools by the catalog, the rest by the resource store
+ * (`putUpstreamItems`), which refuses what collides with the tenant's own items.
  * A new tool waits (`held-new`) unless the policy approves it; a changed one keeps its approved
  * definition but is held (`held-changed`: neither listed nor callable) until its change is approved;
  * one the upstream stopped listing is held as `removed`. A sync runs when a source is written, when an
- * administrator asks, and when the upstream says its tools changed (`list_changed`, either era).
+ * administrator asks, and when the upstream says a list changed (`list_changed`, either era).
  */
 @Injectable()
 export class UpstreamSyncService implements OnApplicationBootstrap {
@@ -43,15 +48,15 @@ export class UpstreamSyncService implements OnApplicationBootstrap {
   constructor(
     private readonly repository: UpstreamSourcesRepository,
     private readonly connections: UpstreamConnections,
-    private readonly secrets: UpstreamSecrets,
     private readonly catalog: CatalogService,
     private readonly publisher: CatalogPublisher,
+    private readonly served: UpstreamServedItems,
     private readonly clock: Clock,
   ) {}
 
   onApplicationBootstrap(): void {
     this.connections.listen({
-      toolsChanged: (source) => void this.resync(source).catch((error: unknown) => this.logger.warn(`sync after list_changed failed: ${String(error)}`)),
+      listChanged: (source) => void this.resync(source).catch((error: unknown) => this.logger.warn(`sync after list_changed failed: ${String(error)}`)),
     });
   }
 
@@ -77,13 +82,13 @@ export class UpstreamSyncService implements OnApplicationBootstrap {
     return state.done;
   }
 
-  /** The approvals an administrator asked for, written with the catalog rows they change. */
+  /** The approvals an administrator asked for (digest by {@link itemKey}), written with the catalog rows they change. */
   async approve(source: StoredSource, decisions: Map<string, string>, actor: string): Promise<void> {
     const items = await this.repository.itemsOf(source.id);
     const approvals: Approval[] = [];
     const now = new Date(this.clock.now());
     for (const item of items) {
-      const digest = decisions.get(item.name);
+      const digest = decisions.get(itemKey(item.kind, item.name));
       if (digest === undefined || item.observed === null || item.observedDigest !== digest) continue;
       if (item.approvedDigest !== digest)
         approvals.push({ kind: item.kind, item: item.name, actor, digest, previousDigest: item.approvedDigest, approvedAt: now });
@@ -105,61 +110,72 @@ export class UpstreamSyncService implements OnApplicationBootstrap {
     }
     let observed: ObservedCatalog;
     try {
-      observed = await this.connections.use(
-        source,
-        () => this.secrets.open(source.tenant, source.name, source.stored),
-        (client) => readTools(client),
-      );
+      observed = await this.connections.use(source, (client) => readCatalog(client));
     } catch (error) {
       this.logger.warn(`upstream ${source.tenant}/${source.name}: catalog not read: ${(error as Error).message}`);
       return;
     }
     if (observed.cut) this.connections.degraded(source, observed.cut);
-    const items = await this.pin(source, observed.tools);
+    const items = await this.pin(source, observed.items);
     await this.write(source, items.items, items.approvals);
     this.connections.health.synced(source.id);
   }
 
   /** The items after this observation, and the approvals the policy made. */
-  private async pin(source: StoredSource, tools: Tool[]): Promise<{ items: UpstreamItemEntity[]; approvals: Approval[] }> {
-    const previous = new Map((await this.repository.itemsOf(source.id)).map((item) => [item.name, item]));
+  private async pin(source: StoredSource, observed: ObservedItem[]): Promise<{ items: UpstreamItemEntity[]; approvals: Approval[] }> {
+    const previous = new Map((await this.repository.itemsOf(source.id)).map((item) => [itemKey(item.kind, item.name), item]));
     const taken = await this.repository.namesTakenOutside(source.tenant, source.id);
     const now = new Date(this.clock.now());
     const actor = `policy:${source.policy}`;
     const approvals: Approval[] = [];
     const items: UpstreamItemEntity[] = [];
     const seen = new Set<string>();
-    for (const tool of tools) {
-      if (typeof tool.name !== 'string' || seen.has(tool.name)) continue;
-      seen.add(tool.name);
-      const definition = pinnedDefinition(tool as unknown as JsonObject);
+    for (const { kind, raw } of observed) {
+      const name = itemName(kind, raw);
+      if (typeof name !== 'string' || seen.has(itemKey(kind, name))) continue;
+      const key = itemKey(kind, name);
+      seen.add(key);
+      const definition = pinnedDefinition(raw, kind);
       const digest = definitionDigest(definition);
-      const before = previous.get(tool.name);
-      const item: UpstreamItemEntity = Object.assign(before ?? blankItem(source.id, tool.name), { observed: definition, observedDigest: digest, reason: null });
-      const refusal = this.refusal(source, tool.name, definition, taken);
+      const before = previous.get(key);
+      const item: UpstreamItemEntity = Object.assign(before ?? blankItem(source.id, kind, name), {
+        observed: definition,
+        observedDigest: digest,
+        reason: null,
+      });
+      const refusal = this.refusal(source, kind, name, definition, taken);
       if (refusal) {
         Object.assign(item, { status: 'refused', reason: refusal });
       } else if (item.approvedDigest === digest) {
         item.status = 'approved';
       } else if (source.policy === 'approve-all' || (source.policy === 'approve-new' && item.approvedDigest === null)) {
-        approvals.push({ kind: 'tool', item: tool.name, actor, digest, previousDigest: item.approvedDigest, approvedAt: now });
+        approvals.push({ kind, item: name, actor, digest, previousDigest: item.approvedDigest, approvedAt: now });
         Object.assign(item, { status: 'approved', approved: definition, approvedDigest: digest, approvedAt: now, approvedBy: actor });
       } else item.status = item.approvedDigest === null ? 'held-new' : 'held-changed';
       items.push(item);
     }
-    for (const [name, item] of previous) {
-      if (!seen.has(name)) items.push(Object.assign(item, { status: 'removed', reason: null, observed: null, observedDigest: null }));
+    for (const [key, item] of previous) {
+      if (!seen.has(key)) items.push(Object.assign(item, { status: 'removed', reason: null, observed: null, observedDigest: null }));
     }
     return { items, approvals };
   }
 
+  /** Why an observed item cannot be served, or `undefined`. */
+  private refusal(source: StoredSource, kind: ItemKind, name: string, definition: JsonObject, taken: Set<string>): string | undefined {
+    const tooBig = definitionRefusal(definition);
+    if (tooBig) return tooBig;
+    if (kind === 'tool') return this.toolRefusal(source, name, definition, taken);
+    if (kind === 'resource')
+      return name.length <= 2048 && URL.canParse(name) ? undefined : `its URI ${JSON.stringify(name.slice(0, 200))} is not a URI of at most 2048 characters`;
+    const exposed = exposedName(source.prefix, name, kind);
+    return exposed.length <= 256 ? undefined : `its name ${JSON.stringify(exposed.slice(0, 200))} is longer than 256 characters`;
+  }
+
   /** Why an observed tool cannot be served, or `undefined`. */
-  private refusal(source: StoredSource, name: string, definition: JsonObject, taken: Set<string>): string | undefined {
+  private toolRefusal(source: StoredSource, name: string, definition: JsonObject, taken: Set<string>): string | undefined {
     const exposed = exposedName(source.prefix, name);
     if (!/^[A-Za-z0-9_.-]{1,128}$/.test(exposed)) return `its name ${JSON.stringify(exposed.slice(0, 200))} is not a valid MCP tool name`;
     if (taken.has(exposed)) return `the tenant already has a tool named ${exposed}: give the source another prefix`;
-    const tooBig = definitionRefusal(definition);
-    if (tooBig) return tooBig;
     try {
       this.catalog.assertServable({
         name: exposed,
@@ -178,46 +194,43 @@ export class UpstreamSyncService implements OnApplicationBootstrap {
     return undefined;
   }
 
-  /** Stores items and approvals, rewrites the source's catalog rows, and tells every replica and broker when they changed. */
+  /**
+   * Hands the source's approved prompts, resources and templates to the store (it refuses what collides
+   * with the tenant's own items: those become `refused`), stores items and approvals, rewrites the
+   * source's catalog rows, and tells every replica and broker when they changed.
+   */
   private async write(source: StoredSource, items: UpstreamItemEntity[], approvals: Approval[]): Promise<void> {
+    await this.served.hand(source, items);
     const rows: SourceToolRow[] = [];
     for (const item of items) {
-      if (item.approved === null) continue;
-      const held = !source.enabled
-        ? HELD_DISABLED
-        : item.status === 'approved'
-          ? null
-          : item.status === 'removed'
-            ? HELD_REMOVED
-            : item.status === 'refused'
-              ? item.reason
-              : HELD_CHANGED;
+      if (item.kind !== 'tool' || item.approved === null) continue;
       rows.push({
         name: exposedName(source.prefix, item.name),
         definition: { ...item.approved, name: exposedName(source.prefix, item.name) },
         config: { source: source.id, sourceName: source.name, tool: item.name },
         timeoutMs: source.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
-        held,
+        held: heldReason(source, item),
       });
     }
     const changed = await this.repository.writeSync(source.tenant, source.id, items, approvals, rows);
     for (const approval of approvals) {
-      this.logger.log(`upstream ${source.tenant}/${source.name}: ${approval.item} approved by ${approval.actor} (${approval.digest})`);
+      this.logger.log(`upstream ${source.tenant}/${source.name}: ${approval.kind} ${approval.item} approved by ${approval.actor} (${approval.digest})`);
     }
     if (changed) await this.publisher.published(source.tenant);
   }
 
-  /** Deletes a source with its catalog rows (cascade) and tells everyone. */
+  /** Deletes a source with its catalog rows (cascade) and its items in the store, and tells everyone. */
   async removed(source: StoredSource): Promise<void> {
+    await this.served.hand(source, [], true);
     await this.repository.delete(source.tenant, source.name);
     await this.publisher.published(source.tenant);
   }
 }
 
-function blankItem(sourceId: string, name: string): UpstreamItemEntity {
+function blankItem(sourceId: string, kind: ItemKind, name: string): UpstreamItemEntity {
   return {
     sourceId,
-    kind: 'tool',
+    kind,
     name,
     status: 'held-new',
     reason: null,
@@ -230,23 +243,58 @@ function blankItem(sourceId: string, name: string): UpstreamItemEntity {
   };
 }
 
-/** Every page of the upstream's tools, up to the limits: a hostile upstream cannot make the executor read 100,000 tools. */
-async function readTools(client: Client): Promise<ObservedCatalog> {
-  const tools: Tool[] = [];
-  let bytes = 0;
+/**
+ * Every page of the upstream's tools, and of its prompts, resources and resource templates when it
+ * declares them, up to the limits: a hostile upstream cannot make the executor read 100,000 items.
+ */
+async function readCatalog(client: Client): Promise<ObservedCatalog> {
+  const capabilities = client.getServerCapabilities() ?? {};
+  const budget = { bytes: UPSTREAM_LIMITS.maxCatalogBytes };
+  const items: ObservedItem[] = [];
+  const lists: Array<[ItemKind, (cursor: string | undefined) => Promise<{ entries: unknown[]; nextCursor?: string | undefined }>]> = [
+    ['tool', async (cursor) => pageOf(await client.listTools(params(cursor), { cacheMode: 'bypass' }), 'tools')],
+  ];
+  if (capabilities.prompts) lists.push(['prompt', async (cursor) => pageOf(await client.listPrompts(params(cursor)), 'prompts')]);
+  if (capabilities.resources) {
+    lists.push(['resource', async (cursor) => pageOf(await client.listResources(params(cursor)), 'resources')]);
+    lists.push(['resource-template', async (cursor) => pageOf(await client.listResourceTemplates(params(cursor)), 'resourceTemplates')]);
+  }
+  for (const [kind, list] of lists) {
+    const cut = await readPages(kind, list, items, budget);
+    if (cut) return { items, cut };
+  }
+  return { items };
+}
+
+const params = (cursor: string | undefined) => (cursor === undefined ? {} : { cursor });
+
+function pageOf(result: Record<string, unknown>, field: string): { entries: unknown[]; nextCursor?: string | undefined } {
+  const entries = Array.isArray(result[field]) ? (result[field] as unknown[]) : [];
+  return { entries, ...(typeof result['nextCursor'] === 'string' ? { nextCursor: result['nextCursor'] } : {}) };
+}
+
+/** Reads one list's pages into `items`; answers why it stopped early, if it did. */
+async function readPages(
+  kind: ItemKind,
+  list: (cursor: string | undefined) => Promise<{ entries: unknown[]; nextCursor?: string | undefined }>,
+  items: ObservedItem[],
+  budget: { bytes: number },
+): Promise<string | undefined> {
+  const plural = `${kind}s`;
+  let count = 0;
   let cursor: string | undefined;
   for (let page = 0; page < 100; page += 1) {
-    const result = await client.listTools(cursor === undefined ? {} : { cursor }, { cacheMode: 'bypass' });
-    for (const tool of result.tools) {
-      bytes += JSON.stringify(tool).length;
-      if (tools.length >= UPSTREAM_LIMITS.maxTools)
-        return { tools, cut: `the upstream lists more than ${UPSTREAM_LIMITS.maxTools} tools; the rest were not read` };
-      if (bytes > UPSTREAM_LIMITS.maxCatalogBytes)
-        return { tools, cut: `the upstream's tools pass ${UPSTREAM_LIMITS.maxCatalogBytes} bytes; the rest were not read` };
-      tools.push(tool);
+    const result = await list(cursor);
+    for (const entry of result.entries) {
+      if (typeof entry !== 'object' || entry === null) continue;
+      budget.bytes -= JSON.stringify(entry).length;
+      if (count >= UPSTREAM_LIMITS.maxTools) return `the upstream lists more than ${UPSTREAM_LIMITS.maxTools} ${plural}; the rest were not read`;
+      if (budget.bytes < 0) return `the upstream's catalog passes ${UPSTREAM_LIMITS.maxCatalogBytes} bytes; the rest were not read`;
+      items.push({ kind, raw: entry as Record<string, unknown> });
+      count += 1;
     }
     cursor = result.nextCursor;
-    if (!cursor) return { tools };
+    if (!cursor) return undefined;
   }
-  return { tools, cut: 'the upstream gave more than 100 pages of tools; the rest were not read' };
+  return `the upstream gave more than 100 pages of ${plural}; the rest were not read`;
 }

@@ -1,18 +1,13 @@
 import { ProtocolError, type Tool } from '@modelcontextprotocol/client';
 import { Inject, Injectable } from '@nestjs/common';
 import type { CallToolResult } from '@mcp-platform/protocol-mcp';
-import { Clock } from '@mcp-platform/shared-clock';
 import type { CatalogTool, UpstreamToolConfig } from '../catalog/catalog.types';
 import { InputRequired } from '../tools/client-requests';
 import type { ToolArguments, ToolContext } from '../tools/tool-context';
 import { UpstreamCallRouting } from './upstream-call-routing';
 import { UpstreamConnections, UpstreamUnavailable } from './upstream-connections';
-import { UpstreamSecrets } from './upstream-secrets';
-import { type StoredSource, UpstreamSourcesRepository } from './upstream-sources.repository';
+import { UpstreamSourceCache } from './upstream-source.cache';
 import { UPSTREAM_OPTIONS, type UpstreamOptions } from './upstreams.constants';
-
-/** How long a replica trusts its copy of a source (its URL and secrets) before reading it again. */
-const SOURCE_CACHE_MS = 5_000;
 
 const errorResult = (text: string): CallToolResult => ({ content: [{ type: 'text', text }], isError: true });
 
@@ -39,19 +34,15 @@ function withoutReservedMeta(result: CallToolResult): CallToolResult {
  */
 @Injectable()
 export class UpstreamToolRunner {
-  private readonly sources = new Map<string, { source: StoredSource; readAt: number }>();
-
   constructor(
     @Inject(UPSTREAM_OPTIONS) private readonly options: UpstreamOptions,
-    private readonly repository: UpstreamSourcesRepository,
+    private readonly sources: UpstreamSourceCache,
     private readonly connections: UpstreamConnections,
-    private readonly secrets: UpstreamSecrets,
     private readonly routing: UpstreamCallRouting,
-    private readonly clock: Clock,
   ) {}
 
   async run(tool: CatalogTool, config: UpstreamToolConfig, args: ToolArguments, context: ToolContext): Promise<CallToolResult> {
-    const source = await this.source(tool.tenant, config.source);
+    const source = await this.sources.get(tool.tenant, config.source);
     if (!source?.enabled) return errorResult(`Tool ${tool.name} is unavailable: its upstream server is ${source ? 'disabled' : 'gone'}.`);
     const definition = {
       name: config.tool,
@@ -62,7 +53,6 @@ export class UpstreamToolRunner {
     try {
       const calling = this.connections.use(
         source,
-        () => this.secrets.open(source.tenant, source.name, source.stored),
         (client) =>
           route.within(client, () => {
             const meta = route.meta(client);
@@ -92,19 +82,5 @@ export class UpstreamToolRunner {
     } finally {
       route.close();
     }
-  }
-
-  /** Forgets a source this replica wrote or deleted, so the next call reads it again. */
-  forget(sourceId: string): void {
-    this.sources.delete(sourceId);
-  }
-
-  private async source(tenant: string, id: string): Promise<StoredSource | undefined> {
-    const cached = this.sources.get(id);
-    if (cached && cached.source.tenant === tenant && this.clock.now() - cached.readAt < SOURCE_CACHE_MS) return cached.source;
-    const source = await this.repository.byId(tenant, id);
-    if (source) this.sources.set(id, { source, readAt: this.clock.now() });
-    else this.sources.delete(id);
-    return source;
   }
 }

@@ -34,7 +34,11 @@ export interface UpstreamSource {
   /** The virtual servers that get its prompts, resources and templates; empty: all of the tenant's. */
   servers: string[];
   health: toolExecutor.UpstreamHealth;
-  updatedAt: Date;
+  /**
+   * What the connection is made from (connection and sealed secrets), as a digest: a replica holding a
+   * connection of another version makes a new one. Not the row's update time, which health writes move.
+   */
+  connectionVersion: string;
 }
 
 /** A connection with its secrets opened: what the connector needs, never stored nor logged. */

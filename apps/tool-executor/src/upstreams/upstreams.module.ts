@@ -6,7 +6,11 @@ import { UpstreamAdminService } from './upstream-admin.service';
 import { UpstreamCallRouting } from './upstream-call-routing';
 import { UpstreamConnections } from './upstream-connections';
 import { UpstreamHealthTracker } from './upstream-health';
+import { UpstreamReadsNatsController } from './upstream-reads.nats.controller';
+import { UpstreamReadsService } from './upstream-reads.service';
 import { UpstreamSecrets } from './upstream-secrets';
+import { UpstreamServedItems } from './upstream-served-items';
+import { UpstreamSourceCache } from './upstream-source.cache';
 import { UpstreamSourcesRepository } from './upstream-sources.repository';
 import { UpstreamSyncService } from './upstream-sync.service';
 import { UpstreamToolRunner } from './upstream-tool.runner';
@@ -21,7 +25,7 @@ export class UpstreamsModule {
       module: UpstreamsModule,
       global: false,
       imports: [CatalogModule],
-      controllers: [UpstreamsNatsController],
+      controllers: [UpstreamsNatsController, UpstreamReadsNatsController],
       providers: [
         { provide: UPSTREAM_OPTIONS, useValue: options },
         { provide: Clock, useClass: SystemClock },
@@ -35,11 +39,14 @@ export class UpstreamsModule {
             new UpstreamHealthTracker(clock, (sourceId, health) => void repository.setHealth(sourceId, health).catch(() => undefined)),
         },
         UpstreamSourcesRepository,
+        UpstreamSourceCache,
         UpstreamCallRouting,
         UpstreamConnections,
+        UpstreamServedItems,
         UpstreamSyncService,
         UpstreamToolRunner,
         UpstreamAdminService,
+        UpstreamReadsService,
       ],
       exports: [UpstreamToolRunner],
     };

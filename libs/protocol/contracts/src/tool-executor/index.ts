@@ -1,5 +1,5 @@
 export * from './catalog-admin.contracts';
 export * from './tool.contracts';
 export * from './upstream-admin.contracts';
-export * from './virtual-server.contracts';
 export * from './upstream-reads.contracts';
+export * from './virtual-server.contracts';
