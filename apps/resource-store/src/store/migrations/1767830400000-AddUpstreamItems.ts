@@ -23,14 +23,19 @@ export class AddUpstreamItems1767830400000 implements MigrationInterface {
         `CREATE INDEX "ix_${table}_tenant_upstream_source" ON "resource_store"."${table}" ("tenant", ("upstream" ->> 'sourceId')) WHERE "upstream" IS NOT NULL`,
       );
     }
+    // The store's own resource holds exactly one of text and bytes; an upstream one holds neither.
+    await queryRunner.query(`ALTER TABLE "resource_store"."resources" DROP CONSTRAINT "ck_resources_content"`);
+    await queryRunner.query(
+      `ALTER TABLE "resource_store"."resources" ADD CONSTRAINT "ck_resources_content" CHECK (CASE WHEN "upstream" IS NULL THEN ("text" IS NULL) <> ("blob" IS NULL) ELSE "text" IS NULL AND "blob" IS NULL END)`,
+    );
     await queryRunner.query(`ALTER TABLE "resource_store"."prompts" ALTER COLUMN "description" DROP NOT NULL`);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    for (const table of TABLES) {
-      await queryRunner.query(`DELETE FROM "resource_store"."${table}" WHERE "upstream" IS NOT NULL`);
-      await queryRunner.query(`ALTER TABLE "resource_store"."${table}" DROP COLUMN "upstream"`);
-    }
+    for (const table of TABLES) await queryRunner.query(`DELETE FROM "resource_store"."${table}" WHERE "upstream" IS NOT NULL`);
+    await queryRunner.query(`ALTER TABLE "resource_store"."resources" DROP CONSTRAINT "ck_resources_content"`);
+    await queryRunner.query(`ALTER TABLE "resource_store"."resources" ADD CONSTRAINT "ck_resources_content" CHECK (("text" IS NULL) <> ("blob" IS NULL))`);
+    for (const table of TABLES) await queryRunner.query(`ALTER TABLE "resource_store"."${table}" DROP COLUMN "upstream"`);
     await queryRunner.query(`UPDATE "resource_store"."prompts" SET "description" = '' WHERE "description" IS NULL`);
     await queryRunner.query(`ALTER TABLE "resource_store"."prompts" ALTER COLUMN "description" SET NOT NULL`);
   }
