@@ -15,10 +15,11 @@ import { SeedModule } from './seed/seed.module';
 import { SKILL_LIMITS } from './skills/skill-archive';
 import { SkillsModule } from './skills/skills.module';
 import { STORE_ENTITIES, STORE_MIGRATIONS } from './store/store.entities';
+import { UpstreamItemsModule } from './upstream-items/upstream-items.module';
 
 /**
  * Resources and resource templates per tenant, prompts, completion and skills, with their change events
- * (DESIGN.md §3), transport-agnostic: the app's own process (`AppModule`) and the embedded host
+ * (DESIGN.md §3), and the upstream items the tool executor hands over (issue 15 §3); transport-agnostic: the app's own process (`AppModule`) and the embedded host
  * (`apps/standalone`) both import it. Needs `MessagingModule` from its host.
  */
 @Module({})
@@ -48,6 +49,7 @@ export class ResourceStoreModule {
         PromptsModule,
         CompletionModule,
         skills,
+        UpstreamItemsModule.register(resources),
         SeedModule.register(options.seed, resources, skills),
       ],
     };

@@ -68,6 +68,7 @@ describe(mapAdminError, () => {
     ['SKILL_TOO_LARGE', 413, 'PAYLOAD_TOO_LARGE'],
     ['SKILL_URI_TAKEN', 409, 'CONFLICT'],
     ['DIGEST_CHANGED', 409, 'CONFLICT'],
+    ['UPSTREAM_ITEM', 409, 'CONFLICT'],
     ['SOMETHING_ELSE', 400, 'INVALID_REQUEST'],
   ] as const)('maps an INVALID_PARAMS refusal with data.code %s to %i %s, with its message', (dataCode, status, code) => {
     const { error, cause } = mapAdminError(new RpcError(WireErrorCode.InvalidParams, 'refused', { code: dataCode }), new SequentialIds('err'));

@@ -120,13 +120,15 @@ function isSizeRefusal(code: WireErrorCode, data: unknown): boolean {
 /**
  * Refusals whose `INVALID_PARAMS` carries a `data.code` that is no malformed request to an administrator:
  * the resource store's of a skill (`skill.contracts.ts`: an archive too large to unpack is 413, a skill
- * URI a plain resource holds 409) and the tool executor's of an approval (`upstream-admin.contracts.ts`:
- * a digest that is no longer the observed one, 409). Any other `data.code` stays 400.
+ * URI a plain resource holds 409; a resource, template or prompt an upstream source serves, 409) and the
+ * tool executor's of an approval (`upstream-admin.contracts.ts`: a digest that is no longer the observed
+ * one, 409). Any other `data.code` stays 400.
  */
 const REFUSAL_CODES: ReadonlyMap<unknown, AdminErrorCode> = new Map([
   ['SKILL_TOO_LARGE', AdminErrorCode.PayloadTooLarge],
   ['SKILL_URI_TAKEN', AdminErrorCode.Conflict],
   ['DIGEST_CHANGED', AdminErrorCode.Conflict],
+  ['UPSTREAM_ITEM', AdminErrorCode.Conflict],
 ]);
 
 function refusalCode(code: WireErrorCode, data: unknown): AdminErrorCode | undefined {

@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '@mcp-platform/protocol-contracts';
 import type { PromptsRepository } from '../prompts/prompts.repository';
+import type { ServedPrompt } from '../prompts/prompts.repository';
 import type { ResourceTemplatesRepository } from '../resources/resource-templates.repository';
+import type { ServedTemplate } from '../resources/resource-templates.repository';
 import type { ResourcesRepository } from '../resources/resources.repository';
-import type { ResourceTemplateDefinition } from '../store/store.types';
+import type { UpstreamOrigin } from '../store/store.types';
+import type { UpstreamCalls } from '../upstream-items/upstream-calls';
 import { CompletionService } from './completion.service';
 import { MAX_SCANNED_URIS, type StoredUriNarrowing } from './stored-values';
 
@@ -13,11 +16,16 @@ const ref = { type: 'ref/resource' as const, uri: 'docs://{section}/{page}' };
 
 /** The repository calls completion makes: one template, and the URIs of the server's resources (no prompts). */
 class FakeRepository {
-  template: ResourceTemplateDefinition = { name: 'docs', uriTemplate: ref.uri, text: '{page}', completions: { section: ['reference', 'guides'] }, servers: [] };
+  prompt: ServedPrompt | undefined;
+  findPrompt(): Promise<ServedPrompt | undefined> {
+    return Promise.resolve(this.prompt);
+  }
+
+  template: ServedTemplate = { name: 'docs', uriTemplate: ref.uri, text: '{page}', completions: { section: ['reference', 'guides'] }, servers: [] };
   uris: string[] = [];
   readonly queries: Array<{ prefixes: StoredUriNarrowing; limit: number }> = [];
 
-  serverTemplates(): Promise<ResourceTemplateDefinition[]> {
+  serverTemplates(): Promise<ServedTemplate[]> {
     return Promise.resolve([this.template]);
   }
 
@@ -27,11 +35,27 @@ class FakeRepository {
   }
 }
 
+/** The executor calls completion makes for upstream items, recorded. */
+class FakeUpstreams {
+  readonly completions: Array<{ origin: UpstreamOrigin; ref: unknown; argument: unknown; context: unknown; principal: Principal }> = [];
+  complete(_tenant: string, origin: UpstreamOrigin, ref: unknown, argument: unknown, context: unknown, caller: Principal) {
+    this.completions.push({ origin, ref, argument, context, principal: caller });
+    return Promise.resolve({ completion: { values: ['from-upstream'], hasMore: false } });
+  }
+}
+
 function setup() {
   const repository = new FakeRepository();
+  const upstreams = new FakeUpstreams();
   return {
     repository,
-    service: new CompletionService({} as PromptsRepository, repository as unknown as ResourceTemplatesRepository, repository as unknown as ResourcesRepository),
+    service: new CompletionService(
+      repository as unknown as PromptsRepository,
+      repository as unknown as ResourceTemplatesRepository,
+      repository as unknown as ResourcesRepository,
+      upstreams as unknown as UpstreamCalls,
+    ),
+    upstreams,
   };
 }
 
@@ -65,6 +89,33 @@ describe('CompletionService', () => {
         code: 'FORBIDDEN',
       });
       expect(repository.queries).toEqual([]);
+    });
+  });
+  describe('upstream items', () => {
+    const origin: UpstreamOrigin = { sourceId: '6f1c1f5e-8d1a-4a53-9a55-1a0b5a1a2b3c', source: 'docs', name: 'summarize' };
+
+    it('completes an upstream prompt through the executor by its name upstream, with the context', async () => {
+      const { service, repository, upstreams } = setup();
+      repository.prompt = { name: 'docs__summarize', description: '', arguments: [{ name: 'style' }], inputs: [], messages: [], servers: [], upstream: origin };
+      const answer = await service.complete(address, { type: 'ref/prompt', name: 'docs__summarize' }, { name: 'style', value: 'b' }, { lang: 'en' }, principal);
+      expect(answer).toEqual({ completion: { values: ['from-upstream'], hasMore: false } });
+      expect(upstreams.completions).toEqual([
+        { origin, ref: { type: 'ref/prompt', name: 'summarize' }, argument: { name: 'style', value: 'b' }, context: { lang: 'en' }, principal },
+      ]);
+    });
+
+    it('completes an upstream template through the executor by its URI template, without reading stored URIs', async () => {
+      const { service, repository, upstreams } = setup();
+      repository.template = { ...repository.template, upstream: { ...origin, name: 'pages' } };
+      await service.complete(address, ref, { name: 'section', value: 'r' }, undefined, principal);
+      expect(upstreams.completions).toMatchObject([{ ref: { type: 'ref/resource', uri: ref.uri }, context: undefined }]);
+      expect(repository.queries).toEqual([]);
+    });
+
+    it("completes the store's own template itself", async () => {
+      const { service, upstreams } = setup();
+      await service.complete(address, ref, { name: 'section', value: 'r' }, undefined, principal);
+      expect(upstreams.completions).toEqual([]);
     });
   });
 });

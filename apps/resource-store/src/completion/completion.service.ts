@@ -8,6 +8,7 @@ import { ResourcesRepository } from '../resources/resources.repository';
 import type { ServerAddress } from '../resources/resources.service';
 import { parseUriTemplate, type UriTemplate } from '../resources/uri-template';
 import { assertTenantAccess } from '../store/tenant-access';
+import { UpstreamCalls } from '../upstream-items/upstream-calls';
 import { completeFrom, configuredCandidates, rankCompletions } from './completion-values';
 import { MAX_SCANNED_URIS, storedUriNarrowing, storedVariableValues } from './stored-values';
 
@@ -26,6 +27,7 @@ export class CompletionService {
     private readonly prompts: PromptsRepository,
     private readonly templates: ResourceTemplatesRepository,
     private readonly resources: ResourcesRepository,
+    private readonly upstreams: UpstreamCalls,
   ) {}
 
   async complete(
@@ -35,16 +37,24 @@ export class CompletionService {
     context: Record<string, string> | undefined,
     principal: Principal | undefined,
   ): Promise<CompleteResult> {
-    assertTenantAccess(principal, address.tenant);
+    const caller = assertTenantAccess(principal, address.tenant);
     if (ref.type === 'ref/prompt') {
       const prompt = await this.prompts.findPrompt(address.tenant, address.server, ref.name);
       if (!prompt) throw new RpcError(WireErrorCode.InvalidParams, `Prompt ${ref.name} not found`, { name: ref.name });
+      if (prompt.upstream) {
+        const upstreamRef = { type: 'ref/prompt' as const, name: prompt.upstream.name };
+        return this.upstreams.complete(address.tenant, prompt.upstream, upstreamRef, argument, context, caller);
+      }
       const source = prompt.arguments.find((candidate) => candidate.name === argument.name)?.completionValues;
       return { completion: completeFrom(source, argument.value, context) };
     }
     const templates = await this.templates.serverTemplates(address.tenant, address.server);
     const template = templates.find((candidate) => candidate.uriTemplate === ref.uri);
     if (!template) throw new RpcError(WireErrorCode.InvalidParams, `Resource template ${ref.uri} not found`, { uri: ref.uri });
+    if (template.upstream) {
+      const upstreamRef = { type: 'ref/resource' as const, uri: template.uriTemplate };
+      return this.upstreams.complete(address.tenant, template.upstream, upstreamRef, argument, context, caller);
+    }
     const parsed = parseUriTemplate(template.uriTemplate);
     if (!parsed.variables.includes(argument.name)) return { completion: { values: [], total: 0, hasMore: false } };
     const stored = await this.storedValues(address, parsed, argument, context ?? {});

@@ -66,6 +66,18 @@ function replaceSections(text: string, render: (name: string, section: string, b
 }
 
 /**
+ * The required-argument check of `prompts/get` (S-221): a required argument not given is `INVALID_PARAMS`,
+ * every missing one named in `data.missing`. Also the check of an upstream prompt, from its listed arguments.
+ */
+export function assertRequiredArguments(
+  prompt: { name: string; arguments: ReadonlyArray<{ name: string; required?: boolean | undefined }> },
+  args: Record<string, string> = {},
+): void {
+  const missing = prompt.arguments.filter((argument) => argument.required && args[argument.name] === undefined).map((argument) => argument.name);
+  if (missing.length) throw new RpcError(WireErrorCode.InvalidParams, `Prompt ${prompt.name} requires argument(s) ${missing.join(', ')}`, { missing });
+}
+
+/**
  * Renders `prompts/get` (S-219, S-220): `{{arg}}` in texts and in an embedded resource's URI and
  * text becomes the argument's value (an optional argument not given becomes empty), and a section
  * `{{#arg}}…{{/arg}}` is kept only when the argument is given and not empty, so an optional argument
@@ -75,8 +87,7 @@ function replaceSections(text: string, render: (name: string, section: string, b
  * as written. A missing required argument is `INVALID_PARAMS` (S-221 → -32602), named in `data.missing`.
  */
 export function renderPrompt(prompt: RenderablePrompt, args: Record<string, string> = {}, answers: Record<string, string> = {}): GetPromptResult {
-  const missing = prompt.arguments.filter((argument) => argument.required && args[argument.name] === undefined).map((argument) => argument.name);
-  if (missing.length) throw new RpcError(WireErrorCode.InvalidParams, `Prompt ${prompt.name} requires argument(s) ${missing.join(', ')}`, { missing });
+  assertRequiredArguments(prompt, args);
   // An input's fields are known as `key.field`, filled from the user's answers (absent: not answered).
   const inputFields = (prompt.inputs ?? []).flatMap((input) => Object.keys(input.requestedSchema.properties).map((field) => `${input.key}.${field}`));
   const known = new Set([...prompt.arguments.map((argument) => argument.name), ...inputFields]);

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
-import type { JsonObject, PromptArgumentDefinition, PromptInputDefinition, PromptMessageDefinition } from '../store/store.types';
+import type { JsonObject, PromptArgumentDefinition, PromptInputDefinition, PromptMessageDefinition, UpstreamOrigin } from '../store/store.types';
 
 /** One prompt of a tenant: its arguments and the message recipes `prompts/get` renders. */
 @Entity({ name: 'prompts' })
@@ -17,8 +17,9 @@ export class PromptEntity {
   @Column({ type: 'text', nullable: true })
   title!: string | null;
 
-  @Column({ type: 'text' })
-  description!: string;
+  /** Always set for the store's own prompts; an upstream prompt may have none. */
+  @Column({ type: 'text', nullable: true })
+  description!: string | null;
 
   @Column({ type: 'jsonb', nullable: true })
   icons!: JsonObject[] | null;
@@ -36,6 +37,10 @@ export class PromptEntity {
 
   @Column({ type: 'jsonb', default: () => `'[]'::jsonb` })
   servers!: string[];
+
+  /** Where an upstream item comes from (its source and its name there); `null` for the store's own item. */
+  @Column({ type: 'jsonb', nullable: true })
+  upstream!: UpstreamOrigin | null;
 
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt!: Date;

@@ -3,8 +3,11 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type Repository } from 'typeorm';
 import type { Prompt } from '@mcp-platform/protocol-mcp';
 import { RESOURCE_STORE_CONNECTION } from '../resource-store.constants';
-import { deleteReturningServers, onServer, optional, page, upsertByKey, type WriteOutcome } from '../store/rows';
-import type { PromptDefinition } from '../store/store.types';
+import { deleteReturningServers, onServer, optional, page, upsertByKey, upstreamOriginOf, type WriteOutcome } from '../store/rows';
+import type { PromptDefinition, UpstreamOrigin } from '../store/store.types';
+
+/** A prompt a server serves: its definition, and where it comes from when it is an upstream item. */
+export type ServedPrompt = PromptDefinition & { upstream?: UpstreamOrigin };
 import { PromptEntity } from './prompt.entity';
 
 /**
@@ -26,26 +29,33 @@ export class PromptsRepository {
     return rows.map(toPrompt);
   }
 
-  /** One prompt of the server with its messages. */
-  async findPrompt(tenant: string, server: string, name: string): Promise<PromptDefinition | undefined> {
+  /** One prompt of the server with its messages; an upstream one says where it comes from (its render and completions go to the executor). */
+  async findPrompt(tenant: string, server: string, name: string): Promise<ServedPrompt | undefined> {
     const row = await onServer(this.prompts.createQueryBuilder('p'), tenant, server).addSelect('p.messages').andWhere('p.name = :name', { name }).getOne();
-    return row ? toPromptDefinition(row) : undefined;
+    return row ? { ...toPromptDefinition(row), ...optional('upstream', row.upstream) } : undefined;
   }
 
-  /** One prompt of the tenant with its messages, whatever server exposes it (the write path compares with it, the admin API shows it). */
+  /** The source of the tenant's upstream prompt `name`; `undefined` when none holds the name (the write paths refuse to touch one). */
+  async upstreamOrigin(tenant: string, name: string): Promise<UpstreamOrigin | undefined> {
+    return upstreamOriginOf(this.prompts, tenant, { name });
+  }
+
+  /** One of the tenant's own prompts with its messages, whatever server exposes it (the write path compares with it, the admin API shows it). */
   async findTenantPrompt(tenant: string, name: string): Promise<PromptDefinition | undefined> {
     const row = await this.prompts
       .createQueryBuilder('p')
       .addSelect('p.messages')
       .where('p.tenant = :tenant', { tenant })
       .andWhere('p.name = :name', { name })
+      .andWhere('p.upstream IS NULL')
       .getOne();
     return row ? toPromptDefinition(row) : undefined;
   }
 
-  /** Every prompt of the tenant with its messages, by name (the admin list). */
+  /** Every prompt of the tenant's own with its messages, by name (the admin list; upstream items are the executor's to show). */
   async tenantPrompts(tenant: string): Promise<PromptDefinition[]> {
-    const rows = await this.prompts.createQueryBuilder('p').addSelect('p.messages').where('p.tenant = :tenant', { tenant }).orderBy('p.name', 'ASC').getMany();
+    const query = this.prompts.createQueryBuilder('p').addSelect('p.messages').where('p.tenant = :tenant', { tenant }).andWhere('p.upstream IS NULL');
+    const rows = await query.orderBy('p.name', 'ASC').getMany();
     return rows.map(toPromptDefinition);
   }
 
@@ -73,7 +83,7 @@ function toPrompt(row: PromptEntity): Prompt {
   return {
     name: row.name,
     ...optional('title', row.title),
-    description: row.description,
+    ...optional('description', row.description),
     ...optional('icons', row.icons as Prompt['icons']),
     arguments: row.arguments.map((argument) => ({
       name: argument.name,
@@ -87,7 +97,8 @@ function toPromptDefinition(row: PromptEntity): PromptDefinition {
   return {
     name: row.name,
     ...optional('title', row.title),
-    description: row.description,
+    // Only an upstream prompt has none; the store's own always do.
+    description: row.description ?? '',
     ...optional('icons', row.icons as Prompt['icons']),
     arguments: row.arguments,
     inputs: row.inputs,

@@ -1,5 +1,5 @@
 import type { ReadResourceResult } from '@mcp-platform/protocol-mcp';
-import type { ResourceTemplateDefinition } from '../store/store.types';
+import type { ServedTemplate } from './resource-templates.repository';
 
 /** What a read of one URI on one server found among the stored resources. */
 export type CachedRead =
@@ -86,12 +86,12 @@ export class ResourceReadCache {
   }
 
   /** The server's templates (every one, by name), if kept and fresh. */
-  getTemplates(tenant: string, server: string): ResourceTemplateDefinition[] | undefined {
-    return this.get(templatesKey(tenant, server)) as ResourceTemplateDefinition[] | undefined;
+  getTemplates(tenant: string, server: string): ServedTemplate[] | undefined {
+    return this.get(templatesKey(tenant, server)) as ServedTemplate[] | undefined;
   }
 
   /** Keeps the server's templates, unless the tenant's entries were dropped since the ticket was taken. */
-  putTemplates(ticket: ReadTicket, server: string, templates: ResourceTemplateDefinition[]): void {
+  putTemplates(ticket: ReadTicket, server: string, templates: ServedTemplate[]): void {
     this.put(ticket, templatesKey(ticket.tenant, server), templates);
   }
 

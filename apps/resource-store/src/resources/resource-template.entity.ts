@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
-import type { CompletionSource, JsonObject } from '../store/store.types';
+import type { CompletionSource, JsonObject, UpstreamOrigin } from '../store/store.types';
 
 /** One RFC 6570 (level 1) resource template of a tenant, with the recipe its reads are filled from. */
 @Entity({ name: 'resource_templates' })
@@ -42,6 +42,10 @@ export class ResourceTemplateEntity {
 
   @Column({ type: 'jsonb', default: () => `'[]'::jsonb` })
   servers!: string[];
+
+  /** Where an upstream item comes from (its source and its name there); `null` for the store's own item. */
+  @Column({ type: 'jsonb', nullable: true })
+  upstream!: UpstreamOrigin | null;
 
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt!: Date;

@@ -1,10 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type Repository } from 'typeorm';
+import { DataSource, IsNull, type Repository } from 'typeorm';
 import type { ResourceTemplate } from '@mcp-platform/protocol-mcp';
 import { RESOURCE_STORE_CONNECTION } from '../resource-store.constants';
-import { deleteReturningServers, onServer, optional, page, upsertByKey, type WriteOutcome } from '../store/rows';
-import type { ResourceTemplateDefinition } from '../store/store.types';
+import { deleteReturningServers, onServer, optional, page, upsertByKey, upstreamOriginOf, type WriteOutcome } from '../store/rows';
+import type { ResourceTemplateDefinition, UpstreamOrigin } from '../store/store.types';
+
+/** A template a server serves: its definition, and where it comes from when it is an upstream item. */
+export type ServedTemplate = ResourceTemplateDefinition & { upstream?: UpstreamOrigin };
 import { ResourceTemplateEntity } from './resource-template.entity';
 
 /**
@@ -26,16 +29,24 @@ export class ResourceTemplatesRepository {
     return rows.map(toResourceTemplate);
   }
 
-  /** Every template of the server with its recipe, by name: the candidates of a read or a completion. */
-  async serverTemplates(tenant: string, server: string): Promise<ResourceTemplateDefinition[]> {
+  /**
+   * Every template of the server with its recipe, by name: the candidates of a read or a completion.
+   * An upstream one says where it comes from (`upstream`): its reads and completions go to the executor.
+   */
+  async serverTemplates(tenant: string, server: string): Promise<ServedTemplate[]> {
     const rows = await onServer(this.templates.createQueryBuilder('t'), tenant, server).orderBy('t.name', 'ASC').getMany();
-    return rows.map(toTemplateDefinition);
+    return rows.map((row) => ({ ...toTemplateDefinition(row), ...optional('upstream', row.upstream) }));
   }
 
-  /** One template of the tenant, whatever server exposes it (the write path compares with it, the admin API shows it). */
+  /** One of the tenant's own templates, whatever server exposes it (the write path compares with it, the admin API shows it). */
   async findTenantTemplate(tenant: string, name: string): Promise<ResourceTemplateDefinition | undefined> {
-    const row = await this.templates.findOneBy({ tenant, name });
+    const row = await this.templates.findOneBy({ tenant, name, upstream: IsNull() });
     return row ? toTemplateDefinition(row) : undefined;
+  }
+
+  /** The source of the tenant's upstream template `name`; `undefined` when none holds the name (the write paths refuse to touch one). */
+  async upstreamOrigin(tenant: string, name: string): Promise<UpstreamOrigin | undefined> {
+    return upstreamOriginOf(this.templates, tenant, { name });
   }
 
   /** Creates or replaces the template named `template.name`. */
@@ -54,9 +65,10 @@ export class ResourceTemplatesRepository {
     return upsertByKey(this.templates, tenant, { name: template.name }, values);
   }
 
-  /** Every template of the tenant with its recipe, by name (the admin list). */
+  /** Every template of the tenant's own with its recipe, by name (the admin list; upstream items are the executor's to show). */
   async tenantTemplates(tenant: string): Promise<ResourceTemplateDefinition[]> {
-    const rows = await this.templates.createQueryBuilder('t').where('t.tenant = :tenant', { tenant }).orderBy('t.name', 'ASC').getMany();
+    const query = this.templates.createQueryBuilder('t').where('t.tenant = :tenant', { tenant }).andWhere('t.upstream IS NULL');
+    const rows = await query.orderBy('t.name', 'ASC').getMany();
     return rows.map(toTemplateDefinition);
   }
 

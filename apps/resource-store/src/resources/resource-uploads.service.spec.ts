@@ -30,9 +30,10 @@ class FakeUploads {
   }
 }
 
-function setup(existing: string[] = []) {
+function setup(existing: string[] = [], upstream: Record<string, { sourceId: string; source: string; name: string }> = {}) {
   const uploads = new FakeUploads();
   const resources = {
+    upstreamOrigin: (_tenant: string, uri: string) => Promise.resolve(upstream[uri]),
     resourceExists: (_tenant: string, uri: string) => Promise.resolve(existing.includes(uri)),
     findTenantResourceSummary: (_tenant: string, uri: string) => Promise.resolve({ uri, name: 'n', servers: [], size: 3 }),
   };
@@ -47,6 +48,17 @@ const begin = { tenant: 't', uri: 'a://x', mimeType: 'application/octet-stream' 
 
 describe('ResourceUploadsService', () => {
   describe('begin', () => {
+    it('refuses a URI an upstream source serves, naming it, before anything is staged', async () => {
+      const { service, uploads } = setup([], {
+        'file:///readme': { sourceId: '6f1c1f5e-8d1a-4a53-9a55-1a0b5a1a2b3c', source: 'files', name: 'file:///readme' },
+      });
+      await expect(service.begin({ tenant: 't', uri: 'file:///readme', mimeType: 'text/plain', name: 'readme' })).rejects.toMatchObject({
+        code: 'INVALID_PARAMS',
+        data: { code: 'UPSTREAM_ITEM', source: 'files' },
+      });
+      expect(uploads.created).toEqual([]);
+    });
+
     it('refuses an announced size over the per-resource limit before anything is written', async () => {
       const { service, uploads } = setup();
       await expect(service.begin({ ...begin, name: 'x', declaredBytes: 11 })).rejects.toMatchObject({

@@ -5,6 +5,7 @@ import { MessageBus, RpcError, WireErrorCode } from '@mcp-platform/shared-messag
 import { UPLOAD_IDLE_TIMEOUT_MS, UPLOAD_SWEEP_INTERVAL_MS } from '../resource-store.constants';
 import { RESOURCE_LIMITS, type ResourceLimits } from '../resource-store.options';
 import { touchedServers } from '../store/definition-writes';
+import { upstreamItemRefusal } from '../upstream-items/upstream-refusals';
 import { overQuota, overResourceLimit } from './content-limits';
 import { refuseSkillUri } from './reserved-uris';
 import { ResourceReadCache } from './resource-read.cache';
@@ -49,6 +50,8 @@ export class ResourceUploadsService implements OnModuleInit, OnModuleDestroy {
   /** Starts an upload; a new resource needs a `name` (`INVALID_PARAMS` otherwise, before any byte is sent). */
   async begin(request: BeginRequest): Promise<{ uploadId: string; maxResourceBytes: number }> {
     refuseSkillUri(request.uri);
+    const upstream = await this.resources.upstreamOrigin(request.tenant, request.uri);
+    if (upstream) throw upstreamItemRefusal('resource', request.uri, upstream);
     const maxResourceBytes = this.limits.maxResourceBytes;
     if (request.declaredBytes !== undefined && request.declaredBytes > maxResourceBytes) throw overResourceLimit(maxResourceBytes, request.declaredBytes);
     await this.sweepIdleUploads();
@@ -120,6 +123,8 @@ export class ResourceUploadsService implements OnModuleInit, OnModuleDestroy {
         throw new RpcError(WireErrorCode.InvalidParams, `Upload ${uploadId} stages a ${committed.uploadKind}, not a resource's content`, { uploadId });
       case 'unnamed':
         throw unnamed(committed.uri);
+      case 'upstream':
+        throw upstreamItemRefusal('resource', committed.uri, committed.upstream);
       case 'over-quota':
         throw overQuota(tenant, this.limits.tenantQuotaBytes, committed.usedBytes, committed.requestedBytes);
       default:

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn, VersionColumn } from 'typeorm';
-import type { JsonObject } from '../store/store.types';
+import type { JsonObject, UpstreamOrigin } from '../store/store.types';
 
 /** One resource of a tenant: its MCP metadata and its content (text or bytes, never both). */
 @Entity({ name: 'resources' })
@@ -50,6 +50,10 @@ export class ResourceEntity {
   /** The skill whose file this is (`skill://<skill>/…`, written only through the skills API); `null` for a plain resource. */
   @Column({ type: 'text', nullable: true })
   skill!: string | null;
+
+  /** Where an upstream item comes from (its source and its name there); `null` for the store's own item. */
+  @Column({ type: 'jsonb', nullable: true })
+  upstream!: UpstreamOrigin | null;
 
   /** Raised by every write: a reader in chunks names it on each chunk, so it never joins two versions. */
   @VersionColumn({ type: 'integer' })

@@ -2,6 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { READ_CACHE_MAX_BYTES, READ_CACHE_MAX_ENTRY_BYTES, READ_CACHE_TTL_MS } from '../resource-store.constants';
 import { RESOURCE_LIMITS, type ResourceLimits } from '../resource-store.options';
 import { StoreModule } from '../store/store.module';
+import { UpstreamCallsModule } from '../upstream-items/upstream-calls.module';
 import { ResourceAdminNatsController } from './resource-admin.nats.controller';
 import { ResourceReadCache } from './resource-read.cache';
 import { ResourceReadCacheNatsController } from './resource-read-cache.nats.controller';
@@ -20,7 +21,7 @@ export class ResourcesModule {
   static register(limits: ResourceLimits, readCache: { entries: number }): DynamicModule {
     return {
       module: ResourcesModule,
-      imports: [StoreModule],
+      imports: [StoreModule, UpstreamCallsModule],
       controllers: [ResourcesNatsController, ResourceAdminNatsController, ResourceUploadNatsController, ResourceReadCacheNatsController],
       providers: [
         ResourcesService,

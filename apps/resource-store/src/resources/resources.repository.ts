@@ -5,8 +5,8 @@ import { resourceStore } from '@mcp-platform/protocol-contracts';
 import type { Resource } from '@mcp-platform/protocol-mcp';
 import { RESOURCE_STORE_CONNECTION } from '../resource-store.constants';
 import { likePrefixPattern } from '../store/like-pattern';
-import { deleteReturningServers, onServer, optional, page, upsertByKey, type WriteOutcome } from '../store/rows';
-import type { ResourceDefinition } from '../store/store.types';
+import { deleteReturningServers, onServer, optional, page, upsertByKey, upstreamOriginOf, type WriteOutcome } from '../store/rows';
+import type { ResourceDefinition, UpstreamOrigin } from '../store/store.types';
 import { lockTenantQuota, tenantBytesExcept } from '../store/tenant-quota';
 import { ResourceEntity } from './resource.entity';
 
@@ -29,6 +29,8 @@ export interface ResourceHead {
   encoding: ContentEncoding;
   /** The first bytes asked for: the whole content when `size` is no larger. */
   head: Buffer;
+  /** Set for an upstream item: it holds no content (`size` 0, an empty `head`), the executor reads it. */
+  upstream?: UpstreamOrigin;
 }
 
 /** Which bytes of which resource a chunk read wants; `server` absent: whatever server exposes it. */
@@ -108,9 +110,18 @@ export class ResourcesRepository {
       .addSelect('r.version', 'version')
       .addSelect('r.blob IS NOT NULL', 'isBlob')
       .addSelect(contentBytes('r', ':headFrom', ':headBytes'), 'head')
+      .addSelect('r.upstream', 'upstream')
       .andWhere('r.uri = :uri', { uri })
       .setParameters({ headFrom: 1, headBytes })
-      .getRawOne<{ uri: string; mimeType: string | null; size: number; version: number; isBlob: boolean; head: Uint8Array }>();
+      .getRawOne<{
+        uri: string;
+        mimeType: string | null;
+        size: number;
+        version: number;
+        isBlob: boolean;
+        head: Uint8Array | null;
+        upstream: UpstreamOrigin | null;
+      }>();
     if (!row) return undefined;
     return {
       uri: row.uri,
@@ -118,13 +129,15 @@ export class ResourcesRepository {
       size: Number(row.size),
       version: Number(row.version),
       encoding: row.isBlob ? 'blob' : 'text',
-      head: Buffer.from(row.head),
+      head: row.head === null ? Buffer.alloc(0) : Buffer.from(row.head),
+      ...optional('upstream', row.upstream),
     };
   }
 
   /**
    * `slice.length` bytes of a resource's content from `slice.offset`, read with SQL `substring`
-   * (text as its UTF-8 bytes); `undefined` when there is no such resource (on the server, at the version).
+   * (text as its UTF-8 bytes); `undefined` when there is no such resource (on the server, at the version)
+   * or it is an upstream item (which the store holds no content of).
    */
   async readContentSlice(slice: ContentSlice): Promise<ContentSliceRead | undefined> {
     const base = this.resources.createQueryBuilder('r');
@@ -135,6 +148,7 @@ export class ResourcesRepository {
       .addSelect('r.blob IS NOT NULL', 'isBlob')
       .addSelect(contentBytes('r', ':sliceFrom', ':sliceLength'), 'data')
       .andWhere('r.uri = :uri', { uri: slice.uri })
+      .andWhere('r.upstream IS NULL')
       .setParameters({ sliceFrom: slice.offset + 1, sliceLength: slice.length });
     if (slice.version !== undefined) query.andWhere('r.version = :version', { version: slice.version });
     const row = await query.getRawOne<{ mimeType: string | null; size: number; version: number; isBlob: boolean; data: Uint8Array }>();
@@ -149,8 +163,8 @@ export class ResourcesRepository {
   }
 
   /**
-   * One resource of the tenant, whatever server exposes it (the write path compares with it, the admin
-   * API shows it), with its content when that is at most `MAX_RESOURCE_CONTENT_BYTES`.
+   * One of the tenant's own resources (not an upstream item), whatever server exposes it (the write path
+   * compares with it, the admin API shows it), with its content when that is at most `MAX_RESOURCE_CONTENT_BYTES`.
    */
   async findTenantResource(tenant: string, uri: string): Promise<StoredResource | undefined> {
     const { entities, raw } = await this.resources
@@ -159,6 +173,7 @@ export class ResourcesRepository {
       .addSelect('CASE WHEN r.size <= :inlineBytes THEN r.blob END', 'inline_blob')
       .where('r.tenant = :tenant', { tenant })
       .andWhere('r.uri = :uri', { uri })
+      .andWhere('r.upstream IS NULL')
       .setParameter('inlineBytes', resourceStore.MAX_RESOURCE_CONTENT_BYTES)
       .getRawAndEntities<{ inline_text: string | null; inline_blob: Uint8Array | null }>();
     const [row, content] = [entities[0], raw[0]];
@@ -170,14 +185,21 @@ export class ResourcesRepository {
     return toStoredResource(Object.assign(row, { text: content?.inline_text ?? null, blob: content?.inline_blob ? Buffer.from(content.inline_blob) : null }));
   }
 
-  /** Whether the tenant has a resource at `uri` (an upload without a name must replace one). */
+  /** Whether the tenant has a resource of its own at `uri` (an upload without a name must replace one). */
   async resourceExists(tenant: string, uri: string): Promise<boolean> {
-    return (await this.resources.createQueryBuilder('r').where('r.tenant = :tenant', { tenant }).andWhere('r.uri = :uri', { uri }).getCount()) > 0;
+    const query = this.resources.createQueryBuilder('r').where('r.tenant = :tenant', { tenant }).andWhere('r.uri = :uri', { uri });
+    return (await query.andWhere('r.upstream IS NULL').getCount()) > 0;
+  }
+
+  /** The source of the tenant's upstream resource at `uri`; `undefined` when none holds it (the write paths refuse to touch one). */
+  async upstreamOrigin(tenant: string, uri: string): Promise<UpstreamOrigin | undefined> {
+    return upstreamOriginOf(this.resources, tenant, { uri });
   }
 
   /** One resource of the tenant without content (what an upload's commit answers). */
   async findTenantResourceSummary(tenant: string, uri: string): Promise<Omit<StoredResource, 'text' | 'blob'> | undefined> {
-    const row = await this.resources.createQueryBuilder('r').where('r.tenant = :tenant', { tenant }).andWhere('r.uri = :uri', { uri }).getOne();
+    const query = this.resources.createQueryBuilder('r').where('r.tenant = :tenant', { tenant }).andWhere('r.uri = :uri', { uri });
+    const row = await query.andWhere('r.upstream IS NULL').getOne();
     if (!row) return undefined;
     const { text: _text, blob: _blob, ...summary } = toStoredResource(row);
     return summary;
@@ -210,9 +232,10 @@ export class ResourcesRepository {
     });
   }
 
-  /** Every resource of the tenant by URI, without content (the admin list). */
+  /** Every resource of the tenant's own by URI (upstream items are the executor's to show), without content (the admin list). */
   async tenantResources(tenant: string): Promise<Array<Omit<StoredResource, 'text' | 'blob'>>> {
-    const rows = await this.resources.createQueryBuilder('r').where('r.tenant = :tenant', { tenant }).orderBy('r.uri', 'ASC').getMany();
+    const query = this.resources.createQueryBuilder('r').where('r.tenant = :tenant', { tenant }).andWhere('r.upstream IS NULL');
+    const rows = await query.orderBy('r.uri', 'ASC').getMany();
     return rows.map((row) => {
       const { text: _text, blob: _blob, ...summary } = toStoredResource(row);
       return summary;
@@ -240,7 +263,8 @@ function toResource(row: ResourceEntity): Resource {
     ...optional('title', row.title),
     ...optional('description', row.description),
     ...optional('mimeType', row.mimeType),
-    size: row.size,
+    // An upstream item holds no content here: its `size` 0 would claim an empty one.
+    ...(row.upstream ? {} : { size: row.size }),
     ...optional('annotations', row.annotations as Resource['annotations']),
     ...optional('icons', row.icons as Resource['icons']),
   };

@@ -2,10 +2,11 @@ import { describe, expect, it, vi } from 'vitest';
 import { type Principal, resourceStore } from '@mcp-platform/protocol-contracts';
 import type { MessageBus } from '@mcp-platform/shared-messaging';
 import { READ_CACHE_MAX_BYTES, READ_CACHE_MAX_CONTENT_BYTES, READ_CACHE_MAX_ENTRY_BYTES, READ_CACHE_TTL_MS } from '../resource-store.constants';
-import type { ResourceDefinition, ResourceTemplateDefinition } from '../store/store.types';
+import type { ResourceDefinition, ResourceTemplateDefinition, UpstreamOrigin } from '../store/store.types';
+import type { UpstreamCalls } from '../upstream-items/upstream-calls';
 import { ResourceReadCache } from './resource-read.cache';
 import { ResourceReadCacheNatsController } from './resource-read-cache.nats.controller';
-import type { ResourceTemplatesRepository } from './resource-templates.repository';
+import type { ResourceTemplatesRepository, ServedTemplate } from './resource-templates.repository';
 import type { ContentSlice, ContentSliceRead, QuotaCheckedWrite, ResourceHead, ResourcesRepository, StoredResource } from './resources.repository';
 import { ResourcesService } from './resources.service';
 
@@ -15,7 +16,9 @@ const address = { tenant: 't', server: 's', public: false };
 /** The calls the service makes of both repositories (resources and templates), over a map (one tenant, every server). */
 class FakeRepository {
   readonly resources = new Map<string, StoredResource>();
-  templates: ResourceTemplateDefinition[] = [];
+  templates: ServedTemplate[] = [];
+  /** Upstream items by URI (resources) or name (templates): rows without content. */
+  readonly upstreamResources = new Map<string, UpstreamOrigin>();
 
   readonly versions = new Map<string, number>();
   /** How often each read query ran. */
@@ -24,6 +27,8 @@ class FakeRepository {
   holdHeads: Promise<void> | undefined;
   async readResourceHead(_tenant: string, _server: string, uri: string, headBytes: number): Promise<ResourceHead | undefined> {
     this.queries.heads++;
+    const upstream = this.upstreamResources.get(uri);
+    if (upstream) return { uri, size: 0, version: 1, encoding: 'text', head: Buffer.alloc(0), upstream };
     const stored = this.resources.get(uri);
     const version = this.versions.get(uri) ?? 1;
     if (this.holdHeads) await this.holdHeads;
@@ -58,7 +63,11 @@ class FakeRepository {
     return Promise.resolve(this.resources.get(uri));
   }
 
-  serverTemplates(): Promise<ResourceTemplateDefinition[]> {
+  upstreamOrigin(_tenant: string, key: string): Promise<UpstreamOrigin | undefined> {
+    return Promise.resolve(this.upstreamResources.get(key) ?? this.templates.find((template) => template.name === key)?.upstream);
+  }
+
+  serverTemplates(): Promise<ServedTemplate[]> {
     this.queries.templates++;
     return Promise.resolve(this.templates);
   }
@@ -105,14 +114,22 @@ function setup(quotaBytes = 10, maxResourceBytes = 16 * 1024 * 1024, readCacheEn
     maxEntryBytes: READ_CACHE_MAX_ENTRY_BYTES,
     ttlMs: READ_CACHE_TTL_MS,
   });
+  const upstreamReads: Array<{ tenant: string; origin: UpstreamOrigin; uri: string; principal: Principal }> = [];
+  const upstreams = {
+    readResource: (tenant: string, origin: UpstreamOrigin, uri: string, caller: Principal) => {
+      upstreamReads.push({ tenant, origin, uri, principal: caller });
+      return Promise.resolve([{ uri, text: `from ${origin.source}` }]);
+    },
+  } as unknown as UpstreamCalls;
   const service = new ResourcesService(
     repository as unknown as ResourcesRepository,
     repository as unknown as ResourceTemplatesRepository,
     bus,
     { tenantQuotaBytes: quotaBytes, maxResourceBytes, maxSkillArchiveBytes: 16 * 1024 * 1024 },
     readCache,
+    upstreams,
   );
-  return { repository, emitted, service, readCache };
+  return { repository, emitted, service, readCache, upstreamReads };
 }
 
 describe('ResourcesService', () => {
@@ -415,6 +432,60 @@ describe('ResourcesService', () => {
       const { service, emitted } = setup();
       await expect(service.deleteResource('t', 'a://missing')).rejects.toMatchObject({ code: 'NOT_FOUND', data: { uri: 'a://missing' } });
       await expect(service.getResourceDefinition('t', 'a://missing')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      expect(emitted).toEqual([]);
+    });
+  });
+  describe('upstream items', () => {
+    const files: UpstreamOrigin = { sourceId: '6f1c1f5e-8d1a-4a53-9a55-1a0b5a1a2b3c', source: 'files', name: 'file:///readme' };
+    const upstreamTemplate = (name: string, uriTemplate: string, upstreamName: string): ServedTemplate => ({
+      name,
+      uriTemplate,
+      text: '',
+      completions: {},
+      servers: [],
+      upstream: { ...files, name: upstreamName },
+    });
+
+    it('reads an upstream resource through the executor with the caller, whole, with ttlMs 0, and never from the cache', async () => {
+      const { service, repository, upstreamReads } = setup();
+      repository.upstreamResources.set('file:///readme', files);
+      for (let read = 0; read < 2; read++) {
+        await expect(service.read(address, 'file:///readme', principal, true)).resolves.toEqual({
+          contents: [{ uri: 'file:///readme', text: 'from files' }],
+          ttlMs: 0,
+          cacheScope: 'private',
+        });
+      }
+      expect(upstreamReads).toEqual([
+        { tenant: 't', origin: files, uri: 'file:///readme', principal },
+        { tenant: 't', origin: files, uri: 'file:///readme', principal },
+      ]);
+      expect(repository.queries.heads).toBe(2);
+    });
+
+    it('keeps the precedence: a stored resource before any template, then the templates in their order, upstream or not', async () => {
+      const { service, repository, upstreamReads, readCache } = setup(1000);
+      await service.putResource('t', { uri: 'notes://exact', name: 'exact', text: 'own' });
+      await service.putResourceTemplate('t', { name: 'b-own', uriTemplate: 'notes://{topic}', text: 'own {topic}' });
+      repository.templates = [upstreamTemplate('a-upstream', 'notes://{topic}', 'notes'), ...repository.templates];
+      await expect(service.read(address, 'notes://exact', principal)).resolves.toMatchObject({ contents: [{ text: 'own' }] });
+      await expect(service.read(address, 'notes://other', principal)).resolves.toMatchObject({ contents: [{ text: 'from files' }], ttlMs: 0 });
+      expect(upstreamReads.map((read) => read.uri)).toEqual(['notes://other']);
+      repository.templates = [...repository.templates.filter((template) => !template.upstream), upstreamTemplate('c-upstream', 'notes://{topic}', 'notes')];
+      readCache.invalidateTenant('t');
+      await expect(service.read(address, 'notes://other', principal)).resolves.toMatchObject({ contents: [{ text: 'own other' }] });
+    });
+
+    it('refuses to put or delete a resource or template an upstream source holds, naming the source', async () => {
+      const { service, repository, emitted } = setup(1000);
+      repository.upstreamResources.set('file:///readme', files);
+      repository.templates = [upstreamTemplate('files__notes', 'notes://{topic}', 'notes')];
+      const refusal = { code: 'INVALID_PARAMS', data: { code: 'UPSTREAM_ITEM', source: 'files' } };
+      await expect(service.putResource('t', { uri: 'file:///readme', name: 'readme', text: 'mine' })).rejects.toMatchObject(refusal);
+      await expect(service.deleteResource('t', 'file:///readme')).rejects.toMatchObject(refusal);
+      await expect(service.putResourceTemplate('t', { name: 'files__notes', uriTemplate: 'n://{x}', text: '' })).rejects.toMatchObject(refusal);
+      await expect(service.deleteResourceTemplate('t', 'files__notes')).rejects.toThrow(/upstream source files/);
+      expect(repository.resources.size).toBe(0);
       expect(emitted).toEqual([]);
     });
   });

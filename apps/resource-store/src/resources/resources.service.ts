@@ -6,12 +6,14 @@ import { READ_CACHE_MAX_CONTENT_BYTES } from '../resource-store.constants';
 import { RESOURCE_LIMITS, type ResourceLimits } from '../resource-store.options';
 import { parseDefinition, type PutOutcome, sameJson, touchedServers } from '../store/definition-writes';
 import { decodeListCursor, PAGE_SIZE, toPage } from '../store/list-cursor';
-import { ResourceDefinitionSchema, type ResourceTemplateDefinition, ResourceTemplateDefinitionSchema } from '../store/store.types';
+import { ResourceDefinitionSchema, type ResourceTemplateDefinition, ResourceTemplateDefinitionSchema, type UpstreamOrigin } from '../store/store.types';
 import { assertTenantAccess, cacheScopeOf, LIST_TTL_MS, READ_TTL_MS } from '../store/tenant-access';
+import { UpstreamCalls } from '../upstream-items/upstream-calls';
+import { upstreamItemRefusal } from '../upstream-items/upstream-refusals';
 import { overQuota, overResourceLimit } from './content-limits';
 import { refuseSkillUri } from './reserved-uris';
 import { type ReadTicket, ResourceReadCache } from './resource-read.cache';
-import { ResourceTemplatesRepository } from './resource-templates.repository';
+import { ResourceTemplatesRepository, type ServedTemplate } from './resource-templates.repository';
 import { type ContentEncoding, type ResourceHead, ResourcesRepository, type StoredResource } from './resources.repository';
 import { fillTextRecipe } from './text-recipe';
 import { matchUriTemplate, parseUriTemplate } from './uri-template';
@@ -42,6 +44,7 @@ export class ResourcesService {
     private readonly bus: MessageBus,
     @Inject(RESOURCE_LIMITS) private readonly limits: ResourceLimits,
     private readonly readCache: ResourceReadCache,
+    private readonly upstreams: UpstreamCalls,
   ) {}
 
   async listResources(address: ServerAddress, cursor: string | undefined, principal: Principal | undefined) {
@@ -71,9 +74,13 @@ export class ResourcesService {
    * Served from the replica's `ResourceReadCache` when it holds the answer: a stored content up to
    * `READ_CACHE_MAX_CONTENT_BYTES` (the same whether or not the caller accepts chunks), the absence
    * of a stored resource, and the server's templates. The hints are added here, per request.
+   *
+   * An upstream item (a resource an upstream source lists, or a URI one of its templates matches, with
+   * the same precedence) is read by the tool executor with the caller's principal: whole (no chunks), never
+   * cached here, and with `ttlMs: 0` (the store cannot say how long the upstream's content stays fresh).
    */
   async read(address: ServerAddress, uri: string, principal: Principal | undefined, acceptChunks = false) {
-    assertTenantAccess(principal, address.tenant);
+    const caller = assertTenantAccess(principal, address.tenant);
     const hints = { ttlMs: READ_TTL_MS, cacheScope: cacheScopeOf(address.public) };
     // Taken before any query: what a read began before a write must not outlive that write.
     const ticket = this.readCache.begin(address.tenant);
@@ -82,12 +89,14 @@ export class ResourcesService {
     if (!cached) {
       const headBytes = acceptChunks ? resourceStore.RESOURCE_CONTENT_CHUNK_BYTES : resourceStore.MAX_RESOURCE_CONTENT_BYTES;
       const stored = await this.resources.readResourceHead(address.tenant, address.server, uri, headBytes);
+      if (stored?.upstream) return this.readUpstream(address, stored.upstream, uri, caller);
       if (stored) return this.servedStored(ticket, address, uri, stored, headBytes, acceptChunks, hints);
       this.readCache.putRead(ticket, address.server, uri, { kind: 'absent' });
     }
     for (const template of await this.serverTemplates(ticket, address.server)) {
       const values = matchUriTemplate(parseUriTemplate(template.uriTemplate), uri);
       if (!values) continue;
+      if (template.upstream) return this.readUpstream(address, template.upstream, uri, caller);
       const text = fillTextRecipe(template.text, values, template.mimeType);
       return { contents: [{ uri, ...(template.mimeType ? { mimeType: template.mimeType } : {}), text }], ...hints };
     }
@@ -146,6 +155,7 @@ export class ResourcesService {
   async putResource(tenant: string, input: unknown): Promise<PutOutcome> {
     const resource = parseDefinition(ResourceDefinitionSchema, input);
     refuseSkillUri(resource.uri);
+    await this.refuseUpstreamResource(tenant, resource.uri);
     const size = resource.blob === undefined ? Buffer.byteLength(resource.text ?? '', 'utf8') : Buffer.from(resource.blob, 'base64').length;
     if (size > this.limits.maxResourceBytes) throw overResourceLimit(this.limits.maxResourceBytes, size);
     const existing = await this.resources.findTenantResource(tenant, resource.uri);
@@ -164,6 +174,7 @@ export class ResourcesService {
   /** Creates or replaces a resource template; a malformed URI template is `INVALID_PARAMS`. */
   async putResourceTemplate(tenant: string, input: unknown): Promise<PutOutcome> {
     const template = parseDefinition(ResourceTemplateDefinitionSchema, input);
+    await this.refuseUpstreamTemplate(tenant, template.name);
     const existing = await this.templates.findTenantTemplate(tenant, template.name);
     if (existing && sameJson(existing, template)) return 'unchanged';
     const outcome = await this.writing(tenant, () => this.templates.writeTemplate(tenant, template));
@@ -196,6 +207,7 @@ export class ResourcesService {
    */
   async deleteResource(tenant: string, uri: string): Promise<{ deleted: true }> {
     refuseSkillUri(uri);
+    await this.refuseUpstreamResource(tenant, uri);
     const servers = await this.writing(tenant, () => this.resources.deleteResource(tenant, uri));
     if (servers === undefined) throw new RpcError(WireErrorCode.NotFound, `Resource ${uri} not found`, { uri });
     this.bus.emit(resourceStore.resourceUpdated, { tenant, uri });
@@ -224,10 +236,31 @@ export class ResourcesService {
 
   /** Deletes a resource template (`NOT_FOUND` when absent); the servers that exposed it hear `listChanged`. */
   async deleteResourceTemplate(tenant: string, name: string): Promise<{ deleted: true }> {
+    await this.refuseUpstreamTemplate(tenant, name);
     const servers = await this.writing(tenant, () => this.templates.deleteTemplate(tenant, name));
     if (servers === undefined) throw new RpcError(WireErrorCode.NotFound, `Resource template ${name} not found`, { name });
     this.bus.emit(resourceStore.listChanged, { tenant, servers: touchedServers(undefined, servers), lists: ['resources'] });
     return { deleted: true };
+  }
+
+  /**
+   * Refuses an administrator's write (put, delete, upload) of a URI an upstream resource holds: it is
+   * the source's to change (`INVALID_PARAMS`, `data.code` `UPSTREAM_ITEM`, naming the source).
+   */
+  async refuseUpstreamResource(tenant: string, uri: string): Promise<void> {
+    const origin = await this.resources.upstreamOrigin(tenant, uri);
+    if (origin) throw upstreamItemRefusal('resource', uri, origin);
+  }
+
+  private async refuseUpstreamTemplate(tenant: string, name: string): Promise<void> {
+    const origin = await this.templates.upstreamOrigin(tenant, name);
+    if (origin) throw upstreamItemRefusal('resource template', name, origin);
+  }
+
+  /** An upstream item's read, from the executor: never cached, never in chunks, `ttlMs: 0`. */
+  private async readUpstream(address: ServerAddress, origin: UpstreamOrigin, uri: string, principal: Principal) {
+    const contents = await this.upstreams.readResource(address.tenant, origin, uri, principal);
+    return { contents, ttlMs: 0, cacheScope: cacheScopeOf(address.public) };
   }
 
   /** A stored resource's answer: whole (kept in the cache when small), as its first chunk, or refused as too large for one message. */
@@ -258,7 +291,7 @@ export class ResourcesService {
   }
 
   /** The server's templates, from the read cache when it holds them. */
-  private async serverTemplates(ticket: ReadTicket, server: string): Promise<ResourceTemplateDefinition[]> {
+  private async serverTemplates(ticket: ReadTicket, server: string): Promise<ServedTemplate[]> {
     const cached = this.readCache.getTemplates(ticket.tenant, server);
     if (cached) return cached;
     const templates = await this.templates.serverTemplates(ticket.tenant, server);

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { RESOURCE_STORE_CONNECTION, RESOURCE_STORE_SCHEMA } from '../resource-store.constants';
 import type { WriteOutcome } from '../store/rows';
+import type { UpstreamOrigin } from '../store/store.types';
 import { lockTenantQuota, tenantBytesExcept } from '../store/tenant-quota';
 import { ResourceUploadEntity } from './resource-upload.entity';
 import { ResourceUploadChunkEntity } from './resource-upload-chunk.entity';
@@ -37,6 +38,7 @@ export type CommitOutcome =
   | { kind: 'incomplete'; receivedBytes: number }
   | { kind: 'other-kind'; uploadKind: UploadKind }
   | { kind: 'unnamed'; uri: string }
+  | { kind: 'upstream'; uri: string; upstream: UpstreamOrigin }
   | { kind: 'over-quota'; usedBytes: number; requestedBytes: number };
 
 /** The archive a skill upload staged, taken out of the store (the upload is gone); or why there is none. */
@@ -128,36 +130,17 @@ export class UploadRepository {
       };
       if (upload.kind !== 'resource') return refuse({ kind: 'other-kind', uploadKind: upload.kind });
       if (upload.received_bytes !== totalBytes) return refuse({ kind: 'incomplete', receivedBytes: upload.received_bytes });
-      const [existing] = (await manager.query(`SELECT "id", "name", "servers" FROM ${RESOURCES} WHERE "tenant" = $1 AND "uri" = $2 FOR UPDATE`, [
-        tenant,
-        upload.uri,
-      ])) as Array<{
-        id: string;
-        name: string;
-        servers: string[];
-      }>;
+      const existing = await lockResourceRow(manager, tenant, upload.uri);
+      // An upstream source took the URI since the upload began (the upstream put holds the same lock).
+      const taken = upstreamTaken(existing, upload.uri);
+      if (taken) return refuse(taken);
       const name = upload.name ?? existing?.name;
       if (name === undefined) return refuse({ kind: 'unnamed', uri: upload.uri });
       const size = upload.received_bytes;
       const usedBytes = await tenantBytesExcept(manager, tenant, { uri: upload.uri });
       if (usedBytes + size > quotaBytes) return refuse({ kind: 'over-quota', usedBytes, requestedBytes: size });
 
-      const joined = `(SELECT COALESCE(string_agg(c."data", ''::bytea ORDER BY c."byte_offset"), ''::bytea) FROM ${CHUNKS} c WHERE c."upload_id" = $1)`;
-      const servers = upload.servers === null ? null : JSON.stringify(upload.servers);
-      if (existing) {
-        await manager.query(
-          `UPDATE ${RESOURCES} SET "name" = $2, "title" = COALESCE($3, "title"), "description" = COALESCE($4, "description"), "mime_type" = $5,
-             "servers" = COALESCE($6::jsonb, "servers"), "size" = $7, "text" = NULL, "blob" = ${joined}, "version" = "version" + 1, "updated_at" = now()
-           WHERE "id" = $8`,
-          [uploadId, name, upload.title, upload.description, upload.mime_type, servers, size, existing.id],
-        );
-      } else {
-        await manager.query(
-          `INSERT INTO ${RESOURCES} ("id", "tenant", "uri", "name", "title", "description", "mime_type", "size", "blob", "servers")
-           VALUES (gen_random_uuid(), $2, $3, $4, $5, $6, $7, $8, ${joined}, COALESCE($9::jsonb, '[]'::jsonb))`,
-          [uploadId, tenant, upload.uri, name, upload.title, upload.description, upload.mime_type, size, servers],
-        );
-      }
+      await writeJoinedContent(manager, { tenant, uploadId, upload, name, size, existingId: existing?.id });
       await dropUpload(manager, uploadId);
       return {
         kind: 'committed',
@@ -242,4 +225,51 @@ async function lockUpload(manager: EntityManager, tenant: string, uploadId: stri
 /** Deletes an upload; its chunks go with it (`ON DELETE CASCADE`). */
 async function dropUpload(manager: EntityManager, uploadId: string): Promise<void> {
   await manager.getRepository(ResourceUploadEntity).delete({ id: uploadId });
+}
+
+/** The row at the tenant's `uri`, locked until the transaction ends; `undefined` when there is none. */
+async function lockResourceRow(
+  manager: EntityManager,
+  tenant: string,
+  uri: string,
+): Promise<{ id: string; name: string; servers: string[]; upstream: UpstreamOrigin | null } | undefined> {
+  const rows = (await manager.query(`SELECT "id", "name", "servers", "upstream" FROM ${RESOURCES} WHERE "tenant" = $1 AND "uri" = $2 FOR UPDATE`, [
+    tenant,
+    uri,
+  ])) as Array<{
+    id: string;
+    name: string;
+    servers: string[];
+    upstream: UpstreamOrigin | null;
+  }>;
+  return rows[0];
+}
+
+/** Writes the upload's joined chunks as the resource's bytes (inside the database): replaces the row `existingId`, or inserts one. */
+async function writeJoinedContent(
+  manager: EntityManager,
+  write: { tenant: string; uploadId: string; upload: UploadRow; name: string; size: number; existingId: string | undefined },
+): Promise<void> {
+  const { tenant, uploadId, upload, name, size } = write;
+  const joined = `(SELECT COALESCE(string_agg(c."data", ''::bytea ORDER BY c."byte_offset"), ''::bytea) FROM ${CHUNKS} c WHERE c."upload_id" = $1)`;
+  const servers = upload.servers === null ? null : JSON.stringify(upload.servers);
+  if (write.existingId !== undefined) {
+    await manager.query(
+      `UPDATE ${RESOURCES} SET "name" = $2, "title" = COALESCE($3, "title"), "description" = COALESCE($4, "description"), "mime_type" = $5,
+         "servers" = COALESCE($6::jsonb, "servers"), "size" = $7, "text" = NULL, "blob" = ${joined}, "version" = "version" + 1, "updated_at" = now()
+       WHERE "id" = $8`,
+      [uploadId, name, upload.title, upload.description, upload.mime_type, servers, size, write.existingId],
+    );
+  } else {
+    await manager.query(
+      `INSERT INTO ${RESOURCES} ("id", "tenant", "uri", "name", "title", "description", "mime_type", "size", "blob", "servers")
+       VALUES (gen_random_uuid(), $2, $3, $4, $5, $6, $7, $8, ${joined}, COALESCE($9::jsonb, '[]'::jsonb))`,
+      [uploadId, tenant, upload.uri, name, upload.title, upload.description, upload.mime_type, size, servers],
+    );
+  }
+}
+
+/** The refusal of a commit onto an upstream item's row, or `undefined` for the tenant's own row (or none). */
+function upstreamTaken(row: { upstream: UpstreamOrigin | null } | undefined, uri: string): CommitOutcome | undefined {
+  return row?.upstream ? { kind: 'upstream', uri, upstream: row.upstream } : undefined;
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DeepPartial, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
+import type { UpstreamOrigin } from './store.types';
 
 /**
  * What the store's repositories do alike to their tenant-keyed rows (resources by `uri`, templates and
@@ -9,7 +10,11 @@ import type { DeepPartial, ObjectLiteral, Repository, SelectQueryBuilder } from 
 /** Whether a write created the row or replaced it. */
 export type WriteOutcome = 'created' | 'updated';
 
-/** Creates the tenant's row with this key, or replaces the one that has it (its id stays). */
+/**
+ * Creates the tenant's row with this key, or replaces the one that has it (its id stays). Never an
+ * upstream item's row (the services refuse those first; a row an upstream put takes in between makes
+ * the insert fail on the unique key rather than turn the upstream row into the tenant's own).
+ */
 export async function upsertByKey<T extends ObjectLiteral & { id: string; tenant: string }>(
   repository: Repository<T>,
   tenant: string,
@@ -22,6 +27,7 @@ export async function upsertByKey<T extends ObjectLiteral & { id: string; tenant
     .select('row.id', 'id')
     .where('row.tenant = :tenant', { tenant })
     .andWhere(`row.${column} = :value`, { value })
+    .andWhere('row.upstream IS NULL')
     .getRawOne<{ id: string }>();
   if (existing) {
     await repository.save({ ...values, id: existing.id } as DeepPartial<T>);
@@ -31,7 +37,7 @@ export async function upsertByKey<T extends ObjectLiteral & { id: string; tenant
   return 'created';
 }
 
-/** Deletes one row of the tenant by its key; the `servers` it had, or `undefined` when there was none. */
+/** Deletes one of the tenant's own rows by its key (never an upstream item's); the `servers` it had, or `undefined` when there was none. */
 export async function deleteReturningServers<T extends ObjectLiteral & { servers: string[] }>(
   repository: Repository<T>,
   tenant: string,
@@ -43,10 +49,28 @@ export async function deleteReturningServers<T extends ObjectLiteral & { servers
     .delete()
     .where('tenant = :tenant', { tenant })
     .andWhere(`${column} = :value`, { value })
+    .andWhere('upstream IS NULL')
     .returning('servers')
     .execute();
   const rows = (result.raw ?? []) as Array<{ servers: string[] }>;
   return rows[0]?.servers;
+}
+
+/** The origin of the tenant's upstream item with this key, or `undefined` when there is none (none, or the tenant's own). */
+export async function upstreamOriginOf<T extends ObjectLiteral & { upstream: UpstreamOrigin | null }>(
+  repository: Repository<T>,
+  tenant: string,
+  key: { uri: string } | { name: string },
+): Promise<UpstreamOrigin | undefined> {
+  const [column, value] = Object.entries(key)[0] as [string, string];
+  const row = await repository
+    .createQueryBuilder('row')
+    .select('row.upstream', 'upstream')
+    .where('row.tenant = :tenant', { tenant })
+    .andWhere(`row.${column} = :value`, { value })
+    .andWhere('row.upstream IS NOT NULL')
+    .getRawOne<{ upstream: UpstreamOrigin }>();
+  return row?.upstream ?? undefined;
 }
 
 /** Rows of `tenant` that `server` exposes (an empty `servers` array: every server of the tenant). */

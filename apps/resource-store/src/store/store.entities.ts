@@ -8,6 +8,7 @@ import { CreateResourceStore1767484800000 } from './migrations/1767484800000-Cre
 import { AddChunkedResourceContent1767571200000 } from './migrations/1767571200000-AddChunkedResourceContent';
 import { AddPromptInputs1767657600000 } from './migrations/1767657600000-AddPromptInputs';
 import { AddSkills1767744000000 } from './migrations/1767744000000-AddSkills';
+import { AddUpstreamItems1767830400000 } from './migrations/1767830400000-AddUpstreamItems';
 
 /** The explicit entity list of the resource store's DataSource (STYLE.md §7). */
 export const STORE_ENTITIES = [ResourceEntity, ResourceTemplateEntity, PromptEntity, ResourceUploadEntity, ResourceUploadChunkEntity, SkillEntity];
@@ -18,4 +19,5 @@ export const STORE_MIGRATIONS = [
   AddChunkedResourceContent1767571200000,
   AddPromptInputs1767657600000,
   AddSkills1767744000000,
+  AddUpstreamItems1767830400000,
 ];

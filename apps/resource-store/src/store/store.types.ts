@@ -21,3 +21,14 @@ export const PromptMessageDefinitionSchema = resourceStore.PromptMessageDefiniti
 export type PromptMessageDefinition = resourceStore.PromptMessageDefinition;
 export const PromptDefinitionSchema = resourceStore.PromptDefinitionSchema;
 export type PromptDefinition = resourceStore.PromptDefinition;
+
+/**
+ * Where an upstream item comes from (`putUpstreamItems`): the tool executor's source (its id and name)
+ * and the item's name there (a prompt's or template's own name, without the prefix; a resource's URI).
+ * `null` in the `upstream` column: one of the store's own items.
+ */
+export interface UpstreamOrigin {
+  sourceId: string;
+  source: string;
+  name: string;
+}
