@@ -6,16 +6,30 @@
 // A benchmark, not a test: it prints a table and the ratios, and exits non-zero only when it could not
 // run. See bench/README.md.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { once } from 'node:events';
-import os from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { BENCH_RESOURCE } from './bench-resource.mjs';
 import { appendResults } from './bench-results.mjs';
+import {
+  adminCall,
+  adminToken,
+  benchRun,
+  findPoint,
+  LEGACY_VERSION,
+  legacyTarget,
+  load,
+  logPoint,
+  machineLines,
+  modernTarget,
+  resultsTable,
+  ROOT,
+  startSdkServer,
+  statelessTarget,
+  testing,
+  toolCall,
+  waitUntilServed,
+  warmupConnections,
+} from './mcp-load.mjs';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const config = {
   method: process.env.BENCH_METHOD ?? 'tools/call',
   durationS: Number(process.env.BENCH_DURATION_S ?? 10),
@@ -28,41 +42,22 @@ const config = {
   resultsFile: process.env.BENCH_RESULTS_FILE,
 };
 
-let testing;
-try {
-  testing = (await import('@mcp-platform/shared-testing')).default;
-} catch (error) {
-  console.error(`bench: cannot load @mcp-platform/shared-testing (run \`npm run build\` first): ${error.message}`);
-  process.exit(2);
-}
-const {
-  MODERN_PROTOCOL_VERSION,
-  ProcessTracker,
-  bootDistributed,
-  findClusterModule,
-  importClusterModule,
-  modernHeaders,
-  modernMeta,
-  obtainToken,
-  openLegacySession,
-  waitUntil,
-} = testing;
+const { MODERN_PROTOCOL_VERSION, bootDistributed, findClusterModule, importClusterModule, obtainToken } = testing;
 
 const TOOL = 'test_simple_text';
 
 /**
- * What each `BENCH_METHOD` sends (params, `Mcp-Name`), what its success result holds, and how the
- * report names it.
+ * What each `BENCH_METHOD` sends (an `McpRequest` of mcp-load.mjs: params, `Mcp-Name`, what its
+ * success result holds), and how the report names it.
  */
 const METHODS = {
   'tools/call': {
-    name: TOOL,
-    params: { name: TOOL, arguments: {} },
-    resultField: '"content"',
+    ...toolCall(TOOL),
     subject: `Tool: \`${TOOL}\` via tools/call`,
     failures: 'JSON-RPC/tool errors',
   },
   'resources/read': {
+    method: 'resources/read',
     name: BENCH_RESOURCE.uri,
     params: { uri: BENCH_RESOURCE.uri },
     resultField: '"contents"',
@@ -75,7 +70,6 @@ if (!Object.hasOwn(METHODS, config.method)) {
   process.exit(2);
 }
 const METHOD = METHODS[config.method];
-const LEGACY_VERSION = '2025-11-25';
 /** The protected virtual server the `-auth` distributed targets call (created through the admin API). */
 const PROTECTED = { tenant: 'conformance', server: 'protected' };
 /** The issuer of the tokens the bench mints for the SDK's `-auth` targets (never contacted). */
@@ -89,38 +83,7 @@ const AUTH_PAIRS = [
 ];
 const SDK_MODES = ['stateless', 'stateful', 'stateless-auth', 'stateful-auth'];
 const AUTH_LINE = `Auth (\`-auth\` targets): a bearer JWT (RS256, \`at+jwt\`, audience = the MCP URL, scope \`mcp\`) sent and checked on every request; platform: \`${PROTECTED.tenant}/${PROTECTED.server}\` with a member's token from its authorization server (its broker checks a token's signature once and remembers it, bounded, expiry and audience on every request); SDK: \`requireBearerAuth\` + jose \`jwtVerify\` on a local JWKS, the signature on every request.`;
-const tracker = new ProcessTracker();
-const cleanups = [];
-
-async function stopEverything() {
-  for (const cleanup of cleanups.reverse()) await cleanup().catch((error) => console.error(`bench: cleanup failed: ${error.message}`));
-  cleanups.length = 0;
-  await tracker.stopAll();
-}
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.once(signal, () => void stopEverything().finally(() => process.exit(130)));
-}
-
-/** A request body template of the bench's method; `0` is replaced by a fresh id per request (see `load`). */
-function requestBody(meta) {
-  const params = meta ? { ...METHOD.params, _meta: meta } : METHOD.params;
-  return JSON.stringify({ jsonrpc: '2.0', id: 0, method: config.method, params });
-}
-
-/**
- * A real success: a JSON-RPC result with the method's field (`content`, `contents`) that is not a
- * tool error (JSON or SSE body).
- */
-function isSuccess(body) {
-  return body.includes('"result"') && body.includes(METHOD.resultField) && !body.includes('"isError":true') && !/"error"\s*:\s*\{/.test(body);
-}
-
-/** Opens one legacy session per connection, so each connection behaves like its own client. */
-async function legacySessions(url, count, extraHeaders = {}) {
-  const sessions = [];
-  for (let index = 0; index < count; index += 1) sessions.push(await openLegacySession(url, undefined, LEGACY_VERSION, extraHeaders));
-  return sessions;
-}
+const run = benchRun();
 
 /** Seconds the whole load phase takes (every target's warm-up and points), for the tokens' lifetime. */
 function loadSeconds() {
@@ -129,43 +92,6 @@ function loadSeconds() {
 
 /** A token lifetime covering session setup and the whole load phase twice over, within the AS's 86 400 s cap. */
 const tokenTtlSeconds = Math.min(86_400, Math.max(600, 2 * loadSeconds() + 600));
-
-/** Calls the admin REST API (`${authUrl}/admin/v1`) and throws unless the status is expected. */
-async function adminCall(platform, adminToken, method, path, body, expected) {
-  const response = await fetch(`${platform.authUrl}/admin/v1${path}`, {
-    method,
-    headers: { accept: 'application/json', authorization: `Bearer ${adminToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    signal: AbortSignal.timeout(15_000),
-  });
-  const text = await response.text();
-  if (!expected.includes(response.status)) throw new Error(`admin API ${method} ${path} answered ${response.status}: ${text}`);
-  return text === '' ? undefined : JSON.parse(text);
-}
-
-/** An admin-API token (scope `admin`) of the run's platform admin, through the browser flow. */
-async function adminToken(platform) {
-  if (platform.adminUser === undefined) throw new Error('the cluster was booted without a platform admin');
-  const admin = await obtainToken({ issuer: platform.issuer, resource: `${platform.authUrl}/admin/v1`, scope: 'admin', user: platform.adminUser });
-  return admin.access_token;
-}
-
-/**
- * Waits until one modern request of the bench's method succeeds at `url` (a new virtual server or
- * resource reaches the broker and the store by events and writes, not at once).
- */
-async function waitUntilServed(url, extraHeaders, description) {
-  const headers = { ...modernHeaders(config.method, METHOD.name), ...extraHeaders };
-  await waitUntil(
-    async () => {
-      const response = await fetch(url, { method: 'POST', headers, body: requestBody(modernMeta()), signal: AbortSignal.timeout(5_000) });
-      const body = await response.text();
-      if (response.status !== 200 || !isSuccess(body)) throw new Error(`HTTP ${response.status}: ${body.slice(0, 200)}`);
-      return true;
-    },
-    { timeoutMs: 20_000, intervalMs: 250, description: `a ${config.method} on ${url}${description}` },
-  );
-}
 
 /**
  * The resource of `BENCH_METHOD=resources/read`, written through the admin API with `servers: []`
@@ -207,7 +133,7 @@ async function protectedServerToken(platform, admin) {
     throw new Error(`the access token lives ${token.expires_in} s, less than the run (${loadSeconds()} s): ACCESS_TOKEN_TTL_SECONDS was not applied`);
   }
   // The broker learns of the new server by a catalog event; wait until a request with the token succeeds.
-  await waitUntilServed(url, { authorization: `Bearer ${token.access_token}` }, " with the member's token");
+  await waitUntilServed(url, METHOD, { authorization: `Bearer ${token.access_token}` }, " with the member's token");
   return { url, authorization: `Bearer ${token.access_token}` };
 }
 
@@ -237,25 +163,6 @@ async function sdkSigner() {
   };
 }
 
-async function startSdkServer(mode, env = {}) {
-  const server = tracker.start(`sdk-${mode}`, process.execPath, [join(root, 'bench', 'sdk-server.mjs'), mode, '0'], {
-    cwd: root,
-    env: { ...process.env, ...env },
-  });
-  cleanups.push(() => tracker.stop(server));
-  const port = await new Promise((resolvePort, reject) => {
-    const timer = setTimeout(() => reject(new Error(`sdk-${mode} did not start: ${server.output()}`)), 20_000);
-    server.child.stdout.on('data', () => {
-      const match = /listening (\d+)/.exec(server.output());
-      if (match) {
-        clearTimeout(timer);
-        resolvePort(Number(match[1]));
-      }
-    });
-  });
-  return `http://127.0.0.1:${port}/mcp`;
-}
-
 /**
  * Each target: a URL and, per connection count, the headers each connection sends. `distributed` is
  * `{ url, protected?: { url, authorization } }`; `sdk` maps each SDK mode started to `{ url, authorization? }`.
@@ -263,18 +170,9 @@ async function startSdkServer(mode, env = {}) {
 async function prepareTargets(distributed, sdk) {
   const targets = [];
   const maxConnections = Math.max(...config.concurrency);
-  const legacy = async (name, url, extra) => {
-    const sessions = await legacySessions(url, maxConnections, extra);
-    targets.push({ name, url, body: requestBody(), headersFor: (index) => sessions[index].headers });
-  };
-  const modern = (name, url, extra) => {
-    const headers = { ...modernHeaders(config.method, METHOD.name), ...extra };
-    targets.push({ name, url, body: requestBody(modernMeta()), headersFor: () => headers });
-  };
-  const stateless = (name, url, extra) => {
-    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': LEGACY_VERSION, ...extra };
-    targets.push({ name, url, body: requestBody(), headersFor: () => headers });
-  };
+  const legacy = async (name, url, extra) => targets.push(await legacyTarget(name, url, METHOD, maxConnections, extra));
+  const modern = (name, url, extra) => targets.push(modernTarget(name, url, METHOD, extra));
+  const stateless = (name, url, extra) => targets.push(statelessTarget(name, url, METHOD, extra));
   const bearer = (authorization) => (authorization === undefined ? {} : { authorization });
   if (config.targets.includes('distributed-legacy')) await legacy('distributed-legacy', distributed.url, {});
   if (config.targets.includes('distributed-modern')) modern('distributed-modern', distributed.url, {});
@@ -289,66 +187,6 @@ async function prepareTargets(distributed, sdk) {
   return targets;
 }
 
-async function load(target, connections, durationS) {
-  let nextClient = 0;
-  let nextId = 0;
-  /** The first answer that was not a success, to say on the console what went wrong. */
-  let firstFailure;
-  const [before, after] = target.body.split('"id":0');
-  const instance = autocannon({
-    url: target.url,
-    connections,
-    duration: durationS,
-    verifyBody: (body) => {
-      const success = isSuccess(body);
-      if (!success) firstFailure ??= body.slice(0, 300);
-      return success;
-    },
-    requests: [
-      {
-        method: 'POST',
-        // A fresh JSON-RPC id per request (in-flight ids must be unique within a session), and one
-        // set of headers (one session) per connection, kept in the connection's context.
-        setupRequest: (request, context) => {
-          context.headers ??= target.headersFor(nextClient++ % connections);
-          return { ...request, headers: context.headers, body: `${before}"id":${(nextId += 1)}${after}` };
-        },
-      },
-    ],
-  });
-  const [result] = await once(instance, 'done');
-  return {
-    target: target.name,
-    connections,
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    total: result.requests.total,
-    non2xx: result.non2xx,
-    rpcErrors: result.mismatches,
-    errors: result.errors + result.timeouts,
-    firstFailure,
-  };
-}
-
-function table(rows) {
-  const lines = [
-    `| target | c | req/s | p50 ms | p99 ms | requests | non-2xx | ${METHOD.failures} | socket errors | verdict |`,
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
-  ];
-  for (const row of rows) {
-    const clean = row.total > 0 && row.non2xx === 0 && row.rpcErrors === 0 && row.errors === 0;
-    lines.push(
-      `| ${row.target} | ${row.connections} | ${row.rps.toFixed(0)} | ${row.p50} | ${row.p99} | ${row.total} | ${row.non2xx} | ${row.rpcErrors} | ${row.errors} | ${clean ? 'ok' : 'HAS ERRORS'} |`,
-    );
-  }
-  return lines.join('\n');
-}
-
-function find(rows, name, c) {
-  return rows.find((row) => row.target === name && row.connections === c);
-}
-
 /** Each distributed path ÷ each SDK mode; `suffix` '-auth' compares the targets with authorization on. */
 function ratios(rows, suffix = '') {
   const lines = ['| ours | SDK | c | ratio | target | met |', '| --- | --- | ---: | ---: | ---: | --- |'];
@@ -358,8 +196,8 @@ function ratios(rows, suffix = '') {
         [`sdk-stateless${suffix}`, 2],
         [`sdk-stateful${suffix}`, 1],
       ]) {
-        const a = find(rows, ours, c);
-        const b = find(rows, sdk, c);
+        const a = findPoint(rows, ours, c);
+        const b = findPoint(rows, sdk, c);
         if (!a || !b || b.rps === 0) continue;
         const ratio = a.rps / b.rps;
         const judged = c >= 16;
@@ -378,8 +216,8 @@ function authCost(rows) {
   ];
   for (const [plain, authorized] of AUTH_PAIRS) {
     for (const c of config.concurrency) {
-      const a = find(rows, plain, c);
-      const b = find(rows, authorized, c);
+      const a = findPoint(rows, plain, c);
+      const b = findPoint(rows, authorized, c);
       if (!a || !b || a.rps === 0) continue;
       lines.push(
         `| ${plain} | ${authorized} | ${c} | ${a.rps.toFixed(0)} | ${b.rps.toFixed(0)} | ${(b.rps / a.rps).toFixed(2)}× | ${a.p50} → ${b.p50} | ${a.p99} → ${b.p99} |`,
@@ -395,7 +233,7 @@ try {
   const needsCluster = config.targets.some((name) => name.startsWith('distributed-'));
   const distributed = {};
   if (needsCluster) {
-    const startCluster = await importClusterModule(findClusterModule(root));
+    const startCluster = await importClusterModule(findClusterModule(ROOT));
     const env = {
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
       ACCESS_TOKEN_TTL_SECONDS: String(tokenTtlSeconds),
@@ -404,7 +242,7 @@ try {
       LEGACY_SESSIONS_PER_CALLER: String(Math.max(100, 2 * Math.max(...config.concurrency))),
     };
     const platform = await bootDistributed(startCluster, { brokerReplicas: 1, env });
-    cleanups.push(() => platform.stop());
+    run.cleanups.push(() => platform.stop());
     distributed.url = `${platform.baseUrl}/conformance/everything/mcp`;
     const withAuth = config.targets.some((name) => name.startsWith('distributed-') && name.endsWith('-auth'));
     const readsResource = config.method === 'resources/read';
@@ -412,7 +250,7 @@ try {
       const admin = await adminToken(platform);
       if (readsResource) {
         await writeBenchResource(platform, admin);
-        await waitUntilServed(distributed.url, {}, '');
+        await waitUntilServed(distributed.url, METHOD);
       }
       if (withAuth) distributed.protected = await protectedServerToken(platform, admin);
     }
@@ -422,7 +260,7 @@ try {
   for (const mode of SDK_MODES) {
     if (!config.targets.includes(`sdk-${mode}`)) continue;
     const withAuth = mode.endsWith('-auth');
-    const url = await startSdkServer(mode, withAuth ? signer.env : {});
+    const { url } = await startSdkServer(run, mode, withAuth ? signer.env : {});
     sdk[mode] = { url, ...(withAuth ? { authorization: await signer.authorizationFor(url) } : {}) };
   }
   const targets = await prepareTargets(distributed, sdk);
@@ -430,33 +268,28 @@ try {
     `bench: ${config.method} on ${targets.map((t) => t.name).join(', ')} × c=${config.concurrency.join('/')} × ${config.durationS} s (warm-up ${config.warmupS} s)`,
   );
   for (const target of targets) {
-    if (config.warmupS > 0) await load(target, 16, config.warmupS);
+    if (config.warmupS > 0) await load(target, warmupConnections(config.concurrency), config.warmupS);
     for (const connections of config.concurrency) {
       const row = await load(target, connections, config.durationS);
       rows.push(row);
-      console.log(
-        `  ${row.target.padEnd(23)} c=${String(connections).padStart(2)}  ${row.rps.toFixed(0).padStart(6)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms${row.non2xx + row.rpcErrors + row.errors || row.total === 0 ? '  (errors!)' : ''}`,
-      );
-      if (row.firstFailure !== undefined) console.log(`    first failed answer: ${row.firstFailure.replace(/\s+/g, ' ')}`);
+      logPoint(row);
     }
   }
 } catch (error) {
   console.error(`bench: could not run: ${error.stack ?? error}`);
   exitCode = 2;
 } finally {
-  await stopEverything();
+  await run.stopEverything();
 }
 
 if (rows.length > 0) {
-  const cpus = os.cpus();
   const header = [
-    `Date: ${new Date().toISOString()}`,
-    `Machine: ${cpus.length} × ${cpus[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, ${os.type()} ${os.release()}, Node ${process.version}`,
+    ...machineLines(),
     `${METHOD.subject}; ${config.durationS} s per point after a ${config.warmupS} s warm-up; autocannon in the orchestrating process (separate from every server).`,
     `Modern protocol: ${MODERN_PROTOCOL_VERSION}; legacy: ${LEGACY_VERSION} (one session per connection).`,
     ...(rows.some((row) => row.target.endsWith('-auth')) ? [AUTH_LINE] : []),
   ].join('\n');
-  const sections = [header, table(rows), `Ratios (distributed path ÷ SDK server):\n\n${ratios(rows)}`];
+  const sections = [header, resultsTable(rows, { failures: METHOD.failures }), `Ratios (distributed path ÷ SDK server):\n\n${ratios(rows)}`];
   const authRatios = ratios(rows, '-auth');
   if (authRatios.split('\n').length > 2) sections.push(`Ratios with authorization on (distributed path with auth ÷ SDK server with auth):\n\n${authRatios}`);
   const cost = authCost(rows);
