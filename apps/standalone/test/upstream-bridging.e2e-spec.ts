@@ -254,6 +254,62 @@ describe('upstream MCP servers bridged across protocol eras, distributed mode wi
       await waitUntil(async () => (await client.listTools()).find((listed) => listed.name === tool('echo'))?.description === description, { timeoutMs: 5_000 });
     });
   });
+  describe.each(['legacy', 'modern'] as const)('upstream prompts, resources and templates to a %s client, through the resource store', (clientEra) => {
+    const sdk = async () => {
+      if (clientEra === 'legacy') {
+        const client = new LegacyClient({ name: 'e2e-bridging-items', version: '1.0.0' });
+        const transport = new LegacyTransport(new URL(urls.otherUrl));
+        await client.connect(transport);
+        return { client, close: async () => (await transport.terminateSession().catch(() => undefined), await client.close()) };
+      }
+      const client = new ModernClient({ name: 'e2e-bridging-items', version: '1.0.0' }, { versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION } } });
+      await client.connect(new ModernTransport(new URL(urls.otherUrl)));
+      return { client: client as unknown as LegacyClient, close: () => client.close() };
+    };
+
+    it('lists both sources’ prompts under their prefixes, and renders and completes them on their upstreams', async () => {
+      const { client, close } = await sdk();
+      try {
+        const names = (await client.listPrompts()).prompts.map((prompt) => prompt.name);
+        expect(names).toEqual(expect.arrayContaining(['legacy__greet', 'modern__greet']));
+        for (const era of ['legacy', 'modern']) {
+          const rendered = await client.getPrompt({ name: `${era}__greet`, arguments: { name: 'Ada' } });
+          expect(rendered.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Hello, Ada!' } }]);
+          const completed = await client.complete({ ref: { type: 'ref/prompt', name: `${era}__greet` }, argument: { name: 'name', value: 'A' } });
+          expect(completed.completion.values).toEqual(['Ada', 'Alan']);
+        }
+      } finally {
+        await close();
+      }
+    });
+
+    it('reads an upstream resource and a URI its template matches, from the upstream', async () => {
+      const { client, close } = await sdk();
+      try {
+        const uris = (await client.listResources()).resources.map((resource) => resource.uri);
+        expect(uris).toEqual(expect.arrayContaining(['memo://one', 'memo://two']));
+        const templates = (await client.listResourceTemplates()).resourceTemplates.map((template) => template.name);
+        expect(templates).toEqual(expect.arrayContaining(['legacy__note', 'modern__note']));
+        expect((await client.readResource({ uri: 'memo://one' })).contents).toEqual([{ uri: 'memo://one', mimeType: 'text/plain', text: 'first memo' }]);
+        expect((await client.readResource({ uri: 'memo://notes/7' })).contents[0]).toMatchObject({ uri: 'memo://notes/7', text: 'note 7' });
+      } finally {
+        await close();
+      }
+    });
+  });
+
+  it('refuses, and says why, a resource of one source whose URI another source already serves', async () => {
+    const listed = async (era: string) =>
+      (
+        (await admin.expect(200, 'GET', `/tenants/${tenant}/upstreams/${era}/items`)).body as {
+          items: Array<{ kind: string; name: string; status: string; reason?: string }>;
+        }
+      ).items.filter((item) => item.kind === 'resource');
+    const both = [...(await listed('legacy')), ...(await listed('modern'))].filter((item) => item.name === 'memo://one');
+    expect(both.map((item) => item.status).sort()).toEqual(['approved', 'refused']);
+    expect(both.find((item) => item.status === 'refused')?.reason).toMatch(/source/i);
+  });
+
   describe('a kill -9 of the tool executor, which holds the upstream connections, in the middle of a call', () => {
     const tool = (name: string) => `legacy__${name}`;
 
