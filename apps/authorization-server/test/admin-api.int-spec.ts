@@ -1135,7 +1135,7 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
       expect(created.status, JSON.stringify(created.body)).toBe(201);
       expect(upstreamLog.requests.at(-1)).toEqual({
         subject: toolExecutor.putUpstream.subject,
-        payload: { tenant: 'acme', upstream: { ...github, name: 'github', policy: 'hold-all', enabled: true } },
+        payload: { tenant: 'acme', upstream: { ...github, name: 'github', policy: 'hold-all', enabled: true, servers: [] } },
       });
       expect(created.body).toMatchObject({
         created: true,
@@ -1190,12 +1190,12 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
       expect(approved.body.items).toEqual([expect.objectContaining({ name: 'search', status: 'approved', approvedDigest: OBSERVED_DIGEST })]);
       expect(upstreamLog.requests.at(-1)).toEqual({
         subject: toolExecutor.approveUpstreamItems.subject,
-        payload: { tenant: 'acme', source: 'github', actor: wile.id, items: [{ name: 'search', digest: OBSERVED_DIGEST }] },
+        payload: { tenant: 'acme', source: 'github', actor: wile.id, items: [{ kind: 'tool', name: 'search', digest: OBSERVED_DIGEST }] },
       });
 
       const audit = await call('GET', `${BASE}/github/approvals`, { token });
       expect(audit.status).toBe(200);
-      expect(audit.body.approvals).toEqual([{ at: expect.any(String), source: 'github', item: 'search', actor: wile.id, digest: OBSERVED_DIGEST }]);
+      expect(audit.body.approvals).toEqual([{ at: expect.any(String), source: 'github', kind: 'tool', item: 'search', actor: wile.id, digest: OBSERVED_DIGEST }]);
     });
 
     it('answers 409 CONFLICT when a reviewed digest is no longer the observed one (DIGEST_CHANGED)', async () => {
@@ -1741,7 +1741,7 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
       expect(Object.keys(put.responses).sort()).toEqual(['200', '201', '400', '401', '403', '404', '500', '503']);
       expect(put.responses['201'].content['application/json'].schema.properties.upstream.properties.health).toBeDefined();
       const body = put.requestBody.content['application/json'].schema;
-      expect(Object.keys(body.properties).sort()).toEqual(['connection', 'enabled', 'policy', 'prefix', 'timeoutMs', 'title']);
+      expect(Object.keys(body.properties).sort()).toEqual(['connection', 'enabled', 'policy', 'prefix', 'servers', 'timeoutMs', 'title']);
       expect(body.required).toEqual(['connection']);
       expect(body.properties.policy).toMatchObject({ enum: ['hold-all', 'approve-new', 'approve-all'], default: 'hold-all' });
       expect(body.properties.policy.description).toMatch(/hold-all.*approve-new.*approve-all/s);
@@ -1752,7 +1752,7 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
       expect(Object.keys(approve.responses)).toContain('409');
       expect(approve.description).toMatch(/digest/);
       const approval = approve.requestBody.content['application/json'].schema.properties.items.items;
-      expect(Object.keys(approval.properties).sort()).toEqual(['digest', 'name']);
+      expect(Object.keys(approval.properties).sort()).toEqual(['digest', 'kind', 'name']);
       expect(approval.properties.digest.pattern).toBe('^sha256:[0-9a-f]{64}$');
       expect(document.paths['/admin/v1/tenants/{tenant}/upstreams/{source}/items'].get.description).toMatch(/held-changed.*diff/s);
       expect(document.paths['/admin/v1/tenants/{tenant}/stdio-servers'].get.tags).toEqual(['upstreams']);
