@@ -1195,7 +1195,9 @@ describe('admin API (AuthorizationServerModule over NATS + PostgreSQL)', () => {
 
       const audit = await call('GET', `${BASE}/github/approvals`, { token });
       expect(audit.status).toBe(200);
-      expect(audit.body.approvals).toEqual([{ at: expect.any(String), source: 'github', kind: 'tool', item: 'search', actor: wile.id, digest: OBSERVED_DIGEST }]);
+      expect(audit.body.approvals).toEqual([
+        { at: expect.any(String), source: 'github', kind: 'tool', item: 'search', actor: wile.id, digest: OBSERVED_DIGEST },
+      ]);
     });
 
     it('answers 409 CONFLICT when a reviewed digest is no longer the observed one (DIGEST_CHANGED)', async () => {
