@@ -19,6 +19,7 @@ const modes: PlatformMode[] = [embeddedMode(), distributedMode(2)];
 const SOURCE = 'legacy';
 
 interface Item {
+  kind: string;
   name: string;
   exposedName: string;
   status: string;
@@ -60,7 +61,9 @@ describe.each(modes)('upstream MCP servers, $name mode', (mode) => {
     return client;
   }
 
-  const items = async (): Promise<Item[]> => ((await admin.expect(200, 'GET', `${upstreamsPath}/${SOURCE}/items`)).body as { items: Item[] }).items;
+  /** The source's tools (the fixture also lists a prompt, resources and a template, served by the resource store). */
+  const items = async (): Promise<Item[]> =>
+    ((await admin.expect(200, 'GET', `${upstreamsPath}/${SOURCE}/items`)).body as { items: Item[] }).items.filter((item) => item.kind === 'tool');
 
   it('takes an upstream through the admin API, holds its tools, and serves the approved ones to a virtual server', async () => {
     const put = (await admin.expect(201, 'PUT', `${upstreamsPath}/${SOURCE}`, { connection: { transport: 'streamable-http', url: upstream.url } })).body as {
