@@ -40,7 +40,7 @@ import { adminUserOf, distributedMode, type Platform } from './platforms';
 
 const USER_ANSWER = 'forty-two';
 const MODEL_TEXT = 'a sampled answer';
-const ROOT = { uri: 'file:///work/project', name: 'project' };
+const ROOT = { uri: 'file:///example/project', name: 'project' };
 const CAPABILITIES = { elicitation: {}, sampling: {}, roots: {} };
 const LOG_LEVEL_META_KEY = 'io.modelcontextprotocol/logLevel';
 

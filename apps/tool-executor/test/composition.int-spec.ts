@@ -4,14 +4,14 @@ import type { INestApplication } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Principal, type RpcResponse, toolExecutor, WireErrorCode } from '@mcp-platform/protocol-contracts';
-import type { CallToolResult } from '@mcp-platform/protocol-mcp';
+import { type Principal, toolExecutor, WireErrorCode } from '@mcp-platform/protocol-contracts';
 import { MessageBus, type MessagingOptions } from '@mcp-platform/shared-messaging';
 import type { DatabaseOptions } from '@mcp-platform/shared-persistence';
 import { bootService, CATALOG_TOOL_NAMES, type LegacyUpstream, serviceSetups, startLegacyUpstream, toolResultText } from '@mcp-platform/shared-testing';
 import { ToolExecutorModule } from '../src';
 import { CatalogService } from '../src/catalog/catalog.service';
 import { TOOL_EXECUTOR_CONNECTION } from '../src/tool-executor.constants';
+import { resultOf, testUpstreamOptions } from './executor-calls';
 
 const run = `co${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 const TENANT = 'demo';
@@ -30,22 +30,9 @@ function boot(messaging: MessagingOptions, database: DatabaseOptions): Promise<I
       database,
       seed: true,
       http: { allowPrivateNetworks: false },
-      upstreams: {
-        allowPrivateNetworks: false,
-        allowedHosts: ['127.0.0.1'],
-        secretsKey: 'a test key for sealing upstream secrets',
-        stdioServers: {},
-        stdioPath: process.env['PATH'] ?? '/usr/bin:/bin',
-        connectTimeoutMs: 5_000,
-      },
+      upstreams: testUpstreamOptions(),
     }),
   );
-}
-
-async function resultOf(answer: Promise<RpcResponse<typeof toolExecutor.callTool>>): Promise<CallToolResult> {
-  const value = await answer;
-  if (toolExecutor.isCallInputRequired(value) || toolExecutor.isCallRunAsTask(value)) throw new Error(`not a result: ${JSON.stringify(value)}`);
-  return value;
 }
 
 describe.each(setups)('composition of virtual servers over $name', (setup) => {

@@ -5,14 +5,15 @@ import type { AddressInfo } from 'node:net';
 import type { INestApplication } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EventPayload, type Principal, type RpcResponse, sessionBroker, toolExecutor, WireErrorCode } from '@mcp-platform/protocol-contracts';
-import { type CallToolResult, REQUIRED_SCOPES_META_KEY } from '@mcp-platform/protocol-mcp';
+import { type EventPayload, type Principal, sessionBroker, toolExecutor, WireErrorCode } from '@mcp-platform/protocol-contracts';
+import { REQUIRED_SCOPES_META_KEY } from '@mcp-platform/protocol-mcp';
 import { EventLog, MessageBus, type MessagingOptions, NATS_CONNECTION, RpcError } from '@mcp-platform/shared-messaging';
 import type { DatabaseOptions } from '@mcp-platform/shared-persistence';
 import { bootService, serviceSetups, toolResultText } from '@mcp-platform/shared-testing';
 import { ToolExecutorModule } from '../src';
 import { CatalogRepository } from '../src/catalog/catalog.repository';
 import { CatalogService } from '../src/catalog/catalog.service';
+import { resultOf } from './executor-calls';
 
 const run = `te${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 
@@ -41,14 +42,6 @@ const fixtureProgress = (progressToken: string | number, progress: number) => ({
 
 /** A fresh stream key shaped like the broker's (two segments of letters and digits). */
 const streamKey = () => `t${randomUUID().replaceAll('-', '')}.c${randomUUID().replaceAll('-', '')}`;
-
-/** A legacy call's answer: always the tool's result (a legacy call asks its client on the stream, never by result). */
-async function resultOf(answer: Promise<RpcResponse<typeof toolExecutor.callTool>>): Promise<CallToolResult> {
-  const value = await answer;
-  if (toolExecutor.isCallInputRequired(value) || toolExecutor.isCallRunAsTask(value))
-    throw new Error(`a legacy call answered something else than a result: ${JSON.stringify(value)}`);
-  return value;
-}
 
 /** Both setups; the distributed one allows private networks, the embedded one keeps the default refusal. */
 const setups = serviceSetups('tool-executor', run).map((setup) => ({ ...setup, allowPrivateNetworks: setup.name === 'NATS + PostgreSQL' }));

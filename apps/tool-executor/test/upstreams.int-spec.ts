@@ -6,7 +6,7 @@ import type { INestApplication } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EventPayload, type Principal, type RpcResponse, sessionBroker, toolExecutor, WireErrorCode } from '@mcp-platform/protocol-contracts';
+import { type EventPayload, type Principal, sessionBroker, toolExecutor, WireErrorCode } from '@mcp-platform/protocol-contracts';
 import type { CallToolResult } from '@mcp-platform/protocol-mcp';
 import { MessageBus, type MessagingOptions, RpcError } from '@mcp-platform/shared-messaging';
 import type { DatabaseOptions } from '@mcp-platform/shared-persistence';
@@ -26,6 +26,7 @@ import {
 } from '@mcp-platform/shared-testing';
 import { ToolExecutorModule } from '../src';
 import { TOOL_EXECUTOR_CONNECTION } from '../src/tool-executor.constants';
+import { resultOf, testUpstreamOptions } from './executor-calls';
 
 const run = `up${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 const TENANT = 'demo';
@@ -50,28 +51,15 @@ function boot(messaging: MessagingOptions, database: DatabaseOptions): Promise<I
       database,
       seed: true,
       http: { allowPrivateNetworks: false },
-      upstreams: {
-        allowPrivateNetworks: false,
-        allowedHosts: ['127.0.0.1'],
-        secretsKey: 'a test key for sealing upstream secrets',
-        stdioServers: {
-          fixture: {
-            ...legacyStdioUpstreamCommand(),
-            env: { FIXTURE_ECHO_DESCRIPTION: '{{description}}' },
-            params: { description: { secret: false, pattern: '^[A-Za-z ]{1,64}$', default: 'Echoes its text' } },
-          },
+      upstreams: testUpstreamOptions({
+        fixture: {
+          ...legacyStdioUpstreamCommand(),
+          env: { FIXTURE_ECHO_DESCRIPTION: '{{description}}' },
+          params: { description: { secret: false, pattern: '^[A-Za-z ]{1,64}$', default: 'Echoes its text' } },
         },
-        stdioPath: process.env['PATH'] ?? '/usr/bin:/bin',
-        connectTimeoutMs: 5_000,
-      },
+      }),
     }),
   );
-}
-
-async function resultOf(answer: Promise<RpcResponse<typeof toolExecutor.callTool>>): Promise<CallToolResult> {
-  const value = await answer;
-  if (toolExecutor.isCallInputRequired(value) || toolExecutor.isCallRunAsTask(value)) throw new Error(`not a result: ${JSON.stringify(value)}`);
-  return value;
 }
 
 describe.each(setups)('upstream MCP servers over $name', (setup) => {
@@ -250,7 +238,7 @@ describe.each(setups)('upstream MCP servers over $name', (setup) => {
     const ANSWERS: Record<string, Record<string, unknown>> = {
       'elicitation/create': { action: 'accept', content: { answer: 'forty-two' } },
       'sampling/createMessage': SAMPLED,
-      'roots/list': { roots: [{ uri: 'file:///work/project', name: 'project' }] },
+      'roots/list': { roots: [{ uri: 'file:///example/project', name: 'project' }] },
     };
 
     /**
@@ -340,7 +328,7 @@ describe.each(setups)('upstream MCP servers over $name', (setup) => {
     it.each([
       ['asking__ask', { question: 'The answer?' }, 'elicitation/create', 'answer: forty-two'],
       ['asking__sample', { prompt: 'Say something' }, 'sampling/createMessage', 'a sampled answer'],
-      ['asking__roots', {}, 'roots/list', 'file:///work/project'],
+      ['asking__roots', {}, 'roots/list', 'file:///example/project'],
     ])("a legacy upstream's %s request reaches a legacy caller on its call's stream", async (name, args, method, text) => {
       const { result, asked } = await legacyCall(name, args);
       expect(toolResultText(result)).toBe(text);

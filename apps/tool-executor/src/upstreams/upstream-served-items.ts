@@ -48,6 +48,8 @@ export class UpstreamServedItems {
    */
   async hand(source: StoredSource, items: UpstreamItemEntity[], deleted = false): Promise<void> {
     const served: ServedItems = { prompts: [], resources: [], resourceTemplates: [] };
+    /** The items sent, by kind and the name the store knows them by: what its refusals name. */
+    const sent = new Map<string, UpstreamItemEntity>();
     let budget = SERVED_ITEMS_MAX_BYTES;
     for (const item of items) {
       if (deleted || item.kind === 'tool' || item.approved === null || heldReason(source, item) !== null) continue;
@@ -60,6 +62,7 @@ export class UpstreamServedItems {
         continue;
       }
       const exposed = exposedName(source.prefix, item.name, item.kind);
+      sent.set(itemKey(item.kind, exposed), item);
       if (item.kind === 'prompt') served.prompts.push({ prompt: { ...item.approved, name: exposed } as never, upstreamName: item.name });
       else if (item.kind === 'resource') served.resources.push({ resource: item.approved as never });
       else served.resourceTemplates.push({ resourceTemplate: { ...item.approved, name: exposed } as never, upstreamName: item.name });
@@ -72,19 +75,12 @@ export class UpstreamServedItems {
         servers: source.servers,
         ...served,
       });
-      const byKey = new Map(refused.map((refusal) => [itemKey(refusal.kind, this.upstreamNameOf(source, refusal.kind, refusal.name)), refusal.reason]));
-      for (const item of items) {
-        const reason = byKey.get(itemKey(item.kind, item.name));
-        if (reason !== undefined) Object.assign(item, { status: 'refused', reason });
+      for (const refusal of refused) {
+        const item = sent.get(itemKey(refusal.kind, refusal.name));
+        if (item) Object.assign(item, { status: 'refused', reason: refusal.reason });
       }
     } catch (error) {
       this.logger.warn(`upstream ${source.tenant}/${source.name}: the resource store did not take its prompts and resources: ${(error as Error).message}`);
     }
-  }
-
-  /** The upstream's name of an item the store names as clients see it. */
-  private upstreamNameOf(source: StoredSource, kind: ItemKind, exposed: string): string {
-    const prefix = source.prefix === null || kind === 'resource' ? '' : `${source.prefix}__`;
-    return exposed.startsWith(prefix) ? exposed.slice(prefix.length) : exposed;
   }
 }
