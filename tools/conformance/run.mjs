@@ -11,7 +11,10 @@
 // - the newest suite (0.2.0-alpha.12): every server scenario at both wires (the 2025-11-25 handshake and
 //   the stateless 2026-07-28 wire, the tasks and skills extensions included), strictly (a WARNING or a
 //   pass on a missing fixture fails a scenario), with the baseline in expected-failures-next.yml.
-// Environment: CONFORMANCE_MODES (default `embedded,distributed`), CONFORMANCE_SUITES (default
+// - and, in mode `federated`, the same suites through federation: a gateway platform serving the
+//   conformance server of another platform process as an upstream source without a prefix, with its own
+//   baseline for the newest suite (expected-failures-federated.yml).
+// Environment: CONFORMANCE_MODES (default `embedded,distributed,federated`), CONFORMANCE_SUITES (default
 // `current,next`), CONFORMANCE_CACHE (default node_modules/.cache/mcp-conformance; point it at a filled
 // cache to run offline), CONFORMANCE_VERSION, CONFORMANCE_NEXT_VERSION and CONFORMANCE_SDK_VERSION (the
 // suite and SDK versions; defaults in suite.mjs).
@@ -34,9 +37,10 @@ import {
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const baseline = join(root, 'tools', 'conformance', 'expected-failures.yml');
 const nextBaseline = join(root, 'tools', 'conformance', 'expected-failures-next.yml');
+const federatedBaseline = join(root, 'tools', 'conformance', 'expected-failures-federated.yml');
 const standaloneMain = join(root, 'apps', 'standalone', 'dist', 'main.js');
 const virtualServerPath = '/conformance/everything/mcp';
-const modes = (process.env.CONFORMANCE_MODES ?? 'embedded,distributed').split(',').map((mode) => mode.trim());
+const modes = (process.env.CONFORMANCE_MODES ?? 'embedded,distributed,federated').split(',').map((mode) => mode.trim());
 const cacheDir = resolve(process.env.CONFORMANCE_CACHE || defaultCacheDir(root));
 const suites = (process.env.CONFORMANCE_SUITES ?? 'current,next').split(',').map((name) => name.trim());
 const version = process.env.CONFORMANCE_VERSION || DEFAULT_SUITE_VERSION;
@@ -74,7 +78,7 @@ try {
 } catch (error) {
   fail(`cannot load @mcp-platform/shared-testing (run \`npm run build\` first): ${error.message}`);
 }
-const { ProcessTracker, bootDistributed, findClusterModule, getFreePort, importClusterModule, startRoundRobinProxy, waitForHttpOk } = testing;
+const { ProcessTracker, bootDistributed, findClusterModule, getFreePort, importClusterModule, obtainToken, startRoundRobinProxy, waitForHttpOk } = testing;
 
 const tracker = new ProcessTracker();
 const cleanups = [];
@@ -99,7 +103,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
  * server-sse-polling scenarios) and the newest suite at both wires, strictly, with its baseline. Each run
  * is one entry of the result: its title and exit code (0 ok).
  */
-async function runSuites(mode, url) {
+async function runSuites(mode, url, wireBaseline = nextBaseline) {
   const runs = [];
   const report = (title, result) => {
     for (const line of result.lines) console.log(line);
@@ -117,32 +121,92 @@ async function runSuites(mode, url) {
   }
   if (next) {
     const title = `${next.version}, both wires (strict, with baseline)`;
-    console.log(`\n=== ${mode}: ${url} — ${title}, baseline ${relative(root, nextBaseline)} ===`);
-    const expected = parseWireBaseline(readFileSync(nextBaseline, 'utf8'));
+    console.log(`\n=== ${mode}: ${url} — ${title}, baseline ${relative(root, wireBaseline)} ===`);
+    const expected = parseWireBaseline(readFileSync(wireBaseline, 'utf8'));
     report(title, await runBothWires(next, { url, resultsDir: join(resultsRoot, `${mode}-next`), baseline: expected }));
   }
   return { mode, runs };
 }
 
-async function embedded() {
+/** Starts one embedded platform on a free port, in memory; resolves with its base URL once it is ready. */
+async function startStandalone(name, env = {}) {
   const port = await getFreePort();
   const base = `http://127.0.0.1:${port}`;
-  const app = tracker.start('standalone', process.execPath, [standaloneMain], {
+  const app = tracker.start(name, process.execPath, [standaloneMain], {
     cwd: root,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: 'memory://', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: 'memory://', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', ...env },
   });
   cleanups.push(() => tracker.stop(app));
   try {
-    await waitForHttpOk(`${base}/health/ready`, { timeoutMs: 60_000, description: 'the embedded platform' });
+    await waitForHttpOk(`${base}/health/ready`, { timeoutMs: 60_000, description: `the embedded platform (${name})` });
   } catch (error) {
     console.error(app.output());
     throw error;
   }
+  return { base, stop: () => tracker.stop(app) };
+}
+
+async function embedded() {
+  const platform = await startStandalone('standalone');
   try {
-    return await runSuites('embedded', `${base}${virtualServerPath}`);
+    return await runSuites('embedded', `${platform.base}${virtualServerPath}`);
   } finally {
-    await tracker.stop(app);
+    await platform.stop();
   }
+}
+
+const FEDERATION_TENANT = 'federation';
+const FEDERATION_ADMIN = { username: 'conformance-admin', password: 'conformance-admin-password' };
+
+/**
+ * The suites through federation: a gateway platform whose virtual server `federation/everything` serves
+ * nothing of its own but every tool, prompt, resource and template of one upstream source without a
+ * prefix, and that upstream is another platform process's conformance server (the suites' fixtures), so
+ * every scenario crosses the gateway's upstream bridging (a modern upstream, found by `server/discover`).
+ * The gateway is set up the way a tenant admin would: through the admin API, with a token from its own
+ * authorization server.
+ */
+async function federated() {
+  const upstream = await startStandalone('upstream');
+  const gateway = await startStandalone('gateway', {
+    ADMIN_USERNAME: FEDERATION_ADMIN.username,
+    ADMIN_PASSWORD: FEDERATION_ADMIN.password,
+    UPSTREAM_ALLOWED_HOSTS: '127.0.0.1',
+  });
+  try {
+    await federate(gateway.base, `${upstream.base}${virtualServerPath}`);
+    return await runSuites('federated', `${gateway.base}/${FEDERATION_TENANT}/everything/mcp`, federatedBaseline);
+  } finally {
+    await gateway.stop();
+    await upstream.stop();
+  }
+}
+
+/** Creates the federation tenant on `gateway`: the upstream source (every item approved) and the public virtual server exposing it. */
+async function federate(gateway, upstreamUrl) {
+  const adminUrl = `${gateway}/admin/v1`;
+  const token = await obtainToken({ issuer: `${gateway}/oauth`, resource: adminUrl, scope: 'admin', user: FEDERATION_ADMIN });
+  const admin = async (method, path, body, expected) => {
+    const response = await fetch(`${adminUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token.access_token}`, 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(30_000),
+    });
+    if (response.status !== expected) throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
+    return response.json();
+  };
+  await admin('POST', '/tenants', { slug: FEDERATION_TENANT, name: 'Conformance through federation' }, 201);
+  await admin('PUT', `/tenants/${FEDERATION_TENANT}/virtual-servers/everything`, { title: 'everything (federated)', public: true, tools: [] }, 200);
+  const connection = { transport: 'streamable-http', url: upstreamUrl };
+  await admin('PUT', `/tenants/${FEDERATION_TENANT}/upstreams/everything`, { connection, prefix: null, policy: 'approve-all' }, 201);
+  await admin(
+    'PUT',
+    `/tenants/${FEDERATION_TENANT}/virtual-servers/everything`,
+    { title: 'everything (federated)', public: true, sources: [{ source: 'everything' }] },
+    200,
+  );
+  console.log(`conformance: ${gateway}/${FEDERATION_TENANT}/everything/mcp federates ${upstreamUrl}`);
 }
 
 /** Two broker replicas behind a round-robin proxy: the suites' sessions, streams and retries cross replicas. */
@@ -169,7 +233,8 @@ try {
   for (const mode of modes) {
     if (mode === 'embedded') results.push(await embedded());
     else if (mode === 'distributed') results.push(await distributed());
-    else fail(`unknown mode "${mode}" in CONFORMANCE_MODES (embedded, distributed)`);
+    else if (mode === 'federated') results.push(await federated());
+    else fail(`unknown mode "${mode}" in CONFORMANCE_MODES (embedded, distributed, federated)`);
   }
 } catch (error) {
   console.error(`conformance: could not run: ${error.stack ?? error}`);
