@@ -5,6 +5,7 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Principal, toolExecutor, WireErrorCode } from '@mcp-platform/protocol-contracts';
+import { REQUIRED_SCOPES_META_KEY } from '@mcp-platform/protocol-mcp';
 import { MessageBus, type MessagingOptions } from '@mcp-platform/shared-messaging';
 import type { DatabaseOptions } from '@mcp-platform/shared-persistence';
 import { bootService, CATALOG_TOOL_NAMES, type LegacyUpstream, serviceSetups, startLegacyUpstream, toolResultText } from '@mcp-platform/shared-testing';
@@ -126,6 +127,34 @@ describe.each(setups)('composition of virtual servers over $name', (setup) => {
       ),
     );
     expect(hashed.structuredContent).toEqual({ algorithm: 'md5', hex: '9dd4e461268c8034f5c8564e155c67a6' });
+  });
+
+  it("gives an upstream tool scopes on one server: listed and callable only with them, offered by the server's authorization", async () => {
+    const pick = { tool: 'lg__echo', name: 'guarded_echo', scopes: ['lg:write'] };
+    await putServer({ name: 'scoped', tools: [pick, 'lg__echo'] });
+    await expect(getServer('scoped')).resolves.toMatchObject({ tools: [pick, 'lg__echo'] });
+    await expect(bus.request(toolExecutor.getVirtualServer, { tenant: TENANT, server: 'scoped' }, as)).resolves.toMatchObject({
+      scopes: ['mcp', 'lg:write'],
+    });
+    // The same catalog tool, exposed without the pick, needs nothing more.
+    expect((await listed('scoped')).map((tool) => tool.name)).toEqual(['lg__echo']);
+    expect(toolResultText(await call('scoped', 'lg__echo', { text: 'open' }))).toBe('echo: open');
+    await expect(call('scoped', 'guarded_echo', { text: 'x' })).rejects.toMatchObject({
+      code: WireErrorCode.InsufficientScope,
+      message: 'Tool guarded_echo requires scope lg:write',
+      data: { scopes: ['mcp', 'lg:write'] },
+    });
+    const writer = { context: { principal: { ...admin, scopes: ['mcp', 'lg:write'] } } };
+    const tools = (await bus.request(toolExecutor.listTools, { tenant: TENANT, server: 'scoped' }, writer)).tools;
+    expect(tools.find((tool) => tool.name === 'guarded_echo')?._meta).toMatchObject({ [REQUIRED_SCOPES_META_KEY]: ['lg:write'] });
+    const echoed = await resultOf(
+      bus.request(
+        toolExecutor.callTool,
+        { tenant: TENANT, server: 'scoped', callId: `c-${randomUUID()}`, name: 'guarded_echo', arguments: { text: 'guarded' }, protocolVersion: '2025-11-25' },
+        writer,
+      ),
+    );
+    expect(toolResultText(echoed)).toBe('echo: guarded');
   });
 
   it('refuses a name collision and bad fixed arguments at write time, storing nothing', async () => {

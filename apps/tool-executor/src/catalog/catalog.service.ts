@@ -203,15 +203,19 @@ export class CatalogService implements OnApplicationBootstrap {
     }
     if (refusal !== null) return undefined;
     const fixed = presentation.fixedArguments ?? {};
+    const record = withScopes(prepared.record, presentation.scopes);
+    const stepUpScopes = record.requiredScopes.filter((scope) => scope !== BASELINE_SCOPE);
     const wire: Tool = {
       ...prepared.wire,
       name: exposure.name,
       ...(presentation.title === undefined ? {} : { title: presentation.title }),
       ...(presentation.description === undefined ? {} : { description: presentation.description }),
       inputSchema: presentedInputSchema(prepared.record.inputSchema, presentation) as Tool['inputSchema'],
+      ...(stepUpScopes.length ? { _meta: { ...prepared.wire._meta, [REQUIRED_SCOPES_META_KEY]: stepUpScopes } } : {}),
     };
     return {
       ...prepared,
+      record,
       wire,
       // A fixed argument is not the client's to send, so neither is its header (S-116).
       paramHeaders: prepared.paramHeaders.filter((declaration) => !Object.hasOwn(fixed, declaration.path[0] ?? '')),
@@ -287,6 +291,12 @@ export class CatalogService implements OnApplicationBootstrap {
     for (const key of this.prepared.keys()) if (!live.has(key)) this.prepared.delete(key);
     for (const key of this.presentationChecks.keys()) if (!live.has(key.slice(0, key.indexOf('|')))) this.presentationChecks.delete(key);
   }
+}
+
+/** The tool as one server exposes it, needing the pick's scopes too (who sees and calls it, and what its server offers, follow `requiredScopes`). */
+function withScopes(record: CatalogTool, scopes: string[] | undefined): CatalogTool {
+  const extra = (scopes ?? []).filter((scope) => !record.requiredScopes.includes(scope));
+  return extra.length ? { ...record, requiredScopes: [...record.requiredScopes, ...extra] } : record;
 }
 
 /**

@@ -84,6 +84,8 @@ export interface ToolPresentation {
   description?: string;
   fixedArguments?: JsonObject;
   defaultArguments?: JsonObject;
+  /** Scopes a caller needs for this exposure, besides the tool's own. */
+  scopes?: string[];
 }
 
 /** A tool a virtual server exposes with a presentation of its own. */

@@ -209,9 +209,16 @@ export const ToolPickSchema = z
     defaultArguments: JsonObjectSchema.optional().describe(
       'Arguments filled in when the client omits them: they stay in the schema, with `default` set to the value and out of `required`. Same checks as `fixedArguments`; a name may not be both fixed and defaulted',
     ),
+    scopes: z
+      .array(ScopeNameSchema)
+      .max(32)
+      .optional()
+      .describe(
+        "Scopes a caller's token must carry to see and call the tool on this server, besides the tool's own `requiredScopes` (a tool a source brings has none): listed only to callers holding them, a call without them is refused with 403 `insufficient_scope` naming them, and the server's authorization offers them",
+      ),
   })
   .strict()
-  .describe('A catalog tool exposed with a presentation of its own: a rename, overrides, fixed and default arguments');
+  .describe('A catalog tool exposed with a presentation of its own: a rename, overrides, fixed and default arguments, scopes');
 export type ToolPick = z.output<typeof ToolPickSchema>;
 
 /** Every tool of one upstream source on a virtual server, present and future, but the hidden ones. */
@@ -235,7 +242,7 @@ export type ServerSource = z.output<typeof ServerSourceSchema>;
 /** What is wrong with a `tools` entry that is neither a name nor a pick: the pick's own issues when it is an object. */
 function describeToolEntryIssue(issue: { code?: string; input?: unknown; errors?: Array<Array<{ path: PropertyKey[]; message: string }>> }): string {
   if (issue.code !== 'invalid_union' || typeof issue.input !== 'object' || issue.input === null) {
-    return "a catalog tool's name, or a pick { tool, name?, title?, description?, fixedArguments?, defaultArguments? }";
+    return "a catalog tool's name, or a pick { tool, name?, title?, description?, fixedArguments?, defaultArguments?, scopes? }";
   }
   const nested = issue.errors?.[1] ?? [];
   return `not a valid pick: ${nested.map((entry) => (entry.path.length ? `${entry.path.map(String).join('.')}: ` : '') + entry.message).join('; ')}`;
@@ -255,7 +262,7 @@ export const VirtualServerDefinitionSchema = z.object({
     .max(1000)
     .default([])
     .describe(
-      "The tools this server exposes: a catalog tool's name (exposed as it is) or a pick (`{ tool, name?, title?, description?, fixedArguments?, defaultArguments? }`). Read back as written (names stay names, picks stay picks), ordered by exposed name",
+      "The tools this server exposes: a catalog tool's name (exposed as it is) or a pick (`{ tool, name?, title?, description?, fixedArguments?, defaultArguments?, scopes? }`). Read back as written (names stay names, picks stay picks), ordered by exposed name",
     ),
   /** Upstream sources whose every tool this server exposes (issue 15 §3); absent or empty: none. */
   sources: z.array(ServerSourceSchema).max(100).optional(),
