@@ -71,11 +71,15 @@ describe.each(setups)('composition of virtual servers over $name', (setup) => {
     await drop?.();
   });
 
-  it('keeps the tools of existing servers when the migration is undone and run again', async () => {
+  it('keeps the tools of existing servers when the composition migration is undone and run again', async () => {
     const before = (await listed('default')).map((tool) => tool.name);
     expect(before.length).toBeGreaterThan(3);
     const dataSource = app.get<DataSource>(getDataSourceToken(TOOL_EXECUTOR_CONNECTION));
-    await dataSource.undoLastMigration();
+    // Undo the later migrations too, down to and including AddServerComposition.
+    const applied = (await dataSource.query(`SELECT "name" FROM "tool_executor"."migrations" ORDER BY "timestamp" DESC`)) as Array<{ name: string }>;
+    const undo = applied.findIndex((migration) => migration.name === 'AddServerComposition1767916800000') + 1;
+    expect(undo).toBeGreaterThan(0);
+    for (let step = 0; step < undo; step += 1) await dataSource.undoLastMigration();
     await dataSource.runMigrations();
     await app.get(CatalogService).reloadTenant(TENANT);
     expect((await listed('default')).map((tool) => tool.name)).toEqual(before);

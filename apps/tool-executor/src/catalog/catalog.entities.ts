@@ -9,6 +9,7 @@ import { AddTenantDisabled1767571200000 } from './migrations/1767571200000-AddTe
 import { AddUpstreamSources1767830400000 } from './migrations/1767830400000-AddUpstreamSources';
 import { AddServerComposition1767916800000 } from './migrations/1767916800000-AddServerComposition';
 import { AddUpstreamServedItems1768003200000 } from './migrations/1768003200000-AddUpstreamServedItems';
+import { AddUpstreamResync1768089600000 } from './migrations/1768089600000-AddUpstreamResync';
 import { TenantEntity } from './tenant.entity';
 import { ToolEntity } from './tool.entity';
 import { ToolLastErrorEntity } from './tool-last-error.entity';
@@ -39,4 +40,5 @@ export const CATALOG_MIGRATIONS = [
   AddUpstreamSources1767830400000,
   AddServerComposition1767916800000,
   AddUpstreamServedItems1768003200000,
+  AddUpstreamResync1768089600000,
 ];

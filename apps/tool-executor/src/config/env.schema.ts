@@ -17,6 +17,13 @@ export const upstreamEnv = {
   UPSTREAM_STDIO_SERVERS: emptyAsUnset(z.string().max(1_000_000)),
   /** The PATH stdio servers get, and their commands are looked up in (nothing else of the executor's environment reaches them). */
   UPSTREAM_STDIO_PATH: z.string().min(1).default('/usr/local/bin:/usr/bin:/bin'),
+  /** Seconds between background reads of each upstream's catalog (what changed without `list_changed`, a source that was down; a failed read is retried sooner); 0: never. */
+  UPSTREAM_RESYNC_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(7 * 24 * 3600)
+    .default(15 * 60),
   /** The secret the sealing key of tool sources' secrets derives from (headers, client secrets…); unset: none can be stored. */
   TOOL_SECRETS_KEY: emptyAsUnset(z.string().min(16, 'at least 16 characters')),
 };
@@ -27,6 +34,7 @@ export function upstreamOptionsOf(env: {
   UPSTREAM_ALLOWED_HOSTS: string[];
   UPSTREAM_STDIO_SERVERS?: string | undefined;
   UPSTREAM_STDIO_PATH: string;
+  UPSTREAM_RESYNC_SECONDS: number;
   TOOL_SECRETS_KEY?: string | undefined;
 }): Partial<UpstreamOptions> {
   return {
@@ -34,6 +42,7 @@ export function upstreamOptionsOf(env: {
     allowedHosts: env.UPSTREAM_ALLOWED_HOSTS,
     stdioServers: parseStdioServers(env.UPSTREAM_STDIO_SERVERS),
     stdioPath: env.UPSTREAM_STDIO_PATH,
+    resyncMs: env.UPSTREAM_RESYNC_SECONDS * 1_000,
     ...(env.TOOL_SECRETS_KEY ? { secretsKey: env.TOOL_SECRETS_KEY } : {}),
   };
 }

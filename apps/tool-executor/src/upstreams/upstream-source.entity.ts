@@ -53,6 +53,14 @@ export class UpstreamSourceEntity {
   @Column({ type: 'jsonb' })
   health!: toolExecutor.UpstreamHealth;
 
+  /** When the catalog is due to be read again in the background; null: not yet read (a write reads it). */
+  @Column({ type: 'timestamptz', nullable: true })
+  nextSyncAt!: Date | null;
+
+  /** Background reads in a row that could not read the catalog (the next one waits longer). */
+  @Column({ type: 'integer', default: 0 })
+  syncFailures!: number;
+
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt!: Date;
 

@@ -18,6 +18,8 @@ import { UpstreamSourceEntity } from './upstream-source.entity';
 /** A source as stored: the executor's view plus its sealed secrets. */
 export interface StoredSource extends UpstreamSource {
   stored: StoredSecrets;
+  /** Background reads in a row that failed. */
+  syncFailures: number;
 }
 
 /** What a source's writer gives besides its sealed connection. */
@@ -118,6 +120,31 @@ export class UpstreamSourcesRepository {
 
   async setHealth(sourceId: string, health: toolExecutor.UpstreamHealth): Promise<void> {
     await this.sources.update({ id: sourceId }, { health } as SourceChanges);
+  }
+
+  /**
+   * Claims the sources due for a background read at `now` (enabled, `next_sync_at` passed): each
+   * claimed one is pushed `leaseMs` ahead in the same statement, so of several replicas asking at once
+   * one gets it; the read then sets the real next time ({@link scheduleSync}). At most `limit`.
+   */
+  async claimDueSyncs(now: Date, leaseMs: number, limit: number): Promise<Array<{ tenant: string; id: string; failures: number }>> {
+    const rows = (await this.dataSource.query(
+      `UPDATE "tool_executor"."upstream_sources" AS s SET "next_sync_at" = $2
+         FROM "tool_executor"."tenants" AS t
+        WHERE s."id" IN (SELECT "id" FROM "tool_executor"."upstream_sources"
+                          WHERE "enabled" AND "next_sync_at" <= $1 ORDER BY "next_sync_at" LIMIT $3 FOR UPDATE SKIP LOCKED)
+          AND t."id" = s."tenant_id"
+      RETURNING t."slug" AS "tenant", s."id" AS "id", s."sync_failures" AS "failures"`,
+      [now, new Date(now.getTime() + leaseMs), limit],
+    )) as unknown;
+    // node-postgres answers an UPDATE … RETURNING as [rows, count]; PGlite's driver as the rows alone.
+    const returned = (Array.isArray(rows) && Array.isArray(rows[0]) ? rows[0] : rows) as Array<{ tenant: string; id: string; failures: number }>;
+    return returned.map((row) => ({ tenant: row.tenant, id: row.id, failures: Number(row.failures) }));
+  }
+
+  /** When the source's catalog is to be read again, and how many reads in a row failed. */
+  async scheduleSync(sourceId: string, next: Date, failures: number): Promise<void> {
+    await this.sources.update({ id: sourceId }, { nextSyncAt: next, syncFailures: failures } as SourceChanges);
   }
 
   async itemsOf(sourceId: string): Promise<UpstreamItemEntity[]> {
@@ -246,5 +273,6 @@ function toSource(tenant: string, row: UpstreamSourceEntity): StoredSource {
       .update(canonicalJson({ connection: row.connection, secrets: row.secrets }))
       .digest('base64url'),
     stored: { connection: row.connection, secrets: row.secrets },
+    syncFailures: row.syncFailures,
   };
 }

@@ -37,13 +37,16 @@ type Approval = { kind: ItemKind; item: string; actor: string; digest: string; p
  * A new tool waits (`held-new`) unless the policy approves it; a changed one keeps its approved
  * definition but is held (`held-changed`: neither listed nor callable) until its change is approved;
  * one the upstream stopped listing is held as `removed`. A sync runs when a source is written, when an
- * administrator asks, and when the upstream says a list changed (`list_changed`, either era).
+ * administrator asks, when the upstream says a list changed (`list_changed`, either era), and in the
+ * background ({@link UpstreamResync}, told of each read's outcome: it sets when the next is due).
  */
 @Injectable()
 export class UpstreamSyncService implements OnApplicationBootstrap {
   private readonly logger = new Logger(UpstreamSyncService.name);
   /** One sync per source at a time; a request during one runs once more after it. */
   private readonly running = new Map<string, { again: boolean; done: Promise<void> }>();
+  /** Told after each read of an enabled source whether the catalog could be read ({@link UpstreamResync} schedules the next). */
+  private afterRead: (source: StoredSource, read: boolean) => Promise<void> = async () => undefined;
 
   constructor(
     private readonly repository: UpstreamSourcesRepository,
@@ -82,6 +85,11 @@ export class UpstreamSyncService implements OnApplicationBootstrap {
     return state.done;
   }
 
+  /** Sets what runs after each read of an enabled source (one listener: the background reads). */
+  onRead(listener: (source: StoredSource, read: boolean) => Promise<void>): void {
+    this.afterRead = listener;
+  }
+
   /** The approvals an administrator asked for (digest by {@link itemKey}), written with the catalog rows they change. */
   async approve(source: StoredSource, decisions: Map<string, string>, actor: string): Promise<void> {
     const items = await this.repository.itemsOf(source.id);
@@ -113,8 +121,10 @@ export class UpstreamSyncService implements OnApplicationBootstrap {
       observed = await this.connections.use(source, (client) => readCatalog(client));
     } catch (error) {
       this.logger.warn(`upstream ${source.tenant}/${source.name}: catalog not read: ${(error as Error).message}`);
+      await this.afterRead(source, false);
       return;
     }
+    await this.afterRead(source, true);
     if (observed.cut) this.connections.degraded(source, observed.cut);
     const items = await this.pin(source, observed.items);
     await this.write(source, items.items, items.approvals);

@@ -23,6 +23,12 @@ export interface UpstreamOptions {
   idleMs: number;
   /** A stdio child whose resident memory passes this is killed. */
   stdioMaxRssBytes: number;
+  /** How often a source's catalog is read again in the background (changes an upstream never announced, a source that was down); 0: never. */
+  resyncMs: number;
+  /** How often a replica looks for sources due to be read (or retried after a failed read). */
+  resyncCheckMs: number;
+  /** The first retry of a failed background read; each next one waits twice as long, up to `resyncMs`. */
+  resyncRetryMs: number;
   /** How often a stdio child's memory is read. */
   stdioWatchIntervalMs: number;
 }
@@ -37,4 +43,7 @@ export const DEFAULT_UPSTREAM_OPTIONS: UpstreamOptions = {
   idleMs: 5 * 60_000,
   stdioMaxRssBytes: 512 * 1024 * 1024,
   stdioWatchIntervalMs: 2_000,
+  resyncMs: 15 * 60_000,
+  resyncCheckMs: 15_000,
+  resyncRetryMs: 15_000,
 };

@@ -8,6 +8,7 @@ import { UpstreamConnections } from './upstream-connections';
 import { UpstreamHealthTracker } from './upstream-health';
 import { UpstreamReadsNatsController } from './upstream-reads.nats.controller';
 import { UpstreamReadsService } from './upstream-reads.service';
+import { UpstreamResync } from './upstream-resync';
 import { UpstreamSecrets } from './upstream-secrets';
 import { UpstreamServedItems } from './upstream-served-items';
 import { UpstreamSourceCache } from './upstream-source.cache';
@@ -44,6 +45,7 @@ export class UpstreamsModule {
         UpstreamConnections,
         UpstreamServedItems,
         UpstreamSyncService,
+        UpstreamResync,
         UpstreamToolRunner,
         UpstreamAdminService,
         UpstreamReadsService,
