@@ -12,6 +12,8 @@ import { UpstreamSecrets } from './upstream-secrets';
 import { UpstreamServedItems } from './upstream-served-items';
 import { UpstreamSourceCache } from './upstream-source.cache';
 import { UpstreamSourcesRepository } from './upstream-sources.repository';
+import { UpstreamSubscriptions } from './upstream-subscriptions.service';
+import { UpstreamSubscriptionsNatsController } from './upstream-subscriptions.nats.controller';
 import { UpstreamSyncService } from './upstream-sync.service';
 import { UpstreamToolRunner } from './upstream-tool.runner';
 import { UPSTREAM_OPTIONS, type UpstreamOptions } from './upstreams.constants';
@@ -25,7 +27,7 @@ export class UpstreamsModule {
       module: UpstreamsModule,
       global: false,
       imports: [CatalogModule],
-      controllers: [UpstreamsNatsController, UpstreamReadsNatsController],
+      controllers: [UpstreamsNatsController, UpstreamReadsNatsController, UpstreamSubscriptionsNatsController],
       providers: [
         { provide: UPSTREAM_OPTIONS, useValue: options },
         { provide: Clock, useClass: SystemClock },
@@ -47,6 +49,7 @@ export class UpstreamsModule {
         UpstreamToolRunner,
         UpstreamAdminService,
         UpstreamReadsService,
+        UpstreamSubscriptions,
       ],
       exports: [UpstreamToolRunner],
     };
