@@ -57,7 +57,11 @@ describe.each(serviceSetups('tool-executor', run))('upstream resource subscripti
       ['legacy', legacy.url],
       ['modern', modern.url],
     ] as const) {
-      await bus.request(toolExecutor.putUpstream, { tenant: TENANT, upstream: { name, connection: { transport: 'streamable-http', url }, policy: 'approve-all' } }, as);
+      await bus.request(
+        toolExecutor.putUpstream,
+        { tenant: TENANT, upstream: { name, connection: { transport: 'streamable-http', url }, policy: 'approve-all' } },
+        as,
+      );
     }
   });
 

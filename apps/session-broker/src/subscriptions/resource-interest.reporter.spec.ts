@@ -14,8 +14,14 @@ function setup() {
   const modern: Interest[] = [];
   const listeners: Array<() => void> = [];
   const bus = { emit: (_contract: unknown, payload: Report) => void reports.push(payload) } as unknown as MessageBus;
-  const sessions = { onSubscriptionsChanged: (listener: () => void) => listeners.push(listener), subscribedResources: () => [...legacy] } as unknown as SessionStore;
-  const listens = { onResourceSubscriptionsChanged: (listener: () => void) => listeners.push(listener), subscribedResources: () => [...modern] } as unknown as ListenStreams;
+  const sessions = {
+    onSubscriptionsChanged: (listener: () => void) => listeners.push(listener),
+    subscribedResources: () => [...legacy],
+  } as unknown as SessionStore;
+  const listens = {
+    onResourceSubscriptionsChanged: (listener: () => void) => listeners.push(listener),
+    subscribedResources: () => [...modern],
+  } as unknown as ListenStreams;
   const reporter = new ResourceInterestReporter(bus, sessions, listens);
   reporter.onApplicationBootstrap();
   const changed = () => listeners.forEach((listener) => listener());
@@ -47,7 +53,13 @@ describe(ResourceInterestReporter, () => {
       modern.length = 0;
       changed();
       vi.advanceTimersByTime(100);
-      expect(reports[1]).toMatchObject({ held: [], released: [{ tenant: 'acme', uri: 'memo://one' }, { tenant: 'acme', uri: 'memo://two' }] });
+      expect(reports[1]).toMatchObject({
+        held: [],
+        released: [
+          { tenant: 'acme', uri: 'memo://one' },
+          { tenant: 'acme', uri: 'memo://two' },
+        ],
+      });
     });
   });
 

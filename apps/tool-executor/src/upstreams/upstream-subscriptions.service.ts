@@ -77,7 +77,7 @@ export class UpstreamSubscriptions implements OnApplicationBootstrap, OnApplicat
 
   async onApplicationShutdown(): Promise<void> {
     clearInterval(this.checker);
-    await Promise.allSettled([...this.sources.values()].map((state) => state.listen?.close()));
+    await Promise.allSettled([...this.sources.values()].map((state) => state.listen?.close() ?? Promise.resolve()));
   }
 
   /** A broker replica's report of what its clients subscribe to. */
@@ -162,7 +162,9 @@ export class UpstreamSubscriptions implements OnApplicationBootstrap, OnApplicat
     for (const item of await this.repository.itemsOf(source.id)) {
       if (item.kind !== 'resource' || item.approved === null || heldReason(source, item) !== null || !wanted.has(item.name)) continue;
       if (desired.size >= MAX_UPSTREAM_SUBSCRIPTIONS_PER_SOURCE) {
-        this.logger.warn(`upstream ${labelOf(source)}: more than ${MAX_UPSTREAM_SUBSCRIPTIONS_PER_SOURCE} of its resources are subscribed; the rest get no updates`);
+        this.logger.warn(
+          `upstream ${labelOf(source)}: more than ${MAX_UPSTREAM_SUBSCRIPTIONS_PER_SOURCE} of its resources are subscribed; the rest get no updates`,
+        );
         break;
       }
       desired.add(item.name);
