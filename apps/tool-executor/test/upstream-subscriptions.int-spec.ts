@@ -121,6 +121,16 @@ describe.each(serviceSetups('tool-executor', run))('upstream resource subscripti
     expect(legacy.requests.map((request) => request.method)).toContain('resources/unsubscribe');
   });
 
+  it('subscribes to a URI one of the source’s templates matches', async () => {
+    report('broker-d', ['memo://notes/7']);
+    await waitUntil(async () => legacy.subscribedUris().includes('memo://notes/7'), { timeoutMs: 5_000 });
+    const before = updatesOf('memo://notes/7');
+    expect(await legacy.touch('memo://notes/7')).toBe(1);
+    await waitUntil(async () => updatesOf('memo://notes/7') > before, { timeoutMs: 5_000 });
+    report('broker-d', [], ['memo://notes/7']);
+    await waitUntil(async () => legacy.subscribedUris().length === 0, { timeoutMs: 5_000 });
+  });
+
   it('subscribes again on a new legacy session when the upstream forgot the old one', async () => {
     report('broker-c', [URI]);
     await waitUntil(async () => legacy.subscribedUris().includes(URI), { timeoutMs: 5_000 });

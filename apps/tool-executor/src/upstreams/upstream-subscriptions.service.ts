@@ -1,6 +1,6 @@
 import type { Client, McpSubscription } from '@modelcontextprotocol/client';
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { type EventPayload, sessionBroker, toolExecutor } from '@mcp-platform/protocol-contracts';
+import { type EventPayload, resourceStore, sessionBroker, toolExecutor } from '@mcp-platform/protocol-contracts';
 import { Clock } from '@mcp-platform/shared-clock';
 import { MessageBus } from '@mcp-platform/shared-messaging';
 import { ReportThrottle } from '@mcp-platform/shared-observability';
@@ -156,18 +156,28 @@ export class UpstreamSubscriptions implements OnApplicationBootstrap, OnApplicat
     }
   }
 
-  /** The wanted URIs that are approved, served resources of the source (at most the cap). */
+  /**
+   * The wanted URIs the source serves (at most the cap): its approved resources, and URIs its approved
+   * templates match (a read of them would go to it too).
+   */
   private async servedAmong(source: StoredSource, wanted: ReadonlySet<string>): Promise<Set<string>> {
-    const desired = new Set<string>();
+    const listed = new Set<string>();
+    const templates: resourceStore.UriTemplate[] = [];
     for (const item of await this.repository.itemsOf(source.id)) {
-      if (item.kind !== 'resource' || item.approved === null || heldReason(source, item) !== null || !wanted.has(item.name)) continue;
+      if (item.approved === null || heldReason(source, item) !== null) continue;
+      if (item.kind === 'resource') listed.add(item.name);
+      else if (item.kind === 'resource-template') templates.push(...parsedTemplate(item.approved['uriTemplate']));
+    }
+    const desired = new Set<string>();
+    for (const uri of wanted) {
+      if (!listed.has(uri) && !templates.some((template) => resourceStore.matchUriTemplate(template, uri) !== undefined)) continue;
       if (desired.size >= MAX_UPSTREAM_SUBSCRIPTIONS_PER_SOURCE) {
         this.logger.warn(
           `upstream ${labelOf(source)}: more than ${MAX_UPSTREAM_SUBSCRIPTIONS_PER_SOURCE} of its resources are subscribed; the rest get no updates`,
         );
         break;
       }
-      desired.add(item.name);
+      desired.add(uri);
     }
     return desired;
   }
@@ -224,5 +234,15 @@ export class UpstreamSubscriptions implements OnApplicationBootstrap, OnApplicat
       state.subscribed = new Set();
       if (how !== 'local') this.schedule(source.tenant);
     });
+  }
+}
+
+/** A pinned template's URI template, parsed; none when it is not one the store could serve either. */
+function parsedTemplate(uriTemplate: unknown): resourceStore.UriTemplate[] {
+  if (typeof uriTemplate !== 'string') return [];
+  try {
+    return [resourceStore.parseUriTemplate(uriTemplate)];
+  } catch {
+    return [];
   }
 }
