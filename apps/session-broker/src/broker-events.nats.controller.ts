@@ -2,6 +2,7 @@ import { Controller } from '@nestjs/common';
 import { authorizationServer, type EventPayload, resourceStore, sessionBroker, taskScheduler, toolExecutor } from '@mcp-platform/protocol-contracts';
 import { EventHandler } from '@mcp-platform/shared-messaging';
 import { BrokerEvents } from './broker-events.service';
+import { ResourceInterestReporter } from './subscriptions/resource-interest.reporter';
 import { TaskResultStreams } from './tasks/task-result-streams.registry';
 
 /** Platform events every broker replica handles (delivery `all`). */
@@ -10,6 +11,7 @@ export class BrokerEventsNatsController {
   constructor(
     private readonly events: BrokerEvents,
     private readonly taskStreams: TaskResultStreams,
+    private readonly interest: ResourceInterestReporter,
   ) {}
 
   @EventHandler(toolExecutor.catalogChanged)
@@ -25,6 +27,18 @@ export class BrokerEventsNatsController {
   @EventHandler(resourceStore.resourceUpdated)
   resourceUpdated(payload: EventPayload<typeof resourceStore.resourceUpdated>): void {
     this.events.resourceUpdated(payload.tenant, payload.uri);
+  }
+
+  /** An upstream resource a client subscribed to changed: told like a change of the store's own (issue 15 §4). */
+  @EventHandler(toolExecutor.upstreamResourceUpdated)
+  upstreamResourceUpdated(payload: EventPayload<typeof toolExecutor.upstreamResourceUpdated>): void {
+    this.events.resourceUpdated(payload.tenant, payload.uri);
+  }
+
+  /** A tool executor started: it hears at once what this replica's clients subscribe to. */
+  @EventHandler(toolExecutor.resourceInterestRequested)
+  resourceInterestRequested(): void {
+    this.interest.reportAll();
   }
 
   @EventHandler(sessionBroker.sessionClosed)

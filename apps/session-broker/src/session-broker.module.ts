@@ -27,6 +27,7 @@ import { SkillMethods } from './skills/skill-methods.service';
 import { VirtualServerAnnouncer } from './startup/virtual-server-announcer.service';
 import { SessionStreams } from './streams/session-streams.registry';
 import { ListenStreams } from './subscriptions/listen-streams.registry';
+import { ResourceInterestReporter } from './subscriptions/resource-interest.reporter';
 import { TaskMethods } from './tasks/task-methods.service';
 import { TaskRateLimiter } from './tasks/task-rate-limiter';
 import { TaskResultStreams } from './tasks/task-result-streams.registry';
@@ -89,6 +90,7 @@ export class SessionBrokerModule {
         ModernEndpoint,
         McpEndpoint,
         BrokerEvents,
+        ResourceInterestReporter,
         VirtualServerAnnouncer,
       ],
       exports: [McpEndpoint, ProtectedResourceMetadataEndpoint, SESSION_BROKER_OPTIONS],

@@ -11,6 +11,7 @@ import {
   ElicitRequestSchema,
   ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
+  ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,10 +33,13 @@ import { adminUserOf, distributedMode, type Platform } from './platforms';
 /**
  * The cross-era matrix of issue 15: {legacy client (SDK 1.x), modern client (SDK 2.x, 2026-07-28)} ×
  * {legacy upstream (SDK 1.x, sessions), modern upstream (SDK 2.x, stateless)} × {tool call, progress,
- * cancel, logging, elicitation, sampling, roots, list_changed}, through the distributed platform with
- * two broker replicas: a legacy client's answers to the upstream's requests, and a modern client's
- * retries, are sent to the other replica. Not yet in the matrix: `resources/updated` and tasks (upstream
- * resources and upstream tasks are not federated yet).
+ * cancel, logging, elicitation, sampling, roots, list_changed, resources/updated}, through the
+ * distributed platform with two broker replicas: a legacy client's answers to the upstream's requests,
+ * and a modern client's retries, are sent to the other replica; a legacy client's `resources/subscribe`
+ * goes to the other replica than its GET stream, a modern client's `subscriptions/listen` to one replica,
+ * and the upstream's `notifications/resources/updated` reaches it either way (the upstream subscription
+ * opens with the first subscriber and closes with the last). Not yet in the matrix: tasks (upstream
+ * tasks are not federated yet).
  */
 
 const USER_ANSWER = 'forty-two';
@@ -149,6 +153,33 @@ async function modernClient(url: string, otherUrl: string): Promise<MatrixClient
     asked,
     sentToOther: () => other,
     close: () => client.close(),
+  };
+}
+
+/** A 2025-11-25 client subscribed to `uri` (the subscribe sent to `otherUrl`, its GET stream on `url`); resolves its close. */
+async function legacySubscriber(url: string, otherUrl: string, uri: string, heard: string[]): Promise<() => Promise<void>> {
+  const client = new LegacyClient({ name: 'e2e-subscriber-legacy', version: '1.0.0' });
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => void heard.push(notification.params.uri));
+  const transport = new LegacyTransport(new URL(url), {
+    fetch: (input, init) => (typeof init?.body === 'string' && init.body.includes('"resources/subscribe"') ? fetch(otherUrl, init) : fetch(input, init)),
+  });
+  await client.connect(transport);
+  await client.subscribeResource({ uri });
+  return async () => {
+    await transport.terminateSession().catch(() => undefined);
+    await client.close();
+  };
+}
+
+/** A 2026-07-28 client with a `subscriptions/listen` stream for `uri` on `url`; resolves its close. */
+async function modernSubscriber(url: string, uri: string, heard: string[]): Promise<() => Promise<void>> {
+  const client = new ModernClient({ name: 'e2e-subscriber-modern', version: '1.0.0' }, { versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION } } });
+  client.setNotificationHandler('notifications/resources/updated', (notification) => void heard.push(notification.params.uri));
+  await client.connect(new ModernTransport(new URL(url)));
+  const subscription = await client.listen({ resourceSubscriptions: [uri] });
+  return async () => {
+    await subscription.close();
+    await client.close();
   };
 }
 
@@ -308,6 +339,39 @@ describe('upstream MCP servers bridged across protocol eras, distributed mode wi
     const both = [...(await listed('legacy')), ...(await listed('modern'))].filter((item) => item.name === 'memo://one');
     expect(both.map((item) => item.status).sort()).toEqual(['approved', 'refused']);
     expect(both.find((item) => item.status === 'refused')?.reason).toMatch(/source/i);
+  });
+
+  describe.each(['legacy', 'modern'] as const)('resources/updated of a %s upstream, through an upstream subscription', (upstreamEra) => {
+    // A tenant of its own with this one source: memo://one is then this upstream's (no other source claims it).
+    const subscribingTenant = uniqueTenant(`e2e-subs-${upstreamEra}`);
+    const uri = 'memo://one';
+    const subscribedUpstream = (): boolean =>
+      upstreamEra === 'legacy' ? upstreams.legacy.subscribedUris().includes(uri) : upstreams.modern.resourceListens().some((uris) => uris.includes(uri));
+
+    beforeAll(async () => {
+      await createPublicTenant(admin, subscribingTenant, `Subscriptions to a ${upstreamEra} upstream (e2e)`);
+      await admin.expect(201, 'PUT', `/tenants/${subscribingTenant}/upstreams/${upstreamEra}`, {
+        connection: { transport: 'streamable-http', url: upstreams[upstreamEra].url },
+        policy: 'approve-all',
+      });
+    });
+
+    it.each(['legacy', 'modern'] as const)('tells a %s client subscribed on one replica, and closes the upstream subscription after it', async (clientEra) => {
+      const [brokerA, brokerB] = platform.mode === 'distributed' ? platform.brokerUrls : [platform.baseUrl, platform.baseUrl];
+      const url = mcpUrl(brokerA ?? '', subscribingTenant, PUBLIC_SERVER);
+      const otherUrl = mcpUrl(brokerB ?? '', subscribingTenant, PUBLIC_SERVER);
+      const heard: string[] = [];
+      const close = clientEra === 'legacy' ? await legacySubscriber(url, otherUrl, uri, heard) : await modernSubscriber(url, uri, heard);
+      try {
+        await waitUntil(async () => subscribedUpstream(), { timeoutMs: 10_000 });
+        await upstreams[upstreamEra].touch(uri);
+        await waitUntil(async () => heard.includes(uri), { timeoutMs: 10_000 });
+      } finally {
+        await close();
+      }
+      // The last subscriber is gone: the platform unsubscribes upstream.
+      await waitUntil(async () => !subscribedUpstream(), { timeoutMs: 10_000 });
+    });
   });
 
   describe('a kill -9 of the tool executor, which holds the upstream connections, in the middle of a call', () => {

@@ -137,6 +137,8 @@ export class SessionStore {
   private readonly newId: () => string;
   private watcher: { stop(): void } | undefined;
   private sweeper: NodeJS.Timeout | undefined;
+  /** Told when a mirrored session's subscriptions change, or a session holding some leaves the mirror. */
+  private subscriptionsChanged: (() => void) | undefined;
 
   private constructor(
     private readonly bucket: KeyValueStore,
@@ -275,6 +277,22 @@ export class SessionStore {
     return uses.sort((a, b) => a.touchedAt - b.touchedAt);
   }
 
+  /** Calls `listener` whenever the subscriptions the mirror holds may have changed (one listener). */
+  onSubscriptionsChanged(listener: () => void): void {
+    this.subscriptionsChanged = listener;
+  }
+
+  /** Every URI a live session of the mirror subscribed to, with its tenant (a URI of a tenant once). */
+  subscribedResources(): Array<{ tenant: string; uri: string }> {
+    const seen = new Map<string, { tenant: string; uri: string }>();
+    const now = this.now();
+    for (const { session, expiresAt } of this.mirror.values()) {
+      if (expiresAt <= now) continue;
+      for (const uri of session.subscriptions ?? []) seen.set(JSON.stringify([session.tenant, uri]), { tenant: session.tenant, uri });
+    }
+    return [...seen.values()];
+  }
+
   close(): void {
     this.watcher?.stop();
     if (this.sweeper) clearInterval(this.sweeper);
@@ -313,6 +331,7 @@ export class SessionStore {
     else if (this.mirror.size >= this.maxMirrored) return entry;
     this.mirror.set(id, entry);
     this.index(id, session);
+    if (!sameSubscriptions(held?.session.subscriptions, session.subscriptions)) this.subscriptionsChanged?.();
     return entry;
   }
 
@@ -321,6 +340,7 @@ export class SessionStore {
     if (!held) return;
     this.mirror.delete(id);
     this.unindex(id, held.session);
+    if (held.session.subscriptions?.length) this.subscriptionsChanged?.();
   }
 
   private index(id: string, session: LegacySession): void {
@@ -354,6 +374,12 @@ export class SessionStore {
     const now = this.now();
     for (const [id, entry] of this.mirror) if (entry.expiresAt <= now) this.drop(id);
   }
+}
+
+function sameSubscriptions(before: readonly string[] | undefined, after: readonly string[] | undefined): boolean {
+  const a = before ?? [];
+  const b = after ?? [];
+  return a.length === b.length && a.every((uri, index) => b[index] === uri);
 }
 
 function parseSession(text: string): LegacySession | undefined {

@@ -69,6 +69,8 @@ export class ListenStreams implements OnModuleDestroy {
   /** The streams by caller, oldest first (a Set keeps insertion order). */
   private readonly byCaller = new Map<string, Set<HeldStream>>();
   private readonly reports = new ReportThrottle();
+  /** Told when a stream that subscribed to resources opens or ends. */
+  private resourceSubscriptionsChanged: (() => void) | undefined;
 
   constructor(private readonly perCaller: number = DEFAULT_LISTEN_STREAMS_PER_CALLER) {}
 
@@ -90,7 +92,22 @@ export class ListenStreams implements OnModuleDestroy {
     if (!ofCaller) this.byCaller.set(stream.caller, (ofCaller = new Set()));
     ofCaller.add(held);
     response.onClientGone(() => this.release(held));
+    if (held.filter.resourceUris.size > 0) this.resourceSubscriptionsChanged?.();
     this.endBeyondCap(ofCaller, stream);
+  }
+
+  /** Calls `listener` whenever a stream subscribed to resources opens or ends (one listener). */
+  onResourceSubscriptionsChanged(listener: () => void): void {
+    this.resourceSubscriptionsChanged = listener;
+  }
+
+  /** Every URI a stream here subscribed to, with its tenant (a URI of a tenant once). */
+  subscribedResources(): Array<{ tenant: string; uri: string }> {
+    const seen = new Map<string, { tenant: string; uri: string }>();
+    for (const [tenant, streams] of this.byTenant) {
+      for (const stream of streams) for (const uri of stream.filter.resourceUris) seen.set(JSON.stringify([tenant, uri]), { tenant, uri });
+    }
+    return [...seen.values()];
   }
 
   /** Ends the caller's oldest streams while it holds more than its cap, and says so once a minute per caller. */
@@ -189,10 +206,11 @@ export class ListenStreams implements OnModuleDestroy {
     clearInterval(stream.keepAlive);
     clearTimeout(stream.expiry);
     const streams = this.byTenant.get(stream.tenant);
-    streams?.delete(stream);
+    const released = streams?.delete(stream) ?? false;
     if (streams?.size === 0) this.byTenant.delete(stream.tenant);
     const ofCaller = this.byCaller.get(stream.caller);
     ofCaller?.delete(stream);
     if (ofCaller?.size === 0) this.byCaller.delete(stream.caller);
+    if (released && stream.filter.resourceUris.size > 0) this.resourceSubscriptionsChanged?.();
   }
 }

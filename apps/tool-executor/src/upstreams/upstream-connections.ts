@@ -52,7 +52,11 @@ interface Connection {
 /** How the connector tells the rest of the executor what an upstream said on its own. */
 export interface UpstreamListener {
   /** The upstream said its tools, prompts or resources changed (`list_changed`). */
-  listChanged(source: UpstreamSource): void;
+  listChanged?(source: UpstreamSource): void;
+  /** The upstream said a resource changed (`notifications/resources/updated`); the URI is as it sent it, unchecked. */
+  resourceUpdated?(source: UpstreamSource, uri: string): void;
+  /** A new connection to the source is up (first use, or after one was lost): what lived on the old one is gone. */
+  connected?(source: UpstreamSource): void;
 }
 
 /**
@@ -69,7 +73,7 @@ export class UpstreamConnections implements OnApplicationShutdown {
   private readonly logger = new Logger(UpstreamConnections.name);
   private readonly connections = new Map<string, Promise<Connection>>();
   private readonly agent: Agent;
-  private listener: UpstreamListener | undefined;
+  private readonly listeners: UpstreamListener[] = [];
 
   constructor(
     @Inject(UPSTREAM_OPTIONS) private readonly options: UpstreamOptions,
@@ -87,7 +91,7 @@ export class UpstreamConnections implements OnApplicationShutdown {
   }
 
   listen(listener: UpstreamListener): void {
-    this.listener = listener;
+    this.listeners.push(listener);
   }
 
   /**
@@ -191,16 +195,20 @@ export class UpstreamConnections implements OnApplicationShutdown {
 
   private async connectOnce(source: UpstreamSource, opened: OpenedConnection, version: string): Promise<Connection> {
     const label = labelOf(source);
+    const listChanged = (): void => this.listeners.forEach((listener) => listener.listChanged?.(source));
     const client = new Client(CLIENT_INFO, {
       capabilities: UPSTREAM_CLIENT_CAPABILITIES,
       versionNegotiation: { mode: 'auto' },
       listChanged: {
-        tools: { autoRefresh: false, debounceMs: 200, onChanged: () => this.listener?.listChanged(source) },
-        prompts: { autoRefresh: false, debounceMs: 200, onChanged: () => this.listener?.listChanged(source) },
-        resources: { autoRefresh: false, debounceMs: 200, onChanged: () => this.listener?.listChanged(source) },
+        tools: { autoRefresh: false, debounceMs: 200, onChanged: listChanged },
+        prompts: { autoRefresh: false, debounceMs: 200, onChanged: listChanged },
+        resources: { autoRefresh: false, debounceMs: 200, onChanged: listChanged },
       },
     });
     this.routing.attach(client, label);
+    client.setNotificationHandler('notifications/resources/updated', (notification) => {
+      for (const listener of this.listeners) listener.resourceUpdated?.(source, notification.params.uri);
+    });
     const transport = this.transportOf(source, opened);
     const connection: Connection = { version, client, transport, busy: 0, lastUsedAt: this.clock.now() };
     try {
@@ -223,6 +231,7 @@ export class UpstreamConnections implements OnApplicationShutdown {
       ...(server ? { serverInfo: { name: String(server.name).slice(0, 256), version: String(server.version).slice(0, 64) } } : {}),
     });
     this.armIdleStop(source, connection);
+    for (const listener of this.listeners) listener.connected?.(source);
     return connection;
   }
 

@@ -13,6 +13,8 @@ import { UpstreamSecrets } from './upstream-secrets';
 import { UpstreamServedItems } from './upstream-served-items';
 import { UpstreamSourceCache } from './upstream-source.cache';
 import { UpstreamSourcesRepository } from './upstream-sources.repository';
+import { UpstreamSubscriptionsNatsController } from './upstream-subscriptions.nats.controller';
+import { UpstreamSubscriptions } from './upstream-subscriptions.service';
 import { UpstreamSyncService } from './upstream-sync.service';
 import { UpstreamToolRunner } from './upstream-tool.runner';
 import { UPSTREAM_OPTIONS, type UpstreamOptions } from './upstreams.constants';
@@ -26,7 +28,7 @@ export class UpstreamsModule {
       module: UpstreamsModule,
       global: false,
       imports: [CatalogModule],
-      controllers: [UpstreamsNatsController, UpstreamReadsNatsController],
+      controllers: [UpstreamsNatsController, UpstreamReadsNatsController, UpstreamSubscriptionsNatsController],
       providers: [
         { provide: UPSTREAM_OPTIONS, useValue: options },
         { provide: Clock, useClass: SystemClock },
@@ -49,6 +51,7 @@ export class UpstreamsModule {
         UpstreamToolRunner,
         UpstreamAdminService,
         UpstreamReadsService,
+        UpstreamSubscriptions,
       ],
       exports: [UpstreamToolRunner],
     };

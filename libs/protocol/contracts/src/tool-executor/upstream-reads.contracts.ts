@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CompleteResultSchema, GetPromptResultSchema, ReadResourceResultSchema } from '@mcp-platform/protocol-mcp';
 import { TENANT_SLUG_PATTERN } from '../common/tenant';
-import { defineRpc } from '../define-contract';
+import { defineEvent, defineRpc } from '../define-contract';
 
 /**
  * What the resource store asks the executor about the upstream items it serves (issue 15 §3): the
@@ -50,4 +50,29 @@ export const completeUpstream = defineRpc({
     context: z.object({ arguments: z.record(z.string(), z.string()).optional() }).optional(),
   }),
   response: CompleteResultSchema,
+});
+
+/**
+ * An upstream said a resource it serves to the tenant changed (`notifications/resources/updated`), for
+ * a URI a client of the tenant subscribed to: every broker replica tells its subscribed sessions and
+ * listeners, as for the store's own `resourceUpdated`. The executor drops what nobody subscribed to and
+ * sends at most one per URI each {@link UPSTREAM_UPDATE_MIN_INTERVAL_MS}.
+ */
+export const upstreamResourceUpdated = defineEvent({
+  subject: 'tool-executor.v1.upstream-resource.updated',
+  delivery: 'all',
+  payload: z.object({ tenant: z.string().regex(TENANT_SLUG_PATTERN), uri: z.string().min(1).max(2048) }),
+});
+
+/** The shortest time between two `upstreamResourceUpdated` of one URI of a tenant: a flood of an upstream's is coalesced. */
+export const UPSTREAM_UPDATE_MIN_INTERVAL_MS = 1_000;
+
+/**
+ * A tool executor replica started (or lost track): every broker replica reports at once what it holds
+ * (`resourceInterestReported`), so upstream subscriptions open again without waiting for the next refresh.
+ */
+export const resourceInterestRequested = defineEvent({
+  subject: 'tool-executor.v1.resource-interest.requested',
+  delivery: 'all',
+  payload: z.object({}),
 });

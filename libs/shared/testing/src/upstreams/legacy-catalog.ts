@@ -79,9 +79,14 @@ export class LegacyCatalogServer {
     if (!this.tools.has(name)) this.tools.set(name, registerAddedTool(this.server, this.state, name));
   }
 
-  /** Sends `notifications/resources/updated` when the client subscribed to `uri`. */
-  async touch(uri: string): Promise<boolean> {
-    if (!this.subscriptions.has(uri) || !this.server.isConnected()) return false;
+  /** The URIs the client subscribed to now. */
+  subscribed(): string[] {
+    return [...this.subscriptions];
+  }
+
+  /** Sends `notifications/resources/updated` when the client subscribed to `uri` (`unasked`: even when it did not, as a hostile server would). */
+  async touch(uri: string, unasked = false): Promise<boolean> {
+    if ((!unasked && !this.subscriptions.has(uri)) || !this.server.isConnected()) return false;
     await this.server.server.sendResourceUpdated({ uri });
     return true;
   }

@@ -41,8 +41,13 @@ export interface LegacyUpstream {
   setToolDescription(name: string, text: string): void;
   /** Adds a tool answering `<name> called`; connected sessions get `notifications/tools/list_changed`. */
   addTool(name: string): void;
-  /** Sends `notifications/resources/updated` for `uri` to the sessions subscribed to it; resolves with their number. */
-  touch(uri: string): Promise<number>;
+  /**
+   * Sends `notifications/resources/updated` for `uri` to the sessions subscribed to it; resolves with their
+   * number. `unasked`: to every connected session, subscribed or not (a hostile upstream).
+   */
+  touch(uri: string, options?: { unasked?: boolean }): Promise<number>;
+  /** The URIs some session subscribed to now (`resources/subscribe`, not yet unsubscribed), each once, sorted. */
+  subscribedUris(): string[];
   /** Ends every session and stops listening. */
   close(): Promise<void>;
 }
@@ -111,8 +116,9 @@ export async function startLegacyUpstream(options: LegacyUpstreamOptions = {}): 
       state.addTool(name);
       for (const { catalog } of sessions.values()) catalog.addTool(name);
     },
-    async touch(uri) {
-      const sent = await Promise.all([...sessions.values()].map(({ catalog }) => catalog.touch(uri)));
+    subscribedUris: () => [...new Set([...sessions.values()].flatMap(({ catalog }) => catalog.subscribed()))].sort(),
+    async touch(uri, options = {}) {
+      const sent = await Promise.all([...sessions.values()].map(({ catalog }) => catalog.touch(uri, options.unasked)));
       return sent.filter(Boolean).length;
     },
     async close() {

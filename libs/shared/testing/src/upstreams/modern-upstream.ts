@@ -30,6 +30,8 @@ export interface ModernUpstream {
   addTool(name: string): void;
   /** Sends `notifications/resources/updated` for `uri` on the listen streams that subscribed to it. */
   touch(uri: string): void;
+  /** The `resourceSubscriptions` of every `subscriptions/listen` stream open now (one naming none is left out). */
+  resourceListens(): string[][];
   /** Ends in-flight exchanges and listen streams, and stops listening. */
   close(): Promise<void>;
 }
@@ -44,6 +46,7 @@ export interface ModernUpstream {
 export async function startModernUpstream(options: ModernUpstreamOptions = {}): Promise<ModernUpstream> {
   const state = new CatalogState();
   const requests: UpstreamRequest[] = [];
+  const listens = new Set<string[]>();
   const handler = createMcpHandler(modernCatalogFactory(state), { legacy: options.legacy ?? 'reject' });
   const http = await listenOnLoopback(async (request, response) => {
     if (new URL(request.url ?? '/', 'http://127.0.0.1').pathname !== '/mcp') {
@@ -61,6 +64,11 @@ export async function startModernUpstream(options: ModernUpstreamOptions = {}): 
       }
       for (const method of methodsOf(parsed))
         requests.push({ method, transport: 'streamable-http', ...(protocolVersion !== undefined && { protocolVersion }) });
+      const uris = listenedUris(parsed);
+      if (uris) {
+        listens.add(uris);
+        response.on('close', () => listens.delete(uris));
+      }
     }
     await serveWithFetch(handler.fetch, request, response, body);
   }, options.port);
@@ -84,9 +92,17 @@ export async function startModernUpstream(options: ModernUpstreamOptions = {}): 
     touch(uri) {
       handler.notify.resourceUpdated(uri);
     },
+    resourceListens: () => [...listens].map((uris) => [...uris]),
     async close() {
       await handler.close();
       await http.close();
     },
   };
+}
+
+/** The resource URIs a `subscriptions/listen` request subscribes to, when it is one naming some. */
+function listenedUris(body: unknown): string[] | undefined {
+  if (typeof body !== 'object' || body === null || (body as { method?: unknown }).method !== 'subscriptions/listen') return undefined;
+  const uris = (body as { params?: { notifications?: { resourceSubscriptions?: unknown } } }).params?.notifications?.resourceSubscriptions;
+  return Array.isArray(uris) && uris.length > 0 ? uris.filter((uri): uri is string => typeof uri === 'string') : undefined;
 }
