@@ -13,6 +13,7 @@ import { UpstreamServedItems } from './upstream-served-items';
 import { UpstreamSourceCache } from './upstream-source.cache';
 import { UpstreamSourcesRepository } from './upstream-sources.repository';
 import { UpstreamSyncService } from './upstream-sync.service';
+import { UpstreamTasks } from './upstream-tasks';
 import { UpstreamToolRunner } from './upstream-tool.runner';
 import { UPSTREAM_OPTIONS, type UpstreamOptions } from './upstreams.constants';
 import { UpstreamsNatsController } from './upstreams.nats.controller';
@@ -44,6 +45,7 @@ export class UpstreamsModule {
         UpstreamConnections,
         UpstreamServedItems,
         UpstreamSyncService,
+        UpstreamTasks,
         UpstreamToolRunner,
         UpstreamAdminService,
         UpstreamReadsService,
