@@ -138,6 +138,7 @@ export {
 } from './services/service-setups';
 export { type LegacyUpstream, type LegacyUpstreamOptions, startLegacyUpstream } from './upstreams/legacy-upstream';
 export { type ModernUpstream, type ModernUpstreamOptions, startModernUpstream } from './upstreams/modern-upstream';
+export { type FixtureTask, startTasksUpstream, TASKS_UPSTREAM_TOOLS, type TasksUpstream } from './upstreams/tasks-upstream';
 export {
   type EverythingHttp,
   type EverythingHttpTransport,
