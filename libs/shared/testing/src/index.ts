@@ -138,7 +138,6 @@ export {
 } from './services/service-setups';
 export { type LegacyUpstream, type LegacyUpstreamOptions, startLegacyUpstream } from './upstreams/legacy-upstream';
 export { type ModernUpstream, type ModernUpstreamOptions, startModernUpstream } from './upstreams/modern-upstream';
-export { type FixtureTask, startTasksUpstream, TASKS_UPSTREAM_TOOLS, type TasksUpstream } from './upstreams/tasks-upstream';
 export {
   type EverythingHttp,
   type EverythingHttpTransport,
@@ -150,6 +149,7 @@ export {
   startEverythingHttp,
 } from './upstreams/npm-upstreams';
 export { legacyStdioUpstreamCommand, STDIO_UPSTREAM_READY_LINE, type StdioServerCommand, stdioUpstreamEntry } from './upstreams/stdio-upstream-command';
+export { type FixtureTask, startTasksUpstream, TASKS_UPSTREAM_TOOLS, type TasksUpstream } from './upstreams/tasks-upstream';
 export {
   CATALOG_RESOURCES,
   CATALOG_TOOL_NAMES,
