@@ -19,7 +19,7 @@ import { CallNotifier } from './call-notifier';
 import { type CallOutcome, CallOutput, type CallSink } from './call-output';
 import { type ClientChannel, InputRequired, PendingClientRequests, RoundTripClient, SessionClientRequests, UnreachableClient } from './client-requests';
 import { assertMayCall, assertTenantAccess } from './tool-access';
-import { type ClientRequests, type ToolArguments, type ToolContext, ToolProtocolFailure } from './tool-context';
+import { type ClientRequests, RunsAsTask, TaskRequired, type ToolArguments, type ToolContext, ToolProtocolFailure } from './tool-context';
 
 type CallRequest = RpcRequestParsed<typeof toolExecutor.callTool>;
 /** Which tool a request names. */
@@ -233,23 +233,16 @@ export class CallsService implements OnDrain, OnModuleInit, OnModuleDestroy {
       const check = checkParamHeaders(tool.paramHeaders, request.arguments ?? {}, request.paramHeaders);
       if (!check.ok) throw new RpcError(WireErrorCode.HeaderMismatch, check.message);
     }
-    if (request.taskMode === undefined && tool.record.taskSupport === 'required') {
-      // spec S-295: a 2026-07-28 request names the tasks extension it lacks (-32021); S-197 (MUST): a
-      // 2025-11-25 session's plain call does not run either (-32601).
-      if (eraOfVersion(request.protocolVersion) === 'modern') {
-        throw new RpcError(WireErrorCode.MissingClientCapability, `Tool ${request.name} can only run as a task: declare the tasks extension`, {
-          requiredCapabilities: TASKS_EXTENSION_CAPABILITY,
-        });
-      }
-      throw new RpcError(WireErrorCode.Unsupported, `Tool ${request.name} can only run as a task`);
-    }
+    if (request.taskMode === undefined && tool.record.taskSupport === 'required') throw taskRequiredError(request);
     const args: ToolArguments = composed.arguments;
     const invalid = tool.input.validate(args);
     // spec S-188: invalid arguments are a tool error the model can correct, not a protocol error.
     if (invalid) return errorResult(`Invalid arguments for tool ${request.name}: ${invalid}`);
     // spec S-296: the server decides; a tool that allows tasks runs as one when the caller offered it
     // (arguments checked first, so a call that could only fail needs no task).
-    if (request.taskMode === 'offer' && tool.record.taskSupport !== 'forbidden') return this.taskOffer(tool, request);
+    // An upstream tool's offer runs: its upstream may decide (issue 15 §4), else its runner answers RunsAsTask.
+    const offered = request.taskMode === 'offer' && tool.record.taskSupport !== 'forbidden';
+    if (offered && tool.runner.kind !== 'upstream') return this.taskOffer(tool, request);
     if (this.running.has(request.callId)) throw new RpcError(WireErrorCode.InvalidRequest, `Call ${request.callId} is already running`);
 
     const controller = new AbortController();
@@ -268,7 +261,12 @@ export class CallsService implements OnDrain, OnModuleInit, OnModuleDestroy {
     const client = this.clientOf(request, controller.signal, output);
     runningCall.client = client;
     try {
-      const result = await this.runUntilStopped(tool, args, controller.signal, notifier, client, output);
+      const task = offered
+        ? ({ mode: 'offer' } as const)
+        : request.taskMode === 'task'
+          ? { mode: 'run' as const, carried: request.inputResponses ?? {} }
+          : undefined;
+      const result = await this.runUntilStopped(tool, args, controller.signal, notifier, { client, output, ...(task ? { task } : {}) });
       const malformed = malformedAnswerOf(client);
       if (malformed) throw malformed;
       const answer = this.inputRequiredOf(client, controller) ?? this.finish(tool, result);
@@ -291,6 +289,10 @@ export class CallsService implements OnDrain, OnModuleInit, OnModuleDestroy {
    * needed, a missing capability, a timeout, a protocol failure (`-32603`), else an `isError` result.
    */
   private failureAnswer(error: unknown, request: CallRequest, controller: AbortController, client: ClientRequests): CallAnswer {
+    // Issue 15 §4: an upstream tool whose call became a task (the upstream's, or the platform's), or that only runs as one.
+    if (error instanceof RunsAsTask && request.taskMode === 'offer')
+      return { runAsTask: true, ...(Object.keys(error.carried).length ? { inputResponses: error.carried } : {}) };
+    if (error instanceof TaskRequired && request.taskMode !== 'task') throw taskRequiredError(request);
     const stopped = error instanceof CallStopped ? error : controller.signal.reason instanceof CallStopped ? controller.signal.reason : undefined;
     if (stopped?.kind === 'cancelled') throw new RpcError(WireErrorCode.Cancelled, stopped.message);
     if (stopped?.kind === 'shutdown') throw new RpcError(WireErrorCode.Unavailable, stopped.message);
@@ -393,10 +395,10 @@ export class CallsService implements OnDrain, OnModuleInit, OnModuleDestroy {
     args: ToolArguments,
     signal: AbortSignal,
     notifier: CallNotifier,
-    client: ClientRequests,
-    output: CallSink,
+    { client, output, task }: { client: ClientRequests; output: CallSink; task?: ToolContext['task'] },
   ): Promise<CallToolResult> {
     const context: ToolContext = {
+      ...(task ? { task } : {}),
       signal,
       clock: this.clock,
       progress: (progress, total, message) => void notifier.progress(progress, total, message),
@@ -448,6 +450,19 @@ export class CallsService implements OnDrain, OnModuleInit, OnModuleDestroy {
     }
     return result;
   }
+}
+
+/**
+ * A plain call of a tool that only runs as a task: spec S-295, a 2026-07-28 request names the tasks
+ * extension it lacks (-32021); S-197 (MUST), a 2025-11-25 session's plain call does not run either (-32601).
+ */
+function taskRequiredError(request: CallRequest): RpcError {
+  if (eraOfVersion(request.protocolVersion) === 'modern') {
+    return new RpcError(WireErrorCode.MissingClientCapability, `Tool ${request.name} can only run as a task: declare the tasks extension`, {
+      requiredCapabilities: TASKS_EXTENSION_CAPABILITY,
+    });
+  }
+  return new RpcError(WireErrorCode.Unsupported, `Tool ${request.name} can only run as a task`);
 }
 
 /**

@@ -133,6 +133,32 @@ export interface ToolContext {
    * era, where closing the stream cancels; a call without a session).
    */
   closeConnection(): void;
+  /**
+   * How the call relates to tasks, when it does: `offer`, a modern caller offered to run it as a task and
+   * the tool may decide now (by throwing {@link RunsAsTask}); `run`, it is a task's run, with what the task
+   * was created with ({@link RunsAsTask.carried}, among the task's input responses).
+   */
+  readonly task?: { mode: 'offer' } | { mode: 'run'; carried: Readonly<Record<string, unknown>> };
+}
+
+/**
+ * Thrown by a tool of a call offered as a task (`task.mode === 'offer'`): the call becomes a platform
+ * task, created with `carried` (input responses its run reads back from `task.carried`), e.g. the id of
+ * the task an upstream server created for it.
+ */
+export class RunsAsTask extends Error {
+  constructor(readonly carried: Record<string, unknown> = {}) {
+    super('the call runs as a task');
+    this.name = 'RunsAsTask';
+  }
+}
+
+/** The tool can only run as a task and this call is not one: answered like a built-in tool requiring tasks (S-197, S-295). */
+export class TaskRequired extends Error {
+  constructor() {
+    super('the tool can only run as a task');
+    this.name = 'TaskRequired';
+  }
 }
 
 /** A tool's arguments after validation against its inputSchema (an object; `{}` when none were sent). */

@@ -16,6 +16,7 @@ import { Clock, IdSource } from '@mcp-platform/shared-clock';
 import { createGuardedAgent, describeOutboundFailure, findSsrfRefusal } from '@mcp-platform/shared-egress';
 import type { OpenedConnection, UpstreamSource } from './upstream.types';
 import { UPSTREAM_CLIENT_CAPABILITIES, UpstreamCallRouting } from './upstream-call-routing';
+import { UpstreamClient } from './upstream-client';
 import { upstreamFetch } from './upstream-fetch';
 import { UpstreamHealthTracker } from './upstream-health';
 import { UpstreamSecrets } from './upstream-secrets';
@@ -196,7 +197,7 @@ export class UpstreamConnections implements OnApplicationShutdown {
   private async connectOnce(source: UpstreamSource, opened: OpenedConnection, version: string): Promise<Connection> {
     const label = labelOf(source);
     const listChanged = (): void => this.listeners.forEach((listener) => listener.listChanged?.(source));
-    const client = new Client(CLIENT_INFO, {
+    const client = new UpstreamClient(CLIENT_INFO, {
       capabilities: UPSTREAM_CLIENT_CAPABILITIES,
       versionNegotiation: { mode: 'auto' },
       listChanged: {

@@ -11,6 +11,7 @@ import { definitionDigest, definitionRefusal, exposedName, itemName, pinnedDefin
 import type { UpstreamItemEntity } from './upstream-item.entity';
 import { heldReason, itemKey, UpstreamServedItems } from './upstream-served-items';
 import { type SourceToolRow, type StoredSource, UpstreamSourcesRepository } from './upstream-sources.repository';
+import { upstreamDecidesTasks } from './upstream-tasks';
 
 type ItemKind = toolExecutor.UpstreamItemKind;
 
@@ -261,8 +262,15 @@ async function readCatalog(client: Client): Promise<ObservedCatalog> {
   const capabilities = client.getServerCapabilities() ?? {};
   const budget = { bytes: UPSTREAM_LIMITS.maxCatalogBytes };
   const items: ObservedItem[] = [];
+  const tasksByUpstream = upstreamDecidesTasks(client);
   const lists: Array<[ItemKind, (cursor: string | undefined) => Promise<{ entries: unknown[]; nextCursor?: string | undefined }>]> = [
-    ['tool', async (cursor) => pageOf(await client.listTools(params(cursor), { cacheMode: 'bypass' }), 'tools')],
+    [
+      'tool',
+      async (cursor) => {
+        const page = pageOf(await client.listTools(params(cursor), { cacheMode: 'bypass' }), 'tools');
+        return tasksByUpstream ? { ...page, entries: page.entries.map(withUpstreamTasks) } : page;
+      },
+    ],
   ];
   if (capabilities.prompts) lists.push(['prompt', async (cursor) => pageOf(await client.listPrompts(params(cursor)), 'prompts')]);
   if (capabilities.resources) {
@@ -274,6 +282,12 @@ async function readCatalog(client: Client): Promise<ObservedCatalog> {
     if (cut) return { items, cut };
   }
   return { items };
+}
+
+/** A tool of an upstream that decides on tasks, as the catalog keeps it: it may run as a task (`optional`). */
+function withUpstreamTasks(entry: unknown): unknown {
+  if (typeof entry !== 'object' || entry === null || 'execution' in entry) return entry;
+  return { ...entry, execution: { taskSupport: 'optional' } };
 }
 
 const params = (cursor: string | undefined) => (cursor === undefined ? {} : { cursor });

@@ -16,6 +16,7 @@ import { UpstreamSourcesRepository } from './upstream-sources.repository';
 import { UpstreamSubscriptionsNatsController } from './upstream-subscriptions.nats.controller';
 import { UpstreamSubscriptions } from './upstream-subscriptions.service';
 import { UpstreamSyncService } from './upstream-sync.service';
+import { UpstreamTasks } from './upstream-tasks';
 import { UpstreamToolRunner } from './upstream-tool.runner';
 import { UPSTREAM_OPTIONS, type UpstreamOptions } from './upstreams.constants';
 import { UpstreamsNatsController } from './upstreams.nats.controller';
@@ -48,6 +49,7 @@ export class UpstreamsModule {
         UpstreamServedItems,
         UpstreamSyncService,
         UpstreamResync,
+        UpstreamTasks,
         UpstreamToolRunner,
         UpstreamAdminService,
         UpstreamReadsService,

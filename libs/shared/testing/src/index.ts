@@ -149,6 +149,7 @@ export {
   startEverythingHttp,
 } from './upstreams/npm-upstreams';
 export { legacyStdioUpstreamCommand, STDIO_UPSTREAM_READY_LINE, type StdioServerCommand, stdioUpstreamEntry } from './upstreams/stdio-upstream-command';
+export { type FixtureTask, startTasksUpstream, TASKS_UPSTREAM_TOOLS, type TasksUpstream } from './upstreams/tasks-upstream';
 export {
   CATALOG_RESOURCES,
   CATALOG_TOOL_NAMES,

@@ -1,0 +1,146 @@
+import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
+import type { INestApplication } from '@nestjs/common';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Principal, type RpcRequest, type RpcResponse, toolExecutor, WireErrorCode } from '@mcp-platform/protocol-contracts';
+import { MessageBus, type MessagingOptions } from '@mcp-platform/shared-messaging';
+import type { DatabaseOptions } from '@mcp-platform/shared-persistence';
+import { bootService, serviceSetups, startTasksUpstream, TASKS_UPSTREAM_TOOLS, type TasksUpstream, toolResultText } from '@mcp-platform/shared-testing';
+import { ToolExecutorModule } from '../src';
+import { UPSTREAM_TASK_KEY } from '../src/upstreams/upstream-tasks';
+import { resultOf, testUpstreamOptions } from './executor-calls';
+
+const run = `ut${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+const TENANT = 'demo';
+const MODERN = '2026-07-28';
+const admin: Principal = { subject: 'admin-of-demo', tenant: TENANT, clientId: 'test-client', scopes: ['mcp'], anonymous: false };
+const as = { context: { principal: admin } };
+const setups = serviceSetups('tool-executor', run);
+
+function boot(messaging: MessagingOptions, database: DatabaseOptions): Promise<INestApplication> {
+  return bootService(messaging, ToolExecutorModule.register({ database, seed: true, http: { allowPrivateNetworks: false }, upstreams: testUpstreamOptions() }));
+}
+
+type CallAnswer = RpcResponse<typeof toolExecutor.callTool>;
+
+/**
+ * Issue 15 §4 "tasks": upstream tools of a 2026-07-28 upstream that declares the tasks extension run as
+ * platform tasks (what the executor answers the broker's offer, then each run of the task as its worker
+ * makes it), following the upstream's own task.
+ */
+describe.each(setups)('upstream tasks over $name', (setup) => {
+  let app: INestApplication;
+  let bus: MessageBus;
+  let drop: (() => Promise<void>) | undefined;
+  let upstream: TasksUpstream;
+
+  const call = (name: string, extra: Partial<RpcRequest<typeof toolExecutor.callTool>> = {}, args: Record<string, unknown> = {}): Promise<CallAnswer> =>
+    bus.request(
+      toolExecutor.callTool,
+      {
+        tenant: TENANT,
+        server: 'default',
+        callId: `m-${randomUUID()}`,
+        name,
+        arguments: args,
+        protocolVersion: MODERN,
+        clientCapabilities: { elicitation: { form: {} } },
+        ...extra,
+      },
+      as,
+    );
+  /** The broker's offer: a task the upstream created comes back as runAsTask carrying its id. */
+  const offer = async (name: string, args: Record<string, unknown> = {}) => {
+    const answer = await call(name, { taskMode: 'offer' }, args);
+    if (!toolExecutor.isCallRunAsTask(answer)) throw new Error(`expected runAsTask, got ${JSON.stringify(answer)}`);
+    return answer.inputResponses ?? {};
+  };
+
+  beforeAll(async () => {
+    const database = await setup.database();
+    drop = database.drop;
+    app = await boot(setup.messaging(), database.options);
+    bus = app.get(MessageBus);
+    upstream = await startTasksUpstream();
+    const { upstream: view } = await bus.request(
+      toolExecutor.putUpstream,
+      { tenant: TENANT, upstream: { name: 'tasky', prefix: null, policy: 'approve-all', connection: { transport: 'streamable-http', url: upstream.url } } },
+      as,
+    );
+    expect(view.health, JSON.stringify(view.health)).toMatchObject({ state: 'connected', era: 'modern' });
+    const server = await bus.request(toolExecutor.getServerDefinition, { tenant: TENANT, name: 'default' }, as);
+    await bus.request(
+      toolExecutor.putServerDefinition,
+      { tenant: TENANT, server: { ...server, tools: [...new Set([...server.tools, ...TASKS_UPSTREAM_TOOLS])] } },
+      as,
+    );
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await upstream?.close();
+    await drop?.();
+  });
+
+  it('lets the task path admit the tools of an upstream that decides on tasks (a modern tools/list names no task support)', async () => {
+    await expect(bus.request(toolExecutor.describeToolCall, { tenant: TENANT, server: 'default', name: 'long_job' }, as)).resolves.toMatchObject({
+      taskSupport: 'optional',
+    });
+  });
+
+  it('answers an offered call at once when the upstream made no task of it', async () => {
+    expect(toolResultText(await resultOf(call('report', { taskMode: 'offer' })))).toBe('report ready');
+  });
+
+  it("creates a task for an upstream task, follows it while it works, and ends with the upstream task's result", async () => {
+    const carried = await offer('long_job', { ms: 600 });
+    const upstreamTask = (carried[UPSTREAM_TASK_KEY] as { taskId: string }).taskId;
+    expect(upstream.tasks.get(upstreamTask)?.status).toBe('working');
+    const result = await resultOf(call('long_job', { taskMode: 'task', inputResponses: carried }, { ms: 600 }));
+    expect(toolResultText(result)).toBe('long_job done');
+    // The run followed the upstream's task, polling it, and made no second call.
+    expect(upstream.methods.filter((method) => method === 'tasks/get').length).toBeGreaterThan(1);
+    expect(upstream.tasks.size).toBe(1);
+  });
+
+  it("cancels the upstream's task when the platform task's run is cancelled", async () => {
+    const carried = await offer('long_job', { ms: 60_000 });
+    const upstreamTask = (carried[UPSTREAM_TASK_KEY] as { taskId: string }).taskId;
+    const callId = `t-${randomUUID()}`;
+    const running = call('long_job', { taskMode: 'task', inputResponses: carried, callId }, { ms: 60_000 }).catch((error: unknown) => error);
+    await expect.poll(() => upstream.methods.filter((method) => method === 'tasks/get').length, { timeout: 5_000 }).toBeGreaterThan(2);
+    bus.emit(toolExecutor.callCancelled, { callId, reason: 'task cancelled' });
+    await expect(running).resolves.toMatchObject({ code: WireErrorCode.Cancelled });
+    await expect.poll(() => upstream.tasks.get(upstreamTask)?.status, { timeout: 5_000 }).toBe('cancelled');
+  });
+
+  it("asks the caller what the upstream's task asks, and passes the answer on with tasks/update", async () => {
+    const carried = await offer('ask_job');
+    const upstreamTask = (carried[UPSTREAM_TASK_KEY] as { taskId: string }).taskId;
+    const first = await call('ask_job', { taskMode: 'task', inputResponses: carried });
+    if (!toolExecutor.isCallInputRequired(first)) throw new Error(`expected input requests, got ${JSON.stringify(first)}`);
+    expect(first.inputRequired.inputRequests['colour']).toMatchObject({ method: 'elicitation/create', params: { message: 'Which colour?' } });
+    expect(upstream.tasks.get(upstreamTask)?.status).toBe('input_required');
+    const answered = { ...carried, colour: { action: 'accept', content: { colour: 'teal' } } };
+    expect(toolResultText(await resultOf(call('ask_job', { taskMode: 'task', inputResponses: answered })))).toBe('colour: teal');
+    expect(upstream.tasks.get(upstreamTask)?.updates).toEqual([{ colour: { action: 'accept', content: { colour: 'teal' } } }]);
+  });
+
+  it('refuses a plain modern call of a tool the upstream runs only as a task with -32021, as for a built-in', async () => {
+    await expect(call('must_task')).rejects.toMatchObject({
+      code: WireErrorCode.MissingClientCapability,
+      data: { requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } },
+    });
+  });
+
+  it("follows the upstream's task in a task's run that carries none (a legacy caller's task)", async () => {
+    const before = upstream.tasks.size;
+    const legacy = { taskMode: 'task' as const, protocolVersion: '2025-11-25', clientCapabilities: {} };
+    expect(toolResultText(await resultOf(call('long_job', legacy, { ms: 200 })))).toBe('long_job done');
+    expect(upstream.tasks.size).toBe(before + 1);
+  });
+
+  it('refuses a legacy plain call of a tool the upstream runs only as a task, as for a built-in (-32601)', async () => {
+    await expect(call('must_task', { protocolVersion: '2025-11-25', clientCapabilities: {} })).rejects.toMatchObject({ code: WireErrorCode.Unsupported });
+  });
+});
