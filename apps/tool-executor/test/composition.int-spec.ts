@@ -6,13 +6,11 @@ import type { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Principal, toolExecutor, WireErrorCode } from '@mcp-platform/protocol-contracts';
 import { REQUIRED_SCOPES_META_KEY } from '@mcp-platform/protocol-mcp';
-import { MessageBus, type MessagingOptions } from '@mcp-platform/shared-messaging';
-import type { DatabaseOptions } from '@mcp-platform/shared-persistence';
-import { bootService, CATALOG_TOOL_NAMES, type LegacyUpstream, serviceSetups, startLegacyUpstream, toolResultText } from '@mcp-platform/shared-testing';
-import { ToolExecutorModule } from '../src';
+import { MessageBus } from '@mcp-platform/shared-messaging';
+import { CATALOG_TOOL_NAMES, type LegacyUpstream, serviceSetups, startLegacyUpstream, toolResultText } from '@mcp-platform/shared-testing';
 import { CatalogService } from '../src/catalog/catalog.service';
 import { TOOL_EXECUTOR_CONNECTION } from '../src/tool-executor.constants';
-import { resultOf, testUpstreamOptions } from './executor-calls';
+import { bootUpstreamExecutor, resultOf } from './executor-calls';
 
 const run = `co${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 const TENANT = 'demo';
@@ -23,18 +21,6 @@ const as = { context: { principal: admin } };
 const owner = { context: { principal: { ...admin, scopes: ['mcp', 'demo:crypto'] } } };
 
 const setups = serviceSetups('tool-executor', run);
-
-function boot(messaging: MessagingOptions, database: DatabaseOptions): Promise<INestApplication> {
-  return bootService(
-    messaging,
-    ToolExecutorModule.register({
-      database,
-      seed: true,
-      http: { allowPrivateNetworks: false },
-      upstreams: testUpstreamOptions(),
-    }),
-  );
-}
 
 describe.each(setups)('composition of virtual servers over $name', (setup) => {
   let app: INestApplication;
@@ -55,7 +41,7 @@ describe.each(setups)('composition of virtual servers over $name', (setup) => {
   beforeAll(async () => {
     const database = await setup.database();
     drop = database.drop;
-    app = await boot(setup.messaging(), database.options);
+    app = await bootUpstreamExecutor(setup.messaging(), database.options);
     bus = app.get(MessageBus);
     upstream = await startLegacyUpstream();
     await bus.request(

@@ -2,12 +2,10 @@ import 'reflect-metadata';
 import type { INestApplication } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Principal, toolExecutor } from '@mcp-platform/protocol-contracts';
-import { MessageBus, type MessagingOptions } from '@mcp-platform/shared-messaging';
-import type { DatabaseOptions } from '@mcp-platform/shared-persistence';
-import { bootService, getFreePort, type LegacyUpstream, serviceSetups, startLegacyUpstream, waitUntil } from '@mcp-platform/shared-testing';
-import { ToolExecutorModule } from '../src';
+import { MessageBus } from '@mcp-platform/shared-messaging';
+import { getFreePort, type LegacyUpstream, serviceSetups, startLegacyUpstream, waitUntil } from '@mcp-platform/shared-testing';
 import { UpstreamSourcesRepository } from '../src/upstreams/upstream-sources.repository';
-import { testUpstreamOptions } from './executor-calls';
+import { bootUpstreamExecutor, testUpstreamOptions } from './executor-calls';
 
 const run = `rs${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 const TENANT = 'demo';
@@ -18,13 +16,6 @@ const as = { context: { principal: admin } };
 const RESYNC = { resyncMs: 1_500, resyncCheckMs: 100, resyncRetryMs: 200 };
 
 const setups = serviceSetups('tool-executor', run);
-
-function boot(messaging: MessagingOptions, database: DatabaseOptions): Promise<INestApplication> {
-  return bootService(
-    messaging,
-    ToolExecutorModule.register({ database, seed: true, http: { allowPrivateNetworks: false }, upstreams: { ...testUpstreamOptions(), ...RESYNC } }),
-  );
-}
 
 describe.each(setups)('background reads of upstream catalogs over $name', (setup) => {
   let app: INestApplication;
@@ -40,7 +31,7 @@ describe.each(setups)('background reads of upstream catalogs over $name', (setup
   beforeAll(async () => {
     const database = await setup.database();
     drop = database.drop;
-    app = await boot(setup.messaging(), database.options);
+    app = await bootUpstreamExecutor(setup.messaging(), database.options, { ...testUpstreamOptions(), ...RESYNC });
     bus = app.get(MessageBus);
   });
 

@@ -2,19 +2,9 @@ import 'reflect-metadata';
 import type { INestApplication } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EventPayload, type Principal, sessionBroker, toolExecutor } from '@mcp-platform/protocol-contracts';
-import { MessageBus, type MessagingOptions } from '@mcp-platform/shared-messaging';
-import type { DatabaseOptions } from '@mcp-platform/shared-persistence';
-import {
-  bootService,
-  type LegacyUpstream,
-  type ModernUpstream,
-  serviceSetups,
-  startLegacyUpstream,
-  startModernUpstream,
-  waitUntil,
-} from '@mcp-platform/shared-testing';
-import { ToolExecutorModule } from '../src';
-import { testUpstreamOptions } from './executor-calls';
+import { MessageBus } from '@mcp-platform/shared-messaging';
+import { type LegacyUpstream, type ModernUpstream, serviceSetups, startLegacyUpstream, startModernUpstream, waitUntil } from '@mcp-platform/shared-testing';
+import { bootUpstreamExecutor } from './executor-calls';
 
 const run = `us${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 const TENANT = 'demo';
@@ -24,10 +14,6 @@ type Updated = EventPayload<typeof toolExecutor.upstreamResourceUpdated>;
 
 const admin: Principal = { subject: 'admin-of-demo', tenant: TENANT, clientId: 'test-client', scopes: ['mcp'], anonymous: false };
 const as = { context: { principal: admin } };
-
-function boot(messaging: MessagingOptions, database: DatabaseOptions): Promise<INestApplication> {
-  return bootService(messaging, ToolExecutorModule.register({ database, seed: true, http: { allowPrivateNetworks: false }, upstreams: testUpstreamOptions() }));
-}
 
 describe.each(serviceSetups('tool-executor', run))('upstream resource subscriptions over $name', (setup) => {
   let app: INestApplication;
@@ -48,7 +34,7 @@ describe.each(serviceSetups('tool-executor', run))('upstream resource subscripti
   beforeAll(async () => {
     const database = await setup.database();
     drop = database.drop;
-    app = await boot(setup.messaging(), database.options);
+    app = await bootUpstreamExecutor(setup.messaging(), database.options);
     bus = app.get(MessageBus);
     bus.subscribe(toolExecutor.upstreamResourceUpdated, (payload) => void updates.push(payload));
     legacy = await startLegacyUpstream();

@@ -3,12 +3,10 @@ import { randomUUID } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Principal, type RpcRequest, type RpcResponse, toolExecutor, WireErrorCode } from '@mcp-platform/protocol-contracts';
-import { MessageBus, type MessagingOptions } from '@mcp-platform/shared-messaging';
-import type { DatabaseOptions } from '@mcp-platform/shared-persistence';
-import { bootService, serviceSetups, startTasksUpstream, TASKS_UPSTREAM_TOOLS, type TasksUpstream, toolResultText } from '@mcp-platform/shared-testing';
-import { ToolExecutorModule } from '../src';
+import { MessageBus } from '@mcp-platform/shared-messaging';
+import { serviceSetups, startTasksUpstream, TASKS_UPSTREAM_TOOLS, type TasksUpstream, toolResultText } from '@mcp-platform/shared-testing';
 import { UPSTREAM_TASK_KEY } from '../src/upstreams/upstream-tasks';
-import { resultOf, testUpstreamOptions } from './executor-calls';
+import { bootUpstreamExecutor, resultOf } from './executor-calls';
 
 const run = `ut${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 const TENANT = 'demo';
@@ -16,10 +14,6 @@ const MODERN = '2026-07-28';
 const admin: Principal = { subject: 'admin-of-demo', tenant: TENANT, clientId: 'test-client', scopes: ['mcp'], anonymous: false };
 const as = { context: { principal: admin } };
 const setups = serviceSetups('tool-executor', run);
-
-function boot(messaging: MessagingOptions, database: DatabaseOptions): Promise<INestApplication> {
-  return bootService(messaging, ToolExecutorModule.register({ database, seed: true, http: { allowPrivateNetworks: false }, upstreams: testUpstreamOptions() }));
-}
 
 type CallAnswer = RpcResponse<typeof toolExecutor.callTool>;
 
@@ -59,7 +53,7 @@ describe.each(setups)('upstream tasks over $name', (setup) => {
   beforeAll(async () => {
     const database = await setup.database();
     drop = database.drop;
-    app = await boot(setup.messaging(), database.options);
+    app = await bootUpstreamExecutor(setup.messaging(), database.options);
     bus = app.get(MessageBus);
     upstream = await startTasksUpstream();
     const { upstream: view } = await bus.request(

@@ -8,10 +8,8 @@ import type { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EventPayload, type Principal, sessionBroker, toolExecutor, WireErrorCode } from '@mcp-platform/protocol-contracts';
 import type { CallToolResult } from '@mcp-platform/protocol-mcp';
-import { MessageBus, type MessagingOptions, RpcError } from '@mcp-platform/shared-messaging';
-import type { DatabaseOptions } from '@mcp-platform/shared-persistence';
+import { MessageBus, RpcError } from '@mcp-platform/shared-messaging';
 import {
-  bootService,
   CATALOG_RESOURCES,
   CATALOG_TOOL_NAMES,
   legacyStdioUpstreamCommand,
@@ -24,9 +22,8 @@ import {
   toolResultText,
   UPSTREAM_SERVER_INFO,
 } from '@mcp-platform/shared-testing';
-import { ToolExecutorModule } from '../src';
 import { TOOL_EXECUTOR_CONNECTION } from '../src/tool-executor.constants';
-import { resultOf, testUpstreamOptions } from './executor-calls';
+import { bootUpstreamExecutor, resultOf, testUpstreamOptions } from './executor-calls';
 
 const run = `up${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 const TENANT = 'demo';
@@ -44,23 +41,13 @@ const setups = serviceSetups('tool-executor', run);
  * The executor reaches the fixture on loopback because 127.0.0.1 is its one allowed host; `localhost`,
  * which resolves to the same address, stays refused by the SSRF guard.
  */
-function boot(messaging: MessagingOptions, database: DatabaseOptions): Promise<INestApplication> {
-  return bootService(
-    messaging,
-    ToolExecutorModule.register({
-      database,
-      seed: true,
-      http: { allowPrivateNetworks: false },
-      upstreams: testUpstreamOptions({
-        fixture: {
-          ...legacyStdioUpstreamCommand(),
-          env: { FIXTURE_ECHO_DESCRIPTION: '{{description}}' },
-          params: { description: { secret: false, pattern: '^[A-Za-z ]{1,64}$', default: 'Echoes its text' } },
-        },
-      }),
-    }),
-  );
-}
+const UPSTREAM_OPTIONS = testUpstreamOptions({
+  fixture: {
+    ...legacyStdioUpstreamCommand(),
+    env: { FIXTURE_ECHO_DESCRIPTION: '{{description}}' },
+    params: { description: { secret: false, pattern: '^[A-Za-z ]{1,64}$', default: 'Echoes its text' } },
+  },
+});
 
 describe.each(setups)('upstream MCP servers over $name', (setup) => {
   let app: INestApplication;
@@ -99,7 +86,7 @@ describe.each(setups)('upstream MCP servers over $name', (setup) => {
   beforeAll(async () => {
     const database = await setup.database();
     drop = database.drop;
-    app = await boot(setup.messaging(), database.options);
+    app = await bootUpstreamExecutor(setup.messaging(), database.options, UPSTREAM_OPTIONS);
     bus = app.get(MessageBus);
     upstream = await startLegacyUpstream();
     modernUpstream = await startModernUpstream();

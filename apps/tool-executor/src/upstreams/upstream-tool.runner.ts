@@ -1,6 +1,6 @@
 import { ProtocolError, type Tool } from '@modelcontextprotocol/client';
 import { Inject, Injectable } from '@nestjs/common';
-import { type CallToolResult, TASKS_EXTENSION } from '@mcp-platform/protocol-mcp';
+import { type CallToolResult, JsonRpcErrorCode, TASKS_EXTENSION } from '@mcp-platform/protocol-mcp';
 import type { CatalogTool, UpstreamToolConfig } from '../catalog/catalog.types';
 import { InputRequired } from '../tools/client-requests';
 import {
@@ -32,12 +32,9 @@ function withoutReservedMeta(result: CallToolResult): CallToolResult {
   return Object.keys(kept).length ? { ...rest, _meta: kept } : rest;
 }
 
-/** `-32021` (SEP-2575 missing required client capability). */
-const MISSING_CAPABILITY = -32021;
-
 /** Whether the upstream refused the call for want of the tasks extension: the tool requires tasks. */
 function isTaskRequired(error: unknown): boolean {
-  if (!(error instanceof ProtocolError) || error.code !== MISSING_CAPABILITY) return false;
+  if (!(error instanceof ProtocolError) || error.code !== JsonRpcErrorCode.MissingRequiredClientCapability) return false;
   const required = (error.data as { requiredCapabilities?: { extensions?: Record<string, unknown> } } | undefined)?.requiredCapabilities;
   return required?.extensions?.[TASKS_EXTENSION] !== undefined;
 }
