@@ -36,10 +36,14 @@ export interface RequestStateBinding {
   argumentsDigest: string;
 }
 
-/** What one round hands the next: the answers gathered so far and the input keys the last round asked. */
+/**
+ * What one round hands the next: the answers gathered so far, the input keys the last round asked, and
+ * what the handler's last round asked to get back (its `continuation`: an upstream's own state, say).
+ */
 export interface RoundState {
   answers: Record<string, unknown>;
   asked: string[];
+  continuation?: Record<string, unknown>;
 }
 
 /** Why a request state was refused: unreadable (tampered, malformed, unknown key), too old, or another request's. */
@@ -59,6 +63,7 @@ const SealedStateSchema = z.strictObject({
   expiresAt: z.number().int(),
   answers: z.record(z.string(), z.unknown()),
   asked: z.array(z.string()),
+  continuation: z.record(z.string(), z.unknown()).optional(),
 });
 type SealedState = z.infer<typeof SealedStateSchema>;
 
@@ -66,7 +71,8 @@ type SealedState = z.infer<typeof SealedStateSchema>;
  * Seals and opens the `requestState` of multi round-trip requests (S-65, S-66, §3.3.2): a compact JWE
  * (`dir`, AES-256-GCM, the key's id as `kid`), so the client can neither read nor change it, and any
  * replica holding the keys opens it. Inside: the binding (principal, virtual server, method, name,
- * arguments digest), an expiry, the answers gathered so far and the keys asked last. Not single-use:
+ * arguments digest), an expiry, the answers gathered so far, the keys asked last and the handler's
+ * continuation. Not single-use:
  * a state may be replayed until it expires, by the same principal for the same request only.
  */
 export class RequestStates {
@@ -85,7 +91,14 @@ export class RequestStates {
   }
 
   async seal(binding: RequestStateBinding, state: RoundState): Promise<string> {
-    const sealed: SealedState = { version: 1, binding, expiresAt: this.now() + REQUEST_STATE_TTL_MS, answers: state.answers, asked: state.asked };
+    const sealed: SealedState = {
+      version: 1,
+      binding,
+      expiresAt: this.now() + REQUEST_STATE_TTL_MS,
+      answers: state.answers,
+      asked: state.asked,
+      ...(state.continuation === undefined ? {} : { continuation: state.continuation }),
+    };
     const { CompactEncrypt } = await loadJose();
     return new CompactEncrypt(new TextEncoder().encode(JSON.stringify(sealed)))
       .setProtectedHeader({ alg: 'dir', enc: 'A256GCM', kid: this.sealing.id })
@@ -116,7 +129,9 @@ export class RequestStates {
     if (sealed.expiresAt <= this.now()) return { refused: 'expired', detail: `expired at ${new Date(sealed.expiresAt).toISOString()}` };
     const differs = differingField(sealed.binding, binding);
     if (differs) return { refused: 'mismatch', detail: `issued for another ${differs}` };
-    return { state: { answers: sealed.answers, asked: sealed.asked } };
+    return {
+      state: { answers: sealed.answers, asked: sealed.asked, ...(sealed.continuation === undefined ? {} : { continuation: sealed.continuation }) },
+    };
   }
 }
 

@@ -70,6 +70,30 @@ describe(RoundTrips, () => {
       expect(tools.runs).toEqual([{}, { 'input-1': { action: 'accept' } }, { 'input-1': { action: 'accept' }, 'input-2': { roots: [] } }]);
     });
 
+    it("seals the handler's continuation into the state and hands it back, unseen by the client, with the retry", async () => {
+      const seen: Array<Record<string, unknown> | undefined> = [];
+      const table = {
+        run: (_method: string, _command: unknown, context: MethodCall): Promise<MethodOutcome> => {
+          seen.push(context.continuation);
+          const round = Number(context.continuation?.['round'] ?? 0);
+          if (round < 2) return Promise.resolve({ kind: 'input_required', inputRequests: { [`q${round}`]: ROOTS }, continuation: { round: round + 1 } });
+          return Promise.resolve({ kind: 'result', body: { content: [] } });
+        },
+      };
+      const states = new RequestStates(parseRequestStateKeys([generateRequestStateKey('k1')]));
+      const roundTrips = new RoundTrips(table as unknown as MethodTable, states);
+      const context = { requestId: 1, virtualServer: SERVER, principal: USER, protocolVersion: '2026-07-28', clientCapabilities: {}, tasks: 'never' } as unknown as MethodCall;
+      const run = (params: Record<string, unknown>) => roundTrips.run('tools/call', CallToolParamsSchema.parse({ name: 'confirm', ...params }), context);
+
+      const first = await run({});
+      expect(first).not.toHaveProperty('continuation');
+      expect(stateOf(first)).not.toContain('round');
+      const second = await run({ requestState: stateOf(first), inputResponses: { q0: { roots: [] } } });
+      const third = await run({ requestState: stateOf(second), inputResponses: { q1: { roots: [] } } });
+      expect(third).toEqual({ kind: 'result', body: { content: [] } });
+      expect(seen).toEqual([undefined, { round: 1 }, { round: 2 }]);
+    });
+
     it('ignores answers of a retry to keys it did not ask last (S-68)', async () => {
       const { tools, call } = setup();
       const first = await call({});

@@ -27,9 +27,10 @@ const REFUSALS: Record<RequestStateRefusal, string> = {
  * Multi round-trip requests (S-60..S-70, §3.3.2), stateless across replicas, for every method whose
  * handler may need the client's input: a retry's `requestState` is opened and checked against the
  * request (S-65, S-66); the answers of earlier rounds and the retry's `inputResponses` to the keys asked
- * last are merged (others ignored, S-68) and handed to the handler, which runs from the start. A
- * request without a state hands its `inputResponses` as they are (the handler uses those it asks). When it
- * still needs input, the answer is the requests and a freshly sealed state, without caching hints (S-70).
+ * last are merged (others ignored, S-68) and handed to the handler, which runs from the start, with the
+ * continuation its last round asked to get back. A request without a state hands its `inputResponses` as
+ * they are (the handler uses those it asks). When it still needs input, the answer is the requests and a
+ * freshly sealed state (holding the new continuation), without caching hints (S-70).
  */
 @Injectable()
 export class RoundTrips {
@@ -45,6 +46,7 @@ export class RoundTrips {
     // Without a state (a first request that answers up front, or a server that never sealed one) the
     // answers stand on their own: the handler reads the keys it asks and ignores the rest (S-68).
     let answers: Record<string, unknown> = { ...(command.inputResponses ?? {}) };
+    let continuation: Record<string, unknown> | undefined;
     if (command.requestState !== undefined) {
       const opened = await this.states.open(command.requestState, binding);
       if ('refused' in opened) {
@@ -52,6 +54,7 @@ export class RoundTrips {
         return failure(invalidParamsError(undefined, `Invalid params: requestState ${REFUSALS[opened.refused]}`));
       }
       answers = mergeAnswers(opened.state, command.inputResponses ?? {});
+      continuation = opened.state.continuation;
     }
     // Bounded: the answers travel in every later round's state, and to the data's owner over the bus.
     const answersBytes = Buffer.byteLength(JSON.stringify(answers));
@@ -65,10 +68,11 @@ export class RoundTrips {
       );
     }
 
-    const outcome = await this.table.run(method, command, { ...call, inputResponses: answers });
+    const outcome = await this.table.run(method, command, { ...call, inputResponses: answers, ...(continuation === undefined ? {} : { continuation }) });
     if (outcome.kind !== 'input_required') return outcome;
-    const next: RoundState = { answers, asked: Object.keys(outcome.inputRequests) };
-    return { ...outcome, requestState: await this.states.seal(binding, next) };
+    const { continuation: next, ...asking } = outcome;
+    const state: RoundState = { answers, asked: Object.keys(outcome.inputRequests), ...(next === undefined ? {} : { continuation: next }) };
+    return { ...asking, requestState: await this.states.seal(binding, state) };
   }
 }
 

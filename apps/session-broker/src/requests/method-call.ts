@@ -30,6 +30,8 @@ export interface MethodCall {
   tasks: 'by-request' | 'by-server' | 'never';
   /** Stateless wire, multi round-trip requests: every answer to this request's input requests so far (S-62). */
   inputResponses?: Record<string, unknown>;
+  /** Stateless wire, multi round-trip requests: what the handler's last round asked to get back (`InputRequiredOutcome.continuation`). */
+  continuation?: Record<string, unknown>;
   /** Stateless wire: the `Mcp-Param-*` headers (SEP-2243), by lower-case name after the prefix. */
   paramHeaders?: Record<string, string>;
 }

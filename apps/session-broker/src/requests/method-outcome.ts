@@ -15,11 +15,20 @@ export type MethodOutcome =
   | { kind: 'error'; error: JsonRpcErrorObject; status?: number; headers?: Record<string, string> }
   | { kind: 'none' };
 
-/** The client must answer these first (multi round-trip requests, S-60); `requestState` once sealed. */
+/**
+ * The client must answer these first (multi round-trip requests, S-60); `requestState` once sealed.
+ * `continuation`: what the handler needs on the retry (sealed into the state, never sent as it is).
+ */
 export interface InputRequiredOutcome {
   kind: 'input_required';
   inputRequests: Record<string, unknown>;
+  continuation?: Record<string, unknown>;
   requestState?: string;
+}
+
+/** The outcome of an owner's `{ inputRequired }` answer, its continuation kept for the round trip. */
+export function inputRequired({ inputRequests, continuation }: { inputRequests: Record<string, unknown>; continuation?: Record<string, unknown> }): InputRequiredOutcome {
+  return { kind: 'input_required', inputRequests, ...(continuation === undefined ? {} : { continuation }) };
 }
 
 export function result(body: Record<string, unknown>, caching?: CacheableResultFields): MethodOutcome {

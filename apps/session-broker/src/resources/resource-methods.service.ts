@@ -11,7 +11,7 @@ import {
 import { IdSource } from '@mcp-platform/shared-clock';
 import { isRpcError, MessageBus, RpcError, WireErrorCode } from '@mcp-platform/shared-messaging';
 import type { MethodCall } from '../requests/method-call';
-import { failure, type MethodOutcome, result } from '../requests/method-outcome';
+import { failure, inputRequired, type MethodOutcome, result } from '../requests/method-outcome';
 import { nextCursorOf, platformFailure, principalHeaders, storeAddress } from '../requests/method-support';
 import { assembleChunkedContent } from './chunked-read';
 
@@ -86,10 +86,11 @@ export class ResourceMethods {
           name: command.name,
           ...(command.arguments === undefined ? {} : { arguments: command.arguments }),
           ...(asksByResult ? { asksByResult, clientCapabilities: call.clientCapabilities, inputResponses: call.inputResponses } : {}),
+          ...(call.continuation === undefined ? {} : { continuation: call.continuation }),
         },
         principalHeaders(call),
       );
-      if (isInputRequired(prompt)) return { kind: 'input_required', inputRequests: prompt.inputRequired.inputRequests };
+      if (isInputRequired(prompt)) return inputRequired(prompt.inputRequired);
       return result(prompt as Record<string, unknown>);
     });
   }

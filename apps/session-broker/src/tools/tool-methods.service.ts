@@ -8,7 +8,7 @@ import { legacyCallId, modernCallId } from '../calls/call-id';
 import { CallRegistry } from '../calls/call-registry.service';
 import { requiredScopes } from '../calls/wire-error.mapper';
 import type { MethodCall } from '../requests/method-call';
-import { failure, type MethodOutcome, result } from '../requests/method-outcome';
+import { failure, inputRequired, type MethodOutcome, result } from '../requests/method-outcome';
 import { nextCursorOf, platformFailure } from '../requests/method-support';
 import { TaskMethods } from '../tasks/task-methods.service';
 
@@ -102,6 +102,7 @@ export class ToolMethods {
             ? {}
             : { stream: { key: stream.key, requestId: call.requestId, ...(stream.primeAfterMs === undefined ? {} : { primeAfterMs: stream.primeAfterMs }) } }),
           ...(call.inputResponses === undefined || Object.keys(call.inputResponses).length === 0 ? {} : { inputResponses: call.inputResponses }),
+          ...(call.continuation === undefined ? {} : { continuation: call.continuation }),
           ...(call.tasks === 'by-server' ? { taskMode: 'offer' as const } : {}),
           // SEP-2243: only the stateless wire mirrors arguments into headers; the executor checks them (S-116).
           ...(call.paramHeaders === undefined ? {} : { paramHeaders: call.paramHeaders }),
@@ -113,7 +114,7 @@ export class ToolMethods {
         },
         { signal: abort.signal, context: { principal: call.principal } },
       );
-      if (toolExecutor.isCallInputRequired(value)) return { kind: 'input_required', inputRequests: value.inputRequired.inputRequests };
+      if (toolExecutor.isCallInputRequired(value)) return inputRequired(value.inputRequired);
       if (toolExecutor.isCallRunAsTask(value)) {
         // Issue 14 §2.4: what the tool asked before its task (answered by this retry) goes with the task.
         return this.tasks.create(call, {

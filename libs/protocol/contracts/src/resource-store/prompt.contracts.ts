@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CompleteResultSchema, GetPromptResultSchema, PromptSchema } from '@mcp-platform/protocol-mcp';
-import { InputRequiredSchema } from '../common/input-required';
+import { ContinuationSchema, InputRequiredSchema } from '../common/input-required';
 import { defineRpc } from '../define-contract';
 import { CachingHintsSchema, VirtualServerAddressSchema } from './resource.contracts';
 
@@ -30,6 +30,8 @@ export const getPrompt = defineRpc({
     clientCapabilities: z.record(z.string(), z.unknown()).optional(),
     /** The answers so far, by input key (the broker merges them from the sealed `requestState`). */
     inputResponses: z.record(z.string().min(1).max(256), z.unknown()).optional(),
+    /** What the last round answered as its `continuation` (an upstream prompt's own state), from the sealed `requestState`. */
+    continuation: ContinuationSchema.optional(),
   }),
   // GetPromptResultSchema is loose: the strict input-required shape first.
   response: z.union([InputRequiredSchema, GetPromptResultSchema]),

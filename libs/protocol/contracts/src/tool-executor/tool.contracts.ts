@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CallToolResultSchema, LoggingLevelSchema, RequestIdSchema, ToolSchema } from '@mcp-platform/protocol-mcp';
-import { type InputRequired, InputRequiredSchema } from '../common/input-required';
+import { ContinuationSchema, type InputRequired, InputRequiredSchema } from '../common/input-required';
 import { defineEvent, defineRpc, type RpcResponse } from '../define-contract';
 
 const TenantServer = {
@@ -116,6 +116,8 @@ export const callTool = defineRpc({
      * of the method it answers.
      */
     inputResponses: z.record(z.string().min(1).max(256), z.unknown()).optional(),
+    /** Modern era: what this call's last round answered as its `continuation`, from the sealed `requestState`. */
+    continuation: ContinuationSchema.optional(),
     /**
      * How the call relates to tasks (S-197, S-296): `task`, it is a task's run (a tool requiring tasks may
      * run); `offer`, the caller may turn it into a task (a tool allowing tasks answers `{ runAsTask }`
