@@ -9,7 +9,7 @@ import { compileSchema } from '../catalog/schema-validator';
 import type { HttpToolRunner } from '../http-tools/http-tool.runner';
 import type { UpstreamToolRunner } from '../upstreams/upstream-tool.runner';
 import { CallsService } from './calls.service';
-import { ClientCapabilityMissing, type ToolImplementation, ToolProtocolFailure } from './tool-context';
+import { AsksClient, ClientCapabilityMissing, type ToolImplementation, ToolProtocolFailure } from './tool-context';
 
 function tool(
   name: string,
@@ -702,6 +702,31 @@ describe(CallsService, () => {
       });
       const { call } = setup([broken]);
       await expect(call('broken')).rejects.toMatchObject({ code: WireErrorCode.Internal, message: 'Tool broken failed: the backend crashed' });
+    });
+  });
+
+  describe('call of a tool that words its own input requests (AsksClient)', () => {
+    const CONFIRM = { method: 'elicitation/create' as const, params: { message: 'Sure?', requestedSchema: { type: 'object', properties: {} } } };
+    /** Asks `confirm` under its own key with the continuation `{ step: 1 }`, then reports the answer and the continuation it got back. */
+    const asking = tool('asking', async (_args, context) => {
+      if (context.continuation === undefined) throw new AsksClient({ confirm: CONFIRM }, { step: 1 });
+      return text(JSON.stringify(context.continuation));
+    });
+
+    it('answers input_required with the keys and continuation the tool gave, and hands the continuation back on the retry', async () => {
+      const { service } = setup([asking]);
+      const modern = { tenant: 't', server: 's', callId: 'm-1', name: 'asking', protocolVersion: '2026-07-28', clientCapabilities: { elicitation: {} } };
+      expect(await service.call(modern, member)).toEqual({ inputRequired: { inputRequests: { confirm: CONFIRM }, continuation: { step: 1 } } });
+      const retry = await service.call({ ...modern, callId: 'm-2', inputResponses: { confirm: { action: 'accept' } }, continuation: { step: 1 } }, member);
+      expect(retry).toEqual(text('{"step":1}'));
+    });
+
+    it('refuses with -32021 naming what the client did not declare, asking nothing (S-38)', async () => {
+      const { callModern } = setup([asking]);
+      await expect(callModern('asking', { sampling: {} })).rejects.toMatchObject({
+        code: WireErrorCode.MissingClientCapability,
+        data: { requiredCapabilities: { elicitation: {} } },
+      });
     });
   });
 

@@ -17,9 +17,18 @@ import { HttpToolRunner } from '../http-tools/http-tool.runner';
 import { UpstreamToolRunner } from '../upstreams/upstream-tool.runner';
 import { CallNotifier } from './call-notifier';
 import { type CallOutcome, CallOutput, type CallSink } from './call-output';
-import { type ClientChannel, InputRequired, PendingClientRequests, RoundTripClient, SessionClientRequests, UnreachableClient } from './client-requests';
+import {
+  type ClientChannel,
+  InputRequired,
+  missingCapability,
+  PendingClientRequests,
+  requiredCapabilities,
+  RoundTripClient,
+  SessionClientRequests,
+  UnreachableClient,
+} from './client-requests';
 import { assertMayCall, assertTenantAccess } from './tool-access';
-import { type ClientRequests, RunsAsTask, TaskRequired, type ToolArguments, type ToolContext, ToolProtocolFailure } from './tool-context';
+import { AsksClient, type ClientRequests, RunsAsTask, TaskRequired, type ToolArguments, type ToolContext, ToolProtocolFailure } from './tool-context';
 
 type CallRequest = RpcRequestParsed<typeof toolExecutor.callTool>;
 /** Which tool a request names. */
@@ -266,7 +275,12 @@ export class CallsService implements OnDrain, OnModuleInit, OnModuleDestroy {
         : request.taskMode === 'task'
           ? { mode: 'run' as const, carried: request.inputResponses ?? {} }
           : undefined;
-      const result = await this.runUntilStopped(tool, args, controller.signal, notifier, { client, output, ...(task ? { task } : {}) });
+      const result = await this.runUntilStopped(tool, args, controller.signal, notifier, {
+        client,
+        output,
+        ...(task ? { task } : {}),
+        ...(request.continuation === undefined ? {} : { continuation: request.continuation }),
+      });
       const malformed = malformedAnswerOf(client);
       if (malformed) throw malformed;
       const answer = this.inputRequiredOf(client, controller) ?? this.finish(tool, result);
@@ -293,6 +307,7 @@ export class CallsService implements OnDrain, OnModuleInit, OnModuleDestroy {
     if (error instanceof RunsAsTask && request.taskMode === 'offer')
       return { runAsTask: true, ...(Object.keys(error.carried).length ? { inputResponses: error.carried } : {}) };
     if (error instanceof TaskRequired && request.taskMode !== 'task') throw taskRequiredError(request);
+    if (error instanceof AsksClient && eraOfVersion(request.protocolVersion) === 'modern') return roundOf(error, request);
     const stopped = error instanceof CallStopped ? error : controller.signal.reason instanceof CallStopped ? controller.signal.reason : undefined;
     if (stopped?.kind === 'cancelled') throw new RpcError(WireErrorCode.Cancelled, stopped.message);
     if (stopped?.kind === 'shutdown') throw new RpcError(WireErrorCode.Unavailable, stopped.message);
@@ -395,10 +410,11 @@ export class CallsService implements OnDrain, OnModuleInit, OnModuleDestroy {
     args: ToolArguments,
     signal: AbortSignal,
     notifier: CallNotifier,
-    { client, output, task }: { client: ClientRequests; output: CallSink; task?: ToolContext['task'] },
+    { client, output, task, continuation }: { client: ClientRequests; output: CallSink; task?: ToolContext['task']; continuation?: ToolContext['continuation'] },
   ): Promise<CallToolResult> {
     const context: ToolContext = {
       ...(task ? { task } : {}),
+      ...(continuation ? { continuation } : {}),
       signal,
       clock: this.clock,
       progress: (progress, total, message) => void notifier.progress(progress, total, message),
@@ -481,6 +497,25 @@ function missingCapabilityOf(client: ClientRequests, tool: string): RpcError | u
       requiredCapabilities: missing,
     },
   );
+}
+
+/**
+ * The answer of a modern call whose tool worded its round's input requests itself ({@link AsksClient}):
+ * those requests and the continuation, once the client declared everything they ask (S-38: else `-32021`
+ * naming what is missing, and nothing is asked).
+ */
+function roundOf(asking: AsksClient, request: CallRequest): toolExecutor.CallInputRequired {
+  const capabilities = request.clientCapabilities ?? {};
+  const missing = Object.values(asking.inputRequests).flatMap((asked) => missingCapability(capabilities, asked.method, asked.params) ?? []);
+  if (missing.length > 0) {
+    const required = requiredCapabilities(missing);
+    throw new RpcError(
+      WireErrorCode.MissingClientCapability,
+      `Tool ${request.name} needs client capabilities this request did not declare: ${Object.keys(required).join(', ')}`,
+      { requiredCapabilities: required },
+    );
+  }
+  return { inputRequired: { inputRequests: { ...asking.inputRequests }, ...(asking.continuation === undefined ? {} : { continuation: { ...asking.continuation } }) } };
 }
 
 /**

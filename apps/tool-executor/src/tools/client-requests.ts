@@ -103,30 +103,18 @@ abstract class CapabilityGatedClient implements ClientRequests {
   constructor(readonly capabilities: Readonly<Record<string, unknown>>) {}
 
   createMessage(params: CreateMessageParams, options?: AskOptions): Promise<CreateMessageResult> {
-    const sampling = objectAt(this.capabilities, 'sampling');
-    if (!sampling) return this.refuse(new ClientCapabilityMissing('sampling', { sampling: {} }));
-    // spec S-331: tools only when the client declared sampling.tools.
-    if ((params.tools !== undefined || params.toolChoice !== undefined) && !objectAt(sampling, 'tools')) {
-      return this.refuse(new ClientCapabilityMissing('sampling with tools', { sampling: { tools: {} } }));
-    }
-    return this.ask('sampling/createMessage', params, CreateMessageResultSchema, options);
+    const missing = missingCapability(this.capabilities, 'sampling/createMessage', params);
+    return missing ? this.refuse(missing) : this.ask('sampling/createMessage', params, CreateMessageResultSchema, options);
   }
 
   elicit(params: ElicitParams, options?: AskOptions): Promise<ElicitResult> {
-    const elicitation = objectAt(this.capabilities, 'elicitation');
-    const mode = params.mode ?? 'form';
-    if (!elicitation) return this.refuse(new ClientCapabilityMissing('elicitation', { elicitation: mode === 'url' ? { url: {} } : {} }));
-    // spec S-316: `elicitation: {}` is form mode only; each mode must be declared to be used.
-    const declaresModes = objectAt(elicitation, 'form') !== undefined || objectAt(elicitation, 'url') !== undefined;
-    if (mode === 'url' ? !objectAt(elicitation, 'url') : declaresModes && !objectAt(elicitation, 'form')) {
-      return this.refuse(new ClientCapabilityMissing(`elicitation in ${mode} mode`, { elicitation: { [mode]: {} } }));
-    }
-    return this.ask('elicitation/create', params, ElicitResultSchema, options);
+    const missing = missingCapability(this.capabilities, 'elicitation/create', params);
+    return missing ? this.refuse(missing) : this.ask('elicitation/create', params, ElicitResultSchema, options);
   }
 
   listRoots(options?: AskOptions): Promise<ListRootsResult> {
-    if (!objectAt(this.capabilities, 'roots')) return this.refuse(new ClientCapabilityMissing('roots', { roots: {} }));
-    return this.ask('roots/list', undefined, ListRootsResultSchema, options);
+    const missing = missingCapability(this.capabilities, 'roots/list', undefined);
+    return missing ? this.refuse(missing) : this.ask('roots/list', undefined, ListRootsResultSchema, options);
   }
 
   /** The capabilities the client lacked for requests of this call, merged: what a `-32021` names (S-38). */
@@ -145,6 +133,41 @@ abstract class CapabilityGatedClient implements ClientRequests {
     this.refused = mergeCapabilities(this.refused ?? {}, missing.required);
     return Promise.reject(missing);
   }
+}
+
+/**
+ * What a client with `capabilities` lacks to be asked `method` with `params`, if anything: sampling
+ * (and `sampling.tools` for tools, S-331), elicitation in the request's mode (`{}` is form only, S-316),
+ * roots (S-340).
+ */
+export function missingCapability(
+  capabilities: Readonly<Record<string, unknown>>,
+  method: ClientRequestMethod,
+  params: object | undefined,
+): ClientCapabilityMissing | undefined {
+  if (method === 'roots/list') return objectAt(capabilities, 'roots') ? undefined : new ClientCapabilityMissing('roots', { roots: {} });
+  const fields = (params ?? {}) as Record<string, unknown>;
+  if (method === 'sampling/createMessage') {
+    const sampling = objectAt(capabilities, 'sampling');
+    if (!sampling) return new ClientCapabilityMissing('sampling', { sampling: {} });
+    const withTools = fields['tools'] !== undefined || fields['toolChoice'] !== undefined;
+    return withTools && !objectAt(sampling, 'tools') ? new ClientCapabilityMissing('sampling with tools', { sampling: { tools: {} } }) : undefined;
+  }
+  return missingElicitation(capabilities, fields['mode'] === 'url' ? 'url' : 'form');
+}
+
+/** What a client with `capabilities` lacks to be asked an elicitation in `mode` (S-316: `elicitation: {}` is form mode only). */
+function missingElicitation(capabilities: Readonly<Record<string, unknown>>, mode: 'form' | 'url'): ClientCapabilityMissing | undefined {
+  const elicitation = objectAt(capabilities, 'elicitation');
+  if (!elicitation) return new ClientCapabilityMissing('elicitation', { elicitation: mode === 'url' ? { url: {} } : {} });
+  const declaresModes = objectAt(elicitation, 'form') !== undefined || objectAt(elicitation, 'url') !== undefined;
+  const declared = mode === 'url' ? objectAt(elicitation, 'url') !== undefined : !declaresModes || objectAt(elicitation, 'form') !== undefined;
+  return declared ? undefined : new ClientCapabilityMissing(`elicitation in ${mode} mode`, { elicitation: { [mode]: {} } });
+}
+
+/** The capabilities `missing` names, merged into one object as a `-32021`'s `requiredCapabilities` spells them (S-38). */
+export function requiredCapabilities(missing: readonly ClientCapabilityMissing[]): Record<string, unknown> {
+  return missing.reduce<Record<string, unknown>>((merged, one) => mergeCapabilities(merged, one.required), {});
 }
 
 /** `a` with every capability of `b` added, nested objects merged (`{ elicitation: { form: {} } }` and `{ elicitation: { url: {} } }`). */

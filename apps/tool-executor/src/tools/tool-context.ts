@@ -139,6 +139,34 @@ export interface ToolContext {
    * was created with ({@link RunsAsTask.carried}, among the task's input responses).
    */
   readonly task?: { mode: 'offer' } | { mode: 'run'; carried: Readonly<Record<string, unknown>> };
+  /**
+   * Modern era, the retry of a call whose last round ended with {@link AsksClient}: the continuation that
+   * round gave (the broker kept it sealed in the client's `requestState`). The answers are the call's
+   * input responses, by the keys that round asked.
+   */
+  readonly continuation?: Readonly<Record<string, unknown>>;
+}
+
+/** One request a modern call's round asks its client (an `inputRequests` entry, S-63). */
+export interface InputRequestOfRound {
+  method: 'sampling/createMessage' | 'elicitation/create' | 'roots/list';
+  params?: Record<string, unknown>;
+}
+
+/**
+ * Thrown by a tool of a modern call that words its client's input requests itself, under keys of its
+ * own (an upstream server's `input_required` passed through): the round ends with these requests, and
+ * the retry brings the answers and `continuation` back ({@link ToolContext.continuation}). Requests for
+ * what the client did not declare are refused as any tool's (`-32021`, S-38).
+ */
+export class AsksClient extends Error {
+  constructor(
+    readonly inputRequests: Readonly<Record<string, InputRequestOfRound>>,
+    readonly continuation?: Readonly<Record<string, unknown>>,
+  ) {
+    super(`the call asks its client ${Object.keys(inputRequests).length} request(s) first`);
+    this.name = 'AsksClient';
+  }
 }
 
 /**
