@@ -3,11 +3,14 @@ import { authorizationServer, type EventPayload, resourceStore, sessionBroker, t
 import { EventHandler } from '@mcp-platform/shared-messaging';
 import { BrokerEvents } from './broker-events.service';
 import { ResourceInterestReporter } from './subscriptions/resource-interest.reporter';
+import { UpstreamUpdateEchoes } from './subscriptions/upstream-update-echoes';
 import { TaskResultStreams } from './tasks/task-result-streams.registry';
 
 /** Platform events every broker replica handles (delivery `all`). */
 @Controller()
 export class BrokerEventsNatsController {
+  private readonly upstreamEchoes = new UpstreamUpdateEchoes();
+
   constructor(
     private readonly events: BrokerEvents,
     private readonly taskStreams: TaskResultStreams,
@@ -29,10 +32,13 @@ export class BrokerEventsNatsController {
     this.events.resourceUpdated(payload.tenant, payload.uri);
   }
 
-  /** An upstream resource a client subscribed to changed: told like a change of the store's own (issue 15 §4). */
+  /**
+   * An upstream resource a client subscribed to changed: told like a change of the store's own (issue 15 §4),
+   * once, though each executor replica subscribed upstream heard it.
+   */
   @EventHandler(toolExecutor.upstreamResourceUpdated)
   upstreamResourceUpdated(payload: EventPayload<typeof toolExecutor.upstreamResourceUpdated>): void {
-    this.events.resourceUpdated(payload.tenant, payload.uri);
+    if (this.upstreamEchoes.isNews(payload.tenant, payload.uri)) this.events.resourceUpdated(payload.tenant, payload.uri);
   }
 
   /** A tool executor started: it hears at once what this replica's clients subscribe to. */
