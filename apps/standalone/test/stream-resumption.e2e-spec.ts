@@ -245,3 +245,69 @@ describe.each(modes)('a call stream the broker closes mid-call (S-81), $name mod
     expect(gone.messages).toMatchObject([{ error: { message: expect.stringContaining('Gone') } }]);
   });
 });
+
+/** The first SSE event id a POST's response stream carries; the connection is then cut, as a network would. */
+async function firstEventIdThenCut(url: string, headers: Record<string, string>, body: unknown): Promise<string> {
+  const cut = new AbortController();
+  const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal: cut.signal });
+  const reader = response.body?.getReader();
+  if (!reader) throw new Error(`no response stream (HTTP ${response.status})`);
+  const decoder = new TextDecoder();
+  let text = '';
+  try {
+    for (let reads = 0; reads < 1_000; reads += 1) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+      const id = parseSse(text).find((event) => event.id !== undefined && event.data !== '')?.id;
+      if (id) return id;
+    }
+    throw new Error(`the stream ended without an event id: ${text.slice(0, 500)}`);
+  } finally {
+    cut.abort();
+  }
+}
+
+// Heartbeats (issue 15): the broker holding a call whose executor died ends the call's stream log too.
+describe('a call whose tool executor is killed while its stream is resumed on the other broker replica, distributed mode', () => {
+  let platform: DistributedPlatform;
+  let urlA: string;
+  let urlB: string;
+  let authorization: string;
+
+  beforeAll(async () => {
+    const booted = await distributedMode(2).boot();
+    if (booted.mode !== 'distributed') throw new Error('distributedMode booted an embedded platform');
+    platform = booted;
+    const [brokerA, brokerB] = brokers(platform);
+    urlA = seededUrls(brokerA).demo;
+    urlB = seededUrls(brokerB).demo;
+    const token = await obtainToken({ issuer: platform.issuer, resource: urlA, scope: 'mcp', user: platform.demoUser });
+    authorization = `Bearer ${token.access_token}`;
+  });
+  afterAll(async () => {
+    await platform?.stop();
+  });
+
+  it('ends the resumed stream with the error the broker holding the call gave it, instead of leaving it open', async () => {
+    const session = await openLegacySession(urlA, undefined, '2025-11-25', { authorization });
+    // spec S-85: the cut connection does not cancel the call; it goes on, logged.
+    const lastEventId = await firstEventIdThenCut(urlA, session.headers, {
+      jsonrpc: '2.0',
+      id: 11,
+      method: 'tools/call',
+      params: { name: 'long_operation', arguments: { seconds: 60, steps: 60 }, _meta: { progressToken: 'p' } },
+    });
+    const resumed = sendRaw({ url: urlB, method: 'GET', headers: { ...resumeHeaders(session, lastEventId), authorization }, timeoutMs: 40_000 });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const exit = await within(platform.signalProcess('tool-executor', 'SIGKILL'), 15_000, 'the tool executor to exit on SIGKILL');
+    expect(exit.signal).toBe('SIGKILL');
+    try {
+      const answer = (await resumed).messages?.find((message) => (message as { id?: unknown }).id === 11);
+      // Broker A gave the call up after missed heartbeats, and B read that from the call's log.
+      expect(answer).toMatchObject({ id: 11, error: { code: -32603, message: expect.stringContaining("unavailable") } });
+    } finally {
+      await platform.restartProcess('tool-executor');
+    }
+  });
+});

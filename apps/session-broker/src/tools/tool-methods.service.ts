@@ -1,8 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { toolExecutor } from '@mcp-platform/protocol-contracts';
+import { type sessionBroker, toolExecutor } from '@mcp-platform/protocol-contracts';
 import { type CallToolParams, invalidRequestError, type ListParams } from '@mcp-platform/protocol-mcp';
 import { IdSource } from '@mcp-platform/shared-clock';
-import { isRpcError, MessageBus, RpcError, WireErrorCode } from '@mcp-platform/shared-messaging';
+import { EventLog, isRpcError, MessageBus, RpcError, toWireError, WireErrorCode } from '@mcp-platform/shared-messaging';
 import { EdgeAuthenticator } from '../auth/edge-authenticator.service';
 import { legacyCallId, modernCallId } from '../calls/call-id';
 import { CallRegistry } from '../calls/call-registry.service';
@@ -31,6 +31,7 @@ export class ToolMethods {
     private readonly authenticator: EdgeAuthenticator,
     private readonly tasks: TaskMethods,
     private readonly ids: IdSource,
+    private readonly eventLog: EventLog,
   ) {}
 
   async listTools(command: ListParams, call: MethodCall): Promise<MethodOutcome> {
@@ -128,6 +129,7 @@ export class ToolMethods {
       if (abort.signal.reason === EXECUTOR_LOST) {
         // Should the executor live after all (cut off, not dead), the call stops there too.
         this.bus.emit(toolExecutor.callCancelled, { callId, reason: 'the broker stopped hearing of the call' });
+        if (stream !== undefined) await this.logLost(stream.key, call);
         return this.toFailure(call, 'tools/call', EXECUTOR_LOST);
       }
       // spec S-256: a cancelled request gets no response.
@@ -136,6 +138,21 @@ export class ToolMethods {
     } finally {
       clearTimeout(priming);
       this.calls.close(callId);
+    }
+  }
+
+  /**
+   * Ends the stream log of a call whose executor died with the outcome it never wrote: a client that
+   * resumed the call's stream on another replica (following the log, S-90) gets the same error as this
+   * replica's response, rather than waiting on a log nobody writes any more. Best effort: a failed write is logged.
+   */
+  private async logLost(key: string, call: MethodCall): Promise<void> {
+    const entry: sessionBroker.CallOutcomeEntry = { requestId: call.requestId, outcome: { error: toWireError(toolExecutor.callTool.subject, EXECUTOR_LOST) } };
+    try {
+      const last = (await this.eventLog.lastPosition(key)) ?? 0;
+      await this.eventLog.append(key, last + 1, JSON.stringify(entry));
+    } catch (error) {
+      this.logger.warn(`could not end the stream log of a call whose executor was lost: ${(error as Error).message}`);
     }
   }
 
