@@ -5,6 +5,7 @@ import { Clock } from '@mcp-platform/shared-clock';
 import { MessageBus } from '@mcp-platform/shared-messaging';
 import { ReportThrottle } from '@mcp-platform/shared-observability';
 import { ResourceInterestTable } from './resource-interest.table';
+import { skillFileUris } from './upstream-skills';
 import { UpdateCoalescer } from './update-coalescer';
 import type { UpstreamSource } from './upstream.types';
 import { labelOf, UpstreamConnections } from './upstream-connections';
@@ -157,8 +158,8 @@ export class UpstreamSubscriptions implements OnApplicationBootstrap, OnApplicat
   }
 
   /**
-   * The wanted URIs the source serves (at most the cap): its approved resources, and URIs its approved
-   * templates match (a read of them would go to it too).
+   * The wanted URIs the source serves (at most the cap): its approved resources and skills' files, and
+   * URIs its approved templates match (a read of them would go to it too).
    */
   private async servedAmong(source: StoredSource, wanted: ReadonlySet<string>): Promise<Set<string>> {
     const listed = new Set<string>();
@@ -167,6 +168,7 @@ export class UpstreamSubscriptions implements OnApplicationBootstrap, OnApplicat
       if (item.approved === null || heldReason(source, item) !== null) continue;
       if (item.kind === 'resource') listed.add(item.name);
       else if (item.kind === 'resource-template') templates.push(...parsedTemplate(item.approved['uriTemplate']));
+      else if (item.kind === 'skill') for (const uri of skillFileUris(item.approved)) listed.add(uri);
     }
     const desired = new Set<string>();
     for (const uri of wanted) {
