@@ -6,22 +6,22 @@ import type { Resource } from '@mcp-platform/protocol-mcp';
 import { MessageBus, RpcError, WireErrorCode } from '@mcp-platform/shared-messaging';
 import { RESOURCE_LIMITS, type ResourceLimits } from '../resource-store.options';
 import { overQuota } from '../resources/content-limits';
+import { SKILL_URI_SCHEME } from '../resources/reserved-uris';
 import { ResourceReadCache } from '../resources/resource-read.cache';
 import type { ServerAddress } from '../resources/resources.service';
-import { SKILL_URI_SCHEME } from '../resources/reserved-uris';
 import { UploadRepository } from '../resources/upload.repository';
 import { incompleteUpload, unknownUpload } from '../resources/upload-refusals';
 import { sameJson, touchedServers } from '../store/definition-writes';
 import { decodeListCursor, PAGE_SIZE, toPage } from '../store/list-cursor';
 import { assertTenantAccess, cacheScopeOf, LIST_TTL_MS, READ_TTL_MS } from '../store/tenant-access';
+import { UpstreamCalls } from '../upstream-items/upstream-calls';
+import { upstreamItemRefusal } from '../upstream-items/upstream-refusals';
+import { upstreamSkillPath } from '../upstream-items/upstream-skills.plan';
 import type { SkillEntity } from './skill.entity';
 import { type ArchiveFile, readSkillArchive, SKILL_LIMITS, SkillArchiveError } from './skill-archive';
 import { InvalidSkillError, SKILL_MD, validateSkill } from './skill-manifest';
 import { parseSkillUri, skillFileUri, skillRootUri } from './skill-uris';
 import { SkillsRepository } from './skills.repository';
-import { UpstreamCalls } from '../upstream-items/upstream-calls';
-import { upstreamItemRefusal } from '../upstream-items/upstream-refusals';
-import { upstreamSkillPath } from '../upstream-items/upstream-skills.plan';
 
 type BeginRequest = RpcRequestParsed<typeof resourceStore.beginSkillUpload>;
 

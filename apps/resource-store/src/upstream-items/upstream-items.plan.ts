@@ -2,7 +2,7 @@ import type { resourceStore, RpcRequestParsed } from '@mcp-platform/protocol-con
 import { SKILL_URI_SCHEME } from '../resources/reserved-uris';
 import { sameJson, touchedServers } from '../store/definition-writes';
 import type { JsonObject, UpstreamOrigin } from '../store/store.types';
-import { planUpstreamSkills, type UpstreamSkillRow, upstreamSkillPath } from './upstream-skills.plan';
+import { planUpstreamSkills, upstreamSkillPath,type UpstreamSkillRow } from './upstream-skills.plan';
 
 /**
  * What `putUpstreamItems` writes, decided without the database: the rows the source should have, what is

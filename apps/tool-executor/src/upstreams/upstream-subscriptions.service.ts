@@ -5,11 +5,11 @@ import { Clock } from '@mcp-platform/shared-clock';
 import { MessageBus } from '@mcp-platform/shared-messaging';
 import { ReportThrottle } from '@mcp-platform/shared-observability';
 import { ResourceInterestTable } from './resource-interest.table';
-import { skillFileUris } from './upstream-skills';
 import { UpdateCoalescer } from './update-coalescer';
 import type { UpstreamSource } from './upstream.types';
 import { labelOf, UpstreamConnections } from './upstream-connections';
 import { heldReason } from './upstream-served-items';
+import { skillFileUris } from './upstream-skills';
 import { type StoredSource, UpstreamSourcesRepository } from './upstream-sources.repository';
 
 /** How often subscriptions are checked: expired reports dropped, lost connections and listen streams opened again, legacy sessions probed. */
