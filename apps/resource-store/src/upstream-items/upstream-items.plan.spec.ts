@@ -46,13 +46,14 @@ describe('planUpstreamItems', () => {
       prompts: { changed: true, servers: ['a', 'b'] },
       resources: { changed: true, servers: ['a', 'b'] },
       resourceTemplates: { changed: true, servers: ['a', 'b'] },
+      skills: { changed: false, servers: [] },
     });
   });
 
   it('changes nothing when the source already has exactly these rows', () => {
     const first = planUpstreamItems(request(), none, nobody);
     const again = planUpstreamItems(request({ servers: ['a', 'b'] }), first.rows, nobody);
-    expect(Object.values(again.changes).map((change) => change.changed)).toEqual([false, false, false]);
+    expect(Object.values(again.changes).map((change) => change.changed)).toEqual([false, false, false, false]);
   });
 
   it('notices a changed field and a removed item, touching the servers before and after', () => {
@@ -89,7 +90,7 @@ describe('planUpstreamItems', () => {
       { kind: 'resource-template', name: 'files__page', reason: "the tenant's own resource template files__page holds this name" },
     ]);
     expect(plan.rows).toEqual(none);
-    expect(Object.values(plan.changes).map((change) => change.changed)).toEqual([false, false, false]);
+    expect(Object.values(plan.changes).map((change) => change.changed)).toEqual([false, false, false, false]);
   });
 
   it('refuses a key listed twice (the first is served) and resources under skill:// that are no file of its skills', () => {
