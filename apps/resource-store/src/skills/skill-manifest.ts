@@ -117,7 +117,7 @@ function describeFile(file: ArchiveFile): SkillFile {
 }
 
 /** The media type a file's extension names; unknown ones are bytes, and common script and text files are text. */
-function mediaTypeOf(path: string): string {
+export function mediaTypeOf(path: string): string {
   const known = lookup(path);
   if (known) return known;
   if (/\.(py|rb|ts|tsx|jsx|go|rs|java|kt|sql|toml|ini|cfg|env|txt|log)$/i.test(path) || !/\.[^/]+$/.test(path)) return 'text/plain';

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn, VersionColumn } from 'typeorm';
-import type { JsonObject } from '../store/store.types';
+import type { JsonObject, UpstreamOrigin } from '../store/store.types';
 
 /** One file of a skill as its manifest records it; its bytes are the resource row at `skill://<name>/<path>`. */
 export interface SkillFileRecord {
@@ -38,6 +38,13 @@ export class SkillEntity {
   /** Names of the tenant's virtual servers serving it; empty: every server of the tenant. */
   @Column({ type: 'jsonb', default: () => `'[]'::jsonb` })
   servers!: string[];
+
+  /**
+   * The upstream source serving it (`name`: its `SKILL.md` URI; the row's `name` is then the skill path
+   * of that URI), `null` for the tenant's own skill.
+   */
+  @Column({ type: 'jsonb', nullable: true })
+  upstream!: UpstreamOrigin | null;
 
   @VersionColumn({ type: 'integer' })
   version!: number;

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, IsNull } from 'typeorm';
 import { RESOURCE_STORE_CONNECTION } from '../resource-store.constants';
+import { SKILL_URI_SCHEME } from '../resources/reserved-uris';
 import { ResourceEntity } from '../resources/resource.entity';
 import { onServer, type WriteOutcome } from '../store/rows';
 import type { JsonObject } from '../store/store.types';
@@ -42,12 +43,28 @@ export class SkillsRepository {
     return row ?? undefined;
   }
 
+  /**
+   * The skill the server serves whose root `uri` is or is inside: the one with the longest skill path
+   * that prefixes it (an upstream skill's path may have several segments; the tenant's own have one).
+   */
+  async findServerSkillOwning(tenant: string, server: string, uri: string): Promise<SkillEntity | undefined> {
+    if (!uri.startsWith(SKILL_URI_SCHEME)) return undefined;
+    const segments = uri.slice(SKILL_URI_SCHEME.length).split('/');
+    const paths = segments.slice(0, 32).map((_, index) => segments.slice(0, index + 1).join('/'));
+    const rows = await onServer(this.dataSource.getRepository(SkillEntity).createQueryBuilder('s'), tenant, server)
+      .andWhere('s.name IN (:...paths)', { paths })
+      .getMany();
+    return rows.sort((a, b) => b.name.length - a.name.length)[0];
+  }
+
+  /** The skill `name`, the tenant's own or an upstream source's. */
   async findTenantSkill(tenant: string, name: string): Promise<SkillEntity | undefined> {
     return (await this.dataSource.getRepository(SkillEntity).findOneBy({ tenant, name })) ?? undefined;
   }
 
+  /** The tenant's own skills (an upstream source's are the executor's to show). */
   async tenantSkills(tenant: string): Promise<SkillEntity[]> {
-    return this.dataSource.getRepository(SkillEntity).find({ where: { tenant }, order: { name: 'ASC' } });
+    return this.dataSource.getRepository(SkillEntity).find({ where: { tenant, upstream: IsNull() }, order: { name: 'ASC' } });
   }
 
   /**

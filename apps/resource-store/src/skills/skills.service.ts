@@ -6,6 +6,7 @@ import type { Resource } from '@mcp-platform/protocol-mcp';
 import { MessageBus, RpcError, WireErrorCode } from '@mcp-platform/shared-messaging';
 import { RESOURCE_LIMITS, type ResourceLimits } from '../resource-store.options';
 import { overQuota } from '../resources/content-limits';
+import { SKILL_URI_SCHEME } from '../resources/reserved-uris';
 import { ResourceReadCache } from '../resources/resource-read.cache';
 import type { ServerAddress } from '../resources/resources.service';
 import { UploadRepository } from '../resources/upload.repository';
@@ -13,6 +14,9 @@ import { incompleteUpload, unknownUpload } from '../resources/upload-refusals';
 import { sameJson, touchedServers } from '../store/definition-writes';
 import { decodeListCursor, PAGE_SIZE, toPage } from '../store/list-cursor';
 import { assertTenantAccess, cacheScopeOf, LIST_TTL_MS, READ_TTL_MS } from '../store/tenant-access';
+import { UpstreamCalls } from '../upstream-items/upstream-calls';
+import { upstreamItemRefusal } from '../upstream-items/upstream-refusals';
+import { upstreamSkillPath } from '../upstream-items/upstream-skills.plan';
 import type { SkillEntity } from './skill.entity';
 import { type ArchiveFile, readSkillArchive, SKILL_LIMITS, SkillArchiveError } from './skill-archive';
 import { InvalidSkillError, SKILL_MD, validateSkill } from './skill-manifest';
@@ -39,6 +43,7 @@ export class SkillsService {
     private readonly bus: MessageBus,
     @Inject(RESOURCE_LIMITS) private readonly limits: ResourceLimits,
     private readonly readCache: ResourceReadCache,
+    private readonly upstreams: UpstreamCalls,
   ) {}
 
   async list(address: ServerAddress, cursor: string | undefined, principal: Principal | undefined) {
@@ -49,28 +54,37 @@ export class SkillsService {
     return { skills: items.map(toEntry), ...(nextCursor ? { nextCursor } : {}), ttlMs: LIST_TTL_MS, cacheScope: cacheScopeOf(address.public) };
   }
 
-  /** The entry of the skill whose `SKILL.md` is `uri`; anything else is `NOT_FOUND` `{ uri }`. */
+  /** The entry of the skill whose `SKILL.md` is `uri` (the tenant's own or an upstream's, as pinned); anything else is `NOT_FOUND` `{ uri }`. */
   async get(address: ServerAddress, uri: string, principal: Principal | undefined) {
     assertTenantAccess(principal, address.tenant);
-    const named = parseSkillUri(uri);
-    const skill = named?.path === SKILL_MD ? await this.skills.findServerSkill(address.tenant, address.server, named.name) : undefined;
-    if (!skill || skillFileUri(skill.name, SKILL_MD) !== uri) throw new RpcError(WireErrorCode.NotFound, `No skill at ${uri}`, { uri });
-    return { skill: toEntry(skill), ttlMs: READ_TTL_MS, cacheScope: cacheScopeOf(address.public) };
+    const path = upstreamSkillPath(uri);
+    const skill = path === undefined ? undefined : await this.skills.findServerSkill(address.tenant, address.server, path);
+    const entry = skill ? toEntry(skill) : undefined;
+    if (!entry || entry.uri !== uri) throw new RpcError(WireErrorCode.NotFound, `No skill at ${uri}`, { uri });
+    return { skill: entry, ttlMs: READ_TTL_MS, cacheScope: cacheScopeOf(address.public) };
   }
 
   /**
    * The direct children of a directory of a served skill: its files, and its folders as directory
    * resources. One page always (a skill has at most `SKILL_LIMITS.maxFiles` files); a cursor is one
    * this store never minted (`INVALID_PARAMS`). Not a directory (a file, another scheme): `NOT_FOUND`.
+   * An upstream skill's directory is the upstream's to list (read by the executor, `ttlMs: 0` as any
+   * upstream read); one of its files is `NOT_FOUND` without asking.
    */
   async readDirectory(address: ServerAddress, uri: string, cursor: string | undefined, principal: Principal | undefined) {
-    assertTenantAccess(principal, address.tenant);
+    const caller = assertTenantAccess(principal, address.tenant);
     if (cursor !== undefined) throw new RpcError(WireErrorCode.InvalidParams, 'Invalid cursor: directory listings have a single page');
+    const owner = await this.skills.findServerSkillOwning(address.tenant, address.server, uri);
+    if (owner?.upstream) {
+      if (owner.files.some((file) => `${SKILL_URI_SCHEME}${owner.name}/${file.path}` === uri)) throw notADirectory(uri);
+      const resources = await this.upstreams.readDirectory(address.tenant, owner.upstream, uri, caller);
+      return { resources, ttlMs: 0, cacheScope: cacheScopeOf(address.public) };
+    }
     const named = parseSkillUri(uri);
-    const skill = named ? await this.skills.findServerSkill(address.tenant, address.server, named.name) : undefined;
+    const skill = owner && named?.name === owner.name ? owner : undefined;
     const children = skill && named ? directoryChildren(skill, named.path) : undefined;
     if (!children || (named && uri !== (named.path === '' ? skillRootUri(named.name) : skillFileUri(named.name, named.path)))) {
-      throw new RpcError(WireErrorCode.NotFound, `${uri} is not a directory of a skill this server serves`, { uri });
+      throw notADirectory(uri);
     }
     return { resources: children, ttlMs: READ_TTL_MS, cacheScope: cacheScopeOf(address.public) };
   }
@@ -127,6 +141,7 @@ export class SkillsService {
     }
     if (skill.size > SKILL_LIMITS.maxTotalBytes) throw tooLarge(`The skill's files are ${skill.size} bytes, over ${SKILL_LIMITS.maxTotalBytes}`);
     const existing = await this.skills.findTenantSkill(tenant, name);
+    if (existing?.upstream) throw upstreamItemRefusal('skill', name, existing.upstream);
     if (existing && sameSkill(existing, skill.frontmatter, skill.files, servers)) return 'unchanged';
     let write;
     try {
@@ -157,12 +172,19 @@ export class SkillsService {
   }
 
   async getDefinition(tenant: string, name: string): Promise<SkillSummary> {
+    return toSummary(await this.ownSkill(tenant, name));
+  }
+
+  /** The tenant's own skill `name`: `NOT_FOUND` when there is none, refused when an upstream source serves it. */
+  private async ownSkill(tenant: string, name: string): Promise<SkillEntity> {
     const skill = await this.skills.findTenantSkill(tenant, name);
     if (!skill) throw new RpcError(WireErrorCode.NotFound, `Skill ${name} not found`, { name });
-    return toSummary(skill);
+    if (skill.upstream) throw upstreamItemRefusal('skill', name, skill.upstream);
+    return skill;
   }
 
   async setServers(tenant: string, name: string, servers: string[]): Promise<SkillSummary> {
+    await this.ownSkill(tenant, name);
     let previous;
     try {
       previous = await this.skills.setServers(tenant, name, servers);
@@ -176,6 +198,7 @@ export class SkillsService {
 
   /** Deletes a skill and its files: their subscribers hear `resourceUpdated` (a read now answers not found). */
   async delete(tenant: string, name: string): Promise<{ deleted: true }> {
+    await this.ownSkill(tenant, name);
     let deleted;
     try {
       deleted = await this.skills.deleteSkill(tenant, name);
@@ -199,7 +222,16 @@ async function readArchive(archive: Buffer): Promise<ArchiveFile[]> {
   }
 }
 
+/** A skill's entry: an upstream one's with its URIs as the upstream gave them (its row's name is their skill path). */
 function toEntry(skill: SkillEntity): SkillEntry {
+  if (skill.upstream) {
+    const root = `${SKILL_URI_SCHEME}${skill.name}/`;
+    return {
+      uri: skill.upstream.name,
+      frontmatter: skill.frontmatter as SkillEntry['frontmatter'],
+      resources: skill.files.map((file) => ({ uri: `${root}${file.path}`, digest: file.digest, size: file.size })),
+    };
+  }
   return {
     uri: skillFileUri(skill.name, SKILL_MD),
     // Validated at every write: a mapping with a string name and description.
@@ -254,6 +286,10 @@ function sameSkill(
     digests(existing.files) === digests(files) &&
     (servers === undefined || JSON.stringify(existing.servers) === JSON.stringify(servers))
   );
+}
+
+function notADirectory(uri: string): RpcError {
+  return new RpcError(WireErrorCode.NotFound, `${uri} is not a directory of a skill this server serves`, { uri });
 }
 
 function tooLarge(message: string): RpcError {

@@ -9,6 +9,7 @@ import { AddChunkedResourceContent1767571200000 } from './migrations/17675712000
 import { AddPromptInputs1767657600000 } from './migrations/1767657600000-AddPromptInputs';
 import { AddSkills1767744000000 } from './migrations/1767744000000-AddSkills';
 import { AddUpstreamItems1767830400000 } from './migrations/1767830400000-AddUpstreamItems';
+import { AddUpstreamSkills1767916800000 } from './migrations/1767916800000-AddUpstreamSkills';
 
 /** The explicit entity list of the resource store's DataSource (STYLE.md §7). */
 export const STORE_ENTITIES = [ResourceEntity, ResourceTemplateEntity, PromptEntity, ResourceUploadEntity, ResourceUploadChunkEntity, SkillEntity];
@@ -20,4 +21,5 @@ export const STORE_MIGRATIONS = [
   AddPromptInputs1767657600000,
   AddSkills1767744000000,
   AddUpstreamItems1767830400000,
+  AddUpstreamSkills1767916800000,
 ];

@@ -1,3 +1,4 @@
+import type { DirectoryResource } from '@modelcontextprotocol/core/ext/skills';
 import { Injectable, Logger } from '@nestjs/common';
 import { type Principal, type RpcContract, type RpcRequest, type RpcResponse, toolExecutor } from '@mcp-platform/protocol-contracts';
 import type { CompleteResult, GetPromptResult, ReadResourceResult } from '@mcp-platform/protocol-mcp';
@@ -25,6 +26,12 @@ export class UpstreamCalls {
   async readResource(tenant: string, origin: UpstreamOrigin, uri: string, principal: Principal): Promise<ReadResourceResult['contents']> {
     const answer = await this.call(toolExecutor.readUpstreamResource, { tenant, sourceId: origin.sourceId, uri }, origin, principal, `read ${uri}`);
     return answer.contents;
+  }
+
+  /** `resources/directory/read` of `uri`, a directory of the source's skill: every child, one page. */
+  async readDirectory(tenant: string, origin: UpstreamOrigin, uri: string, principal: Principal): Promise<DirectoryResource[]> {
+    const answer = await this.call(toolExecutor.readUpstreamDirectory, { tenant, sourceId: origin.sourceId, uri }, origin, principal, `read directory ${uri}`);
+    return answer.resources;
   }
 
   /** `prompts/get` of the upstream's prompt (its own name) with the caller's arguments. */

@@ -4,8 +4,8 @@ import { type KeyHolders, planUpstreamItems, type UpstreamItemsRequest, type Ups
 
 const sourceId = '6f1c1f5e-8d1a-4a53-9a55-1a0b5a1a2b3c';
 const other: UpstreamOrigin = { sourceId: '0d7e5d8c-3f51-4d69-9a3b-58f0f7c1e2a4', source: 'other', name: 'x' };
-const none: UpstreamRows = { prompts: [], resources: [], resourceTemplates: [] };
-const nobody: KeyHolders = { prompts: new Map(), resources: new Map(), resourceTemplates: new Map() };
+const none: UpstreamRows = { prompts: [], resources: [], resourceTemplates: [], skills: [] };
+const nobody: KeyHolders = { prompts: new Map(), resources: new Map(), resourceTemplates: new Map(), skills: new Map() };
 
 function request(overrides: Partial<UpstreamItemsRequest> = {}): UpstreamItemsRequest {
   return {
@@ -16,6 +16,7 @@ function request(overrides: Partial<UpstreamItemsRequest> = {}): UpstreamItemsRe
     prompts: [{ prompt: { name: 'files__greet', description: 'Greets', arguments: [{ name: 'who', required: true }] }, upstreamName: 'greet' }],
     resources: [{ resource: { uri: 'file:///readme', name: 'readme', mimeType: 'text/plain' } }],
     resourceTemplates: [{ resourceTemplate: { name: 'files__page', uriTemplate: 'file:///pages/{page}' }, upstreamName: 'page' }],
+    skills: [],
     ...overrides,
   };
 }
@@ -45,13 +46,14 @@ describe('planUpstreamItems', () => {
       prompts: { changed: true, servers: ['a', 'b'] },
       resources: { changed: true, servers: ['a', 'b'] },
       resourceTemplates: { changed: true, servers: ['a', 'b'] },
+      skills: { changed: false, servers: [] },
     });
   });
 
   it('changes nothing when the source already has exactly these rows', () => {
     const first = planUpstreamItems(request(), none, nobody);
     const again = planUpstreamItems(request({ servers: ['a', 'b'] }), first.rows, nobody);
-    expect(Object.values(again.changes).map((change) => change.changed)).toEqual([false, false, false]);
+    expect(Object.values(again.changes).map((change) => change.changed)).toEqual([false, false, false, false]);
   });
 
   it('notices a changed field and a removed item, touching the servers before and after', () => {
@@ -79,6 +81,7 @@ describe('planUpstreamItems', () => {
       prompts: new Map([['files__greet', null]]),
       resources: new Map([['file:///readme', other]]),
       resourceTemplates: new Map([['files__page', null]]),
+      skills: new Map(),
     };
     const plan = planUpstreamItems(request(), none, holders);
     expect(plan.refused).toEqual([
@@ -87,10 +90,10 @@ describe('planUpstreamItems', () => {
       { kind: 'resource-template', name: 'files__page', reason: "the tenant's own resource template files__page holds this name" },
     ]);
     expect(plan.rows).toEqual(none);
-    expect(Object.values(plan.changes).map((change) => change.changed)).toEqual([false, false, false]);
+    expect(Object.values(plan.changes).map((change) => change.changed)).toEqual([false, false, false, false]);
   });
 
-  it('refuses a key listed twice (the first is served) and resources under skill://', () => {
+  it('refuses a key listed twice (the first is served) and resources under skill:// that are no file of its skills', () => {
     const plan = planUpstreamItems(
       request({
         prompts: [],
@@ -107,7 +110,7 @@ describe('planUpstreamItems', () => {
     expect(plan.rows.resources.map((row) => row.name)).toEqual(['first']);
     expect(plan.refused).toEqual([
       { kind: 'resource', name: 'file:///a', reason: 'the source lists more than one resource of this URI: the first is served' },
-      { kind: 'resource', name: 'skill://pdf/SKILL.md', reason: "skill:// URIs are the files of the tenant's skills" },
+      { kind: 'resource', name: 'skill://pdf/SKILL.md', reason: 'skill:// URIs are the files of skills: this is no file of a skill the source serves' },
     ]);
   });
 });

@@ -6,6 +6,7 @@ import { PromptEntity } from '../prompts/prompt.entity';
 import { RESOURCE_STORE_CONNECTION } from '../resource-store.constants';
 import { ResourceEntity } from '../resources/resource.entity';
 import { ResourceTemplateEntity } from '../resources/resource-template.entity';
+import { SkillEntity } from '../skills/skill.entity';
 import type { UpstreamOrigin } from '../store/store.types';
 import { lockTenantQuota } from '../store/tenant-quota';
 import {
@@ -19,13 +20,14 @@ import {
   type UpstreamRows,
   type UpstreamTemplateRow,
 } from './upstream-items.plan';
+import type { UpstreamSkillRow } from './upstream-skills.plan';
 
 /** Rows per INSERT: a source's 1 000 items of a kind take ten statements, each well under PostgreSQL's parameter limit. */
 const INSERT_BATCH = 100;
 
 /**
- * The rows of the tenants' upstream items, across the three tables they live in (prompts, resources,
- * resource templates), replaced per source in one transaction. The tenant's lock (the one every resource
+ * The rows of the tenants' upstream items, across the four tables they live in (prompts, resources,
+ * resource templates, skills), replaced per source in one transaction. The tenant's lock (the one every resource
  * write and upload commit takes) serializes it with the other sources' puts and the uploads, so two
  * sources never both take a name, and an upload never lands on a URI a source took meanwhile.
  */
@@ -41,12 +43,14 @@ export class UpstreamItemsRepository {
         prompts: manager.getRepository(PromptEntity),
         resources: manager.getRepository(ResourceEntity),
         resourceTemplates: manager.getRepository(ResourceTemplateEntity),
+        skills: manager.getRepository(SkillEntity),
       };
       const keys = requestedKeys(request);
       const holders: KeyHolders = {
         prompts: await otherHolders(repositories.prompts, request, 'name', keys.prompts),
         resources: await otherHolders(repositories.resources, request, 'uri', keys.resources),
         resourceTemplates: await otherHolders(repositories.resourceTemplates, request, 'name', keys.resourceTemplates),
+        skills: await otherHolders(repositories.skills, request, 'name', keys.skills),
       };
       const plan = planUpstreamItems(request, await this.sourceRows(manager, request), holders);
       if (plan.changes.prompts.changed) {
@@ -58,6 +62,7 @@ export class UpstreamItemsRepository {
       if (plan.changes.resourceTemplates.changed) {
         await replaceRows(repositories.resourceTemplates, request, plan.rows.resourceTemplates, (row) => ({ ...row, textRecipe: '', completions: {} }));
       }
+      if (plan.changes.skills.changed) await replaceRows(repositories.skills, request, plan.rows.skills, (row) => row);
       return plan;
     });
   }
@@ -67,6 +72,7 @@ export class UpstreamItemsRepository {
     const prompts = await ofSource(manager.getRepository(PromptEntity), request, 'name');
     const resources = await ofSource(manager.getRepository(ResourceEntity), request, 'uri');
     const templates = await ofSource(manager.getRepository(ResourceTemplateEntity), request, 'name');
+    const skills = await ofSource(manager.getRepository(SkillEntity), request, 'name');
     return {
       prompts: prompts.map((row): UpstreamPromptRow => ({
         name: row.name,
@@ -103,6 +109,16 @@ export class UpstreamItemsRepository {
         servers: row.servers,
         upstream: row.upstream as UpstreamOrigin,
       })),
+      skills: skills.map(
+        (row): UpstreamSkillRow => ({
+          name: row.name,
+          frontmatter: row.frontmatter,
+          files: row.files,
+          size: row.size,
+          servers: row.servers,
+          upstream: row.upstream as UpstreamOrigin,
+        }),
+      ),
     };
   }
 }

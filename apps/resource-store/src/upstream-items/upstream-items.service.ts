@@ -6,7 +6,7 @@ import type { KindChange, UpstreamItemsPlan, UpstreamItemsRequest } from './upst
 import { UpstreamItemsRepository } from './upstream-items.repository';
 
 /**
- * `putUpstreamItems`: the approved prompts, resources and resource templates of one upstream source, as
+ * `putUpstreamItems`: the approved prompts, resources, resource templates and skills of one upstream source, as
  * the tool executor hands them over, replace what the store served for that source (issue 15 §3). The
  * store has no list of tenants (an item's tenant is its slug, as for every write): a tenant unknown
  * here gets the items like any other, and losing the tenant deletes them with its content. Names the
@@ -32,9 +32,10 @@ export class UpstreamItemsService {
       // A failed write may have committed; an unchanged one dropped nothing (a read cache of the old rows stays right).
       if (!plan || changedLists(plan).length > 0) this.readCache.invalidateTenant(request.tenant);
     }
-    const { prompts, resources, resourceTemplates } = plan.changes;
+    const { prompts, resources, resourceTemplates, skills } = plan.changes;
     if (prompts.changed) this.bus.emit(resourceStore.listChanged, { tenant: request.tenant, servers: prompts.servers, lists: ['prompts'] });
-    const resourceLists = [resources, resourceTemplates].filter((change) => change.changed);
+    // A skill's files are resources, and `skills/list` has no list-changed of its own: both are `resources`.
+    const resourceLists = [resources, resourceTemplates, skills].filter((change) => change.changed);
     if (resourceLists.length > 0) {
       this.bus.emit(resourceStore.listChanged, { tenant: request.tenant, servers: mergedServers(resourceLists), lists: ['resources'] });
     }
@@ -43,7 +44,7 @@ export class UpstreamItemsService {
       this.logger.warn(`upstream source ${request.source} of tenant ${request.tenant}: ${refusal.kind} ${refusal.name} not served: ${refusal.reason}`);
     }
     if (changed) {
-      const counts = `${plan.rows.prompts.length} prompt(s), ${plan.rows.resources.length} resource(s), ${plan.rows.resourceTemplates.length} template(s)`;
+      const counts = `${plan.rows.prompts.length} prompt(s), ${plan.rows.resources.length} resource(s), ${plan.rows.resourceTemplates.length} template(s), ${plan.rows.skills.length} skill(s)`;
       this.logger.debug(`upstream source ${request.source} of tenant ${request.tenant} now serves ${counts}`);
     }
     return { changed, refused: plan.refused };

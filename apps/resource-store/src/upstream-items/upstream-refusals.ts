@@ -4,8 +4,8 @@ import type { UpstreamOrigin } from '../store/store.types';
 /** The `data.code` of an administrator's write refused because an upstream item holds the key (the admin API answers 409). */
 export const UPSTREAM_ITEM_CODE = 'UPSTREAM_ITEM';
 
-/** What an administrator's write names: a resource by URI, a template or a prompt by name. */
-export type AdministeredKind = 'resource' | 'resource template' | 'prompt';
+/** What an administrator's write names: a resource by URI, a template, a prompt or a skill by name. */
+export type AdministeredKind = 'resource' | 'resource template' | 'prompt' | 'skill';
 
 /**
  * Refuses an administrator's write (put, delete, upload) of an item an upstream source serves: those

@@ -10,6 +10,7 @@ import { AddUpstreamSources1767830400000 } from './migrations/1767830400000-AddU
 import { AddServerComposition1767916800000 } from './migrations/1767916800000-AddServerComposition';
 import { AddUpstreamServedItems1768003200000 } from './migrations/1768003200000-AddUpstreamServedItems';
 import { AddUpstreamResync1768089600000 } from './migrations/1768089600000-AddUpstreamResync';
+import { AddUpstreamSkills1768176000000 } from './migrations/1768176000000-AddUpstreamSkills';
 import { TenantEntity } from './tenant.entity';
 import { ToolEntity } from './tool.entity';
 import { ToolLastErrorEntity } from './tool-last-error.entity';
@@ -41,4 +42,5 @@ export const CATALOG_MIGRATIONS = [
   AddServerComposition1767916800000,
   AddUpstreamServedItems1768003200000,
   AddUpstreamResync1768089600000,
+  AddUpstreamSkills1768176000000,
 ];

@@ -19,13 +19,15 @@ export const UPSTREAM_LIMITS = {
 /**
  * The fields of each kind of upstream item that are pinned: what a client reads and the model acts on.
  * A resource's `size` is not: it changes with the content, which a pin does not cover (reads go to the
- * upstream each time).
+ * upstream each time). A skill's are: its entry names every file with its digest, so a skill whose
+ * files changed upstream is a changed skill (`held-changed` until approved, as a changed tool).
  */
 const PINNED_FIELDS: Record<toolExecutor.UpstreamItemKind, readonly string[]> = {
   tool: ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations', 'execution'],
   prompt: ['name', 'title', 'description', 'arguments'],
   resource: ['uri', 'name', 'title', 'description', 'mimeType', 'annotations'],
   'resource-template': ['name', 'title', 'description', 'uriTemplate', 'mimeType', 'annotations'],
+  skill: ['uri', 'frontmatter', 'resources'],
 };
 
 /** The part of an upstream item that is pinned (see {@link PINNED_FIELDS}). */
@@ -33,9 +35,9 @@ export function pinnedDefinition(item: Record<string, unknown>, kind: toolExecut
   return Object.fromEntries(PINNED_FIELDS[kind].filter((field) => item[field] !== undefined).map((field) => [field, item[field]]));
 }
 
-/** How an item names itself: a resource by its URI, anything else by its name. */
+/** How an item names itself: a resource by its URI, a skill by its `SKILL.md` URI, anything else by its name. */
 export function itemName(kind: toolExecutor.UpstreamItemKind, item: Record<string, unknown>): unknown {
-  return kind === 'resource' ? item['uri'] : item['name'];
+  return keepsUri(kind) ? item['uri'] : item['name'];
 }
 
 /** `sha256:<hex>` of the definition in RFC 8785 canonical JSON: the same definition, the same digest, whatever its key order. */
@@ -60,10 +62,14 @@ export function definitionRefusal(definition: JsonObject): string | undefined {
 
 /**
  * The name clients see: `<prefix>__<name>`, or the upstream's own name without a prefix. A resource
- * keeps its URI (links in results and other resources name it).
+ * and a skill keep their URI (links in results, other resources and a skill's own files name it).
  */
 export function exposedName(prefix: string | null, name: string, kind: toolExecutor.UpstreamItemKind = 'tool'): string {
-  return prefix === null || kind === 'resource' ? name : `${prefix}${toolExecutor.UPSTREAM_PREFIX_SEPARATOR}${name}`;
+  return prefix === null || keepsUri(kind) ? name : `${prefix}${toolExecutor.UPSTREAM_PREFIX_SEPARATOR}${name}`;
+}
+
+function keepsUri(kind: toolExecutor.UpstreamItemKind): boolean {
+  return kind === 'resource' || kind === 'skill';
 }
 
 function depthOf(value: unknown, depth: number): number {

@@ -16,6 +16,11 @@ export class UpstreamReadsNatsController {
     return this.reads.readResource(request, context.principal);
   }
 
+  @RpcHandler(toolExecutor.readUpstreamDirectory)
+  readDirectory(request: RpcRequestParsed<typeof toolExecutor.readUpstreamDirectory>, context: CallContext) {
+    return this.reads.readDirectory(request, context.principal);
+  }
+
   @RpcHandler(toolExecutor.getUpstreamPrompt)
   getPrompt(request: RpcRequestParsed<typeof toolExecutor.getUpstreamPrompt>, context: CallContext) {
     return this.reads.getPrompt(request, context.principal);

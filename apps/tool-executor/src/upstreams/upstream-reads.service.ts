@@ -4,11 +4,12 @@ import { type Principal, type RpcRequestParsed, type RpcResponse, toolExecutor }
 import { RpcError, WireErrorCode } from '@mcp-platform/shared-messaging';
 import { assertTenantAccess } from '../tools/tool-access';
 import { UpstreamConnections, UpstreamUnavailable } from './upstream-connections';
+import { readUpstreamDirectory } from './upstream-skills';
 import { UpstreamSourceCache } from './upstream-source.cache';
 
 /**
  * What the resource store asks of an upstream on behalf of a caller (`upstream-reads.contracts.ts`): a
- * resource read, a prompt rendered, a completion. Each goes over the source's connection on this
+ * resource read, a skill's directory read, a prompt rendered, a completion. Each goes over the source's connection on this
  * replica. What the upstream answered with a JSON-RPC error becomes `INVALID_PARAMS` with its message;
  * an upstream that cannot be used, `UNAVAILABLE`; a read larger than one bus message, `INVALID_PARAMS`.
  */
@@ -32,6 +33,15 @@ export class UpstreamReadsService {
       );
     }
     return { contents: result.contents } as RpcResponse<typeof toolExecutor.readUpstreamResource>;
+  }
+
+  /** Every page of the upstream's directory (the cursor loop bounded), as one list: past the cap, `INVALID_PARAMS`. */
+  async readDirectory(
+    request: RpcRequestParsed<typeof toolExecutor.readUpstreamDirectory>,
+    principal: Principal | undefined,
+  ): Promise<RpcResponse<typeof toolExecutor.readUpstreamDirectory>> {
+    const resources = await this.use(request, principal, (client) => readUpstreamDirectory(client, request.uri));
+    return { resources } as RpcResponse<typeof toolExecutor.readUpstreamDirectory>;
   }
 
   async getPrompt(

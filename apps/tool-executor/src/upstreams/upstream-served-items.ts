@@ -15,7 +15,7 @@ export const HELD_DISABLED = 'its upstream server is disabled';
 /** The most the store takes from one source in one message (what crosses the bus), in bytes of JSON. */
 const SERVED_ITEMS_MAX_BYTES = 768 * 1024;
 
-type ServedItems = Pick<RpcRequest<typeof resourceStore.putUpstreamItems>, 'prompts' | 'resources' | 'resourceTemplates'>;
+type ServedItems = Required<Pick<RpcRequest<typeof resourceStore.putUpstreamItems>, 'prompts' | 'resources' | 'resourceTemplates' | 'skills'>>;
 
 /** An item's key among a source's items: its kind and its name (a prompt and a tool may share a name). */
 export function itemKey(kind: ItemKind, name: string): string {
@@ -31,8 +31,8 @@ export function heldReason(source: StoredSource, item: UpstreamItemEntity): stri
 }
 
 /**
- * Hands a source's approved prompts, resources and resource templates to the resource store, which
- * serves them (`resourceStore.putUpstreamItems`); tools stay in the executor's catalog.
+ * Hands a source's approved prompts, resources, resource templates and skills to the resource store,
+ * which serves them (`resourceStore.putUpstreamItems`); tools stay in the executor's catalog.
  */
 @Injectable()
 export class UpstreamServedItems {
@@ -41,13 +41,13 @@ export class UpstreamServedItems {
   constructor(private readonly bus: MessageBus) {}
 
   /**
-   * What the store serves for the source: its approved prompts, resources and templates (none while it
+   * What the store serves for the source: its approved prompts, resources, templates and skills (none while it
    * is disabled or once deleted). The store refuses what collides with the tenant's own items or another
    * source's; those items become `refused`. A store that cannot be reached is logged: the next sync
    * tries again.
    */
   async hand(source: StoredSource, items: UpstreamItemEntity[], deleted = false): Promise<void> {
-    const served: ServedItems = { prompts: [], resources: [], resourceTemplates: [] };
+    const served: ServedItems = { prompts: [], resources: [], resourceTemplates: [], skills: [] };
     /** The items sent, by kind and the name the store knows them by: what its refusals name. */
     const sent = new Map<string, UpstreamItemEntity>();
     let budget = SERVED_ITEMS_MAX_BYTES;
@@ -65,6 +65,7 @@ export class UpstreamServedItems {
       sent.set(itemKey(item.kind, exposed), item);
       if (item.kind === 'prompt') served.prompts.push({ prompt: { ...item.approved, name: exposed } as never, upstreamName: item.name });
       else if (item.kind === 'resource') served.resources.push({ resource: item.approved as never });
+      else if (item.kind === 'skill') served.skills.push({ skill: item.approved as never });
       else served.resourceTemplates.push({ resourceTemplate: { ...item.approved, name: exposed } as never, upstreamName: item.name });
     }
     try {

@@ -9,6 +9,7 @@ import { UpdateCoalescer } from './update-coalescer';
 import type { UpstreamSource } from './upstream.types';
 import { labelOf, UpstreamConnections } from './upstream-connections';
 import { heldReason } from './upstream-served-items';
+import { skillFileUris } from './upstream-skills';
 import { type StoredSource, UpstreamSourcesRepository } from './upstream-sources.repository';
 
 /** How often subscriptions are checked: expired reports dropped, lost connections and listen streams opened again, legacy sessions probed. */
@@ -157,8 +158,8 @@ export class UpstreamSubscriptions implements OnApplicationBootstrap, OnApplicat
   }
 
   /**
-   * The wanted URIs the source serves (at most the cap): its approved resources, and URIs its approved
-   * templates match (a read of them would go to it too).
+   * The wanted URIs the source serves (at most the cap): its approved resources and skills' files, and
+   * URIs its approved templates match (a read of them would go to it too).
    */
   private async servedAmong(source: StoredSource, wanted: ReadonlySet<string>): Promise<Set<string>> {
     const listed = new Set<string>();
@@ -167,6 +168,7 @@ export class UpstreamSubscriptions implements OnApplicationBootstrap, OnApplicat
       if (item.approved === null || heldReason(source, item) !== null) continue;
       if (item.kind === 'resource') listed.add(item.name);
       else if (item.kind === 'resource-template') templates.push(...parsedTemplate(item.approved['uriTemplate']));
+      else if (item.kind === 'skill') for (const uri of skillFileUris(item.approved)) listed.add(uri);
     }
     const desired = new Set<string>();
     for (const uri of wanted) {

@@ -10,6 +10,7 @@ import { UpstreamConnections } from './upstream-connections';
 import { definitionDigest, definitionRefusal, exposedName, itemName, pinnedDefinition, UPSTREAM_LIMITS } from './upstream-definitions';
 import type { UpstreamItemEntity } from './upstream-item.entity';
 import { heldReason, itemKey, UpstreamServedItems } from './upstream-served-items';
+import { listUpstreamSkills, skillRefusal, upstreamServesSkills } from './upstream-skills';
 import { type SourceToolRow, type StoredSource, UpstreamSourcesRepository } from './upstream-sources.repository';
 import { upstreamDecidesTasks } from './upstream-tasks';
 
@@ -32,7 +33,7 @@ type Approval = { kind: ItemKind; item: string; actor: string; digest: string; p
 
 /**
  * Reads upstream catalogs and pins them (issue 15 §5): each item's definition (tools, prompts,
- * resources, resource templates) gets a digest; what an administrator or the source's policy approved
+ * resources, resource templates, skills) gets a digest; what an administrator or the source's policy approved
  * is what is served, under the source's prefix: tools by the catalog, the rest by the resource store
  * (`putUpstreamItems`), which refuses what collides with the tenant's own items.
  * A new tool waits (`held-new`) unless the policy approves it; a changed one keeps its approved
@@ -176,6 +177,7 @@ export class UpstreamSyncService implements OnApplicationBootstrap {
     const tooBig = definitionRefusal(definition);
     if (tooBig) return tooBig;
     if (kind === 'tool') return this.toolRefusal(source, name, definition, taken);
+    if (kind === 'skill') return skillRefusal(definition);
     if (kind === 'resource')
       return name.length <= 2048 && URL.canParse(name) ? undefined : `its URI ${JSON.stringify(name.slice(0, 200))} is not a URI of at most 2048 characters`;
     const exposed = exposedName(source.prefix, name, kind);
@@ -206,7 +208,7 @@ export class UpstreamSyncService implements OnApplicationBootstrap {
   }
 
   /**
-   * Hands the source's approved prompts, resources and templates to the store (it refuses what collides
+   * Hands the source's approved prompts, resources, templates and skills to the store (it refuses what collides
    * with the tenant's own items: those become `refused`), stores items and approvals, rewrites the
    * source's catalog rows, and tells every replica and broker when they changed.
    */
@@ -255,8 +257,8 @@ function blankItem(sourceId: string, kind: ItemKind, name: string): UpstreamItem
 }
 
 /**
- * Every page of the upstream's tools, and of its prompts, resources and resource templates when it
- * declares them, up to the limits: a hostile upstream cannot make the executor read 100,000 items.
+ * Every page of the upstream's tools, and of its prompts, resources, resource templates and skills when
+ * it declares them, up to the limits: a hostile upstream cannot make the executor read 100,000 items.
  */
 async function readCatalog(client: Client): Promise<ObservedCatalog> {
   const capabilities = client.getServerCapabilities() ?? {};
@@ -277,6 +279,7 @@ async function readCatalog(client: Client): Promise<ObservedCatalog> {
     lists.push(['resource', async (cursor) => pageOf(await client.listResources(params(cursor)), 'resources')]);
     lists.push(['resource-template', async (cursor) => pageOf(await client.listResourceTemplates(params(cursor)), 'resourceTemplates')]);
   }
+  if (upstreamServesSkills(client)) lists.push(['skill', async (cursor) => pageOf(await listUpstreamSkills(client, cursor), 'skills')]);
   for (const [kind, list] of lists) {
     const cut = await readPages(kind, list, items, budget);
     if (cut) return { items, cut };

@@ -1,10 +1,11 @@
+import { SkillSchema } from '@modelcontextprotocol/core/ext/skills';
 import { z } from 'zod';
 import { PromptSchema, ResourceSchema, ResourceTemplateSchema } from '@mcp-platform/protocol-mcp';
 import { TENANT_SLUG_PATTERN } from '../common/tenant';
 import { defineRpc } from '../define-contract';
 
 /**
- * The approved prompts, resources and resource templates of one upstream MCP server (issue 15 §3), as
+ * The approved prompts, resources, resource templates and skills of one upstream MCP server (issue 15 §3), as
  * the tool executor, which pins them, hands them to the store to serve. The store keeps them beside its
  * own items, marked with their source: they are listed like any item of the virtual servers named, and
  * a read, a `prompts/get` or a completion of one goes to the executor (`toolExecutor.readUpstreamResource`,
@@ -22,8 +23,14 @@ export const UpstreamResourceSchema = z.object({ resource: ResourceSchema });
 /** An upstream resource template as clients list it (`name`: the exposed name) and its name upstream. */
 export const UpstreamResourceTemplateSchema = z.object({ resourceTemplate: ResourceTemplateSchema, upstreamName: z.string().min(1).max(256) });
 
+/**
+ * An upstream skill (SEP-2640) as clients list it: its entry of the upstream's `skills/list`, URIs as
+ * the upstream gave them. Its files become the store's resources (a read goes to the upstream).
+ */
+export const UpstreamSkillSchema = z.object({ skill: SkillSchema });
+
 /** Which kind of item a refusal names. */
-export const UpstreamServedKindSchema = z.enum(['prompt', 'resource', 'resource-template']);
+export const UpstreamServedKindSchema = z.enum(['prompt', 'resource', 'resource-template', 'skill']);
 
 /**
  * Replaces everything the store serves for the source by these items (empty lists: the source serves
@@ -43,6 +50,7 @@ export const putUpstreamItems = defineRpc({
     prompts: z.array(UpstreamPromptSchema).max(1000),
     resources: z.array(UpstreamResourceSchema).max(1000),
     resourceTemplates: z.array(UpstreamResourceTemplateSchema).max(1000),
+    skills: z.array(UpstreamSkillSchema).max(1000).default([]),
   }),
   response: z.object({
     changed: z.boolean(),

@@ -195,18 +195,18 @@ export const DefinitionChangeSchema = z.object({
 export const DefinitionDigestSchema = z.string().regex(/^sha256:[0-9a-f]{64}$/);
 
 /**
- * What an upstream item is. A tool is served by the executor's catalog; a prompt, resource or resource
- * template by the resource store (`resourceStore.putUpstreamItems`), which asks the executor to read,
- * render or complete it.
+ * What an upstream item is. A tool is served by the executor's catalog; a prompt, resource, resource
+ * template or skill (the skills extension, SEP-2640: named by the URI of its `SKILL.md`) by the resource
+ * store (`resourceStore.putUpstreamItems`), which asks the executor to read, render or complete it.
  */
-export const UpstreamItemKindSchema = z.enum(['tool', 'prompt', 'resource', 'resource-template']);
+export const UpstreamItemKindSchema = z.enum(['tool', 'prompt', 'resource', 'resource-template', 'skill']);
 export type UpstreamItemKind = z.infer<typeof UpstreamItemKindSchema>;
 
 export const UpstreamItemViewSchema = z.object({
   kind: UpstreamItemKindSchema,
-  /** The upstream's own name (a resource's: its URI). */
+  /** The upstream's own name (a resource's: its URI; a skill's: its `SKILL.md` URI). */
   name: z.string(),
-  /** The name clients see: `<prefix>__<name>` for tools, prompts and templates; a resource keeps its URI. */
+  /** The name clients see: `<prefix>__<name>` for tools, prompts and templates; a resource and a skill keep their URI. */
   exposedName: z.string(),
   status: UpstreamItemStatusSchema,
   reason: z.string().optional(),

@@ -1,3 +1,4 @@
+import { DirectoryResourceSchema } from '@modelcontextprotocol/core/ext/skills';
 import { z } from 'zod';
 import { CompleteResultSchema, GetPromptResultSchema, ReadResourceResultSchema } from '@mcp-platform/protocol-mcp';
 import { TENANT_SLUG_PATTERN } from '../common/tenant';
@@ -28,6 +29,19 @@ export const readUpstreamResource = defineRpc({
   subject: 'tool-executor.v1.upstream-resource.read',
   request: z.object({ ...Origin, uri: z.string().min(1).max(2048) }),
   response: z.object({ contents: ReadResourceResultSchema.shape.contents }),
+});
+
+/** The most children of one upstream directory the executor reads (pages together); past it, `INVALID_PARAMS`. */
+export const SKILL_DIRECTORY_MAX_CHILDREN = 1_000;
+
+/**
+ * `resources/directory/read` of `uri` (a directory of one of the source's skills, SEP-2640) on the
+ * source, every page of it: the store serves a directory as one page.
+ */
+export const readUpstreamDirectory = defineRpc({
+  subject: 'tool-executor.v1.upstream-directory.read',
+  request: z.object({ ...Origin, uri: z.string().min(1).max(2048) }),
+  response: z.object({ resources: z.array(DirectoryResourceSchema).max(SKILL_DIRECTORY_MAX_CHILDREN) }),
 });
 
 /** `prompts/get` of the upstream's prompt `name` (its own name, without the prefix). */
