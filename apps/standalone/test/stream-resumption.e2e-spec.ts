@@ -305,7 +305,7 @@ describe('a call whose tool executor is killed while its stream is resumed on th
     try {
       const answer = (await resumed).messages?.find((message) => (message as { id?: unknown }).id === 11);
       // Broker A gave the call up after missed heartbeats, and B read that from the call's log.
-      expect(answer).toMatchObject({ id: 11, error: { code: -32603, message: expect.stringContaining("unavailable") } });
+      expect(answer).toMatchObject({ id: 11, error: { code: -32603, message: expect.stringContaining('unavailable') } });
     } finally {
       await platform.restartProcess('tool-executor');
     }

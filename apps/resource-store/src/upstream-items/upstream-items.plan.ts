@@ -2,7 +2,7 @@ import type { resourceStore, RpcRequestParsed } from '@mcp-platform/protocol-con
 import { SKILL_URI_SCHEME } from '../resources/reserved-uris';
 import { sameJson, touchedServers } from '../store/definition-writes';
 import type { JsonObject, UpstreamOrigin } from '../store/store.types';
-import { planUpstreamSkills, upstreamSkillPath,type UpstreamSkillRow } from './upstream-skills.plan';
+import { planUpstreamSkills, upstreamSkillPath, type UpstreamSkillRow } from './upstream-skills.plan';
 
 /**
  * What `putUpstreamItems` writes, decided without the database: the rows the source should have, what is
@@ -205,7 +205,8 @@ function refusalReason(kind: UpstreamServedKind, key: string, held: ReadonlyMap<
   const word = KIND_WORDS[kind];
   const keyWord = kind === 'resource' ? 'URI' : 'name';
   if (seen.has(key)) return `the source lists more than one ${word} of this ${keyWord}: the first is served`;
-  if (kind === 'resource' && key.startsWith(SKILL_URI_SCHEME)) return `${SKILL_URI_SCHEME} URIs are the files of skills: this is no file of a skill the source serves`;
+  if (kind === 'resource' && key.startsWith(SKILL_URI_SCHEME))
+    return `${SKILL_URI_SCHEME} URIs are the files of skills: this is no file of a skill the source serves`;
   if (!held.has(key)) return undefined;
   const holder = held.get(key);
   if (holder === null || holder === undefined) return `the tenant's own ${word} ${key} holds this ${keyWord}`;

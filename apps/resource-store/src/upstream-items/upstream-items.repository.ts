@@ -109,16 +109,14 @@ export class UpstreamItemsRepository {
         servers: row.servers,
         upstream: row.upstream as UpstreamOrigin,
       })),
-      skills: skills.map(
-        (row): UpstreamSkillRow => ({
-          name: row.name,
-          frontmatter: row.frontmatter,
-          files: row.files,
-          size: row.size,
-          servers: row.servers,
-          upstream: row.upstream as UpstreamOrigin,
-        }),
-      ),
+      skills: skills.map((row): UpstreamSkillRow => ({
+        name: row.name,
+        frontmatter: row.frontmatter,
+        files: row.files,
+        size: row.size,
+        servers: row.servers,
+        upstream: row.upstream as UpstreamOrigin,
+      })),
     };
   }
 }

@@ -10,7 +10,9 @@ import type { JsonObject, UpstreamOrigin } from '../store/store.types';
  * the key its collisions are judged by, as a resource's are by its URI.
  */
 
-type SkillEntryItem = { skill: { uri: string; frontmatter: Record<string, unknown>; resources: Array<{ uri: string; digest: string; size: number }> | 'dynamic' } };
+type SkillEntryItem = {
+  skill: { uri: string; frontmatter: Record<string, unknown>; resources: Array<{ uri: string; digest: string; size: number }> | 'dynamic' };
+};
 type ListedResource = { uri: string; name: string; title?: string; description?: string; mimeType?: string; annotations?: unknown; icons?: unknown };
 
 /** An upstream skill's row (its files are upstream resource rows: reads go to the executor). */
@@ -67,7 +69,8 @@ export function planUpstreamSkills(
   const seen = new Set<string>();
   for (const { skill } of items) {
     const path = upstreamSkillPath(skill.uri);
-    const reason = path === undefined ? `${skill.uri.slice(0, 200)} is not a skill://<skill-path>/SKILL.md URI` : skillRefusal(skill, path, seen, heldSkill, heldUri);
+    const reason =
+      path === undefined ? `${skill.uri.slice(0, 200)} is not a skill://<skill-path>/SKILL.md URI` : skillRefusal(skill, path, seen, heldSkill, heldUri);
     if (path !== undefined) seen.add(path);
     if (reason !== undefined || path === undefined || skill.resources === 'dynamic') {
       plan.refused.push({ name: skill.uri, reason: reason ?? 'unreachable' });
@@ -76,7 +79,12 @@ export function planUpstreamSkills(
     const root = `${SKILL_URI_SCHEME}${path}/`;
     const files = skill.resources.map((file): SkillFileRecord => {
       const filePath = file.uri.slice(root.length);
-      return { path: filePath, digest: file.digest, size: file.size, mimeType: listed.get(file.uri)?.mimeType ?? (filePath === SKILL_MD ? 'text/markdown' : mediaTypeOf(filePath)) };
+      return {
+        path: filePath,
+        digest: file.digest,
+        size: file.size,
+        mimeType: listed.get(file.uri)?.mimeType ?? (filePath === SKILL_MD ? 'text/markdown' : mediaTypeOf(filePath)),
+      };
     });
     plan.skills.push({ name: path, frontmatter: skill.frontmatter as JsonObject, files, size: files.reduce((sum, file) => sum + file.size, 0) });
     for (const file of files) plan.files.set(`${root}${file.path}`, fileResource(`${root}${file.path}`, file, skill.frontmatter, listed));
@@ -113,7 +121,12 @@ function skillRefusal(
  * through a template only), named by its last segment, `SKILL.md` by the skill's name and description
  * as the tenant's own skills are.
  */
-function fileResource(uri: string, file: SkillFileRecord, frontmatter: Record<string, unknown>, listed: ReadonlyMap<string, ListedResource>): SkillFileResource {
+function fileResource(
+  uri: string,
+  file: SkillFileRecord,
+  frontmatter: Record<string, unknown>,
+  listed: ReadonlyMap<string, ListedResource>,
+): SkillFileResource {
   const own = listed.get(uri);
   if (own) {
     return {

@@ -82,7 +82,14 @@ describe(RoundTrips, () => {
       };
       const states = new RequestStates(parseRequestStateKeys([generateRequestStateKey('k1')]));
       const roundTrips = new RoundTrips(table as unknown as MethodTable, states);
-      const context = { requestId: 1, virtualServer: SERVER, principal: USER, protocolVersion: '2026-07-28', clientCapabilities: {}, tasks: 'never' } as unknown as MethodCall;
+      const context = {
+        requestId: 1,
+        virtualServer: SERVER,
+        principal: USER,
+        protocolVersion: '2026-07-28',
+        clientCapabilities: {},
+        tasks: 'never',
+      } as unknown as MethodCall;
       const run = (params: Record<string, unknown>) => roundTrips.run('tools/call', CallToolParamsSchema.parse({ name: 'confirm', ...params }), context);
 
       const first = await run({});

@@ -27,7 +27,13 @@ export interface InputRequiredOutcome {
 }
 
 /** The outcome of an owner's `{ inputRequired }` answer, its continuation kept for the round trip. */
-export function inputRequired({ inputRequests, continuation }: { inputRequests: Record<string, unknown>; continuation?: Record<string, unknown> }): InputRequiredOutcome {
+export function inputRequired({
+  inputRequests,
+  continuation,
+}: {
+  inputRequests: Record<string, unknown>;
+  continuation?: Record<string, unknown>;
+}): InputRequiredOutcome {
   return { kind: 'input_required', inputRequests, ...(continuation === undefined ? {} : { continuation }) };
 }
 

@@ -410,7 +410,12 @@ export class CallsService implements OnDrain, OnModuleInit, OnModuleDestroy {
     args: ToolArguments,
     signal: AbortSignal,
     notifier: CallNotifier,
-    { client, output, task, continuation }: { client: ClientRequests; output: CallSink; task?: ToolContext['task']; continuation?: ToolContext['continuation'] },
+    {
+      client,
+      output,
+      task,
+      continuation,
+    }: { client: ClientRequests; output: CallSink; task?: ToolContext['task']; continuation?: ToolContext['continuation'] },
   ): Promise<CallToolResult> {
     const context: ToolContext = {
       ...(task ? { task } : {}),
@@ -515,7 +520,9 @@ function roundOf(asking: AsksClient, request: CallRequest): toolExecutor.CallInp
       { requiredCapabilities: required },
     );
   }
-  return { inputRequired: { inputRequests: { ...asking.inputRequests }, ...(asking.continuation === undefined ? {} : { continuation: { ...asking.continuation } }) } };
+  return {
+    inputRequired: { inputRequests: { ...asking.inputRequests }, ...(asking.continuation === undefined ? {} : { continuation: { ...asking.continuation } }) },
+  };
 }
 
 /**

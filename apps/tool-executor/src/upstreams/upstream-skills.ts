@@ -38,10 +38,20 @@ export async function listUpstreamSkills(client: Client, cursor: string | undefi
  */
 export function skillRefusal(definition: JsonObject): string | undefined {
   const uri = definition['uri'];
-  if (typeof uri !== 'string' || uri.length > 2048 || !uri.startsWith(SKILL_SCHEME) || !uri.endsWith(SKILL_MD) || uri.length <= SKILL_SCHEME.length + SKILL_MD.length)
+  if (
+    typeof uri !== 'string' ||
+    uri.length > 2048 ||
+    !uri.startsWith(SKILL_SCHEME) ||
+    !uri.endsWith(SKILL_MD) ||
+    uri.length <= SKILL_SCHEME.length + SKILL_MD.length
+  )
     return `its URI ${JSON.stringify(String(uri).slice(0, 200))} is not a skill://<skill-path>/SKILL.md URI of at most 2048 characters`;
   const parsed = SkillSchema.safeParse(definition);
-  if (!parsed.success) return `its entry is not a skill entry: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || '(entry)'}: ${issue.message}`).join('; ').slice(0, 500)}`;
+  if (!parsed.success)
+    return `its entry is not a skill entry: ${parsed.error.issues
+      .map((issue) => `${issue.path.join('.') || '(entry)'}: ${issue.message}`)
+      .join('; ')
+      .slice(0, 500)}`;
   const files = parsed.data.resources;
   if (files !== 'dynamic' && files.length > SKILL_LIMITS.files) return `it lists ${files.length} files, over the ${SKILL_LIMITS.files} a skill may have`;
   return undefined;
@@ -51,7 +61,9 @@ export function skillRefusal(definition: JsonObject): string | undefined {
 export function skillFileUris(entry: JsonObject): string[] {
   const files = entry['resources'];
   if (!Array.isArray(files)) return [];
-  return files.flatMap((file) => (typeof file === 'object' && file !== null && typeof (file as JsonObject)['uri'] === 'string' ? [(file as JsonObject)['uri'] as string] : []));
+  return files.flatMap((file) =>
+    typeof file === 'object' && file !== null && typeof (file as JsonObject)['uri'] === 'string' ? [(file as JsonObject)['uri'] as string] : [],
+  );
 }
 
 /**
@@ -63,7 +75,10 @@ export async function readUpstreamDirectory(client: Client, uri: string): Promis
   const children: unknown[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < 100; page += 1) {
-    const result = await client.request({ method: 'resources/directory/read', params: { uri, ...(cursor === undefined ? {} : { cursor }) } }, DirectoryPageSchema);
+    const result = await client.request(
+      { method: 'resources/directory/read', params: { uri, ...(cursor === undefined ? {} : { cursor }) } },
+      DirectoryPageSchema,
+    );
     children.push(...(result.resources ?? []));
     if (children.length > toolExecutor.SKILL_DIRECTORY_MAX_CHILDREN) throw tooLarge(uri, `more than ${toolExecutor.SKILL_DIRECTORY_MAX_CHILDREN} children`);
     cursor = result.nextCursor;
