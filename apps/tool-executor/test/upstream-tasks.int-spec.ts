@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Principal, type RpcRequest, type RpcResponse, toolExecutor, WireErrorCode } from '@mcp-platform/protocol-contracts';
 import { MessageBus } from '@mcp-platform/shared-messaging';
 import { serviceSetups, startTasksUpstream, TASKS_UPSTREAM_TOOLS, type TasksUpstream, toolResultText } from '@mcp-platform/shared-testing';
-import { UPSTREAM_TASK_KEY } from '../src/upstreams/upstream-tasks';
 import { bootUpstreamExecutor, resultOf } from './executor-calls';
 
 const run = `ut${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
@@ -47,7 +46,8 @@ describe.each(setups)('upstream tasks over $name', (setup) => {
   const offer = async (name: string, args: Record<string, unknown> = {}) => {
     const answer = await call(name, { taskMode: 'offer' }, args);
     if (!toolExecutor.isCallRunAsTask(answer)) throw new Error(`expected runAsTask, got ${JSON.stringify(answer)}`);
-    return answer.inputResponses ?? {};
+    if (answer.upstreamTask === undefined) throw new Error(`expected the upstream's task, got ${JSON.stringify(answer)}`);
+    return answer.upstreamTask;
   };
 
   beforeAll(async () => {
@@ -87,10 +87,9 @@ describe.each(setups)('upstream tasks over $name', (setup) => {
   });
 
   it("creates a task for an upstream task, follows it while it works, and ends with the upstream task's result", async () => {
-    const carried = await offer('long_job', { ms: 600 });
-    const upstreamTask = (carried[UPSTREAM_TASK_KEY] as { taskId: string }).taskId;
-    expect(upstream.tasks.get(upstreamTask)?.status).toBe('working');
-    const result = await resultOf(call('long_job', { taskMode: 'task', inputResponses: carried }, { ms: 600 }));
+    const upstreamTask = await offer('long_job', { ms: 600 });
+    expect(upstream.tasks.get(upstreamTask.taskId)?.status).toBe('working');
+    const result = await resultOf(call('long_job', { taskMode: 'task', upstreamTask }, { ms: 600 }));
     expect(toolResultText(result)).toBe('long_job done');
     // The run followed the upstream's task, polling it, and made no second call.
     expect(upstream.methods.filter((method) => method === 'tasks/get').length).toBeGreaterThan(1);
@@ -98,26 +97,24 @@ describe.each(setups)('upstream tasks over $name', (setup) => {
   });
 
   it("cancels the upstream's task when the platform task's run is cancelled", async () => {
-    const carried = await offer('long_job', { ms: 60_000 });
-    const upstreamTask = (carried[UPSTREAM_TASK_KEY] as { taskId: string }).taskId;
+    const upstreamTask = await offer('long_job', { ms: 60_000 });
     const callId = `t-${randomUUID()}`;
-    const running = call('long_job', { taskMode: 'task', inputResponses: carried, callId }, { ms: 60_000 }).catch((error: unknown) => error);
+    const running = call('long_job', { taskMode: 'task', upstreamTask, callId }, { ms: 60_000 }).catch((error: unknown) => error);
     await expect.poll(() => upstream.methods.filter((method) => method === 'tasks/get').length, { timeout: 5_000 }).toBeGreaterThan(2);
     bus.emit(toolExecutor.callCancelled, { callId, reason: 'task cancelled' });
     await expect(running).resolves.toMatchObject({ code: WireErrorCode.Cancelled });
-    await expect.poll(() => upstream.tasks.get(upstreamTask)?.status, { timeout: 5_000 }).toBe('cancelled');
+    await expect.poll(() => upstream.tasks.get(upstreamTask.taskId)?.status, { timeout: 5_000 }).toBe('cancelled');
   });
 
   it("asks the caller what the upstream's task asks, and passes the answer on with tasks/update", async () => {
-    const carried = await offer('ask_job');
-    const upstreamTask = (carried[UPSTREAM_TASK_KEY] as { taskId: string }).taskId;
-    const first = await call('ask_job', { taskMode: 'task', inputResponses: carried });
+    const upstreamTask = await offer('ask_job');
+    const first = await call('ask_job', { taskMode: 'task', upstreamTask });
     if (!toolExecutor.isCallInputRequired(first)) throw new Error(`expected input requests, got ${JSON.stringify(first)}`);
     expect(first.inputRequired.inputRequests['colour']).toMatchObject({ method: 'elicitation/create', params: { message: 'Which colour?' } });
-    expect(upstream.tasks.get(upstreamTask)?.status).toBe('input_required');
-    const answered = { ...carried, colour: { action: 'accept', content: { colour: 'teal' } } };
-    expect(toolResultText(await resultOf(call('ask_job', { taskMode: 'task', inputResponses: answered })))).toBe('colour: teal');
-    expect(upstream.tasks.get(upstreamTask)?.updates).toEqual([{ colour: { action: 'accept', content: { colour: 'teal' } } }]);
+    expect(upstream.tasks.get(upstreamTask.taskId)?.status).toBe('input_required');
+    const answered = { colour: { action: 'accept', content: { colour: 'teal' } } };
+    expect(toolResultText(await resultOf(call('ask_job', { taskMode: 'task', upstreamTask, inputResponses: answered })))).toBe('colour: teal');
+    expect(upstream.tasks.get(upstreamTask.taskId)?.updates).toEqual([{ colour: { action: 'accept', content: { colour: 'teal' } } }]);
   });
 
   it('refuses a plain modern call of a tool the upstream runs only as a task with -32021, as for a built-in', async () => {

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { toolExecutor } from '@mcp-platform/protocol-contracts';
+import { toolExecutor, type UpstreamTask } from '@mcp-platform/protocol-contracts';
 import { type CallToolParams, invalidRequestError, type ListParams } from '@mcp-platform/protocol-mcp';
 import { IdSource } from '@mcp-platform/shared-clock';
 import { isRpcError, MessageBus, RpcError, WireErrorCode } from '@mcp-platform/shared-messaging';
@@ -116,11 +116,14 @@ export class ToolMethods {
       if (toolExecutor.isCallInputRequired(value)) return { kind: 'input_required', inputRequests: value.inputRequired.inputRequests };
       if (toolExecutor.isCallRunAsTask(value)) {
         // Issue 14 §2.4: what the tool asked before its task (answered by this retry) goes with the task.
-        return this.tasks.create(call, {
+        const created = await this.tasks.create(call, {
           name,
           ...(args === undefined ? {} : { arguments: args }),
           ...(value.inputResponses === undefined ? {} : { inputResponses: value.inputResponses }),
+          ...(value.upstreamTask === undefined ? {} : { upstreamTask: value.upstreamTask }),
         });
+        if (value.upstreamTask !== undefined && created.kind !== 'task') this.abandonUpstreamTask(call, name, value.upstreamTask, created);
+        return created;
       }
       return result(value as Record<string, unknown>);
     } catch (error) {
@@ -136,6 +139,22 @@ export class ToolMethods {
       clearTimeout(priming);
       this.calls.close(callId);
     }
+  }
+
+  /**
+   * Issue 15 §4: the upstream server created a task for the call, and no platform task follows it: the
+   * executor is told to cancel it rather than leave it running unseen.
+   */
+  private abandonUpstreamTask(call: MethodCall, name: string, upstreamTask: UpstreamTask, outcome: MethodOutcome): void {
+    const reason = outcome.kind === 'error' ? `the platform task was not created: ${outcome.error.message}` : 'the platform task was not created';
+    this.logger.warn(`tools/call ${call.virtualServer.tenant}/${name}: ${reason}; cancelling the upstream's task ${upstreamTask.taskId}`);
+    this.bus.emit(toolExecutor.upstreamTaskAbandoned, {
+      tenant: call.virtualServer.tenant,
+      server: call.virtualServer.name,
+      name,
+      upstreamTask,
+      reason: reason.slice(0, 1024),
+    });
   }
 
   /**

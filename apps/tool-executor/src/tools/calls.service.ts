@@ -264,7 +264,7 @@ export class CallsService implements OnDrain, OnModuleInit, OnModuleDestroy {
       const task = offered
         ? ({ mode: 'offer' } as const)
         : request.taskMode === 'task'
-          ? { mode: 'run' as const, carried: request.inputResponses ?? {} }
+          ? { mode: 'run' as const, ...(request.upstreamTask === undefined ? {} : { upstreamTask: request.upstreamTask }) }
           : undefined;
       const result = await this.runUntilStopped(tool, args, controller.signal, notifier, { client, output, ...(task ? { task } : {}) });
       const malformed = malformedAnswerOf(client);
@@ -291,7 +291,7 @@ export class CallsService implements OnDrain, OnModuleInit, OnModuleDestroy {
   private failureAnswer(error: unknown, request: CallRequest, controller: AbortController, client: ClientRequests): CallAnswer {
     // Issue 15 §4: an upstream tool whose call became a task (the upstream's, or the platform's), or that only runs as one.
     if (error instanceof RunsAsTask && request.taskMode === 'offer')
-      return { runAsTask: true, ...(Object.keys(error.carried).length ? { inputResponses: error.carried } : {}) };
+      return { runAsTask: true, ...(error.upstreamTask === undefined ? {} : { upstreamTask: error.upstreamTask }) };
     if (error instanceof TaskRequired && request.taskMode !== 'task') throw taskRequiredError(request);
     const stopped = error instanceof CallStopped ? error : controller.signal.reason instanceof CallStopped ? controller.signal.reason : undefined;
     if (stopped?.kind === 'cancelled') throw new RpcError(WireErrorCode.Cancelled, stopped.message);

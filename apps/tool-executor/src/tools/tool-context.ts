@@ -8,6 +8,7 @@ import type {
   ListRootsResultSchema,
   LoggingLevel,
 } from '@mcp-platform/protocol-mcp';
+import type { UpstreamTask } from '@mcp-platform/protocol-contracts';
 import type { Clock } from '@mcp-platform/shared-clock';
 
 export type CreateMessageParams = z.input<typeof CreateMessageRequestParamsSchema>;
@@ -135,19 +136,19 @@ export interface ToolContext {
   closeConnection(): void;
   /**
    * How the call relates to tasks, when it does: `offer`, a modern caller offered to run it as a task and
-   * the tool may decide now (by throwing {@link RunsAsTask}); `run`, it is a task's run, with what the task
-   * was created with ({@link RunsAsTask.carried}, among the task's input responses).
+   * the tool may decide now (by throwing {@link RunsAsTask}); `run`, it is a task's run, with the upstream
+   * server's task the platform task was created for ({@link RunsAsTask.upstreamTask}), when it was.
    */
-  readonly task?: { mode: 'offer' } | { mode: 'run'; carried: Readonly<Record<string, unknown>> };
+  readonly task?: { mode: 'offer' } | { mode: 'run'; upstreamTask?: UpstreamTask };
 }
 
 /**
  * Thrown by a tool of a call offered as a task (`task.mode === 'offer'`): the call becomes a platform
- * task, created with `carried` (input responses its run reads back from `task.carried`), e.g. the id of
- * the task an upstream server created for it.
+ * task, created for `upstreamTask` (the task an upstream server created for the call) when there is one:
+ * its runs read it back from `task.upstreamTask`.
  */
 export class RunsAsTask extends Error {
-  constructor(readonly carried: Record<string, unknown> = {}) {
+  constructor(readonly upstreamTask?: UpstreamTask) {
     super('the call runs as a task');
     this.name = 'RunsAsTask';
   }

@@ -11,7 +11,7 @@ import { definitionDigest, definitionRefusal, exposedName, itemName, pinnedDefin
 import type { UpstreamItemEntity } from './upstream-item.entity';
 import { heldReason, itemKey, UpstreamServedItems } from './upstream-served-items';
 import { type SourceToolRow, type StoredSource, UpstreamSourcesRepository } from './upstream-sources.repository';
-import { upstreamDecidesTasks } from './upstream-tasks';
+import { upstreamDecidesTasks } from './upstream-task-eras';
 
 type ItemKind = toolExecutor.UpstreamItemKind;
 
