@@ -8,7 +8,7 @@ import { UpstreamTasks } from './upstream-tasks';
 export class UpstreamTasksNatsController {
   constructor(private readonly tasks: UpstreamTasks) {}
 
-  @EventHandler(toolExecutor.upstreamTaskAbandoned)
+  @EventHandler(toolExecutor.upstreamTaskAbandoned, { group: 'tool-executor' })
   abandoned(payload: EventPayload<typeof toolExecutor.upstreamTaskAbandoned>): Promise<void> {
     return this.tasks.abandoned(payload);
   }
