@@ -114,17 +114,7 @@ export class ToolMethods {
         { signal: abort.signal, context: { principal: call.principal } },
       );
       if (toolExecutor.isCallInputRequired(value)) return { kind: 'input_required', inputRequests: value.inputRequired.inputRequests };
-      if (toolExecutor.isCallRunAsTask(value)) {
-        // Issue 14 §2.4: what the tool asked before its task (answered by this retry) goes with the task.
-        const created = await this.tasks.create(call, {
-          name,
-          ...(args === undefined ? {} : { arguments: args }),
-          ...(value.inputResponses === undefined ? {} : { inputResponses: value.inputResponses }),
-          ...(value.upstreamTask === undefined ? {} : { upstreamTask: value.upstreamTask }),
-        });
-        if (value.upstreamTask !== undefined && created.kind !== 'task') this.abandonUpstreamTask(call, name, value.upstreamTask, created);
-        return created;
-      }
+      if (toolExecutor.isCallRunAsTask(value)) return await this.runAsTask(call, name, args, value);
       return result(value as Record<string, unknown>);
     } catch (error) {
       if (abort.signal.reason === EXECUTOR_LOST) {
@@ -139,6 +129,21 @@ export class ToolMethods {
       clearTimeout(priming);
       this.calls.close(callId);
     }
+  }
+
+  /**
+   * The executor said the call runs as a task: it is created, with what the tool asked before its task
+   * (issue 14 §2.4, answered by this retry) and the upstream server's task it follows (issue 15 §4).
+   */
+  private async runAsTask(call: MethodCall, name: string, args: CallToolParams['arguments'], value: toolExecutor.CallRunAsTask): Promise<MethodOutcome> {
+    const created = await this.tasks.create(call, {
+      name,
+      ...(args === undefined ? {} : { arguments: args }),
+      ...(value.inputResponses === undefined ? {} : { inputResponses: value.inputResponses }),
+      ...(value.upstreamTask === undefined ? {} : { upstreamTask: value.upstreamTask }),
+    });
+    if (value.upstreamTask !== undefined && created.kind !== 'task') this.abandonUpstreamTask(call, name, value.upstreamTask, created);
+    return created;
   }
 
   /**

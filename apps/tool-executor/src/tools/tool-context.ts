@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { UpstreamTask } from '@mcp-platform/protocol-contracts';
 import type {
   CallToolResult,
   CreateMessageRequestParamsSchema,
@@ -8,7 +9,6 @@ import type {
   ListRootsResultSchema,
   LoggingLevel,
 } from '@mcp-platform/protocol-mcp';
-import type { UpstreamTask } from '@mcp-platform/protocol-contracts';
 import type { Clock } from '@mcp-platform/shared-clock';
 
 export type CreateMessageParams = z.input<typeof CreateMessageRequestParamsSchema>;

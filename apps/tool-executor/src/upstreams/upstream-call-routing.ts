@@ -238,7 +238,8 @@ function withoutRelatedTask<P extends { _meta?: Record<string, unknown> }>(param
 
 /** What the upstream is answered when its caller could not be asked. */
 function wireError(error: unknown, what: string): ProtocolError {
-  if (error instanceof ClientCapabilityMissing) return new ProtocolError(ProtocolErrorCode.MethodNotFound, `the client of this call does not support ${error.capability}`);
+  if (error instanceof ClientCapabilityMissing)
+    return new ProtocolError(ProtocolErrorCode.MethodNotFound, `the client of this call does not support ${error.capability}`);
   if (error instanceof ClientRequestFailed) return new ProtocolError(error.code, error.message, error.data);
   return new ProtocolError(ProtocolErrorCode.InternalError, `the platform could not ask its client for ${what}`);
 }
