@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { type RpcContract, type RpcRequest, type RpcResponse, taskScheduler, toolExecutor } from '@mcp-platform/protocol-contracts';
+import { type RpcContract, type RpcRequest, type RpcResponse, taskScheduler, toolExecutor, type UpstreamTask } from '@mcp-platform/protocol-contracts';
 import {
   eraOfVersion,
   invalidParamsError,
@@ -39,6 +39,8 @@ export interface TaskCall {
   progressToken?: string | number;
   /** The answers the call gathered before its task (the tool's `beforeTask` inputs), its run's first answers. */
   inputResponses?: Record<string, unknown>;
+  /** The upstream server's task the call's offer created (issue 15 §4), which the task's runs follow. */
+  upstreamTask?: UpstreamTask;
 }
 
 /**
@@ -73,6 +75,7 @@ export class TaskMethods {
           clientCapabilities: call.clientCapabilities,
           ...(taskCall.progressToken === undefined ? {} : { progressToken: taskCall.progressToken }),
           ...(call.logLevel === undefined || call.session === undefined ? {} : { logLevel: call.logLevel }),
+          ...(taskCall.upstreamTask === undefined ? {} : { upstreamTask: taskCall.upstreamTask }),
         },
         ...(taskCall.requestedTtlMs === undefined ? {} : { requestedTtlMs: taskCall.requestedTtlMs }),
         ...(taskCall.inputResponses === undefined ? {} : { inputResponses: taskCall.inputResponses }),

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { type sessionBroker, toolExecutor } from '@mcp-platform/protocol-contracts';
+import { type sessionBroker, toolExecutor, type UpstreamTask } from '@mcp-platform/protocol-contracts';
 import { type CallToolParams, invalidRequestError, type ListParams } from '@mcp-platform/protocol-mcp';
 import { IdSource } from '@mcp-platform/shared-clock';
 import { EventLog, isRpcError, MessageBus, RpcError, toWireError, WireErrorCode } from '@mcp-platform/shared-messaging';
@@ -116,14 +116,7 @@ export class ToolMethods {
         { signal: abort.signal, context: { principal: call.principal } },
       );
       if (toolExecutor.isCallInputRequired(value)) return inputRequired(value.inputRequired);
-      if (toolExecutor.isCallRunAsTask(value)) {
-        // Issue 14 §2.4: what the tool asked before its task (answered by this retry) goes with the task.
-        return this.tasks.create(call, {
-          name,
-          ...(args === undefined ? {} : { arguments: args }),
-          ...(value.inputResponses === undefined ? {} : { inputResponses: value.inputResponses }),
-        });
-      }
+      if (toolExecutor.isCallRunAsTask(value)) return await this.runAsTask(call, name, args, value);
       return result(value as Record<string, unknown>);
     } catch (error) {
       if (abort.signal.reason === EXECUTOR_LOST) {
@@ -154,6 +147,37 @@ export class ToolMethods {
     } catch (error) {
       this.logger.warn(`could not end the stream log of a call whose executor was lost: ${(error as Error).message}`);
     }
+  }
+
+  /**
+   * The executor said the call runs as a task: it is created, with what the tool asked before its task
+   * (issue 14 §2.4, answered by this retry) and the upstream server's task it follows (issue 15 §4).
+   */
+  private async runAsTask(call: MethodCall, name: string, args: CallToolParams['arguments'], value: toolExecutor.CallRunAsTask): Promise<MethodOutcome> {
+    const created = await this.tasks.create(call, {
+      name,
+      ...(args === undefined ? {} : { arguments: args }),
+      ...(value.inputResponses === undefined ? {} : { inputResponses: value.inputResponses }),
+      ...(value.upstreamTask === undefined ? {} : { upstreamTask: value.upstreamTask }),
+    });
+    if (value.upstreamTask !== undefined && created.kind !== 'task') this.abandonUpstreamTask(call, name, value.upstreamTask, created);
+    return created;
+  }
+
+  /**
+   * Issue 15 §4: the upstream server created a task for the call, and no platform task follows it: the
+   * executor is told to cancel it rather than leave it running unseen.
+   */
+  private abandonUpstreamTask(call: MethodCall, name: string, upstreamTask: UpstreamTask, outcome: MethodOutcome): void {
+    const reason = outcome.kind === 'error' ? `the platform task was not created: ${outcome.error.message}` : 'the platform task was not created';
+    this.logger.warn(`tools/call ${call.virtualServer.tenant}/${name}: ${reason}; cancelling the upstream's task ${upstreamTask.taskId}`);
+    this.bus.emit(toolExecutor.upstreamTaskAbandoned, {
+      tenant: call.virtualServer.tenant,
+      server: call.virtualServer.name,
+      name,
+      upstreamTask,
+      reason: reason.slice(0, 1024),
+    });
   }
 
   /**

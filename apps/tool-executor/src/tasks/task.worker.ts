@@ -144,6 +144,7 @@ export class TaskWorker implements OnApplicationBootstrap, OnModuleDestroy {
           ...(output === undefined ? {} : { sessionId }),
           ...(claim.inputResponses === undefined ? {} : { inputResponses: claim.inputResponses }),
           taskMode: 'task',
+          ...(call.upstreamTask === undefined ? {} : { upstreamTask: call.upstreamTask }),
         },
         claim.principal,
         undefined,

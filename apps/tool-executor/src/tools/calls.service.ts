@@ -273,7 +273,7 @@ export class CallsService implements OnDrain, OnModuleInit, OnModuleDestroy {
       const task = offered
         ? ({ mode: 'offer' } as const)
         : request.taskMode === 'task'
-          ? { mode: 'run' as const, carried: request.inputResponses ?? {} }
+          ? { mode: 'run' as const, ...(request.upstreamTask === undefined ? {} : { upstreamTask: request.upstreamTask }) }
           : undefined;
       const result = await this.runUntilStopped(tool, args, controller.signal, notifier, {
         client,
@@ -305,7 +305,7 @@ export class CallsService implements OnDrain, OnModuleInit, OnModuleDestroy {
   private failureAnswer(error: unknown, request: CallRequest, controller: AbortController, client: ClientRequests): CallAnswer {
     // Issue 15 §4: an upstream tool whose call became a task (the upstream's, or the platform's), or that only runs as one.
     if (error instanceof RunsAsTask && request.taskMode === 'offer')
-      return { runAsTask: true, ...(Object.keys(error.carried).length ? { inputResponses: error.carried } : {}) };
+      return { runAsTask: true, ...(error.upstreamTask === undefined ? {} : { upstreamTask: error.upstreamTask }) };
     if (error instanceof TaskRequired && request.taskMode !== 'task') throw taskRequiredError(request);
     if (error instanceof AsksClient && eraOfVersion(request.protocolVersion) === 'modern') return roundOf(error, request);
     const stopped = error instanceof CallStopped ? error : controller.signal.reason instanceof CallStopped ? controller.signal.reason : undefined;

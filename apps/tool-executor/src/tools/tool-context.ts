@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { UpstreamTask } from '@mcp-platform/protocol-contracts';
 import type {
   CallToolResult,
   CreateMessageRequestParamsSchema,
@@ -135,10 +136,10 @@ export interface ToolContext {
   closeConnection(): void;
   /**
    * How the call relates to tasks, when it does: `offer`, a modern caller offered to run it as a task and
-   * the tool may decide now (by throwing {@link RunsAsTask}); `run`, it is a task's run, with what the task
-   * was created with ({@link RunsAsTask.carried}, among the task's input responses).
+   * the tool may decide now (by throwing {@link RunsAsTask}); `run`, it is a task's run, with the upstream
+   * server's task the platform task was created for ({@link RunsAsTask.upstreamTask}), when it was.
    */
-  readonly task?: { mode: 'offer' } | { mode: 'run'; carried: Readonly<Record<string, unknown>> };
+  readonly task?: { mode: 'offer' } | { mode: 'run'; upstreamTask?: UpstreamTask };
   /**
    * Modern era, the retry of a call whose last round ended with {@link AsksClient}: the continuation that
    * round gave (the broker kept it sealed in the client's `requestState`). The answers are the call's
@@ -171,11 +172,11 @@ export class AsksClient extends Error {
 
 /**
  * Thrown by a tool of a call offered as a task (`task.mode === 'offer'`): the call becomes a platform
- * task, created with `carried` (input responses its run reads back from `task.carried`), e.g. the id of
- * the task an upstream server created for it.
+ * task, created for `upstreamTask` (the task an upstream server created for the call) when there is one:
+ * its runs read it back from `task.upstreamTask`.
  */
 export class RunsAsTask extends Error {
-  constructor(readonly carried: Record<string, unknown> = {}) {
+  constructor(readonly upstreamTask?: UpstreamTask) {
     super('the call runs as a task');
     this.name = 'RunsAsTask';
   }

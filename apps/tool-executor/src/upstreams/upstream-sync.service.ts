@@ -12,7 +12,7 @@ import type { UpstreamItemEntity } from './upstream-item.entity';
 import { heldReason, itemKey, UpstreamServedItems } from './upstream-served-items';
 import { listUpstreamSkills, skillRefusal, upstreamServesSkills } from './upstream-skills';
 import { type SourceToolRow, type StoredSource, UpstreamSourcesRepository } from './upstream-sources.repository';
-import { upstreamDecidesTasks } from './upstream-tasks';
+import { upstreamDecidesTasks } from './upstream-task-eras';
 
 type ItemKind = toolExecutor.UpstreamItemKind;
 

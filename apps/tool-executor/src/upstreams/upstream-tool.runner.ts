@@ -15,7 +15,8 @@ import {
 import { UpstreamCallRouting } from './upstream-call-routing';
 import { UpstreamConnections, UpstreamUnavailable } from './upstream-connections';
 import { UpstreamSourceCache } from './upstream-source.cache';
-import { upstreamDecidesTasks, UpstreamTasks } from './upstream-tasks';
+import { upstreamTaskEra } from './upstream-task-eras';
+import { UpstreamTasks } from './upstream-tasks';
 import { UPSTREAM_OPTIONS, type UpstreamOptions } from './upstreams.constants';
 
 const errorResult = (text: string): CallToolResult => ({ content: [{ type: 'text', text }], isError: true });
@@ -66,7 +67,7 @@ function unwrapPlatformSide<T>(outcome: PlatformSide<T>): T {
  * ({@link UpstreamCallRouting}). An upstream that cannot be used answers an error result with an error id (the details
  * are in the source's health and the log); a JSON-RPC error the upstream answered becomes an error
  * result naming it. A call offered as a task, or a task's run, goes the task path when the upstream
- * decides on tasks ({@link UpstreamTasks}); otherwise an offered call becomes a platform task (the tool's
+ * can make it its own task ({@link UpstreamTasks}); otherwise an offered call becomes a platform task (the tool's
  * task support says it may) whose run calls the upstream as any call.
  */
 @Injectable()
@@ -94,10 +95,12 @@ export class UpstreamToolRunner {
           source,
           (client) =>
             platformSide(() => {
-              if (context.task !== undefined && upstreamDecidesTasks(client)) {
-                return this.tasks.call({ client, route, context, name: config.tool, args, requestTimeoutMs: source.timeoutMs ?? this.options.callTimeoutMs });
+              const era = context.task === undefined ? undefined : upstreamTaskEra(client, tool.taskSupport);
+              if (era !== undefined) {
+                const requestTimeoutMs = source.timeoutMs ?? this.options.callTimeoutMs;
+                return this.tasks.call({ client, route, context, name: config.tool, args, requestTimeoutMs, ttlMs: tool.timeoutMs }, era);
               }
-              // An upstream that does not decide on tasks: the platform does, by the tool's task support (as for built-ins).
+              // An upstream without tasks for this tool: the platform decides, by the tool's task support (as for built-ins).
               if (context.task?.mode === 'offer') throw new RunsAsTask();
               return route.within(client, () => {
                 const meta = route.meta(client);

@@ -17,6 +17,7 @@ import { UpstreamSubscriptionsNatsController } from './upstream-subscriptions.na
 import { UpstreamSubscriptions } from './upstream-subscriptions.service';
 import { UpstreamSyncService } from './upstream-sync.service';
 import { UpstreamTasks } from './upstream-tasks';
+import { UpstreamTasksNatsController } from './upstream-tasks.nats.controller';
 import { UpstreamToolRunner } from './upstream-tool.runner';
 import { UPSTREAM_OPTIONS, type UpstreamOptions } from './upstreams.constants';
 import { UpstreamsNatsController } from './upstreams.nats.controller';
@@ -29,7 +30,7 @@ export class UpstreamsModule {
       module: UpstreamsModule,
       global: false,
       imports: [CatalogModule],
-      controllers: [UpstreamsNatsController, UpstreamReadsNatsController, UpstreamSubscriptionsNatsController],
+      controllers: [UpstreamsNatsController, UpstreamReadsNatsController, UpstreamSubscriptionsNatsController, UpstreamTasksNatsController],
       providers: [
         { provide: UPSTREAM_OPTIONS, useValue: options },
         { provide: Clock, useClass: SystemClock },

@@ -6,6 +6,7 @@ export * as authorizationServer from './authorization-server';
 export * from './common/input-required';
 export * from './common/principal';
 export * from './common/tenant';
+export * from './common/upstream-task';
 export * from './common/wire-error';
 export * from './define-contract';
 export * as resourceStore from './resource-store';

@@ -136,6 +136,7 @@ export {
   serviceSetups,
   type ServiceSetupsOptions,
 } from './services/service-setups';
+export { LEGACY_TASKS_UPSTREAM_TOOLS, type LegacyTasksUpstream, startLegacyTasksUpstream } from './upstreams/legacy-tasks-upstream';
 export { type LegacyUpstream, type LegacyUpstreamOptions, startLegacyUpstream } from './upstreams/legacy-upstream';
 export { type ModernUpstream, type ModernUpstreamOptions, startModernUpstream } from './upstreams/modern-upstream';
 export {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LoggingLevelSchema } from '@mcp-platform/protocol-mcp';
 import { PrincipalSchema } from '../common/principal';
+import { UpstreamTaskSchema } from '../common/upstream-task';
 import { WireErrorSchema } from '../common/wire-error';
 import { defineEvent, defineRpc } from '../define-contract';
 
@@ -70,6 +71,8 @@ export const TaskCallSchema = z.object({
   progressToken: z.union([z.string(), z.number().int()]).optional(),
   /** Legacy: the session's log level when the task was created; absent, the run sends no logs. */
   logLevel: LoggingLevelSchema.optional(),
+  /** The upstream server's task the call created when it was offered (issue 15 §4): every run follows it. */
+  upstreamTask: UpstreamTaskSchema.optional(),
 });
 export type TaskCall = z.infer<typeof TaskCallSchema>;
 

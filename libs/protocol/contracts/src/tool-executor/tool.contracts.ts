@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CallToolResultSchema, LoggingLevelSchema, RequestIdSchema, ToolSchema } from '@mcp-platform/protocol-mcp';
 import { ContinuationSchema, type InputRequired, InputRequiredSchema } from '../common/input-required';
+import { UpstreamTaskSchema } from '../common/upstream-task';
 import { defineEvent, defineRpc, type RpcResponse } from '../define-contract';
 
 const TenantServer = {
@@ -60,11 +61,14 @@ export type TaskSupport = z.infer<typeof TaskSupportSchema>;
  * A modern call the caller offered to run as a task (`taskMode: 'offer'`) of a tool that allows tasks:
  * the tool did not run; the caller creates a task instead (the server decides, S-296). `inputResponses`:
  * the answers to what the tool asks before its task exists (its `beforeTask` inputs, gathered by
- * `input_required` rounds first), for the task to be created with.
+ * `input_required` rounds first), for the task to be created with. `upstreamTask`: the task an upstream
+ * server created for the call (issue 15 §4), which the task's runs follow; should the platform task not be
+ * created, the creator says so with `upstreamTaskAbandoned`, so that task does not run on unseen.
  */
 export const CallRunAsTaskSchema = z.strictObject({
   runAsTask: z.literal(true),
   inputResponses: z.record(z.string().min(1).max(256), z.unknown()).optional(),
+  upstreamTask: UpstreamTaskSchema.optional(),
 });
 export type CallRunAsTask = z.infer<typeof CallRunAsTaskSchema>;
 
@@ -124,6 +128,8 @@ export const callTool = defineRpc({
      * without running); absent, a plain call (a tool requiring tasks is `UNSUPPORTED`).
      */
     taskMode: z.enum(['task', 'offer']).optional(),
+    /** A task's run (`taskMode: 'task'`) of a task created for an upstream server's task: the run follows that task. */
+    upstreamTask: UpstreamTaskSchema.optional(),
     /**
      * Stateless wire (2026-07-28) only: the request's `Mcp-Param-*` headers by lowercase name after the
      * prefix, as they came (SEP-2243). The executor, which knows the tool's `x-mcp-header` declarations,
@@ -163,6 +169,22 @@ export const callCancelled = defineEvent({
   delivery: 'all',
   payload: z.object({
     callId: z.string().min(1),
+    reason: z.string().max(1024).optional(),
+  }),
+});
+
+/**
+ * An offer answered `runAsTask` with an `upstreamTask`, and the platform task for it could not be created
+ * (issue 15 §4): the executor cancels the upstream's task (best effort), which nobody would follow.
+ */
+export const upstreamTaskAbandoned = defineEvent({
+  subject: 'tool-executor.v1.upstream-task.abandoned',
+  delivery: 'one',
+  payload: z.object({
+    ...TenantServer,
+    /** The tool the offer called, as the caller named it. */
+    name: z.string().min(1).max(256),
+    upstreamTask: UpstreamTaskSchema,
     reason: z.string().max(1024).optional(),
   }),
 });
